@@ -1,0 +1,139 @@
+// Builds the Fastify instance: error handler first, then the engine's parts, then the
+// plugins from their manifests (STYLE "Layout").
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import multipart from '@fastify/multipart';
+import type { Config } from './config.ts';
+import { checkOperatorPlugins } from './config.ts';
+import { connectDatabase } from './db.ts';
+import { connectRedis } from './redis.ts';
+import { createCacheHub } from './cache.ts';
+import { createOnce, ONCE_KEYS } from './once.ts';
+import { createSealer } from './crypto.ts';
+import { createEventBus } from './events.ts';
+import { createScheduler, AGENDA_JOBS } from './scheduler.ts';
+import { createMailer } from './mail.ts';
+import { createAudit } from './audit.ts';
+import { createTenancy } from './tenancy/index.ts';
+import { createRateLimiter } from './guards/rate-limit.ts';
+import { createSigningGuard } from './guards/signing.ts';
+import type { CredentialKind, CredentialReader } from './guards/principal.ts';
+import { discoverPlugins, registerRoutes, validateManifests, type LoadedPlugin, type OpenApiFacts } from './loader.ts';
+import { errorHandler, notFoundHandler } from './error-handler.ts';
+import { registerHealth } from './health.ts';
+import { openapiInfo, addOpenApiFacts } from './openapi.ts';
+import type { AppContext, PluginInstance } from './context.ts';
+import type { Handler } from './manifest.ts';
+
+export interface BuildOptions {
+  config: Config;
+  logger?: FastifyServerOptions['logger'];
+  /** Append every query's shape to this file (index check in tests). */
+  queryLog?: string;
+  /** Start Agenda's processing loop (off in most tests, which run jobs directly). */
+  runJobs?: boolean;
+  jobPollInterval?: string;
+}
+
+export interface App { app: FastifyInstance; ctx: AppContext; plugins: LoadedPlugin[] }
+
+export async function buildApp(opts: BuildOptions): Promise<App> {
+  const { config } = opts;
+  const app = Fastify({
+    logger: opts.logger ?? { level: config.LOG_LEVEL },
+    bodyLimit: config.BODY_LIMIT,
+    trustProxy: config.TRUST_PROXY,
+    routerOptions: { ignoreTrailingSlash: true },
+    exposeHeadRoutes: false,
+    ajv: { customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: false } },
+  });
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler(notFoundHandler);
+  // Keep the raw JSON text: request signing hashes the body exactly as sent.
+  app.addContentTypeParser(['application/json', 'application/scim+json'], { parseAs: 'string' }, (req, body, done) => {
+    const text = body as string;
+    req.rawBody = text;
+    if (text === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(Object.assign(new Error('Body is not valid JSON'), { statusCode: 400 }), undefined);
+    }
+  });
+  await app.register(multipart, { limits: { fileSize: 2 * 1024 * 1024, files: 1, fields: 5 } });
+
+  const db = await connectDatabase(config.MONGODB_URI, config.MONGODB_DB, { queryLog: opts.queryLog });
+  const redis = await connectRedis(config.REDIS_URL, config.REDIS_KEY_PREFIX).catch(async (err) => {
+    await db.close();
+    throw err;
+  });
+  const caches = await createCacheHub(redis.main, redis.sub, `${config.REDIS_KEY_PREFIX}invalidate:${config.MONGODB_DB}`);
+  const readers = new Map<CredentialKind, CredentialReader>();
+  const orgDeleteHooks: ((orgId: string) => Promise<void>)[] = [];
+  db.collection(ONCE_KEYS);
+  db.collection(AGENDA_JOBS);
+  const ctx: AppContext = {
+    config,
+    log: app.log,
+    db,
+    redis,
+    caches,
+    once: createOnce(db, redis.main),
+    sealer: createSealer(config.ENCRYPTION_KEY),
+    bus: createEventBus(app.log),
+    scheduler: createScheduler(db.db, { processEvery: opts.jobPollInterval }),
+    mail: createMailer(config),
+    audit: createAudit(db, app.log),
+    tenancy: createTenancy(db, caches),
+    provideCredential: (kind, reader) => { readers.set(kind, reader); },
+    onOrgDelete: (fn) => { orgDeleteHooks.push(fn); },
+    deleteOrgData: async (orgId) => { for (const fn of orgDeleteHooks) await fn(orgId); },
+    services: {},
+  };
+  app.decorate('ctx', ctx);
+
+  const plugins = await discoverPlugins(config.operator);
+  checkOperatorPlugins(config.operator, plugins.map((p) => p.manifest.plugin));
+  const instances = new Map<string, PluginInstance>();
+  for (const p of plugins) if (p.enabled) instances.set(p.manifest.plugin, await p.factory(ctx));
+  const handlers = new Map<string, Record<string, Handler>>([...instances].map(([name, i]) => [name, i.handlers]));
+  validateManifests(plugins.filter((p) => p.enabled), handlers);
+
+  const facts = new Map<string, OpenApiFacts>();
+  await app.register(swagger, {
+    openapi: openapiInfo(config) as never,
+    transformObject: (doc) => addOpenApiFacts(doc as never, facts),
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  const deps = { readers, tenancy: ctx.tenancy, rateLimit: createRateLimiter(redis.main, app.log), verifySignature: createSigningGuard(ctx.once) };
+  for (const p of plugins) {
+    if (p.enabled) registerRoutes(app, p, instances.get(p.manifest.plugin)!.handlers, deps, facts);
+  }
+  registerHealth(app, db, redis);
+
+  app.addHook('onResponse', async (req, reply) => {
+    const spec = req.routeOptions.config.spec;
+    if (spec) ctx.audit.record(req, reply, spec);
+  });
+
+  await db.ensureIndexes();
+  for (const i of instances.values()) await i.start?.();
+  if (opts.runJobs) await ctx.scheduler.start();
+
+  app.addHook('onClose', async () => {
+    await ctx.scheduler.stop();
+    for (const i of instances.values()) await i.stop?.();
+    await ctx.audit.flush();
+    ctx.mail.close();
+    await caches.close();
+    await redis.close();
+    await db.close();
+  });
+  return { app, ctx, plugins };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance { ctx: AppContext }
+}

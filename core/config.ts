@@ -1,0 +1,109 @@
+// Typed configuration, checked once at boot. A bad or missing value stops the process with
+// a message naming the variable (STYLE: configuration checked against a schema at boot).
+import { readFileSync, existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Type, type Static } from 'typebox';
+import { Value } from 'typebox/value';
+import { PLANS, type Plan } from './plans.ts';
+import { closest } from './text.ts';
+
+const Env = Type.Object({
+  NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], { default: 'development' }),
+  HOST: Type.String({ default: '0.0.0.0' }),
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
+  PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  FRONTEND_URL: Type.String({ pattern: '^https?://', default: 'http://localhost:5173' }),
+  MONGODB_URI: Type.String({ pattern: '^mongodb(\\+srv)?://' }),
+  MONGODB_DB: Type.String({ minLength: 1, default: 'drift' }),
+  REDIS_URL: Type.String({ pattern: '^rediss?://' }),
+  REDIS_KEY_PREFIX: Type.String({ default: 'drift:' }),
+  JWT_SECRET: Type.String({ minLength: 32 }),
+  ENCRYPTION_KEY: Type.String({ pattern: '^[0-9a-fA-F]{64}$' }),
+  SERVICE_KEY: Type.Optional(Type.String({ minLength: 24 })),
+  ACCESS_TOKEN_TTL: Type.Integer({ minimum: 60, default: 900 }),
+  REFRESH_TOKEN_TTL: Type.Integer({ minimum: 300, default: 30 * 24 * 3600 }),
+  DOWNLOAD_TOKEN_TTL: Type.Integer({ minimum: 10, default: 60 }),
+  DELETION_GRACE_DAYS: Type.Integer({ minimum: 0, default: 14 }),
+  SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
+  MAIL_FROM: Type.String({ default: 'Drift <no-reply@drift.local>' }),
+  MAIL_OUTBOX_DIR: Type.String({ default: '.data/outbox' }),
+  DRIFT_CONFIG: Type.String({ default: 'drift.config.json' }),
+  BODY_LIMIT: Type.Integer({ minimum: 1024, default: 1024 * 1024 }),
+  LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info' }),
+  TRUST_PROXY: Type.Boolean({ default: false }),
+});
+export type EnvConfig = Static<typeof Env>;
+
+const PluginSetting = Type.Object({
+  enabled: Type.Boolean({ default: true }),
+  plan: Type.Optional(Type.Union(PLANS.map((p) => Type.Literal(p)))),
+}, { additionalProperties: false });
+const OperatorFile = Type.Object({
+  plugins: Type.Record(Type.String(), PluginSetting, { default: {} }),
+}, { additionalProperties: false });
+export type OperatorConfig = { plugins: Record<string, { enabled: boolean; plan?: Plan }> };
+
+export interface Config extends EnvConfig {
+  publicUrl: string;
+  operator: OperatorConfig;
+}
+
+export class ConfigError extends Error {}
+
+const NUMERIC = new Set(['PORT', 'ACCESS_TOKEN_TTL', 'REFRESH_TOKEN_TTL', 'DOWNLOAD_TOKEN_TTL', 'DELETION_GRACE_DAYS', 'BODY_LIMIT']);
+
+/** Reads the environment (strings) into the typed config; throws ConfigError naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<EnvConfig> = {}): Config {
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(Env.properties)) {
+    const value = env[key];
+    if (value === undefined || value === '') continue;
+    if (NUMERIC.has(key)) raw[key] = /^-?\d+$/.test(value) ? Number(value) : value;
+    else if (key === 'TRUST_PROXY') raw[key] = value === 'true' || value === '1';
+    else raw[key] = value;
+  }
+  Object.assign(raw, overrides);
+  const withDefaults = Value.Default(Env, raw) as Record<string, unknown>;
+  const errors = [...Value.Errors(Env, withDefaults)];
+  if (errors.length) {
+    const first = errors[0];
+    const name = first.instancePath.replace(/^\//, '') || String((first.params as { requiredProperties?: string[] }).requiredProperties?.[0] ?? '');
+    const shown = name && withDefaults[name] === undefined ? 'is missing' : `is invalid (${first.message})`;
+    throw new ConfigError(`Configuration error: ${name} ${shown}`);
+  }
+  const cfg = withDefaults as EnvConfig;
+  return {
+    ...cfg,
+    publicUrl: (cfg.PUBLIC_URL ?? `http://localhost:${cfg.PORT}`).replace(/\/$/, ''),
+    operator: loadOperatorConfig(cfg.DRIFT_CONFIG),
+  };
+}
+
+/** The operator file enables plugins and sets their plan tier; absent means all enabled, manifest tiers. */
+export function loadOperatorConfig(path: string): OperatorConfig {
+  const file = resolve(path);
+  if (!existsSync(file)) return { plugins: {} };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new ConfigError(`Configuration error: DRIFT_CONFIG file ${file} is not valid JSON (${(err as Error).message})`);
+  }
+  const withDefaults = Value.Default(OperatorFile, parsed);
+  const errors = [...Value.Errors(OperatorFile, withDefaults)];
+  if (errors.length) {
+    const e = errors[0];
+    throw new ConfigError(`Configuration error: DRIFT_CONFIG file ${file} at ${e.instancePath || '/'} ${e.message}`);
+  }
+  return withDefaults as OperatorConfig;
+}
+
+/** Checks the operator file names only plugins that exist, with a hint for typos. */
+export function checkOperatorPlugins(operator: OperatorConfig, known: string[]): void {
+  for (const name of Object.keys(operator.plugins)) {
+    if (!known.includes(name)) {
+      const hint = closest(name, known);
+      throw new ConfigError(`Configuration error: DRIFT_CONFIG names unknown plugin "${name}"${hint ? `; did you mean "${hint}"?` : ''}`);
+    }
+  }
+}

@@ -1,0 +1,48 @@
+// What the engine hands every plugin: its shared parts, built once per app.
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.ts';
+import type { Database } from './db.ts';
+import type { RedisPair } from './redis.ts';
+import type { CacheHub } from './cache.ts';
+import type { Once } from './once.ts';
+import type { Sealer } from './crypto.ts';
+import type { EventBus } from './events.ts';
+import type { Scheduler } from './scheduler.ts';
+import type { Mailer } from './mail.ts';
+import type { Audit } from './audit.ts';
+import type { Tenancy } from './tenancy/index.ts';
+import type { CredentialKind, CredentialReader } from './guards/principal.ts';
+import type { Handler } from './manifest.ts';
+
+export interface AppContext {
+  config: Config;
+  log: FastifyBaseLogger;
+  db: Database;
+  redis: RedisPair;
+  caches: CacheHub;
+  once: Once;
+  sealer: Sealer;
+  bus: EventBus;
+  scheduler: Scheduler;
+  mail: Mailer;
+  audit: Audit;
+  tenancy: Tenancy;
+  /** Plugins that own a credential register its reader here. */
+  provideCredential(kind: CredentialKind, reader: CredentialReader): void;
+  /** Every plugin that stores org data registers how to delete it (organization deletion). */
+  onOrgDelete(fn: (orgId: string) => Promise<void>): void;
+  /** Runs every plugin's organization-deletion hook (used by the orgs plugin). */
+  deleteOrgData(orgId: string): Promise<void>;
+  /** Plugins can offer services to other plugins (e.g. accounts -> quota usage). */
+  services: Record<string, unknown>;
+}
+
+export interface PluginInstance {
+  handlers: Record<string, Handler>;
+  /** Runs after all plugins are built and indexes exist; define jobs, subscribe to events. */
+  start?(): Promise<void>;
+  stop?(): Promise<void>;
+}
+
+export type PluginFactory = (ctx: AppContext) => PluginInstance | Promise<PluginInstance>;
+export const definePlugin = (factory: PluginFactory) => factory;

@@ -1,0 +1,106 @@
+// MongoDB access for every store. A store declares its collections with their indexes
+// here; the engine creates them at boot and the index check (scripts/check-indexes.ts)
+// proves every query the stores send is covered by one (DESIGN.md: FerretDB scans,
+// production MongoDB must not).
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { MongoClient, MongoServerError, type Collection, type Db, type Document, type IndexDirection } from 'mongodb';
+
+export interface IndexSpec {
+  key: Record<string, IndexDirection>;
+  unique?: boolean;
+  name?: string;
+}
+export interface CollectionSpec {
+  name: string;
+  /** The plugin (or core module) that owns the collection; named in index-check failures. */
+  owner: string;
+  indexes: IndexSpec[];
+  /** Collections whose queries a third-party library writes (Agenda) are not checked. */
+  unchecked?: boolean;
+}
+
+export interface Database {
+  client: MongoClient;
+  db: Db;
+  collection<T extends Document>(spec: CollectionSpec): Collection<T>;
+  specs(): CollectionSpec[];
+  ensureIndexes(): Promise<void>;
+  /** Count of database commands sent since the app started (bench: commands per request). */
+  commandCount(): number;
+  ping(): Promise<number>;
+  close(): Promise<void>;
+}
+
+const QUERY_COMMANDS = new Set(['find', 'update', 'delete', 'findAndModify', 'count', 'aggregate', 'distinct']);
+
+export async function connectDatabase(uri: string, dbName: string, opts: { queryLog?: string } = {}): Promise<Database> {
+  const client = new MongoClient(uri, {
+    monitorCommands: true,
+    serverSelectionTimeoutMS: 5000,
+    maxPoolSize: 20,
+    ignoreUndefined: true,
+  });
+  await client.connect();
+  const db = client.db(dbName);
+  const specs = new Map<string, CollectionSpec>();
+  let commands = 0;
+
+  client.on('commandStarted', (event) => {
+    commands++;
+    if (opts.queryLog && QUERY_COMMANDS.has(event.commandName)) recordQuery(opts.queryLog, event.commandName, event.command);
+  });
+  if (opts.queryLog) mkdirSync(dirname(opts.queryLog), { recursive: true });
+
+  return {
+    client,
+    db,
+    collection<T extends Document>(spec: CollectionSpec) {
+      const known = specs.get(spec.name);
+      if (known && known !== spec) throw new Error(`Collection ${spec.name} declared twice (${known.owner}, ${spec.owner})`);
+      specs.set(spec.name, spec);
+      return db.collection<T>(spec.name);
+    },
+    specs: () => [...specs.values()],
+    async ensureIndexes() {
+      for (const spec of specs.values()) {
+        if (opts.queryLog) appendFileSync(opts.queryLog, JSON.stringify({ spec }) + '\n');
+        if (!spec.indexes.length) continue;
+        await db.collection(spec.name).createIndexes(spec.indexes.map((i) => ({
+          key: i.key, unique: i.unique, name: i.name ?? indexName(i.key),
+        })));
+      }
+    },
+    commandCount: () => commands,
+    async ping() {
+      const started = performance.now();
+      await db.command({ ping: 1 });
+      return performance.now() - started;
+    },
+    close: () => client.close(),
+  };
+}
+
+export const indexName = (key: Record<string, unknown>) => Object.entries(key).map(([k, v]) => `${k}_${v}`).join('_');
+
+export const isDuplicateKey = (err: unknown) => err instanceof MongoServerError && err.code === 11000;
+
+/** Appends the shape of one query (collection, filter, sort) as a JSON line for the index check. */
+function recordQuery(file: string, command: string, body: Document) {
+  const collection = String(body[command]);
+  const shapes: { filter: Document; sort?: Document }[] = [];
+  if (command === 'find') shapes.push({ filter: body.filter ?? {}, sort: body.sort });
+  else if (command === 'count' || command === 'distinct') shapes.push({ filter: body.query ?? {} });
+  else if (command === 'findAndModify') shapes.push({ filter: body.query ?? {}, sort: body.sort });
+  else if (command === 'update') for (const u of body.updates ?? []) shapes.push({ filter: u.q ?? {} });
+  else if (command === 'delete') for (const d of body.deletes ?? []) shapes.push({ filter: d.q ?? {} });
+  else if (command === 'aggregate') {
+    const pipeline: Document[] = body.pipeline ?? [];
+    const match = pipeline[0]?.$match;
+    const sortStage = pipeline.find((s) => s.$sort)?.$sort;
+    shapes.push({ filter: match ?? {}, sort: match ? sortStage : pipeline[0]?.$sort });
+  }
+  for (const shape of shapes) {
+    appendFileSync(file, JSON.stringify({ collection, command, filter: shape.filter, sort: shape.sort ?? null }) + '\n');
+  }
+}

@@ -1,0 +1,50 @@
+// One table of error codes: status and default message. Handlers and guards throw
+// AppError with a code from here; the error handler turns it into the DESIGN.md shape
+// {success:false, error:{code, message, details?}}.
+export const ERRORS = {
+  validation_failed: [400, 'Request validation failed'],
+  bad_request: [400, 'Bad request'],
+  unauthorized: [401, 'Authentication required'],
+  invalid_token: [401, 'Invalid or expired token'],
+  invalid_signature: [401, 'Invalid request signature'],
+  invalid_credentials: [401, 'Invalid email or password'],
+  forbidden: [403, 'Forbidden'],
+  scope_denied: [403, 'Token lacks the required scope'],
+  permission_denied: [403, 'Your role does not allow this action'],
+  plan_required: [403, 'Your plan does not include this feature'],
+  token_kind_denied: [403, 'This route does not accept this kind of token'],
+  repository_denied: [403, 'Token is not allowed to access this repository'],
+  not_found: [404, 'Not found'],
+  conflict: [409, 'Conflict'],
+  payload_too_large: [413, 'Request body is too large'],
+  unsupported_media_type: [415, 'Unsupported media type'],
+  rate_limited: [429, 'Too many requests'],
+  internal: [500, 'Internal server error'],
+  store_unavailable: [503, 'A required store is unavailable'],
+} as const satisfies Record<string, readonly [number, string]>;
+
+export type CoreErrorCode = keyof typeof ERRORS;
+
+export class AppError extends Error {
+  readonly statusCode: number;
+  readonly code: string;
+  readonly details?: unknown;
+  readonly headers?: Record<string, string>;
+
+  constructor(code: string, opts: { status?: number; message?: string; details?: unknown; headers?: Record<string, string> } = {}) {
+    const known = (ERRORS as Record<string, readonly [number, string]>)[code];
+    super(opts.message ?? known?.[1] ?? code);
+    this.code = code;
+    this.statusCode = opts.status ?? known?.[0] ?? 400;
+    this.details = opts.details;
+    this.headers = opts.headers;
+  }
+}
+
+/** Shorthands for the common cases, so call sites read as sentences. */
+export const notFound = (what = 'Resource') => new AppError('not_found', { message: `${what} not found` });
+export const badRequest = (message: string, details?: unknown) => new AppError('bad_request', { message, details });
+export const conflict = (message: string, details?: unknown) => new AppError('conflict', { message, details });
+export const forbidden = (message = 'Forbidden', code = 'forbidden') => new AppError(code, { status: 403, message });
+export const unauthorized = (message?: string, code: 'unauthorized' | 'invalid_token' = 'unauthorized') =>
+  new AppError(code, { message });

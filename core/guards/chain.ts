@@ -1,0 +1,110 @@
+// The guard chain of one manifest entry, built once at load time. Runs in onRequest (and
+// signing in preValidation, once the raw body is read), so credentials, scopes, roles and
+// plans are decided before the body is validated: an anonymous caller gets 401, never 400.
+import type { FastifyReply, FastifyRequest, onRequestHookHandler, preValidationHookHandler } from 'fastify';
+import type { RouteSpec } from '../manifest.ts';
+import { AppError, forbidden, unauthorized } from '../errors.ts';
+import { ROLE_PERMISSIONS } from '../permissions.ts';
+import { planAtLeast, planLabel, type Plan } from '../plans.ts';
+import type { Tenancy } from '../tenancy/index.ts';
+import { ACCEPTS, bearerToken, type CredentialKind, type CredentialReader, type Principal } from './principal.ts';
+import type { RateLimitGuard } from './rate-limit.ts';
+import type { SigningGuard } from './signing.ts';
+
+export interface GuardDeps {
+  readers: Map<CredentialKind, CredentialReader>;
+  tenancy: Tenancy;
+  rateLimit: RateLimitGuard;
+  verifySignature: SigningGuard;
+}
+
+const ID = /^[a-f0-9]{24}$/;
+
+export function buildGuards(spec: RouteSpec, requiredPlan: Plan | undefined, deps: GuardDeps) {
+  const needsOrg = Boolean(spec.orgContext ?? (spec.orgParam || spec.permission || spec.ownerOnly || (requiredPlan && requiredPlan !== 'free')));
+  const onRequest: onRequestHookHandler[] = [];
+
+  if (spec.auth !== 'none') {
+    const readers = ACCEPTS[spec.auth];
+    onRequest.push(async (req) => {
+      req.principal = await authenticate(req, readers, deps.readers, spec);
+    });
+  }
+  if (spec.scope) {
+    const scope = spec.scope;
+    onRequest.push(async (req) => {
+      const p = req.principal;
+      if (p?.kind === 'cli' && !p.scopes?.includes(scope)) {
+        throw new AppError('scope_denied', { message: `Token lacks the required scope: ${scope}`, details: { requiredScope: scope } });
+      }
+    });
+  }
+  if (needsOrg) onRequest.push(orgGuard(spec, requiredPlan, deps.tenancy));
+  if (spec.platformAdmin) {
+    onRequest.push(async (req) => {
+      if (req.principal?.platformRole !== 'admin') throw forbidden('Forbidden');
+    });
+  }
+  // Last, so limits counted per user or organization know who is calling.
+  if (spec.rateLimit) {
+    const name = spec.rateLimit;
+    onRequest.push(async (req, reply) => deps.rateLimit(name, req, reply));
+  }
+  const preValidation: preValidationHookHandler[] = spec.auth === 'bearer' || spec.auth === 'download'
+    ? [async (req) => deps.verifySignature(req)]
+    : [];
+  return { onRequest, preValidation };
+}
+
+async function authenticate(req: FastifyRequest, accepted: CredentialKind[], readers: Map<CredentialKind, CredentialReader>, spec: RouteSpec): Promise<Principal> {
+  for (const kind of accepted) {
+    const reader = readers.get(kind);
+    if (!reader) continue;
+    const principal = await reader(req);
+    if (principal) return principal;
+  }
+  if (spec.auth === 'user' && bearerToken(req)?.startsWith('ci_')) {
+    throw new AppError('token_kind_denied', { message: 'This route needs a user session; CLI tokens are not accepted' });
+  }
+  throw unauthorized();
+}
+
+function orgGuard(spec: RouteSpec, requiredPlan: Plan | undefined, tenancy: Tenancy): onRequestHookHandler {
+  return async (req) => {
+    const p = req.principal;
+    if (!p) throw unauthorized();
+    const fromParam = spec.orgParam ? (req.params as Record<string, string>)[spec.orgParam] : undefined;
+    const header = req.headers['x-org-id'];
+    const fromHeader = typeof header === 'string' && header ? header : undefined;
+    if (fromHeader && !ID.test(fromHeader)) throw new AppError('bad_request', { message: 'x-org-id must be an organization id' });
+    const orgId = fromParam ?? p.orgId ?? fromHeader ?? p.defaultOrgId;
+    if (!orgId) throw new AppError('not_found', { message: 'Organization not found' });
+    // Credentials bound to one org never reach another one.
+    if (p.orgId && (orgId !== p.orgId || (fromHeader && fromHeader !== p.orgId))) {
+      throw new AppError('not_found', { message: 'Organization not found' });
+    }
+
+    let access;
+    if (p.kind === 'service') {
+      const org = ID.test(orgId) ? await tenancy.org(orgId) : null;
+      access = org && { org, role: 'admin', builtInRole: 'admin' as const, permissions: ROLE_PERMISSIONS.admin };
+    } else if (p.userId && ID.test(orgId)) {
+      access = await tenancy.access(orgId, p.userId);
+    }
+    if (!access) throw new AppError('not_found', { message: 'Organization not found' });
+    req.org = { id: orgId, ...access };
+
+    if (spec.ownerOnly && access.builtInRole !== 'owner') {
+      throw new AppError('permission_denied', { message: 'Only the organization owner can do this' });
+    }
+    if (spec.permission && !access.permissions.has(spec.permission)) {
+      throw new AppError('permission_denied', { message: `Your role does not grant ${spec.permission}`, details: { requiredPermission: spec.permission } });
+    }
+    if (requiredPlan && !planAtLeast(access.org.plan, requiredPlan)) {
+      throw new AppError('plan_required', {
+        message: `This feature requires the ${planLabel(requiredPlan)} plan or higher`,
+        details: { requiredPlan, currentPlan: access.org.plan },
+      });
+    }
+  };
+}

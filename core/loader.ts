@@ -1,0 +1,154 @@
+// Manifests -> routes. Discovers manifests/<plugin>.ts, checks every entry before the
+// server listens (duplicate ids or paths, unknown scopes, permissions, plans, limits,
+// handlers, each with a "did you mean"), then registers each enabled route with its
+// schemas, guard chain and OpenAPI facts.
+import { readdirSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { Type, type TSchema } from 'typebox';
+import { AUTH_KINDS, type Manifest, type RouteSpec, type Handler } from './manifest.ts';
+import { CLI_SCOPES, PERMISSIONS } from './permissions.ts';
+import { PLANS, planRank, type Plan } from './plans.ts';
+import { RATE_LIMIT_NAMES } from './guards/rate-limit.ts';
+import { buildGuards, type GuardDeps } from './guards/chain.ts';
+import { closest } from './text.ts';
+import { ErrorBody, Envelope } from './schemas.ts';
+import type { OperatorConfig } from './config.ts';
+import type { PluginFactory } from './context.ts';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+export class ManifestError extends Error {}
+
+export interface LoadedPlugin {
+  manifest: Manifest;
+  enabled: boolean;
+  plan: Plan | undefined;
+  factory: PluginFactory;
+}
+
+/** Every manifest in manifests/, with its plugin factory and the operator's setting. */
+export async function discoverPlugins(operator: OperatorConfig, root = ROOT): Promise<LoadedPlugin[]> {
+  const files = readdirSync(join(root, 'manifests')).filter((f) => f.endsWith('.ts')).sort();
+  const plugins: LoadedPlugin[] = [];
+  for (const file of files) {
+    const manifest = (await import(pathToFileURL(join(root, 'manifests', file)).href)).default as Manifest;
+    const name = file.replace(/\.ts$/, '');
+    if (manifest?.plugin !== name) throw new ManifestError(`manifests/${file}: plugin name "${manifest?.plugin}" must match the file name "${name}"`);
+    let factory: PluginFactory;
+    try {
+      factory = (await import(pathToFileURL(join(root, 'plugins', name, 'index.ts')).href)).default;
+    } catch (err) {
+      throw new ManifestError(`manifests/${file}: cannot load plugins/${name}/index.ts (${(err as Error).message})`);
+    }
+    const setting = operator.plugins[name];
+    if (manifest.required && setting?.enabled === false) throw new ManifestError(`DRIFT_CONFIG: plugin "${name}" is required and cannot be disabled`);
+    plugins.push({ manifest, factory, enabled: setting?.enabled ?? true, plan: setting?.plan ?? manifest.plan });
+  }
+  return plugins;
+}
+
+/** The plan a route needs: the higher of its plugin's tier and its own. */
+export function routePlan(plugin: LoadedPlugin, route: RouteSpec): Plan | undefined {
+  const tiers = [plugin.plan, route.plan].filter(Boolean) as Plan[];
+  return tiers.sort((a, b) => planRank(b) - planRank(a))[0];
+}
+
+export const fullUrl = (m: Manifest, r: RouteSpec) => (m.prefix + r.url).replace(/(.)\/$/, '$1');
+
+export function validateManifests(plugins: LoadedPlugin[], handlers: Map<string, Record<string, Handler>>): void {
+  const ids = new Map<string, string>();
+  const paths = new Map<string, string>();
+  for (const { manifest: m } of plugins) {
+    const where = (r: RouteSpec) => `manifests/${m.plugin}.ts route "${r.id}"`;
+    const check = <T extends string>(value: T | undefined, allowed: readonly string[], what: string, r: RouteSpec) => {
+      if (value === undefined || allowed.includes(value)) return;
+      const hint = closest(value, allowed);
+      throw new ManifestError(`${where(r)}: unknown ${what} "${value}"${hint ? `; did you mean "${hint}"?` : ''}`);
+    };
+    for (const r of m.routes) {
+      if (ids.has(r.id)) throw new ManifestError(`${where(r)}: duplicate id (also in ${ids.get(r.id)})`);
+      ids.set(r.id, `manifests/${m.plugin}.ts`);
+      const key = `${r.method} ${fullUrl(m, r).replace(/:[^/]+/g, ':')}`;
+      if (paths.has(key)) throw new ManifestError(`${where(r)}: duplicate path ${r.method} ${fullUrl(m, r)} (also ${paths.get(key)})`);
+      paths.set(key, where(r));
+      check(r.auth, AUTH_KINDS, 'auth kind', r);
+      check(r.scope, CLI_SCOPES, 'scope', r);
+      check(r.permission, PERMISSIONS, 'permission', r);
+      check(r.plan, PLANS, 'plan', r);
+      check(r.rateLimit, RATE_LIMIT_NAMES, 'rate limit', r);
+      const own = handlers.get(m.plugin) ?? {};
+      check(r.handler, Object.keys(own), 'handler', r);
+      if (!Object.keys(r.response).some((s) => Number(s) < 400)) throw new ManifestError(`${where(r)}: no success response declared`);
+    }
+  }
+}
+
+export interface OpenApiFacts { scopes: string[]; permission?: string; plan?: Plan; rateLimit?: string; audit?: string; auth: string }
+
+export function registerRoutes(app: FastifyInstance, plugin: LoadedPlugin, handlers: Record<string, Handler>, deps: GuardDeps, facts: Map<string, OpenApiFacts>): void {
+  const m = plugin.manifest;
+  for (const route of m.routes) {
+    const style = route.reply ?? m.reply;
+    const plan = routePlan(plugin, route);
+    const guards = buildGuards(route, plan, deps);
+    const successCode = Number(Object.keys(route.response).find((s) => Number(s) < 400));
+    const handler = handlers[route.handler];
+    facts.set(route.id, { scopes: route.scope ? [route.scope] : [], permission: route.ownerOnly ? 'owner' : route.permission, plan, rateLimit: route.rateLimit, audit: route.audit, auth: route.auth });
+
+    app.route({
+      method: route.method,
+      url: fullUrl(m, route),
+      config: { spec: route },
+      schema: definedOnly({
+        operationId: route.id,
+        tags: [m.plugin],
+        summary: route.summary,
+        params: route.params,
+        querystring: route.query,
+        body: route.body,
+        consumes: route.consumes,
+        security: route.auth === 'none' ? [] : securityFor(route.auth),
+        response: responseSchemas(route, style),
+      }),
+      onRequest: guards.onRequest,
+      preValidation: guards.preValidation,
+      async handler(req, reply) {
+        const result = await handler(req, reply);
+        if (reply.sent || style === 'raw') return reply;
+        if (successCode === 204) return reply.code(204).send();
+        return reply.code(successCode).send(style === 'envelope' ? { success: true, data: result ?? null } : result);
+      },
+    });
+  }
+}
+
+// Fastify warns about schema keys that are present but undefined.
+const definedOnly = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+
+function responseSchemas(route: RouteSpec, style: string) {
+  const out: Record<string, TSchema> = { '4xx': ErrorBody, '5xx': ErrorBody };
+  for (const [status, schema] of Object.entries(route.response)) {
+    if (status === '204') out[status] = Type.Null();
+    else if (schema && style === 'envelope') out[status] = Envelope(schema);
+    else if (schema) out[status] = schema;
+  }
+  return out;
+}
+
+function securityFor(auth: string) {
+  switch (auth) {
+    case 'user': return [{ bearerAuth: [] }];
+    case 'bearer': return [{ bearerAuth: [] }, { cliToken: [] }];
+    case 'download': return [{ downloadToken: [] }, { bearerAuth: [] }, { cliToken: [] }];
+    case 'runner': return [{ runnerToken: [] }];
+    case 'scim': return [{ scimToken: [] }];
+    case 'service-key': return [{ serviceKey: [] }];
+    default: return [];
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig { spec?: RouteSpec }
+}

@@ -1,0 +1,49 @@
+// The OpenAPI document's frame and the manifest facts each operation carries as
+// extensions (x-scopes, x-permission, x-plan), so integrators and contract tests read them.
+import type { Config } from './config.ts';
+import type { OpenApiFacts } from './loader.ts';
+
+export const DOCS_PATH = '/docs';
+export const OPENAPI_JSON_PATH = '/docs/json';
+
+export function openapiInfo(config: Config) {
+  return {
+    openapi: '3.0.3',
+    info: {
+      title: 'Drift management API',
+      version: '0.1.0',
+      description: 'Finds where cloud resources differ from the infrastructure-as-code that declares them. '
+        + 'Errors share one shape: {success:false, error:{code, message, details?}}.',
+    },
+    servers: [{ url: config.publicUrl }],
+    components: {
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        cliToken: { type: 'http', scheme: 'bearer', description: 'CLI token (prefix ci_)' },
+        downloadToken: { type: 'apiKey', in: 'query', name: 'token', description: 'Short-lived download token' },
+        runnerToken: { type: 'apiKey', in: 'header', name: 'X-Runner-Token' },
+        scimToken: { type: 'http', scheme: 'bearer', description: 'SCIM token' },
+        serviceKey: { type: 'apiKey', in: 'header', name: 'x-service-key' },
+      },
+    },
+  };
+}
+
+type Doc = { paths?: Record<string, Record<string, { operationId?: string } & Record<string, unknown>>> };
+
+export function addOpenApiFacts<T>(input: T, facts: Map<string, OpenApiFacts>): T {
+  const doc = (input as { openapiObject?: Doc }).openapiObject ?? (input as Doc);
+  for (const methods of Object.values(doc.paths ?? {})) {
+    for (const op of Object.values(methods)) {
+      const f = op.operationId ? facts.get(op.operationId) : undefined;
+      if (!f) continue;
+      op['x-auth'] = f.auth;
+      op['x-scopes'] = f.scopes;
+      op['x-permission'] = f.permission ?? null;
+      op['x-plan'] = f.plan ?? 'free';
+      if (f.rateLimit) op['x-rate-limit'] = f.rateLimit;
+      if (f.audit) op['x-audit-action'] = f.audit;
+    }
+  }
+  return doc as T;
+}

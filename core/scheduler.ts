@@ -1,0 +1,53 @@
+// Background and scheduled jobs: Agenda on the same MongoDB. Agenda locks with
+// findOneAndUpdate, which the embedded database does not make atomic (DESIGN.md), so a job
+// may run twice when several processes share a database: every handler is idempotent and
+// guards its one-time work with the exactly-once primitive.
+import { Agenda, type Job } from 'agenda';
+import { MongoBackend } from '@agendajs/mongo-backend';
+import type { Db } from 'mongodb';
+import type { CollectionSpec } from './db.ts';
+
+export const AGENDA_JOBS: CollectionSpec = { name: 'agenda_jobs', owner: 'core/scheduler', indexes: [], unchecked: true };
+
+export type JobHandler<T> = (data: T, job: Job) => Promise<void>;
+
+export interface Scheduler {
+  agenda: Agenda;
+  define<T>(name: string, handler: JobHandler<T>, opts?: { concurrency?: number }): void;
+  now<T extends object>(name: string, data: T): Promise<void>;
+  at<T extends object>(when: Date, name: string, data: T): Promise<void>;
+  every<T extends object>(interval: string, name: string, data?: T): Promise<void>;
+  cancel(query: { name: string; data?: Record<string, unknown> }): Promise<void>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function createScheduler(db: Db, opts: { processEvery?: string } = {}): Scheduler {
+  const agenda = new Agenda({
+    backend: new MongoBackend({ mongo: db, collection: AGENDA_JOBS.name }),
+    processEvery: opts.processEvery ?? '5 seconds',
+    defaultConcurrency: 5,
+    maxConcurrency: 20,
+  });
+  let started = false;
+  return {
+    agenda,
+    define(name, handler, o = {}) {
+      agenda.define(name, async (job: Job) => handler(job.attrs.data as never, job), { concurrency: o.concurrency });
+    },
+    async now(name, data) { await agenda.now(name, data); },
+    async at(when, name, data) { await agenda.schedule(when, name, data); },
+    async every(interval, name, data) { await agenda.every(interval, name, data); },
+    async cancel(query) { await agenda.cancel(query as never); },
+    async start() {
+      if (started) return;
+      started = true;
+      await agenda.start();
+    },
+    async stop() {
+      if (!started) return;
+      started = false;
+      await agenda.stop();
+    },
+  };
+}

@@ -1,0 +1,27 @@
+// Schemas every plugin shares: ids, pagination, the error shape, the envelope.
+import { Type, type TSchema, type Static } from 'typebox';
+
+export const Id = Type.String({ pattern: '^[a-f0-9]{24}$', description: 'Record id (24 lowercase hex characters)' });
+export const IdParams = Type.Object({ id: Id });
+export const Timestamp = Type.String({ format: 'date-time' });
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const MAX_PAGE_SIZE = 100;
+export const PageQuery = (defaultLimit = 20, maxLimit = MAX_PAGE_SIZE) => Type.Object({
+  page: Type.Integer({ minimum: 1, default: 1 }),
+  limit: Type.Integer({ minimum: 1, maximum: maxLimit, default: defaultLimit }),
+});
+export type Page = { page: number; limit: number };
+
+export const ErrorBody = Type.Object({
+  success: Type.Literal(false),
+  error: Type.Object({ code: Type.String(), message: Type.String(), details: Type.Optional(Type.Unknown()) }),
+}, { $id: 'ErrorBody' });
+export type ErrorBody = Static<typeof ErrorBody>;
+
+export const Envelope = <T extends TSchema>(data: T) => Type.Object({ success: Type.Literal(true), data });
+export const Message = Type.Object({ message: Type.String() });
+
+/** skip/limit for a page, and the page count for a total. */
+export const pageWindow = ({ page, limit }: Page) => ({ skip: (page - 1) * limit, limit });
+export const pageCount = (total: number, limit: number) => Math.max(1, Math.ceil(total / limit));

@@ -1,0 +1,72 @@
+// Authentication and profile (SPEC "Authentication and profile", base /api/auth), except
+// the source-host routes (/scm*, /scm-app/*), which come with the source-host integration.
+import { Type } from 'typebox';
+import { defineManifest } from '../core/manifest.ts';
+import { Id, Nullable, Timestamp } from '../core/schemas.ts';
+import {
+  CliTokenView, CreateCliToken, CreatedCliToken, ForgotBody, LoginBody, Me, Ok, RefreshBody, RegisterBody,
+  ResetBody, SessionTokens, ShortToken, TokenBody, TokenIdParams,
+} from '../plugins/auth/schemas.ts';
+
+const Limits = Type.Object({ repositories: Nullable(Type.Integer()), scansPerDay: Nullable(Type.Integer()), cloudAccounts: Nullable(Type.Integer()) });
+const Quota = Type.Object({
+  plan: Type.String(),
+  limits: Limits,
+  usage: Type.Object({ repositories: Type.Integer(), scansToday: Type.Integer(), cloudAccounts: Type.Integer() }),
+  remaining: Type.Object({ repositories: Nullable(Type.Integer()), scansToday: Nullable(Type.Integer()), cloudAccounts: Nullable(Type.Integer()) }),
+});
+const Preferences = Type.Object({
+  theme: Type.Optional(Type.Union([Type.Literal('light'), Type.Literal('dark'), Type.Literal('system')])),
+  language: Type.Optional(Type.String({ minLength: 2, maxLength: 10 })),
+  timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  notifications: Type.Optional(Type.Object({
+    email: Type.Optional(Type.Boolean()),
+    inApp: Type.Optional(Type.Boolean()),
+    digest: Type.Optional(Type.Union([Type.Literal('none'), Type.Literal('daily'), Type.Literal('weekly')])),
+  }, { additionalProperties: false })),
+}, { additionalProperties: false });
+const DeletionStatus = Type.Object({ status: Type.String(), requestedAt: Nullable(Timestamp), scheduledFor: Nullable(Timestamp), cancelledAt: Nullable(Timestamp) });
+
+export default defineManifest({
+  plugin: 'auth',
+  prefix: '/api/auth',
+  reply: 'named',
+  required: true,
+  description: 'Accounts, sessions, CLI tokens and profile',
+  routes: [
+    { id: 'register', method: 'POST', url: '/register', auth: 'none', rateLimit: 'auth', audit: 'auth.signup',
+      body: RegisterBody, response: { 201: SessionTokens }, handler: 'register' },
+    { id: 'login', method: 'POST', url: '/login', auth: 'none', rateLimit: 'auth', audit: 'auth.login',
+      body: LoginBody, response: { 200: SessionTokens }, handler: 'login' },
+    { id: 'forgotPassword', method: 'POST', url: '/forgot-password', auth: 'none', rateLimit: 'auth',
+      body: ForgotBody, response: { 200: Ok }, handler: 'forgotPassword' },
+    { id: 'resetPassword', method: 'POST', url: '/reset-password', auth: 'none', rateLimit: 'auth', audit: 'auth.password_reset',
+      body: ResetBody, response: { 200: Ok }, handler: 'resetPassword' },
+    { id: 'refreshToken', method: 'POST', url: '/refresh', auth: 'none', body: RefreshBody, response: { 200: SessionTokens }, handler: 'refresh' },
+    { id: 'getMe', method: 'GET', url: '/me', auth: 'bearer', response: { 200: Me }, handler: 'me' },
+    { id: 'completeOnboarding', method: 'POST', url: '/complete-onboarding', auth: 'user',
+      response: { 200: Type.Object({ onboardingCompleted: Type.Boolean() }) }, handler: 'completeOnboarding' },
+    { id: 'completeTour', method: 'POST', url: '/complete-tour', auth: 'user',
+      response: { 200: Type.Object({ tourCompleted: Type.Boolean() }) }, handler: 'completeTour' },
+    { id: 'logout', method: 'POST', url: '/logout', auth: 'user', audit: 'auth.logout', response: { 200: Ok }, handler: 'logout' },
+    { id: 'getQuota', method: 'GET', url: '/quota', auth: 'bearer', orgContext: true, response: { 200: Quota }, handler: 'quota' },
+    { id: 'getPreferences', method: 'GET', url: '/preferences', auth: 'user', response: { 200: Preferences }, handler: 'getPreferences' },
+    { id: 'updatePreferences', method: 'PUT', url: '/preferences', auth: 'user', body: Preferences, response: { 200: Preferences }, handler: 'setPreferences' },
+    { id: 'uploadAvatar', method: 'POST', url: '/avatar', auth: 'user', consumes: ['multipart/form-data'],
+      response: { 200: Type.Object({ avatar: Type.String(), contentType: Type.String(), size: Type.Integer() }) }, handler: 'uploadAvatar' },
+    { id: 'getAvatar', method: 'GET', url: '/avatars/:userId', auth: 'none', reply: 'raw', params: Type.Object({ userId: Id }),
+      summary: 'Avatar image of a user (the URL in `avatar`)', response: { 200: null }, handler: 'getAvatar' },
+    { id: 'createDownloadToken', method: 'POST', url: '/download-token', auth: 'user', response: { 200: ShortToken }, handler: 'downloadToken' },
+    { id: 'createServiceToken', method: 'POST', url: '/service-token', auth: 'service-key', response: { 200: ShortToken }, handler: 'serviceToken' },
+    { id: 'getDeletionStatus', method: 'GET', url: '/deletion-status', auth: 'user', response: { 200: DeletionStatus }, handler: 'deletionStatus' },
+    { id: 'requestDeletion', method: 'POST', url: '/request-deletion', auth: 'user', audit: 'auth.deletion_requested',
+      response: { 200: DeletionStatus }, handler: 'requestDeletion' },
+    { id: 'cancelDeletion', method: 'POST', url: '/cancel-deletion', auth: 'none', rateLimit: 'auth', audit: 'auth.deletion_cancelled',
+      body: TokenBody, response: { 200: Ok }, handler: 'cancelDeletion' },
+    { id: 'listCliTokens', method: 'GET', url: '/cli-tokens', auth: 'user', response: { 200: Type.Object({ tokens: Type.Array(CliTokenView) }) }, handler: 'listCliTokens' },
+    { id: 'createCliToken', method: 'POST', url: '/cli-tokens', auth: 'user', orgContext: true, audit: 'auth.cli_token_created',
+      body: CreateCliToken, response: { 201: CreatedCliToken }, handler: 'createCliToken' },
+    { id: 'revokeCliToken', method: 'DELETE', url: '/cli-tokens/:tokenId', auth: 'user', audit: 'auth.cli_token_revoked',
+      params: TokenIdParams, response: { 200: Ok }, handler: 'revokeCliToken' },
+  ],
+});

@@ -1,0 +1,99 @@
+// Sign-up, sign-in, refresh rotation and sign-out. A session is a refresh-token family:
+// every refresh spends the presented token through the exactly-once primitive, and
+// presenting a spent token again revokes the whole family (token theft detection).
+import type { AppContext } from '../../core/context.ts';
+import { AppError, conflict, unauthorized } from '../../core/errors.ts';
+import { DUMMY_PASSWORD_HASH, hashPassword, newId, randomToken, sha256Hex, verifyPassword } from '../../core/crypto.ts';
+import { isDuplicateKey } from '../../core/db.ts';
+import type { AuthStore, User } from './store.ts';
+import type { Tokens } from './tokens.ts';
+import type { Credentials } from './credentials.ts';
+
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+export function createSessions(ctx: AppContext, store: AuthStore, tokens: Tokens, creds: Credentials) {
+  const refreshTtlMs = ctx.config.REFRESH_TOKEN_TTL * 1000;
+
+  async function issueRefresh(sessionId: string, userId: string): Promise<string> {
+    const refreshToken = randomToken('rt_');
+    const now = new Date();
+    await store.refreshTokens.insertOne({ _id: sha256Hex(refreshToken), sessionId, userId, createdAt: now, expiresAt: new Date(now.getTime() + refreshTtlMs) });
+    return refreshToken;
+  }
+
+  async function startSession(user: User) {
+    const now = new Date();
+    const sessionId = newId();
+    await store.sessions.insertOne({ _id: sessionId, userId: user._id, createdAt: now, expiresAt: new Date(now.getTime() + refreshTtlMs), revokedAt: null });
+    const refreshToken = await issueRefresh(sessionId, user._id);
+    return { token: tokens.sign('access', user._id, { sid: sessionId }), refreshToken, user: { id: user._id, email: user.email, role: user.role } };
+  }
+
+  return {
+    startSession,
+
+    async register(input: { email: string; password: string; name?: string }) {
+      const email = normalizeEmail(input.email);
+      const userId = newId();
+      const passwordHash = await hashPassword(input.password);
+      const now = new Date();
+      // The organization first: a crash before the user insert leaves an unreachable org
+      // (garbage, no loss); a lost email race removes it again.
+      const org = { _id: newId() };
+      await ctx.tenancy.store.insertOrg(
+        { _id: org._id, name: `${input.name || email.split('@')[0]}'s organization`, plan: 'free', ownerId: userId, createdAt: now },
+        { _id: newId(), orgId: org._id, userId, role: 'owner', joinedAt: now },
+      );
+      const user: User = { _id: userId, email, passwordHash, name: input.name, role: 'user', defaultOrgId: org._id, createdAt: now, passwordChangedAt: now };
+      try {
+        await store.users.insertOne(user);
+      } catch (err) {
+        await ctx.tenancy.store.removeOrg(org._id);
+        if (isDuplicateKey(err)) throw conflict('An account with this email already exists');
+        throw err;
+      }
+      const session = await startSession(user);
+      return { ...session, user: { id: user._id, email: user.email } };
+    },
+
+    /** Same answer and about the same time whether or not the email exists. */
+    async login(input: { email: string; password: string }) {
+      const user = await store.users.findOne({ email: normalizeEmail(input.email) });
+      const ok = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
+      if (!user || !user.passwordHash || !ok) return null;
+      await store.users.updateOne({ _id: user._id }, { $set: { lastLoginAt: new Date() } });
+      return { user, session: await startSession(user) };
+    },
+
+    async refresh(refreshToken: string) {
+      const hash = sha256Hex(refreshToken);
+      const record = await store.refreshTokens.findOne({ _id: hash });
+      if (!record || record.expiresAt < new Date()) throw unauthorized('Invalid or expired refresh token', 'invalid_token');
+      const session = await store.sessions.findOne({ _id: record.sessionId });
+      if (!session || session.revokedAt) throw unauthorized('Session has been revoked', 'invalid_token');
+      if (!(await ctx.once.claim(`refresh:${hash}`))) {
+        await tokens.revokeSessions([record.sessionId], 'refresh_token_reuse');
+        await store.refreshTokens.deleteMany({ sessionId: record.sessionId });
+        throw new AppError('invalid_token', { message: 'Refresh token was already used; the session has been revoked' });
+      }
+      const user = await creds.users.get(record.userId);
+      if (!user) throw unauthorized('Invalid or expired refresh token', 'invalid_token');
+      const next = await issueRefresh(record.sessionId, user._id);
+      return { token: tokens.sign('access', user._id, { sid: record.sessionId }), refreshToken: next, user: { id: user._id, email: user.email, role: user.role } };
+    },
+
+    async logout(sessionId: string | undefined) {
+      if (!sessionId) return;
+      await tokens.revokeSessions([sessionId], 'logout');
+      await store.refreshTokens.deleteMany({ sessionId });
+    },
+
+    /** Ends every session of a user (password reset, account deletion). */
+    async revokeAll(userId: string, reason: string) {
+      const sessions = await store.sessions.find({ userId }, { projection: { _id: 1 } }).sort({ createdAt: 1 }).toArray();
+      await tokens.revokeSessions(sessions.map((s) => s._id), reason);
+      await store.refreshTokens.deleteMany({ userId });
+    },
+  };
+}
+export type Sessions = ReturnType<typeof createSessions>;

@@ -1,0 +1,153 @@
+// Local services the drift service and its tests need: PostgreSQL -> embedded FerretDB (MongoDB
+// wire protocol) and Redis, started idempotently from a data dir (DESIGN.md, "Real parts").
+//   npx tsx scripts/services.ts up|down|status
+// MONGODB_URI / REDIS_URL, when set, point at external servers and the matching parts are skipped.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ferretArgs, ferretBinary, mongoPing } from './services/ferretdb.ts';
+import { ensureFerretDatabase, pgPaths, pgReady, startPg, stopPg } from './services/postgres.ts';
+import { redisArgs, redisBinary, redisPing } from './services/redis.ts';
+import { livePid, spawnDetached, stopByPidFile, waitUntil, type Config } from './services/util.ts';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface ServicesOptions {
+  dataDir?: string;
+  env?: NodeJS.ProcessEnv;
+  log?: (line: string) => void;
+  timeoutMs?: number;
+}
+
+export interface Services {
+  mongoUri: string;
+  redisUrl: string;
+  /** Parts this call started (not ones already running or external). */
+  started: string[];
+  /** Stops only the parts in `started`. */
+  stop(): Promise<void>;
+}
+
+function config(opts: ServicesOptions = {}): Config {
+  const env = opts.env ?? process.env;
+  const data = path.resolve(opts.dataDir ?? env.DRIFT_DATA_DIR ?? path.join(REPO, '.data'));
+  const port = (name: string, dflt: number) => {
+    const n = Number(env[name] ?? dflt);
+    if (!Number.isInteger(n) || n <= 0 || n > 65535) throw new Error(`${name} is not a port: ${env[name]}`);
+    return n;
+  };
+  return {
+    repo: REPO,
+    data,
+    logs: path.join(data, 'logs'),
+    pgPort: port('DRIFT_PG_PORT', 54329),
+    mongoPort: port('DRIFT_MONGO_PORT', 27027),
+    redisPort: port('DRIFT_REDIS_PORT', 6389),
+    timeoutMs: opts.timeoutMs ?? 60_000,
+    log: opts.log ?? ((l) => console.log(l)),
+  };
+}
+
+const pidFile = (cfg: Config, part: string) => path.join(cfg.data, `${part}.pid`);
+const logFile = (cfg: Config, part: string) => path.join(cfg.logs, `${part}.log`);
+const localMongoUri = (cfg: Config) => `mongodb://127.0.0.1:${cfg.mongoPort}/`;
+const localRedisUrl = (cfg: Config) => `redis://127.0.0.1:${cfg.redisPort}`;
+
+/** Starts whatever is not already answering, waits for it, and writes <data>/services.json. */
+export async function ensureServices(opts: ServicesOptions = {}): Promise<Services> {
+  const env = opts.env ?? process.env;
+  const cfg = config(opts);
+  mkdirSync(cfg.logs, { recursive: true });
+  const started: string[] = [];
+  const say = (part: string, state: string) => cfg.log(`${part.padEnd(9)}${state}`);
+
+  const mongoUri = env.MONGODB_URI || localMongoUri(cfg);
+  if (env.MONGODB_URI) {
+    say('postgres', 'external (MONGODB_URI set)');
+    say('ferretdb', `external: ${env.MONGODB_URI}`);
+  } else {
+    const pg = await pgPaths(cfg, true);
+    if (!pg) throw new Error('PostgreSQL binaries not found under /usr/lib/postgresql');
+    if (await pgReady(pg, cfg)) say('postgres', `already running on 127.0.0.1:${cfg.pgPort}`);
+    else {
+      await startPg(pg, cfg);
+      started.push('postgres');
+      say('postgres', `started on 127.0.0.1:${cfg.pgPort} (data ${pg.cluster})`);
+    }
+    await ensureFerretDatabase(pg, cfg);
+
+    if (await mongoPing(mongoUri, cfg.mongoPort)) say('ferretdb', `already running: ${mongoUri}`);
+    else {
+      const bin = await ferretBinary(cfg);
+      const log = logFile(cfg, 'ferretdb');
+      const child = spawnDetached(bin, ferretArgs(cfg), log, pidFile(cfg, 'ferretdb'), cfg.data);
+      await waitUntil('ferretdb', () => mongoPing(mongoUri, cfg.mongoPort), cfg, log, child);
+      started.push('ferretdb');
+      say('ferretdb', `started: ${mongoUri} (log ${log})`);
+    }
+  }
+
+  const redisUrl = env.REDIS_URL || localRedisUrl(cfg);
+  if (env.REDIS_URL) say('redis', `external: ${env.REDIS_URL}`);
+  else if (await redisPing('127.0.0.1', cfg.redisPort)) say('redis', `already running: ${redisUrl}`);
+  else {
+    const log = logFile(cfg, 'redis');
+    const child = spawnDetached(await redisBinary(cfg), redisArgs(cfg), log, pidFile(cfg, 'redis'), cfg.data);
+    await waitUntil('redis', () => redisPing('127.0.0.1', cfg.redisPort), cfg, log, child);
+    started.push('redis');
+    say('redis', `started: ${redisUrl} (log ${log})`);
+  }
+
+  writeFileSync(path.join(cfg.data, 'services.json'), `${JSON.stringify({ mongoUri, redisUrl }, null, 2)}\n`);
+  return { mongoUri, redisUrl, started, stop: () => stopParts(cfg, started) };
+}
+
+/** Stops the named parts, dependants first (FerretDB before the PostgreSQL it uses). */
+async function stopParts(cfg: Config, parts: string[]): Promise<void> {
+  for (const part of ['ferretdb', 'redis', 'postgres'].filter((p) => parts.includes(p))) {
+    let stopped: boolean;
+    if (part === 'postgres') {
+      const pg = await pgPaths(cfg);
+      stopped = pg ? await stopPg(pg) : false;
+    } else {
+      stopped = await stopByPidFile(pidFile(cfg, part), part === 'redis' ? 'redis-server' : 'ferretdb');
+    }
+    cfg.log(`${part.padEnd(9)}${stopped ? 'stopped' : 'not running'}`);
+  }
+}
+
+async function status(cfg: Config): Promise<void> {
+  const env = process.env;
+  const show = (part: string, up: boolean, where: string, pid?: number) =>
+    cfg.log(`${part.padEnd(9)}${(up ? 'running' : 'stopped').padEnd(9)}${where}${pid ? ` (pid ${pid})` : ''}`);
+  if (env.MONGODB_URI) cfg.log(`postgres external\nferretdb external ${env.MONGODB_URI}`);
+  else {
+    const pg = await pgPaths(cfg);
+    show('postgres', pg ? await pgReady(pg, cfg) : false, `127.0.0.1:${cfg.pgPort}${pg ? ` data ${pg.cluster}` : ' (not installed)'}`);
+    show('ferretdb', await mongoPing(localMongoUri(cfg), cfg.mongoPort), localMongoUri(cfg), livePid(pidFile(cfg, 'ferretdb'), 'ferretdb'));
+  }
+  if (env.REDIS_URL) cfg.log(`redis    external ${env.REDIS_URL}`);
+  else show('redis', await redisPing('127.0.0.1', cfg.redisPort), localRedisUrl(cfg), livePid(pidFile(cfg, 'redis'), 'redis-server'));
+}
+
+async function cli(cmd: string | undefined): Promise<void> {
+  const t0 = Date.now();
+  if (cmd === 'up') {
+    await ensureServices();
+    console.log(`services up in ${((Date.now() - t0) / 1000).toFixed(1)}s`);
+  } else if (cmd === 'down') {
+    await stopParts(config(), ['ferretdb', 'redis', 'postgres']);
+  } else if (cmd === 'status') {
+    await status(config());
+  } else {
+    console.error('usage: tsx scripts/services.ts up|down|status');
+    process.exitCode = 2;
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  cli(process.argv[2]).catch((e: unknown) => {
+    console.error(`services: ${e instanceof Error ? e.message : String(e)}`);
+    process.exit(1);
+  });
+}
