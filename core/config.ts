@@ -29,7 +29,7 @@ const Env = Type.Object({
   MAIL_OUTBOX_DIR: Type.String({ default: '.data/outbox' }),
   DRIFT_CONFIG: Type.String({ default: 'drift.config.json' }),
   BODY_LIMIT: Type.Integer({ minimum: 1024, default: 1024 * 1024 }),
-  LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), { default: 'info' }),
+  LOG_LEVEL: Type.Union([Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'), Type.Literal('trace'), Type.Literal('silent')], { default: 'info' }),
   TRUST_PROXY: Type.Boolean({ default: false }),
 });
 export type EnvConfig = Static<typeof Env>;

@@ -1,0 +1,104 @@
+// Builds the app against the real local database and Redis (started by `npm test`'s
+// pretest step): one database and one Redis key prefix per test file, dropped at teardown.
+import { readFileSync, existsSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { Test } from 'tap';
+import { SMTPServer } from 'smtp-server';
+import { buildApp, type App } from '../core/app.ts';
+import { loadConfig, type EnvConfig, type OperatorConfig } from '../core/config.ts';
+import { ROOT } from '../core/loader.ts';
+
+export const TEST_SECRETS = { JWT_SECRET: 'test-jwt-secret-0123456789abcdef0123456789', ENCRYPTION_KEY: 'ab'.repeat(32), SERVICE_KEY: 'test-service-key-0123456789abcdef' };
+
+export function serviceUrls(): { mongoUri: string; redisUrl: string } {
+  if (process.env.MONGODB_URI && process.env.REDIS_URL) return { mongoUri: process.env.MONGODB_URI, redisUrl: process.env.REDIS_URL };
+  const file = join(process.env.DRIFT_DATA_DIR ?? join(ROOT, '.data'), 'services.json');
+  if (!existsSync(file)) throw new Error(`No ${file}: run "npm run services -- up" (npm test does it for you)`);
+  const s = JSON.parse(readFileSync(file, 'utf8'));
+  return { mongoUri: process.env.MONGODB_URI ?? s.mongoUri, redisUrl: process.env.REDIS_URL ?? s.redisUrl };
+}
+
+export interface TestAppOptions {
+  operator?: OperatorConfig;
+  env?: Partial<EnvConfig>;
+  runJobs?: boolean;
+  /** Keep the database after the test (inspection); default drops it. */
+  keep?: boolean;
+}
+
+export async function buildTestApp(t: Test, opts: TestAppOptions = {}): Promise<App> {
+  const { mongoUri, redisUrl } = serviceUrls();
+  const name = `t_${basename(t.name || 'test').replace(/\W+/g, '_').slice(0, 30)}_${randomBytes(3).toString('hex')}`;
+  const config = loadConfig({}, {
+    MONGODB_URI: mongoUri, REDIS_URL: redisUrl, MONGODB_DB: name, REDIS_KEY_PREFIX: `${name}:`,
+    NODE_ENV: 'test', LOG_LEVEL: 'silent', MAIL_OUTBOX_DIR: join(ROOT, '.data', 'test-outbox', name),
+    ...TEST_SECRETS, ...opts.env,
+  });
+  config.operator = opts.operator ?? { plugins: {} };
+  const queryLog = join(ROOT, '.data', 'query-log', `${name}.jsonl`);
+  const built = await buildApp({ config, logger: false, queryLog, runJobs: opts.runJobs, jobPollInterval: '200 milliseconds' });
+  t.teardown(async () => {
+    const { db, redis } = built.ctx;
+    await built.ctx.audit.flush();
+    if (!opts.keep) {
+      await db.db.dropDatabase().catch(() => undefined);
+      const keys = await redis.main.keys('*').catch(() => [] as string[]);
+      // keys() returns them with the prefix; del() would add it again.
+      if (keys.length) await redis.main.del(...keys.map((k) => k.slice(config.REDIS_KEY_PREFIX.length)));
+    }
+    await built.app.close();
+  });
+  return built;
+}
+
+export interface Caller { token?: string; headers?: Record<string, string> }
+export interface Session { token: string; refreshToken: string; userId: string; orgId: string; email: string }
+
+let counter = 0;
+export const uniqueEmail = (tag = 'user') => `${tag}-${process.pid}-${++counter}-${randomBytes(2).toString('hex')}@example.com`;
+
+/** Registers a fresh user (with its default organization) and returns its session. */
+export async function register(app: App['app'], email = uniqueEmail(), password = 'correct horse battery'): Promise<Session> {
+  const res = await app.inject({ method: 'POST', url: '/api/auth/register', payload: { email, password } });
+  if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
+  const body = res.json();
+  const me = await app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${body.token}` } });
+  return { token: body.token, refreshToken: body.refreshToken, userId: body.user.id, orgId: me.json().defaultOrgId, email };
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** A real SMTP server on loopback that keeps what it receives. */
+export async function startMailbox(t: Test): Promise<{ url: string; messages: { to: string[]; raw: string }[]; next(): Promise<{ to: string[]; raw: string }> }> {
+  const messages: { to: string[]; raw: string }[] = [];
+  const waiters: ((m: { to: string[]; raw: string }) => void)[] = [];
+  const server = new SMTPServer({
+    authOptional: true, disabledCommands: ['STARTTLS'], logger: false,
+    onData(stream, session, done) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        const msg = { to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') };
+        messages.push(msg);
+        waiters.shift()?.(msg);
+        done();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as { port: number }).port;
+  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    next: () => new Promise((resolve) => {
+      const already = messages[messages.length - 1];
+      if (already && !(already as { seen?: boolean }).seen) { (already as { seen?: boolean }).seen = true; return resolve(already); }
+      waiters.push((m) => { (m as { seen?: boolean }).seen = true; resolve(m); });
+    }),
+  };
+}
+
+/** Decodes quoted-printable soft line breaks so tokens in mail bodies can be matched. */
+export const mailText = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
