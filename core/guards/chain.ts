@@ -77,6 +77,10 @@ function orgGuard(spec: RouteSpec, requiredPlan: Plan | undefined, tenancy: Tena
     const header = req.headers['x-org-id'];
     const fromHeader = typeof header === 'string' && header ? header : undefined;
     if (fromHeader && !ID.test(fromHeader)) throw new AppError('bad_request', { message: 'x-org-id must be an organization id' });
+    // Path parameters are validated after the guards; a malformed org id is still a 400.
+    if (fromParam !== undefined && !ID.test(fromParam)) {
+      throw new AppError('validation_failed', { message: `params/${spec.orgParam} must be an organization id` });
+    }
     const orgId = fromParam ?? p.orgId ?? fromHeader ?? p.defaultOrgId;
     if (!orgId) throw new AppError('not_found', { message: 'Organization not found' });
     // Credentials bound to one org never reach another one.

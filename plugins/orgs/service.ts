@@ -1,0 +1,43 @@
+// Organizations as the caller sees them: their role and the member count beside each.
+import type { AppContext } from '../../core/context.ts';
+import type { Organization } from '../../core/tenancy/store.ts';
+import type { OrgView } from './schemas.ts';
+
+export function createOrgService(ctx: AppContext) {
+  const { store } = ctx.tenancy;
+
+  /** Member counts of several organizations in one command. */
+  async function memberCounts(orgIds: string[]): Promise<Map<string, number>> {
+    const rows = await store.memberships.aggregate<{ _id: string; n: number }>([
+      { $match: { orgId: { $in: orgIds } } },
+      { $group: { _id: '$orgId', n: { $sum: 1 } } },
+    ]).toArray();
+    return new Map(rows.map((r) => [r._id, r.n]));
+  }
+
+  const view = (org: Organization, role: string, count: number): OrgView => ({
+    _id: org._id, name: org.name, role, memberCount: count, plan: org.plan, createdAt: org.createdAt.toISOString(),
+  });
+
+  return {
+    async list(userId: string): Promise<OrgView[]> {
+      const memberships = await store.listUserMemberships(userId);
+      const ids = memberships.map((m) => m.orgId);
+      if (!ids.length) return [];
+      const [orgs, counts] = await Promise.all([store.orgs.find({ _id: { $in: ids } }).toArray(), memberCounts(ids)]);
+      const byId = new Map(orgs.map((o) => [o._id, o]));
+      return memberships.flatMap((m) => {
+        const org = byId.get(m.orgId);
+        return org ? [view(org, m.role, counts.get(org._id) ?? 0)] : [];
+      });
+    },
+    async create(userId: string, name: string): Promise<OrgView> {
+      const org = await ctx.tenancy.createOrganization({ name, ownerId: userId });
+      return view(org, 'owner', 1);
+    },
+    async get(org: Organization, role: string): Promise<OrgView> {
+      const counts = await memberCounts([org._id]);
+      return view(org, role, counts.get(org._id) ?? 0);
+    },
+  };
+}

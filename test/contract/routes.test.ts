@@ -1,0 +1,115 @@
+// Contract tests driven from the manifests: for every route of every enabled plugin,
+// no credentials -> 401, a CLI token without the route's scope -> 403, an organization
+// below the route's plan -> 403, a body or params breaking the schema -> 400, an unknown id
+// -> 404, another organization's record -> 404. A route is covered the moment it is declared.
+import t from 'tap';
+import { randomBytes } from 'node:crypto';
+import { CLI_SCOPES } from '../../core/permissions.ts';
+import { fullUrl, routePlan } from '../../core/loader.ts';
+import type { RouteSpec } from '../../core/manifest.ts';
+import { buildTestApp, register, bearer } from '../helper.ts';
+import { crossOrg, exempt, sampleBody, type World } from './fixtures.ts';
+
+const randomId = () => randomBytes(12).toString('hex');
+const paramNames = (url: string) => [...url.matchAll(/:(\w+)/g)].map((m) => m[1]);
+const fill = (url: string, params: Record<string, string>) => url.replace(/:(\w+)/g, (_, name) => params[name] ?? randomId());
+
+t.test('every manifest route keeps the contract', async (t) => {
+  const built = await buildTestApp(t);
+  const { app, ctx, plugins } = built;
+  const owner = await register(app);
+  const other = await register(app);
+  const free = await register(app);
+  await ctx.tenancy.setPlan(owner.orgId, 'enterprise');
+  await ctx.tenancy.setPlan(other.orgId, 'enterprise');
+  const world: World = { app, ctx, owner, other };
+
+  async function cliToken(session: typeof owner, scopes: string[]) {
+    const res = await app.inject({ method: 'POST', url: '/api/auth/cli-tokens', headers: bearer(session.token), payload: { name: 'contract', scopes, allRepositories: true } });
+    if (res.statusCode !== 201) throw new Error(`cli token: ${res.body}`);
+    return res.json().token as string;
+  }
+  const isErrorShape = (body: { success?: unknown; error?: { code?: unknown; message?: unknown } }) =>
+    body.success === false && typeof body.error?.code === 'string' && typeof body.error?.message === 'string';
+
+  for (const plugin of plugins.filter((p) => p.enabled)) {
+    for (const route of plugin.manifest.routes) {
+      const url = fullUrl(plugin.manifest, route);
+      const names = paramNames(url);
+      const plan = routePlan(plugin, route);
+      const call = (opts: { token?: string; params?: Record<string, string>; payload?: unknown; headers?: Record<string, string> } = {}) =>
+        app.inject({
+          method: route.method,
+          url: fill(url, opts.params ?? {}),
+          headers: { ...(opts.token ? bearer(opts.token) : {}), ...opts.headers },
+          ...(opts.payload !== undefined ? { payload: opts.payload as object } : {}),
+        });
+
+      await t.test(`${route.id} ${route.method} ${url}`, async (t) => {
+        if (route.auth !== 'none') {
+          const res = await call();
+          t.equal(res.statusCode, 401, 'no credentials: 401');
+          t.ok(isErrorShape(res.json()), 'in the error shape');
+        }
+
+        if (route.scope && (route.auth === 'bearer' || route.auth === 'download')) {
+          const token = await cliToken(owner, CLI_SCOPES.filter((s) => s !== route.scope));
+          const res = await call({ token });
+          t.equal(res.statusCode, 403, `CLI token without ${route.scope}: 403`);
+          t.equal(res.json().error.code, 'scope_denied');
+        }
+        if (route.auth === 'user') {
+          const res = await call({ token: await cliToken(owner, [...CLI_SCOPES]) });
+          t.equal(res.statusCode, 403, 'CLI token on a user-session route: 403');
+        }
+
+        if (plan && plan !== 'free' && (route.auth === 'bearer' || route.auth === 'user')) {
+          const params = route.orgParam ? { [route.orgParam]: free.orgId } : {};
+          const res = await call({ token: free.token, params });
+          t.equal(res.statusCode, 403, `organization on Free below ${plan}: 403`);
+          t.equal(res.json().error.code, 'plan_required');
+        }
+
+        const credentials = route.auth === 'none' ? {} : route.auth === 'service-key'
+          ? { headers: { 'x-service-key': 'test-service-key-0123456789abcdef' } } : { token: owner.token };
+        if (route.body) {
+          const res = await call({ ...credentials, payload: [42] });
+          t.equal(res.statusCode, 400, 'body breaking the schema: 400');
+          t.ok(isErrorShape(res.json()), 'in the error shape');
+        }
+        if (names.length) {
+          const bad = Object.fromEntries(names.map((n) => [n, 'not-an-id']));
+          const res = await call({ ...credentials, params: bad, payload: sampleBody[route.id] });
+          t.equal(res.statusCode, 400, 'params breaking the schema: 400');
+          t.ok(isErrorShape(res.json()), 'in the error shape');
+
+          if (!exempt[route.id]?.unknownId) {
+            const unknown = await call({ ...credentials, payload: sampleBody[route.id] });
+            t.equal(unknown.statusCode, 404, 'unknown id: 404');
+            t.ok(isErrorShape(unknown.json()), 'in the error shape');
+          }
+          if (!exempt[route.id]?.crossOrg) {
+            const fixture = crossOrg[route.id];
+            if (!fixture) {
+              t.fail(`no cross-organization fixture for ${route.id}: add one to test/contract/fixtures.ts`);
+            } else {
+              const res = await call({ ...credentials, params: await fixture(world), payload: sampleBody[route.id] });
+              t.equal(res.statusCode, 404, "another organization's record: 404");
+            }
+          }
+        }
+      });
+    }
+  }
+});
+
+t.test('a disabled plugin has no routes and no OpenAPI entries', async (t) => {
+  const { app } = await buildTestApp(t, { operator: { plugins: { credentials: { enabled: false } } } });
+  await app.ready();
+  const doc = app.swagger() as { paths: Record<string, unknown> };
+  t.notOk(Object.keys(doc.paths).some((p) => p.includes('cloud-a-credentials')), 'no OpenAPI path');
+  const res = await app.inject({ method: 'GET', url: '/api/auth/cloud-a-credentials' });
+  t.equal(res.statusCode, 404, 'no route');
+});
+
+export type { RouteSpec };
