@@ -21,6 +21,7 @@ import { createSigningGuard } from './guards/signing.ts';
 import type { CredentialKind, CredentialReader } from './guards/principal.ts';
 import { discoverPlugins, registerRoutes, validateManifests, type LoadedPlugin, type OpenApiFacts } from './loader.ts';
 import { errorHandler, notFoundHandler } from './error-handler.ts';
+import { createValidatorCompiler } from './validation.ts';
 import { registerHealth } from './health.ts';
 import { openapiInfo, addOpenApiFacts } from './openapi.ts';
 import type { AppContext, PluginInstance } from './context.ts';
@@ -46,8 +47,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     trustProxy: config.TRUST_PROXY,
     routerOptions: { ignoreTrailingSlash: true },
     exposeHeadRoutes: false,
-    ajv: { customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: false } },
   });
+  app.setValidatorCompiler(createValidatorCompiler());
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
   // Keep the raw JSON text: request signing hashes the body exactly as sent.

@@ -32,7 +32,7 @@ export interface CustomRole {
 export const ORGANIZATIONS: CollectionSpec = { name: 'organizations', owner: 'core/tenancy', indexes: [] };
 export const MEMBERSHIPS: CollectionSpec = {
   name: 'memberships', owner: 'core/tenancy',
-  indexes: [{ key: { orgId: 1, userId: 1 }, unique: true }, { key: { userId: 1, joinedAt: 1 } }, { key: { orgId: 1, role: 1 } }],
+  indexes: [{ key: { orgId: 1, userId: 1 }, unique: true }, { key: { userId: 1, joinedAt: 1 } }, { key: { orgId: 1, joinedAt: 1 } }, { key: { orgId: 1, role: 1 } }],
 };
 export const ROLES: CollectionSpec = { name: 'roles', owner: 'core/tenancy', indexes: [{ key: { orgId: 1, name: 1 }, unique: true }] };
 
