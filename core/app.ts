@@ -34,7 +34,7 @@ export interface BuildOptions {
   queryLog?: string;
   /** Start Agenda's processing loop (off in most tests, which run jobs directly). */
   runJobs?: boolean;
-  jobPollInterval?: string;
+  jobPollMs?: number;
 }
 
 export interface App { app: FastifyInstance; ctx: AppContext; plugins: LoadedPlugin[] }
@@ -83,7 +83,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     once: createOnce(db, redis.main),
     sealer: createSealer(config.ENCRYPTION_KEY),
     bus: createEventBus(app.log),
-    scheduler: createScheduler(db.db, { processEvery: opts.jobPollInterval }),
+    scheduler: createScheduler(db.db, { processEveryMs: opts.jobPollMs }),
     mail: createMailer(config),
     audit: createAudit(db, app.log),
     tenancy: createTenancy(db, caches),

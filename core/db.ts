@@ -64,11 +64,15 @@ export async function connectDatabase(uri: string, dbName: string, opts: { query
     specs: () => [...specs.values()],
     async ensureIndexes() {
       for (const spec of specs.values()) {
-        if (opts.queryLog) appendFileSync(opts.queryLog, JSON.stringify({ spec }) + '\n');
+        if (opts.queryLog) appendLine(opts.queryLog, { spec });
         if (!spec.indexes.length) continue;
-        await db.collection(spec.name).createIndexes(spec.indexes.map((i) => ({
-          key: i.key, unique: i.unique, name: i.name ?? indexName(i.key),
-        })));
+        // Only the missing ones, one per call: FerretDB 1.24 drops the connection when one
+        // createIndexes call lists several indexes that already exist (a second boot).
+        const existing = new Set((await db.collection(spec.name).listIndexes().toArray().catch(() => [])).map((i) => i.name as string));
+        for (const i of spec.indexes) {
+          const name = i.name ?? indexName(i.key);
+          if (!existing.has(name)) await db.collection(spec.name).createIndex(i.key, { unique: i.unique, name });
+        }
       }
     },
     commandCount: () => commands,
@@ -100,7 +104,16 @@ function recordQuery(file: string, command: string, body: Document) {
     const sortStage = pipeline.find((s) => s.$sort)?.$sort;
     shapes.push({ filter: match ?? {}, sort: match ? sortStage : pipeline[0]?.$sort });
   }
-  for (const shape of shapes) {
-    appendFileSync(file, JSON.stringify({ collection, command, filter: shape.filter, sort: shape.sort ?? null }) + '\n');
+  for (const shape of shapes) appendLine(file, { collection, command, filter: shape.filter, sort: shape.sort ?? null });
+}
+
+function appendLine(file: string, row: unknown) {
+  const line = JSON.stringify(row) + '\n';
+  try {
+    appendFileSync(file, line);
+  } catch {
+    // The folder is cleared at the start of each test run; recreate it.
+    mkdirSync(dirname(file), { recursive: true });
+    appendFileSync(file, line);
   }
 }

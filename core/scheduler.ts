@@ -22,10 +22,11 @@ export interface Scheduler {
   stop(): Promise<void>;
 }
 
-export function createScheduler(db: Db, opts: { processEvery?: string } = {}): Scheduler {
+// processEvery is a number of milliseconds: Agenda 6 read the string '200 milliseconds' as 200 seconds.
+export function createScheduler(db: Db, opts: { processEveryMs?: number } = {}): Scheduler {
   const agenda = new Agenda({
     backend: new MongoBackend({ mongo: db, collection: AGENDA_JOBS.name }),
-    processEvery: opts.processEvery ?? '5 seconds',
+    processEvery: opts.processEveryMs ?? 5000,
     defaultConcurrency: 5,
     maxConcurrency: 20,
   });
