@@ -35,6 +35,7 @@ export interface BuildOptions {
   /** Start Agenda's processing loop (off in most tests, which run jobs directly). */
   runJobs?: boolean;
   jobPollMs?: number;
+  jobLockLifetimeMs?: number;
 }
 
 export interface App { app: FastifyInstance; ctx: AppContext; plugins: LoadedPlugin[] }
@@ -83,7 +84,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     once: createOnce(db, redis.main),
     sealer: createSealer(config.ENCRYPTION_KEY),
     bus: createEventBus(app.log),
-    scheduler: createScheduler(db.db, { processEveryMs: opts.jobPollMs }),
+    scheduler: createScheduler(db.db, { processEveryMs: opts.jobPollMs, lockLifetimeMs: opts.jobLockLifetimeMs }),
     mail: createMailer(config),
     audit: createAudit(db, app.log),
     tenancy: createTenancy(db, caches),

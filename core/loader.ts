@@ -85,7 +85,7 @@ export function validateManifests(plugins: LoadedPlugin[], handlers: Map<string,
   }
 }
 
-export interface OpenApiFacts { scopes: string[]; permission?: string; plan?: Plan; rateLimit?: string; audit?: string; auth: string }
+export interface OpenApiFacts { cli: boolean; scopes: string[]; permission?: string; plan?: Plan; rateLimit?: string; audit?: string; auth: string }
 
 export function registerRoutes(app: FastifyInstance, plugin: LoadedPlugin, handlers: Record<string, Handler>, deps: GuardDeps, facts: Map<string, OpenApiFacts>): void {
   const m = plugin.manifest;
@@ -95,7 +95,7 @@ export function registerRoutes(app: FastifyInstance, plugin: LoadedPlugin, handl
     const guards = buildGuards(route, plan, deps);
     const successCode = Number(Object.keys(route.response).find((s) => Number(s) < 400));
     const handler = handlers[route.handler];
-    facts.set(route.id, { scopes: route.scope ? [route.scope] : [], permission: route.ownerOnly ? 'owner' : route.permission, plan, rateLimit: route.rateLimit, audit: route.audit, auth: route.auth });
+    facts.set(route.id, { cli: Boolean(route.scope || route.cliAllowed) && (route.auth === 'bearer' || route.auth === 'download'), scopes: route.scope ? [route.scope] : [], permission: route.ownerOnly ? 'owner' : route.permission, plan, rateLimit: route.rateLimit, audit: route.audit, auth: route.auth });
 
     app.route({
       method: route.method,

@@ -20,6 +20,11 @@ export interface RouteSpec {
   auth: AuthKind;
   /** CLI scope a `ci_` token must hold. */
   scope?: CliScope;
+  /**
+   * A `bearer` route without a scope is closed to CLI tokens (their scopes are the whole
+   * of what they may do), unless it says so here: identity routes such as /me.
+   */
+  cliAllowed?: boolean;
   /** Org permission slug the caller's role must grant (custom roles included). */
   permission?: Permission;
   /** Owner-only routes (billing, organization deletion): not assignable to custom roles. */

@@ -39,6 +39,7 @@ export function addOpenApiFacts<T>(input: T, facts: Map<string, OpenApiFacts>): 
       if (!f) continue;
       op['x-auth'] = f.auth;
       op['x-scopes'] = f.scopes;
+      op['x-cli-token'] = f.cli;
       op['x-permission'] = f.permission ?? null;
       op['x-plan'] = f.plan ?? 'free';
       if (f.rateLimit) op['x-rate-limit'] = f.rateLimit;

@@ -23,7 +23,9 @@ export interface Scheduler {
 }
 
 // processEvery is a number of milliseconds: Agenda 6 read the string '200 milliseconds' as 200 seconds.
-export function createScheduler(db: Db, opts: { processEveryMs?: number } = {}): Scheduler {
+// lockLifetimeMs: how long a claimed job stays locked to one worker. Agenda also keeps a
+// timer of half of it per job run that outlives stop(), so tests use a short one.
+export function createScheduler(db: Db, opts: { processEveryMs?: number; lockLifetimeMs?: number } = {}): Scheduler {
   const agenda = new Agenda({
     backend: new MongoBackend({ mongo: db, collection: AGENDA_JOBS.name }),
     processEvery: opts.processEveryMs ?? 5000,
@@ -34,7 +36,7 @@ export function createScheduler(db: Db, opts: { processEveryMs?: number } = {}):
   return {
     agenda,
     define(name, handler, o = {}) {
-      agenda.define(name, async (job: Job) => handler(job.attrs.data as never, job), { concurrency: o.concurrency });
+      agenda.define(name, async (job: Job) => handler(job.attrs.data as never, job), { concurrency: o.concurrency, lockLifetime: opts.lockLifetimeMs ?? 10 * 60 * 1000 });
     },
     async now(name, data) { await agenda.now(name, data); },
     async at(when, name, data) { await agenda.schedule(when, name, data); },

@@ -13,7 +13,7 @@ export default defineManifest({
   routes: [
     { id: 'listOrganizations', method: 'GET', url: '/', auth: 'user', response: { 200: Type.Object({ organizations: Type.Array(OrgView) }) }, handler: 'list' },
     { id: 'createOrganization', method: 'POST', url: '/', auth: 'user', audit: 'org.created', body: CreateOrg, response: { 201: OrgView }, handler: 'create' },
-    { id: 'getOrganization', method: 'GET', url: '/:orgId', auth: 'bearer', orgParam: 'orgId', permission: 'org:read',
+    { id: 'getOrganization', method: 'GET', url: '/:orgId', auth: 'bearer', cliAllowed: true, orgParam: 'orgId', permission: 'org:read',
       params: OrgParams, response: { 200: OrgView }, handler: 'get' },
   ],
 });

@@ -37,7 +37,7 @@ export async function buildTestApp(t: Test, opts: TestAppOptions = {}): Promise<
   });
   config.operator = opts.operator ?? { plugins: {} };
   const queryLog = join(ROOT, '.data', 'query-log', `${name}.jsonl`);
-  const built = await buildApp({ config, logger: false, queryLog, runJobs: opts.runJobs, jobPollMs: 200 });
+  const built = await buildApp({ config, logger: false, queryLog, runJobs: opts.runJobs, jobPollMs: 200, jobLockLifetimeMs: 1000 });
   t.teardown(async () => {
     const { db, redis } = built.ctx;
     await built.ctx.audit.flush();

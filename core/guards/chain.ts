@@ -38,6 +38,10 @@ export function buildGuards(spec: RouteSpec, requiredPlan: Plan | undefined, dep
         throw new AppError('scope_denied', { message: `Token lacks the required scope: ${scope}`, details: { requiredScope: scope } });
       }
     });
+  } else if (!spec.cliAllowed && (spec.auth === 'bearer' || spec.auth === 'download')) {
+    onRequest.push(async (req) => {
+      if (req.principal?.kind === 'cli') throw new AppError('scope_denied', { message: 'This route is not available to CLI tokens; no CLI scope grants it' });
+    });
   }
   if (needsOrg) onRequest.push(orgGuard(spec, requiredPlan, deps.tenancy));
   if (spec.platformAdmin) {

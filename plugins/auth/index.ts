@@ -1,18 +1,28 @@
 // Handlers of the account routes: typed input in, one service call, a plain object out.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Value } from 'typebox/value';
 import { definePlugin } from '../../core/context.ts';
-import { AppError, unauthorized } from '../../core/errors.ts';
+import { AppError, badRequest, unauthorized } from '../../core/errors.ts';
 import type { Principal } from '../../core/guards/principal.ts';
 import { createAuthStore } from './store.ts';
 import { createTokens } from './tokens.ts';
 import { createCredentials } from './credentials.ts';
-import { createSessions } from './sessions.ts';
+import { createSessions, normalizeEmail } from './sessions.ts';
 import { createCliTokens } from './cli-tokens.ts';
 import { createAccount } from './account.ts';
 import { createRecovery } from './recovery.ts';
 import { createDeletion } from './deletion.ts';
 import { createAvatars } from './avatar.ts';
-import type { CreateCliToken, LoginBody, RegisterBody } from './schemas.ts';
+import { RegisterBody, type CreateCliToken, type LoginBody } from './schemas.ts';
+import type { User } from './store.ts';
+
+/** Account service for the operator CLI (scripts/ops.ts), on ctx.services.accounts. */
+export interface Accounts {
+  /** Registers exactly as POST /register does (same validation, hashing, default organization), then sets the role. */
+  createUser(input: RegisterBody & { role?: User['role'] }): Promise<{ userId: string; orgId: string; email: string; role: User['role'] }>;
+  /** Sets a user's platform role; null when no user has this email. */
+  setRole(email: string, role: User['role']): Promise<{ userId: string; orgId: string; email: string; changed: boolean } | null>;
+}
 
 type Req = FastifyRequest;
 const userId = (req: Req): string => {
@@ -32,6 +42,23 @@ export default definePlugin(async (ctx) => {
   const recovery = createRecovery(ctx, store, sessions, creds);
   const deletion = createDeletion(ctx, store, sessions, creds);
   const avatars = createAvatars(ctx, store, account.update);
+  const accounts: Accounts = {
+    async createUser({ role = 'user', ...input }) {
+      const problem = [...Value.Errors(RegisterBody, input)][0];
+      if (problem) throw badRequest(`${problem.instancePath.slice(1) || 'input'} ${problem.message}`);
+      const user = await sessions.createAccount(input);
+      if (role !== 'user') await account.update(user._id, { role });
+      return { userId: user._id, orgId: user.defaultOrgId, email: user.email, role };
+    },
+    async setRole(email, role) {
+      const user = await store.users.findOne({ email: normalizeEmail(email) });
+      if (!user) return null;
+      // account.update invalidates the cached user in every process.
+      if (user.role !== role) await account.update(user._id, { role });
+      return { userId: user._id, orgId: user.defaultOrgId, email: user.email, changed: user.role !== role };
+    },
+  };
+  ctx.services.accounts = accounts;
   const actor = (user: { _id: string; email: string; defaultOrgId: string; role: 'user' | 'admin' }): Principal =>
     ({ kind: 'user', userId: user._id, email: user.email, defaultOrgId: user.defaultOrgId, platformRole: user.role });
 

@@ -32,7 +32,8 @@ export function createSessions(ctx: AppContext, store: AuthStore, tokens: Tokens
   return {
     startSession,
 
-    async register(input: { email: string; password: string; name?: string }) {
+    /** Creates the account and its default organization; no session. */
+    async createAccount(input: { email: string; password: string; name?: string }): Promise<User> {
       const email = normalizeEmail(input.email);
       const userId = newId();
       const passwordHash = await hashPassword(input.password);
@@ -52,6 +53,11 @@ export function createSessions(ctx: AppContext, store: AuthStore, tokens: Tokens
         if (isDuplicateKey(err)) throw conflict('An account with this email already exists');
         throw err;
       }
+      return user;
+    },
+
+    async register(input: { email: string; password: string; name?: string }) {
+      const user = await this.createAccount(input);
       const session = await startSession(user);
       return { ...session, user: { id: user._id, email: user.email } };
     },

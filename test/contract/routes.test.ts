@@ -58,6 +58,10 @@ t.test('every manifest route keeps the contract', async (t) => {
           t.equal(res.statusCode, 403, `CLI token without ${route.scope}: 403`);
           t.equal(res.json().error.code, 'scope_denied');
         }
+        if (!route.scope && !route.cliAllowed && route.auth === 'bearer') {
+          const res = await call({ token: await cliToken(owner, [...CLI_SCOPES]) });
+          t.equal(res.statusCode, 403, 'no CLI scope grants this route: 403 for CLI tokens');
+        }
         if (route.auth === 'user') {
           const res = await call({ token: await cliToken(owner, [...CLI_SCOPES]) });
           t.equal(res.statusCode, 403, 'CLI token on a user-session route: 403');
