@@ -6,15 +6,15 @@ import t from 'tap';
 import { randomBytes } from 'node:crypto';
 import { CLI_SCOPES } from '../../core/permissions.ts';
 import { fullUrl, routePlan } from '../../core/loader.ts';
-import type { RouteSpec } from '../../core/manifest.ts';
 import { buildTestApp, register, bearer } from '../helper.ts';
-import { crossOrg, exempt, sampleBody, type World } from './fixtures.ts';
+import { loadFixtures, type World } from './fixtures/index.ts';
 
 const randomId = () => randomBytes(12).toString('hex');
 const paramNames = (url: string) => [...url.matchAll(/:(\w+)/g)].map((m) => m[1]);
 const fill = (url: string, params: Record<string, string>) => url.replace(/:(\w+)/g, (_, name) => params[name] ?? randomId());
 
 t.test('every manifest route keeps the contract', async (t) => {
+  const { crossOrg, exempt, sampleBody } = await loadFixtures();
   const built = await buildTestApp(t);
   const { app, ctx, plugins } = built;
   const owner = await register(app);
@@ -116,4 +116,3 @@ t.test('a disabled plugin has no routes and no OpenAPI entries', async (t) => {
   t.equal(res.statusCode, 404, 'no route');
 });
 
-export type { RouteSpec };
