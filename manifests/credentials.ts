@@ -4,6 +4,7 @@
 // credentials rate limit (60 per hour per user), which fails closed: 503 when Redis is down.
 // Reading a masked summary needs integrations:read; reading full values, saving and
 // deleting need integrations:write.
+import type { TSchema } from 'typebox';
 import { defineManifest, type RouteSpec } from '../core/manifest.ts';
 import {
   CloudACredentials, CloudAFull, CloudASummary, CloudBCredentials, CloudBFull, CloudBSummary,
@@ -14,39 +15,32 @@ const common = { auth: 'bearer', orgContext: true, rateLimit: 'credentials' } as
 const read = { ...common, permission: 'integrations:read' } as const satisfies Partial<RouteSpec>;
 const write = { ...common, permission: 'integrations:write' } as const satisfies Partial<RouteSpec>;
 
+/** The four routes of one provider: masked summary, full values, save, delete. */
+function providerRoutes(letter: 'A' | 'B' | 'C', schemas: { body: TSchema; summary: TSchema; full: TSchema }, secretLabel: string): RouteSpec[] {
+  const url = `/cloud-${letter.toLowerCase()}-credentials`;
+  const name = `Cloud${letter}`;
+  const audit = `credentials.cloud_${letter.toLowerCase()}`;
+  return [
+    { id: `get${name}Credentials`, method: 'GET', url, ...read,
+      summary: `Masked summary of the Cloud ${letter} credentials`, response: { 200: schemas.summary }, handler: `get${name}` },
+    { id: `get${name}CredentialsFull`, method: 'GET', url: `${url}/full`, ...write,
+      summary: `Cloud ${letter} credentials including ${secretLabel}`, response: { 200: schemas.full }, handler: `get${name}Full` },
+    { id: `set${name}Credentials`, method: 'POST', url, ...write, audit: `${audit}_set`,
+      summary: `Save (replace) the Cloud ${letter} credentials`, body: schemas.body, response: { 200: schemas.summary }, handler: `set${name}` },
+    { id: `delete${name}Credentials`, method: 'DELETE', url, ...write, audit: `${audit}_deleted`,
+      summary: `Delete the Cloud ${letter} credentials`, response: { 200: Deleted }, handler: `delete${name}` },
+  ];
+}
+
 export default defineManifest({
   plugin: 'credentials',
   prefix: '/api/auth',
   reply: 'named',
   description: 'Cloud provider credentials of an organization (sealed at rest, masked on read) and their rotation status',
   routes: [
-    { id: 'getCloudACredentials', method: 'GET', url: '/cloud-a-credentials', ...read,
-      summary: 'Masked summary of the Cloud A credentials', response: { 200: CloudASummary }, handler: 'getCloudA' },
-    { id: 'getCloudACredentialsFull', method: 'GET', url: '/cloud-a-credentials/full', ...write,
-      summary: 'Cloud A credentials including the secret', response: { 200: CloudAFull }, handler: 'getCloudAFull' },
-    { id: 'setCloudACredentials', method: 'POST', url: '/cloud-a-credentials', ...write, audit: 'credentials.cloud_a_set',
-      summary: 'Save (replace) the Cloud A credentials', body: CloudACredentials, response: { 200: CloudASummary }, handler: 'setCloudA' },
-    { id: 'deleteCloudACredentials', method: 'DELETE', url: '/cloud-a-credentials', ...write, audit: 'credentials.cloud_a_deleted',
-      summary: 'Delete the Cloud A credentials', response: { 200: Deleted }, handler: 'deleteCloudA' },
-
-    { id: 'getCloudBCredentials', method: 'GET', url: '/cloud-b-credentials', ...read,
-      summary: 'Masked summary of the Cloud B credentials', response: { 200: CloudBSummary }, handler: 'getCloudB' },
-    { id: 'getCloudBCredentialsFull', method: 'GET', url: '/cloud-b-credentials/full', ...write,
-      summary: 'Cloud B credentials including the secret', response: { 200: CloudBFull }, handler: 'getCloudBFull' },
-    { id: 'setCloudBCredentials', method: 'POST', url: '/cloud-b-credentials', ...write, audit: 'credentials.cloud_b_set',
-      summary: 'Save (replace) the Cloud B credentials', body: CloudBCredentials, response: { 200: CloudBSummary }, handler: 'setCloudB' },
-    { id: 'deleteCloudBCredentials', method: 'DELETE', url: '/cloud-b-credentials', ...write, audit: 'credentials.cloud_b_deleted',
-      summary: 'Delete the Cloud B credentials', response: { 200: Deleted }, handler: 'deleteCloudB' },
-
-    { id: 'getCloudCCredentials', method: 'GET', url: '/cloud-c-credentials', ...read,
-      summary: 'Masked summary of the Cloud C credentials', response: { 200: CloudCSummary }, handler: 'getCloudC' },
-    { id: 'getCloudCCredentialsFull', method: 'GET', url: '/cloud-c-credentials/full', ...write,
-      summary: 'Cloud C credentials including the service account key', response: { 200: CloudCFull }, handler: 'getCloudCFull' },
-    { id: 'setCloudCCredentials', method: 'POST', url: '/cloud-c-credentials', ...write, audit: 'credentials.cloud_c_set',
-      summary: 'Save (replace) the Cloud C credentials', body: CloudCCredentials, response: { 200: CloudCSummary }, handler: 'setCloudC' },
-    { id: 'deleteCloudCCredentials', method: 'DELETE', url: '/cloud-c-credentials', ...write, audit: 'credentials.cloud_c_deleted',
-      summary: 'Delete the Cloud C credentials', response: { 200: Deleted }, handler: 'deleteCloudC' },
-
+    ...providerRoutes('A', { body: CloudACredentials, summary: CloudASummary, full: CloudAFull }, 'the secret'),
+    ...providerRoutes('B', { body: CloudBCredentials, summary: CloudBSummary, full: CloudBFull }, 'the secret'),
+    ...providerRoutes('C', { body: CloudCCredentials, summary: CloudCSummary, full: CloudCFull }, 'the service account key'),
     { id: 'getCredentialRotationStatus', method: 'GET', url: '/credential-rotation-status', ...read,
       summary: "Whether the organization's cloud credentials are due for rotation (the oldest decides)",
       response: { 200: RotationStatus }, handler: 'getRotationStatus' },

@@ -35,24 +35,16 @@ export default definePlugin(async (ctx) => {
   const set = <P extends Provider>(provider: P): Handler => (req) => service.set(orgOf(req), provider, req.body as CredentialValues[P]);
   const remove = (provider: Provider): Handler => (req) => service.remove(orgOf(req), provider);
 
-  const handlers: Record<string, Handler> = {
-    getCloudA: get('cloud_a'),
-    getCloudAFull: full('cloud_a'),
-    setCloudA: set('cloud_a'),
-    deleteCloudA: remove('cloud_a'),
-
-    getCloudB: get('cloud_b'),
-    getCloudBFull: full('cloud_b'),
-    setCloudB: set('cloud_b'),
-    deleteCloudB: remove('cloud_b'),
-
-    getCloudC: get('cloud_c'),
-    getCloudCFull: full('cloud_c'),
-    setCloudC: set('cloud_c'),
-    deleteCloudC: remove('cloud_c'),
-
-    getRotationStatus: (req) => service.rotation(orgOf(req)),
-  };
+  // Handler names follow the manifest's providerRoutes(): getCloudA, getCloudAFull, setCloudA, deleteCloudA, ...
+  const handlers: Record<string, Handler> = { getRotationStatus: (req) => service.rotation(orgOf(req)) };
+  for (const [letter, provider] of [['A', 'cloud_a'], ['B', 'cloud_b'], ['C', 'cloud_c']] as const) {
+    Object.assign(handlers, {
+      [`getCloud${letter}`]: get(provider),
+      [`getCloud${letter}Full`]: full(provider),
+      [`setCloud${letter}`]: set(provider),
+      [`deleteCloud${letter}`]: remove(provider),
+    });
+  }
 
   return { handlers };
 });
