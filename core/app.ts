@@ -94,10 +94,34 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     services: {},
   };
   app.decorate('ctx', ctx);
+  const instances = new Map<string, PluginInstance>();
+  // Registered before anything else can fail, so a failed boot still closes its connections.
+  app.addHook('onClose', async () => {
+    await ctx.scheduler.stop();
+    for (const i of instances.values()) await i.stop?.();
+    await ctx.audit.flush();
+    ctx.mail.close();
+    await caches.close();
+    await redis.close();
+    await db.close();
+  });
+
+  try {
+    return await loadPlugins(app, ctx, readers, instances, opts);
+  } catch (err) {
+    await app.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+async function loadPlugins(
+  app: FastifyInstance, ctx: AppContext, readers: Map<CredentialKind, CredentialReader>,
+  instances: Map<string, PluginInstance>, opts: BuildOptions,
+): Promise<App> {
+  const { config, db, redis } = ctx;
 
   const plugins = await discoverPlugins(config.operator);
   checkOperatorPlugins(config.operator, plugins.map((p) => p.manifest.plugin));
-  const instances = new Map<string, PluginInstance>();
   for (const p of plugins) if (p.enabled) instances.set(p.manifest.plugin, await p.factory(ctx));
   const handlers = new Map<string, Record<string, Handler>>([...instances].map(([name, i]) => [name, i.handlers]));
   validateManifests(plugins.filter((p) => p.enabled), handlers);
@@ -124,15 +148,6 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   for (const i of instances.values()) await i.start?.();
   if (opts.runJobs) await ctx.scheduler.start();
 
-  app.addHook('onClose', async () => {
-    await ctx.scheduler.stop();
-    for (const i of instances.values()) await i.stop?.();
-    await ctx.audit.flush();
-    ctx.mail.close();
-    await caches.close();
-    await redis.close();
-    await db.close();
-  });
   return { app, ctx, plugins };
 }
 
