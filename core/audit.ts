@@ -1,10 +1,14 @@
 // The audit trail (SPEC "Events" > "Audit trail"): every authenticated POST/PUT/PATCH/DELETE
 // is recorded after the response, body redacted. Entries are insert-only: this module
-// offers no update, and deletion happens only through retention.
+// offers no update, and deletion happens only through retention and organization deletion.
+// It owns audit_logs, so the reads (pages, export cursors) and the deletions live here too.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Filter, FindCursor } from 'mongodb';
 import type { CollectionSpec, Database } from './db.ts';
 import { newId } from './crypto.ts';
 import type { RouteSpec } from './manifest.ts';
+import { PLANS, type Plan } from './plans.ts';
+import { pageWindow, type Page } from './schemas.ts';
 
 export interface AuditEntry {
   _id: string;
@@ -27,13 +31,37 @@ export interface AuditEntry {
 
 export const AUDIT_LOGS: CollectionSpec = {
   name: 'audit_logs', owner: 'core/audit',
+  // Lists filter on the organization (and action and/or actor), sort newest first with _id
+  // breaking ties, so pages are stable: one index per filter combination the routes offer.
+  // timestamp alone: retention's global cutoff.
   indexes: [
-    { key: { orgId: 1, timestamp: -1 } },
-    { key: { orgId: 1, action: 1, timestamp: -1 } },
-    { key: { orgId: 1, userId: 1, timestamp: -1 } },
+    { key: { orgId: 1, timestamp: -1, _id: -1 } },
+    { key: { orgId: 1, action: 1, timestamp: -1, _id: -1 } },
+    { key: { orgId: 1, userId: 1, timestamp: -1, _id: -1 } },
+    { key: { orgId: 1, action: 1, userId: 1, timestamp: -1, _id: -1 } },
     { key: { timestamp: 1 } },
   ],
 };
+
+/** What the audit lists filter on; orgId null selects entries without an organization. */
+export interface AuditFilter { orgId: string | null; action?: string; userId?: string; from?: Date; to?: Date }
+
+/** Days kept per plan, and for entries without an organization (failed sign-ins, deleted organizations). */
+export interface RetentionPolicy { days: Record<Plan, number>; noOrgDays: number }
+export interface PurgeResult { deleted: number; statements: number }
+
+const NEWEST_FIRST = { timestamp: -1, _id: -1 } as const;
+const DAY_MS = 24 * 3600 * 1000;
+// Organizations per deleteMany: keeps each statement's $in list a reasonable size.
+const PURGE_CHUNK = 1000;
+
+function toQuery(f: AuditFilter): Filter<AuditEntry> {
+  const q: Filter<AuditEntry> = { orgId: f.orgId };
+  if (f.action) q.action = f.action;
+  if (f.userId) q.userId = f.userId;
+  if (f.from || f.to) q.timestamp = { ...(f.from ? { $gte: f.from } : {}), ...(f.to ? { $lte: f.to } : {}) };
+  return q;
+}
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const NOT_LOGGED = [/^\/api\/csrf-token$/, /^\/api\/stats\//, /^\/api\/analytics\//, /^\/api\/status\//, /^\/health$/, /^\/api\/auth\/me$/, /^\/api\/notifications\/ping/];
@@ -72,6 +100,18 @@ export interface Audit {
   write(entry: Omit<AuditEntry, '_id' | 'timestamp'> & { timestamp?: Date }): Promise<void>;
   /** Waits for entries still being written (tests, shutdown). */
   flush(): Promise<void>;
+  /** One page of matching entries, newest first, and how many match: two commands whatever the page size. */
+  query(filter: AuditFilter, page: Page): Promise<{ entries: AuditEntry[]; total: number }>;
+  /** Every matching entry, newest first, fetched in batches (streamed exports). */
+  cursor(filter: AuditFilter, batchSize?: number): FindCursor<AuditEntry>;
+  /** Deletes every entry of an organization (organization deletion), after entries still being written. */
+  removeOrg(orgId: string): Promise<number>;
+  /**
+   * Permanently deletes entries older than their organization's retention: one statement for
+   * the longest retention, then one per plan with a shorter one (in chunks of organizations).
+   * Idempotent; orgIdsOnPlan comes from tenancy, which this module does not know.
+   */
+  purge(policy: RetentionPolicy, orgIdsOnPlan: (plan: Plan) => Promise<string[]>, now?: Date): Promise<PurgeResult>;
 }
 
 export function createAudit(db: Database, log: { error(obj: object, msg: string): void }): Audit {
@@ -87,7 +127,7 @@ export function createAudit(db: Database, log: { error(obj: object, msg: string)
 
   return {
     record(req, reply, spec) {
-      if (!MUTATING.has(req.method)) return;
+      if (!MUTATING.has(req.method) || req.skipAudit) return;
       const route = req.routeOptions.url ?? req.url;
       if (NOT_LOGGED.some((re) => re.test(route))) return;
       // Unauthenticated routes are audited only where the manifest names an action (signup, login).
@@ -113,6 +153,44 @@ export function createAudit(db: Database, log: { error(obj: object, msg: string)
     },
     write,
     async flush() { await Promise.all([...pending]); },
+    async query(filter, page) {
+      const q = toQuery(filter);
+      const { skip, limit } = pageWindow(page);
+      const [entries, total] = await Promise.all([
+        logs.find(q).sort(NEWEST_FIRST).skip(skip).limit(limit).toArray(),
+        logs.countDocuments(q),
+      ]);
+      return { entries, total };
+    },
+    cursor(filter, batchSize = 500) {
+      return logs.find(toQuery(filter)).sort(NEWEST_FIRST).batchSize(batchSize);
+    },
+    async removeOrg(orgId) {
+      await Promise.all([...pending]);
+      const res = await logs.deleteMany({ orgId });
+      return res.deletedCount;
+    },
+    async purge(policy, orgIdsOnPlan, now = new Date()) {
+      const cutoff = (days: number) => new Date(now.getTime() - days * DAY_MS);
+      const result: PurgeResult = { deleted: 0, statements: 0 };
+      const remove = async (filter: Filter<AuditEntry>) => {
+        const res = await logs.deleteMany(filter);
+        result.deleted += res.deletedCount;
+        result.statements += 1;
+      };
+      const longest = Math.max(policy.noOrgDays, ...PLANS.map((p) => policy.days[p]));
+      // Whatever its organization (including organizations that no longer exist).
+      await remove({ timestamp: { $lt: cutoff(longest) } });
+      for (const plan of PLANS) {
+        if (policy.days[plan] >= longest) continue;
+        const ids = await orgIdsOnPlan(plan);
+        for (let i = 0; i < ids.length; i += PURGE_CHUNK) {
+          await remove({ orgId: { $in: ids.slice(i, i + PURGE_CHUNK) }, timestamp: { $lt: cutoff(policy.days[plan]) } });
+        }
+      }
+      if (policy.noOrgDays < longest) await remove({ orgId: null, timestamp: { $lt: cutoff(policy.noOrgDays) } });
+      return result;
+    },
   };
 }
 
@@ -123,5 +201,7 @@ declare module 'fastify' {
     /** Overrides the action for this request (e.g. auth.login_failed). */
     auditAction?: string;
     auditDetails?: Record<string, unknown>;
+    /** Set by high-frequency routes (runner heartbeats) when the request changed nothing worth a record. */
+    skipAudit?: boolean;
   }
 }

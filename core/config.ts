@@ -24,6 +24,7 @@ const Env = Type.Object({
   REFRESH_TOKEN_TTL: Type.Integer({ minimum: 300, default: 30 * 24 * 3600 }),
   DOWNLOAD_TOKEN_TTL: Type.Integer({ minimum: 10, default: 60 }),
   DELETION_GRACE_DAYS: Type.Integer({ minimum: 0, default: 14 }),
+  RUNNER_OFFLINE_AFTER: Type.Integer({ minimum: 10, default: 90 }),
   SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
   MAIL_FROM: Type.String({ default: 'Drift <no-reply@drift.local>' }),
   MAIL_OUTBOX_DIR: Type.String({ default: '.data/outbox' }),
@@ -50,7 +51,7 @@ export interface Config extends EnvConfig {
 
 export class ConfigError extends Error {}
 
-const NUMERIC = new Set(['PORT', 'ACCESS_TOKEN_TTL', 'REFRESH_TOKEN_TTL', 'DOWNLOAD_TOKEN_TTL', 'DELETION_GRACE_DAYS', 'BODY_LIMIT']);
+const NUMERIC = new Set(['PORT', 'ACCESS_TOKEN_TTL', 'REFRESH_TOKEN_TTL', 'DOWNLOAD_TOKEN_TTL', 'DELETION_GRACE_DAYS', 'RUNNER_OFFLINE_AFTER', 'BODY_LIMIT']);
 
 /** Reads the environment (strings) into the typed config; throws ConfigError naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<EnvConfig> = {}): Config {

@@ -95,7 +95,7 @@ t.test('every manifest route keeps the contract', async (t) => {
           if (!exempt[route.id]?.crossOrg) {
             const fixture = crossOrg[route.id];
             if (!fixture) {
-              t.fail(`no cross-organization fixture for ${route.id}: add one to test/contract/fixtures.ts`);
+              t.fail(`no cross-organization fixture for ${route.id}: add one to test/contract/fixtures/${plugin.manifest.plugin}.ts`);
             } else {
               const res = await call({ ...credentials, params: await fixture(world), payload: sampleBody[route.id] });
               t.equal(res.statusCode, 404, "another organization's record: 404");

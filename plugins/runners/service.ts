@@ -1,0 +1,116 @@
+// Runner records, their `rn_` tokens and liveness. The token is the runner's only
+// credential: stored as a hash, shown at creation and regeneration, and a regenerated or
+// deleted runner's old token stops working at once in every process (cache invalidation).
+import type { AppContext } from '../../core/context.ts';
+import { newId, randomToken, sha256Hex } from '../../core/crypto.ts';
+import { AppError, notFound } from '../../core/errors.ts';
+import type { Page } from '../../core/schemas.ts';
+import { pageWindow } from '../../core/schemas.ts';
+import type { Principal } from '../../core/guards/principal.ts';
+import type { Runner, RunnerStore } from './store.ts';
+import type { CreateRunner, Heartbeat, UpdateRunner } from './schemas.ts';
+
+export const SWEEP_JOB = 'runners.mark-stale-offline';
+/** A heartbeat that changes nothing is written at most this often (heartbeats are a hot path). */
+const HEARTBEAT_WRITE_EVERY_MS = 15_000;
+
+export const runnerView = (r: Runner) => ({
+  _id: r._id, name: r.name, labels: r.labels, status: r.status, version: r.version,
+  lastHeartbeat: r.lastHeartbeat?.toISOString() ?? null, jobsCompleted: r.jobsCompleted,
+  systemInfo: r.systemInfo, tokenPrefix: r.tokenPrefix, createdAt: r.createdAt.toISOString(),
+});
+
+export function createRunnerService(ctx: AppContext, store: RunnerStore) {
+  const byToken = ctx.caches.create<Runner>('runner-token', (hash) => store.byTokenHash(hash), { ttlMs: 30_000 });
+  const offlineAfterMs = ctx.config.RUNNER_OFFLINE_AFTER * 1000;
+
+  ctx.provideCredential('runner', async (req) => {
+    const token = req.headers['x-runner-token'];
+    if (typeof token !== 'string' || !token) return undefined;
+    const runner = token.startsWith('rn_') ? await byToken.get(sha256Hex(token)) : null;
+    if (!runner) throw new AppError('invalid_token', { message: 'Invalid runner token' });
+    const principal: Principal = { kind: 'runner', runnerId: runner._id, orgId: runner.orgId, platformRole: 'user' };
+    return principal;
+  });
+
+  async function mustGet(orgId: string, id: string) {
+    const runner = await store.get(orgId, id);
+    if (!runner) throw notFound('Runner');
+    return runner;
+  }
+
+  const newToken = () => {
+    const token = randomToken('rn_');
+    return { token, tokenHash: sha256Hex(token), tokenPrefix: token.slice(0, 10) };
+  };
+
+  return {
+    byToken,
+    async create(orgId: string, userId: string | null, input: CreateRunner) {
+      const { token, tokenHash, tokenPrefix } = newToken();
+      const runner: Runner = {
+        _id: newId(), orgId, name: input.name, labels: input.labels, status: 'offline', version: null, lastHeartbeat: null,
+        jobsCompleted: 0, systemInfo: null, tokenHash, tokenPrefix, createdAt: new Date(), createdBy: userId,
+      };
+      await store.insert(runner);
+      return { ...runnerView(runner), token };
+    },
+    async list(orgId: string, page: Page) {
+      const { skip, limit } = pageWindow(page);
+      const [rows, total] = await Promise.all([store.list(orgId, skip, limit), store.count(orgId)]);
+      return { runners: rows.map(runnerView), total };
+    },
+    get: async (orgId: string, id: string) => runnerView(await mustGet(orgId, id)),
+    async update(orgId: string, id: string, input: UpdateRunner) {
+      const runner = await store.update(orgId, id, input);
+      if (!runner) throw notFound('Runner');
+      await byToken.invalidate(runner.tokenHash);
+      return runnerView(runner);
+    },
+    async remove(orgId: string, id: string) {
+      const runner = await store.remove(orgId, id);
+      if (!runner) throw notFound('Runner');
+      await byToken.invalidate(runner.tokenHash);
+    },
+    async regenerateToken(orgId: string, id: string) {
+      const old = await mustGet(orgId, id);
+      const { token, tokenHash, tokenPrefix } = newToken();
+      await store.update(orgId, id, { tokenHash, tokenPrefix });
+      await byToken.invalidate(old.tokenHash);
+      return { _id: id, token, tokenPrefix };
+    },
+    async markOffline(orgId: string, id: string) {
+      const runner = await store.update(orgId, id, { status: 'offline' });
+      if (!runner) throw notFound('Runner');
+      await byToken.invalidate(runner.tokenHash);
+      return runnerView(runner);
+    },
+    /** Writes only when something changed or the last write is older than the throttle window. */
+    async heartbeat(tokenRunnerId: string, tokenHash: string, beat: Heartbeat) {
+      const cached = await byToken.get(tokenHash);
+      const now = new Date();
+      const unchanged = cached && cached._id === tokenRunnerId && cached.status === beat.status
+        && (beat.version === undefined || cached.version === beat.version) && beat.systemInfo === undefined
+        && cached.lastHeartbeat && now.getTime() - cached.lastHeartbeat.getTime() < HEARTBEAT_WRITE_EVERY_MS;
+      if (unchanged) return { changed: false, status: beat.status, lastHeartbeat: cached.lastHeartbeat!.toISOString() };
+      const set: Partial<Runner> = { status: beat.status, lastHeartbeat: now };
+      if (beat.version !== undefined) set.version = beat.version;
+      if (beat.systemInfo !== undefined) set.systemInfo = beat.systemInfo;
+      await store.col.updateOne({ _id: tokenRunnerId }, { $set: set });
+      // Drop the local copy so the next beat sees this write (other processes keep theirs
+      // until it expires: they only decide whether to write, never what a read shows).
+      byToken.clearLocal(tokenHash);
+      return { changed: cached?.status !== beat.status, status: beat.status, lastHeartbeat: now.toISOString() };
+    },
+    /** Online or busy runners silent for RUNNER_OFFLINE_AFTER go offline. Idempotent. */
+    async sweep(now = new Date()) {
+      const stale = await store.stale(new Date(now.getTime() - offlineAfterMs));
+      if (!stale.length) return [];
+      await store.markOffline(stale.map((r) => r._id));
+      for (const r of stale) await byToken.invalidate(r.tokenHash);
+      await ctx.bus.emit('runner.offline', stale[0].orgId, { runnerIds: stale.map((r) => r._id) });
+      return stale;
+    },
+  };
+}
+export type RunnerService = ReturnType<typeof createRunnerService>;
