@@ -1,13 +1,15 @@
 // Local services the drift service and its tests need: PostgreSQL -> embedded FerretDB (MongoDB
 // wire protocol) and Redis, started idempotently from a data dir (DESIGN.md, "Real parts").
 //   npx tsx scripts/services.ts up|down|status
-// MONGODB_URI / REDIS_URL, when set, point at external servers and the matching parts are skipped.
+// MONGODB_URI / REDIS_URL / DRIFT_MOTO_URL, when set, point at external servers and the matching
+// parts are skipped. moto is the AWS emulator the cloud_a detection engine is tested against.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ferretArgs, ferretBinary, mongoPing } from './services/ferretdb.ts';
 import { ensureFerretDatabase, pgPaths, pgReady, startPg, stopPg } from './services/postgres.ts';
 import { redisArgs, redisBinary, redisPing } from './services/redis.ts';
+import { ensureMoto, localMotoUrl, motoPid, motoPing, stopMoto } from './services/moto.ts';
 import { livePid, spawnDetached, stopByPidFile, waitUntil, type Config } from './services/util.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -22,6 +24,7 @@ export interface ServicesOptions {
 export interface Services {
   mongoUri: string;
   redisUrl: string;
+  motoUrl: string;
   /** Parts this call started (not ones already running or external). */
   started: string[];
   /** Stops only the parts in `started`. */
@@ -43,6 +46,7 @@ function config(opts: ServicesOptions = {}): Config {
     pgPort: port('DRIFT_PG_PORT', 54329),
     mongoPort: port('DRIFT_MONGO_PORT', 27027),
     redisPort: port('DRIFT_REDIS_PORT', 6389),
+    motoPort: port('DRIFT_MOTO_PORT', 5055),
     timeoutMs: opts.timeoutMs ?? 60_000,
     log: opts.log ?? ((l) => console.log(l)),
   };
@@ -98,15 +102,21 @@ export async function ensureServices(opts: ServicesOptions = {}): Promise<Servic
     say('redis', `started: ${redisUrl} (log ${log})`);
   }
 
-  writeFileSync(path.join(cfg.data, 'services.json'), `${JSON.stringify({ mongoUri, redisUrl }, null, 2)}\n`);
-  return { mongoUri, redisUrl, started, stop: () => stopParts(cfg, started) };
+  const moto = await ensureMoto(cfg, env);
+  if (moto.started) started.push('moto');
+  say('moto', moto.external ? `external: ${moto.url}` : `${moto.started ? 'started' : 'already running'}: ${moto.url}`);
+  const motoUrl = moto.url;
+
+  writeFileSync(path.join(cfg.data, 'services.json'), `${JSON.stringify({ mongoUri, redisUrl, motoUrl }, null, 2)}\n`);
+  return { mongoUri, redisUrl, motoUrl, started, stop: () => stopParts(cfg, started) };
 }
 
 /** Stops the named parts, dependants first (FerretDB before the PostgreSQL it uses). */
 async function stopParts(cfg: Config, parts: string[]): Promise<void> {
-  for (const part of ['ferretdb', 'redis', 'postgres'].filter((p) => parts.includes(p))) {
+  for (const part of ['moto', 'ferretdb', 'redis', 'postgres'].filter((p) => parts.includes(p))) {
     let stopped: boolean;
-    if (part === 'postgres') {
+    if (part === 'moto') stopped = await stopMoto(cfg);
+    else if (part === 'postgres') {
       const pg = await pgPaths(cfg);
       stopped = pg ? await stopPg(pg) : false;
     } else {
@@ -128,6 +138,8 @@ async function status(cfg: Config): Promise<void> {
   }
   if (env.REDIS_URL) cfg.log(`redis    external ${env.REDIS_URL}`);
   else show('redis', await redisPing('127.0.0.1', cfg.redisPort), localRedisUrl(cfg), livePid(pidFile(cfg, 'redis'), 'redis-server'));
+  if (env.DRIFT_MOTO_URL) cfg.log(`moto     external ${env.DRIFT_MOTO_URL}`);
+  else show('moto', await motoPing(localMotoUrl(cfg)), localMotoUrl(cfg), motoPid(cfg));
 }
 
 async function cli(cmd: string | undefined): Promise<void> {
@@ -136,7 +148,7 @@ async function cli(cmd: string | undefined): Promise<void> {
     await ensureServices();
     console.log(`services up in ${((Date.now() - t0) / 1000).toFixed(1)}s`);
   } else if (cmd === 'down') {
-    await stopParts(config(), ['ferretdb', 'redis', 'postgres']);
+    await stopParts(config(), ['moto', 'ferretdb', 'redis', 'postgres']);
   } else if (cmd === 'status') {
     await status(config());
   } else {

@@ -11,6 +11,7 @@ export interface Config {
   pgPort: number;
   mongoPort: number;
   redisPort: number;
+  motoPort: number; // cloud_a emulator (moto), DRIFT_MOTO_PORT
   timeoutMs: number; // how long one part may take to answer after start
   log: (line: string) => void;
 }

@@ -1,0 +1,36 @@
+// What every AWS resource-type reader provides: how to read the live attributes of a batch of
+// state instances, and how to compare them (diff.ts).
+import type { CompareSpec } from '../../diff.ts';
+import type { LiveAttributes, StateInstance } from '../../types.ts';
+import type { AwsContext } from './context.ts';
+
+export interface ReadItem { instance: StateInstance; region: string }
+
+export interface TypeReader {
+  spec: CompareSpec;
+  /** Live attributes for each item, in the same order; null when the resource no longer exists. */
+  read(items: ReadItem[], ctx: AwsContext): Promise<(LiveAttributes | null)[]>;
+}
+
+/** Items grouped by region, keeping each item's position so results can be put back in order. */
+export function byRegion(items: ReadItem[]): Map<string, { item: ReadItem; index: number }[]> {
+  const out = new Map<string, { item: ReadItem; index: number }[]>();
+  items.forEach((item, index) => {
+    const list = out.get(item.region) ?? [];
+    list.push({ item, index });
+    out.set(item.region, list);
+  });
+  return out;
+}
+
+export const str = (v: unknown): string => (typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v));
+
+/** Memoises one promise per key for the whole scan (several resource types share an API answer). */
+export function once<T>(ctx: AwsContext, key: string, fn: () => Promise<T>): Promise<T> {
+  let p = ctx.cache.get(key) as Promise<T> | undefined;
+  if (!p) {
+    p = fn();
+    ctx.cache.set(key, p);
+  }
+  return p;
+}

@@ -1,0 +1,205 @@
+// The drift detection engine: one module imported by the service's built-in executor and by
+// runner-agent. For one repository config it gets the IaC sources, finds and reads each root
+// module's state, reads the live resources through the cloud SDK (or runs a refresh-only plan)
+// and returns drift records with attribute-level diffs and a severity from rules.ts.
+import path from 'node:path';
+import { AWS_READERS, AwsContext, type ReadItem } from './cloud/aws/index.ts';
+import { compareAttributes } from './diff.ts';
+import { ScanError, timeoutError } from './errors.ts';
+import { parseRootModule, type RootModule } from './hcl.ts';
+import { buildIgnoreRules, loadIgnoreFile } from './ignore.ts';
+import { classify } from './rules.ts';
+import { checkout } from './source.ts';
+import { standaloneView } from './standalone.ts';
+import { locateState, parseState, readStateText } from './state.ts';
+import { findTofu, mapResourceDrift, runRefreshOnlyPlan } from './tofu.ts';
+import type { AwsCredentials, DetectedDrift, ScanInput, ScanOutcome, ScanStats, StateInstance } from './types.ts';
+
+export type {
+  AwsCredentials, ChangeType, DetectedDrift, DiffEntry, Provider, ScanInput, ScanOutcome, ScanStats, Severity,
+} from './types.ts';
+export { ScanError, type ScanErrorCode } from './errors.ts';
+export { SEVERITY_RULES, classify, type SeverityRule } from './rules.ts';
+export { IGNORED_ATTRIBUTES, parseIgnoreFile } from './ignore.ts';
+export { mapResourceDrift } from './tofu.ts';
+
+/** Resource types compared against the live cloud, per provider (README: supported resources). */
+export const SUPPORTED_RESOURCE_TYPES: Record<ScanInput['provider'], string[]> = {
+  cloud_a: Object.keys(AWS_READERS),
+  cloud_b: [],
+  cloud_c: [],
+};
+
+const DEFAULT_REGION = 'us-east-1';
+
+function awsCredentials(c: ScanInput['credentials']): AwsCredentials {
+  if (!c) throw new ScanError('no_credentials', 'No cloud_a credentials: add them to the organization or the project, then scan again');
+  const { accessKeyId, secretAccessKey, region, sessionToken } = c as Record<string, unknown>;
+  if (typeof accessKeyId !== 'string' || typeof secretAccessKey !== 'string' || !accessKeyId || !secretAccessKey) {
+    throw new ScanError('no_credentials', 'The cloud_a credentials lack an access key id or secret access key: update them, then scan again');
+  }
+  return {
+    accessKeyId, secretAccessKey,
+    region: typeof region === 'string' ? region : '',
+    ...(typeof sessionToken === 'string' && sessionToken ? { sessionToken } : {}),
+  };
+}
+
+/** iacPaths as clean relative folders; none may leave the repository. */
+function rootPaths(iacPaths: string[]): string[] {
+  const list = iacPaths.length ? iacPaths : [''];
+  return [...new Set(list.map((p) => {
+    const clean = path.posix.normalize(p.replace(/\\/g, '/').replace(/^\/+/, '') || '.').replace(/\/+$/, '');
+    if (clean === '..' || clean.startsWith('../')) throw new ScanError('source_unavailable', `IaC path "${p}" points outside the repository`);
+    return clean === '.' ? '' : clean;
+  }))];
+}
+
+const checkAbort = (signal?: AbortSignal) => { if (signal?.aborted) throw timeoutError(signal); };
+
+export async function detectDrift(input: ScanInput): Promise<ScanOutcome> {
+  const started = performance.now();
+  const progress = (phase: string, done: number, total: number) => input.onProgress?.({ phase, done, total });
+  const { signal } = input;
+  checkAbort(signal);
+  if (input.provider !== 'cloud_a') {
+    throw new ScanError('unsupported_provider',
+      `Drift detection for ${input.provider} is not available yet: only cloud_a (${SUPPORTED_RESOURCE_TYPES.cloud_a.join(', ')}) is scanned`);
+  }
+  const credentials = awsCredentials(input.credentials);
+  const roots = rootPaths(input.iacPaths);
+
+  progress('source', 0, 1);
+  const repo = await checkout(input.source, signal);
+  let aws: AwsContext | undefined;
+  try {
+    progress('source', 1, 1);
+    const ignorePatterns = await loadIgnoreFile(repo.root);
+    const ignore = buildIgnoreRules(ignorePatterns);
+    const stats: ScanStats = {
+      mode: 'sdk', durationMs: 0, sdkCalls: 0, sdkCallsByService: {}, roots: [], unsupported: {}, ignoredDiffs: 0,
+      ignorePatterns: ignore.patternCount, ...(repo.commit ? { commit: repo.commit } : {}),
+    };
+
+    const modules: RootModule[] = [];
+    for (const [i, r] of roots.entries()) {
+      progress('parse', i, roots.length);
+      modules.push(await parseRootModule(path.join(repo.root, r), r));
+    }
+    progress('parse', roots.length, roots.length);
+    checkAbort(signal);
+    const region = credentials.region || modules.find((m) => m.providerRegions.get(''))?.providerRegions.get('') || DEFAULT_REGION;
+    aws = new AwsContext({ ...credentials, region }, region, input.endpoint, signal);
+
+    if (input.useTofu) {
+      const bin = findTofu();
+      if (!bin) stats.tofuSkipped = 'neither tofu nor terraform is on PATH';
+      else if (input.statePath) stats.tofuSkipped = 'a configured state path is read by the SDK path only';
+      else {
+        const viaTofu = await scanWithTofu(bin, repo.root, roots, modules, { ...credentials, region }, input, ignore, stats);
+        if (viaTofu) return finish(viaTofu.drifts, viaTofu.scanned, stats, aws, started);
+      }
+    }
+
+    // States first (all roots), then live reads batched per resource type across roots.
+    const all: { instance: StateInstance; module: RootModule }[] = [];
+    for (const [i, mod] of modules.entries()) {
+      progress('state', i, modules.length);
+      const loc = locateState(mod, roots[i], input.statePath);
+      const instances = parseState(await readStateText(loc, aws), loc.describe);
+      stats.roots.push({ path: roots[i] || '.', state: loc.describe, resources: instances.length });
+      for (const instance of instances) all.push({ instance, module: mod });
+    }
+    progress('state', modules.length, modules.length);
+
+    const byType = new Map<string, { instance: StateInstance; module: RootModule }[]>();
+    for (const entry of all) {
+      if (!AWS_READERS[entry.instance.type]) {
+        stats.unsupported[entry.instance.type] = (stats.unsupported[entry.instance.type] ?? 0) + 1;
+        continue;
+      }
+      const list = byType.get(entry.instance.type) ?? [];
+      list.push(entry);
+      byType.set(entry.instance.type, list);
+    }
+    const view = standaloneView(all.map((e) => e.instance));
+    const total = [...byType.values()].reduce((n, l) => n + l.length, 0);
+    const drifts: DetectedDrift[] = [];
+    let done = 0;
+    progress('compare', 0, total);
+    for (const [type, entries] of byType) {
+      checkAbort(signal);
+      const reader = AWS_READERS[type];
+      const items: ReadItem[] = entries.map(({ instance, module }) => ({ instance, region: regionOf(instance, module, region) }));
+      const live = await reader.read(items, aws);
+      entries.forEach(({ instance }, i) => {
+        const drift = compareOne(instance, view(instance), live[i], reader.spec, ignore, stats);
+        if (drift) drifts.push(drift);
+      });
+      done += entries.length;
+      progress('compare', done, total);
+    }
+    return finish(drifts, total, stats, aws, started);
+  } finally {
+    aws?.destroy();
+    await repo.cleanup();
+  }
+}
+
+/** A resource's region: its own `region` attribute (provider v6), its provider alias's, or the scan's. */
+function regionOf(instance: StateInstance, mod: RootModule, fallback: string): string {
+  const own = instance.attributes.region;
+  if (typeof own === 'string' && own) return own;
+  return mod.providerRegions.get(instance.providerAlias ?? '') ?? mod.providerRegions.get('') ?? fallback;
+}
+
+function compareOne(
+  instance: StateInstance, state: Record<string, unknown>, live: Record<string, unknown> | null, spec: (typeof AWS_READERS)[string]['spec'],
+  ignore: ReturnType<typeof buildIgnoreRules>, stats: ScanStats,
+): DetectedDrift | undefined {
+  const base = { resourceType: instance.type, resourceAddress: instance.address };
+  if (live === null) {
+    const diff = [{ attribute: 'id', before: instance.attributes.id ?? null, after: null }];
+    return { ...base, changeType: 'deleted', diff, ...classify({ resourceType: instance.type, changeType: 'deleted', diff }, instance.attributes) };
+  }
+  const { diff, ignored } = compareAttributes(instance.type, instance.address, state, live, spec, ignore);
+  stats.ignoredDiffs += ignored;
+  if (diff.length === 0) return undefined;
+  return { ...base, changeType: 'changed', diff, ...classify({ resourceType: instance.type, changeType: 'changed', diff }, instance.attributes) };
+}
+
+async function scanWithTofu(
+  bin: string, repoRoot: string, roots: string[], modules: RootModule[], credentials: AwsCredentials,
+  input: ScanInput, ignore: ReturnType<typeof buildIgnoreRules>, stats: ScanStats,
+): Promise<{ drifts: DetectedDrift[]; scanned: number } | undefined> {
+  const drifts: DetectedDrift[] = [];
+  let scanned = 0;
+  for (const [i, mod] of modules.entries()) {
+    input.onProgress?.({ phase: 'plan', done: i, total: modules.length });
+    let plan: unknown;
+    try {
+      plan = await runRefreshOnlyPlan({ bin, repoRoot, modulePath: roots[i], module: mod, credentials, endpoint: input.endpoint, signal: input.signal });
+    } catch (e) {
+      checkAbort(input.signal);
+      // The SDK path still gives an answer; the reason is kept for the scan record.
+      stats.tofuSkipped = (e as Error).message;
+      return undefined;
+    }
+    const mapped = mapResourceDrift(plan, ignore);
+    drifts.push(...mapped.drifts);
+    scanned += mapped.resourcesScanned;
+    stats.ignoredDiffs += mapped.ignored;
+    stats.roots.push({ path: roots[i] || '.', state: `${path.basename(bin)} refresh-only plan`, resources: mapped.resourcesScanned });
+  }
+  stats.mode = 'tofu';
+  stats.binary = bin;
+  return { drifts, scanned };
+}
+
+function finish(drifts: DetectedDrift[], scanned: number, stats: ScanStats, aws: AwsContext, started: number): ScanOutcome {
+  stats.sdkCalls = aws.totalCalls;
+  stats.sdkCallsByService = { ...aws.calls };
+  stats.durationMs = Math.round(performance.now() - started);
+  return { drifts, resourcesScanned: scanned, stats };
+}
+

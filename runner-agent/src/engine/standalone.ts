@@ -1,0 +1,76 @@
+// Attributes of a parent resource that a standalone resource in the same state manages. The
+// provider keeps both: the parent's copy is written when the parent is created and goes stale
+// once the standalone resource applies (an aws_s3_bucket's inline `versioning` says disabled
+// while its aws_s3_bucket_versioning enabled it). Comparing the parent's copy would report drift
+// that is not there, so:
+//   - an aws_s3_bucket's inline attribute is skipped when a standalone resource manages it;
+//   - an aws_security_group's ingress/egress are compared without the rules that
+//     aws_security_group_rule / aws_vpc_security_group_*_rule resources manage (an out-of-band
+//     rule is still reported on the group, since no resource manages it).
+import { ruleAtoms } from './cloud/aws/security-groups.ts';
+import { MANAGED_ATOMS, type ManagedAtoms, type StateInstance } from './types.ts';
+
+
+const S3_INLINE: Record<string, string> = {
+  aws_s3_bucket_versioning: 'versioning',
+  aws_s3_bucket_server_side_encryption_configuration: 'server_side_encryption_configuration',
+  aws_s3_bucket_policy: 'policy',
+  aws_s3_bucket_acl: 'acl',
+  aws_s3_bucket_lifecycle_configuration: 'lifecycle_rule',
+  aws_s3_bucket_logging: 'logging',
+  aws_s3_bucket_cors_configuration: 'cors_rule',
+  aws_s3_bucket_website_configuration: 'website',
+  aws_s3_bucket_replication_configuration: 'replication_configuration',
+  aws_s3_bucket_object_lock_configuration: 'object_lock_configuration',
+};
+
+const s = (v: unknown) => (typeof v === 'string' ? v : '');
+
+/** A function giving the state attributes to compare for each instance. */
+export function standaloneView(instances: StateInstance[]): (i: StateInstance) => Record<string, unknown> {
+  const bucketInline = new Map<string, Set<string>>();
+  const groupAtoms = new Map<string, ManagedAtoms>();
+  const atomsOf = (group: string) => {
+    let m = groupAtoms.get(group);
+    if (!m) groupAtoms.set(group, (m = { ingress: new Set(), egress: new Set() }));
+    return m;
+  };
+  for (const i of instances) {
+    const a = i.attributes;
+    const inline = S3_INLINE[i.type];
+    if (inline) {
+      const bucket = s(a.bucket) || s(a.id);
+      if (!bucketInline.has(bucket)) bucketInline.set(bucket, new Set());
+      bucketInline.get(bucket)!.add(inline);
+    } else if (i.type === 'aws_security_group_rule') {
+      const group = s(a.security_group_id);
+      const src = s(a.source_security_group_id);
+      const atoms = ruleAtoms({ ...a, security_groups: src ? [src] : [] }, { id: group });
+      atoms.forEach((x) => atomsOf(group)[a.type === 'egress' ? 'egress' : 'ingress'].add(x));
+    } else if (i.type === 'aws_vpc_security_group_ingress_rule' || i.type === 'aws_vpc_security_group_egress_rule') {
+      const group = s(a.security_group_id);
+      const cidr4 = s(a.cidr_ipv4);
+      const cidr6 = s(a.cidr_ipv6);
+      const pl = s(a.prefix_list_id);
+      const ref = s(a.referenced_security_group_id);
+      const atoms = ruleAtoms({
+        protocol: a.ip_protocol, from_port: a.from_port, to_port: a.to_port, description: a.description,
+        cidr_blocks: [cidr4].filter(Boolean), ipv6_cidr_blocks: [cidr6].filter(Boolean),
+        prefix_list_ids: [pl].filter(Boolean), security_groups: [ref].filter(Boolean),
+      }, { id: group });
+      atoms.forEach((x) => atomsOf(group)[i.type.endsWith('egress_rule') ? 'egress' : 'ingress'].add(x));
+    }
+  }
+  return (i) => {
+    if (i.type === 'aws_s3_bucket') {
+      const skip = bucketInline.get(s(i.attributes.bucket) || s(i.attributes.id));
+      if (!skip) return i.attributes;
+      return Object.fromEntries(Object.entries(i.attributes).filter(([k]) => !skip.has(k)));
+    }
+    if (i.type === 'aws_security_group') {
+      const managed = groupAtoms.get(s(i.attributes.id));
+      if (managed) return Object.assign({ ...i.attributes }, { [MANAGED_ATOMS]: managed });
+    }
+    return i.attributes;
+  };
+}

@@ -1,0 +1,94 @@
+// Finding and reading a root module's state: the backend block ("s3" or "local"), the default
+// terraform.tfstate beside the .tf files, or an explicit statePath; then state format v4.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { GetObjectCommand, type GetObjectCommandOutput } from '@aws-sdk/client-s3';
+import { formatAddress } from './address.ts';
+import { errorName, httpStatus, type AwsContext } from './cloud/aws/context.ts';
+import { ScanError } from './errors.ts';
+import type { RootModule } from './hcl.ts';
+import type { StateInstance } from './types.ts';
+import { isObject } from './values.ts';
+
+export type StateLocation =
+  | { kind: 's3'; bucket: string; key: string; region?: string; describe: string }
+  | { kind: 'local'; file: string; describe: string };
+
+const HINT = 'set the repository config\'s state path (a path in the repository or s3://bucket/key)';
+
+/** Where the state of `mod` lives. `shown` is the module folder as the user knows it. */
+export function locateState(mod: RootModule, shown: string, statePath?: string): StateLocation {
+  if (statePath) {
+    const s3 = /^s3:\/\/([^/]+)\/(.+)$/.exec(statePath);
+    if (s3) return { kind: 's3', bucket: s3[1], key: s3[2], describe: `s3://${s3[1]}/${s3[2]} (configured state path)` };
+    return { kind: 'local', file: path.resolve(mod.dir, statePath), describe: `${statePath} (configured state path, relative to ${shown || 'the repository root'})` };
+  }
+  const b = mod.backend;
+  if (!b || b.type === 'local') {
+    const rel = typeof b?.config.path === 'string' ? b.config.path : 'terraform.tfstate';
+    const from = b ? 'backend "local"' : 'no backend block, so the default local state';
+    return { kind: 'local', file: path.resolve(mod.dir, rel), describe: `${path.posix.join(shown, rel)} (${from})` };
+  }
+  if (b.type === 's3') {
+    const { bucket, key, region } = b.config;
+    if (typeof bucket !== 'string' || typeof key !== 'string' || !bucket || !key) {
+      throw new ScanError('state_not_found', `backend "s3" in ${shown || 'the repository root'} does not name both bucket and key (partial backend configuration); ${HINT}`);
+    }
+    return { kind: 's3', bucket, key, region: typeof region === 'string' ? region : undefined, describe: `s3://${bucket}/${key} (backend "s3")` };
+  }
+  throw new ScanError('state_not_found', `backend "${b.type}" in ${shown || 'the repository root'} is not supported by the scanner; ${HINT}`);
+}
+
+export async function readStateText(loc: StateLocation, aws: AwsContext | undefined): Promise<string> {
+  if (loc.kind === 'local') {
+    try {
+      return await readFile(loc.file, 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new ScanError('state_not_found', `No state file at ${loc.describe}`);
+      throw e;
+    }
+  }
+  if (!aws) throw new ScanError('no_credentials', `Reading the state at ${loc.describe} needs cloud_a credentials`);
+  try {
+    const out = await aws.send<GetObjectCommandOutput>(aws.s3(loc.region), new GetObjectCommand({ Bucket: loc.bucket, Key: loc.key }), 's3:GetObject');
+    return (await out.Body?.transformToString('utf8')) ?? '';
+  } catch (e) {
+    if (['NoSuchKey', 'NoSuchBucket', 'NotFound'].includes(errorName(e)) || httpStatus(e) === 404) {
+      throw new ScanError('state_not_found', `No state object at ${loc.describe}: ${errorName(e) === 'NoSuchBucket' ? 'the bucket does not exist' : 'the key does not exist'}`);
+    }
+    throw e;
+  }
+}
+
+interface V4Resource {
+  module?: string; mode?: string; type?: string; name?: string; provider?: string;
+  instances?: { index_key?: number | string; attributes?: Record<string, unknown>; deposed?: string }[];
+}
+
+/** Managed resource instances of a v4 state (data sources and deposed objects are skipped). */
+export function parseState(text: string, where: string): StateInstance[] {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    throw new ScanError('parse_error', `The state at ${where} is not valid JSON: ${(e as Error).message}`);
+  }
+  if (!isObject(doc)) throw new ScanError('parse_error', `The state at ${where} is not a state file`);
+  if (doc.version !== 4) {
+    throw new ScanError('parse_error', `The state at ${where} has format version ${String(doc.version)}; the scanner reads version 4 (Terraform 0.12 and later, OpenTofu)`);
+  }
+  const out: StateInstance[] = [];
+  for (const r of (Array.isArray(doc.resources) ? doc.resources : []) as V4Resource[]) {
+    if (r.mode !== 'managed' || !r.type || !r.name) continue;
+    const alias = /^provider\[[^\]]*\]\.([\w-]+)$/.exec(r.provider ?? '')?.[1];
+    for (const inst of r.instances ?? []) {
+      if (inst.deposed || !isObject(inst.attributes)) continue;
+      out.push({
+        address: formatAddress({ module: r.module, type: r.type, name: r.name, indexKey: inst.index_key }),
+        type: r.type, name: r.name, module: r.module, indexKey: inst.index_key, providerAlias: alias,
+        attributes: inst.attributes,
+      });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,146 @@
+// The tofu/terraform path: `plan -refresh-only` then `show -json`, whose resource_drift[] lists
+// what the refresh found changed outside IaC ({address, type, change: {actions, before, after}}).
+// Entries become the same DetectedDrift records as the SDK path, through the same ignore and
+// severity tables. The binary needs the provider plugins (a registry, or a filesystem mirror
+// named in the CLI configuration, TF_CLI_CONFIG_FILE).
+import { execFile } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { AWS_READERS } from './cloud/aws/index.ts';
+import { compareAttributes } from './diff.ts';
+import type { RootModule } from './hcl.ts';
+import type { IgnoreRules } from './ignore.ts';
+import { classify } from './rules.ts';
+import type { AwsCredentials, ChangeType, DetectedDrift, DiffEntry } from './types.ts';
+import { isObject } from './values.ts';
+
+/** `tofu` if on PATH, else `terraform`, else undefined. */
+export function findTofu(envPath = process.env.PATH ?? ''): string | undefined {
+  for (const name of ['tofu', 'terraform']) {
+    for (const dir of envPath.split(path.delimiter).filter(Boolean)) {
+      const file = path.join(dir, name);
+      try {
+        accessSync(file, constants.X_OK);
+        return file;
+      } catch { /* next */ }
+    }
+  }
+  return undefined;
+}
+
+type Json = Record<string, unknown>;
+
+function countManaged(module: unknown): number {
+  if (!isObject(module)) return 0;
+  const own = (Array.isArray(module.resources) ? module.resources : []).filter((r) => isObject(r) && r.mode === 'managed').length;
+  const children = Array.isArray(module.child_modules) ? module.child_modules : [];
+  return own + children.reduce((n: number, c) => n + countManaged(c), 0);
+}
+
+/** Maps a plan JSON document's resource_drift entries to drift records. */
+export function mapResourceDrift(plan: unknown, ignore: IgnoreRules): { drifts: DetectedDrift[]; resourcesScanned: number; ignored: number } {
+  const doc = isObject(plan) ? plan : {};
+  const entries = (Array.isArray(doc.resource_drift) ? doc.resource_drift : []).filter(isObject) as Json[];
+  const prior = isObject(doc.prior_state) && isObject(doc.prior_state.values) ? doc.prior_state.values.root_module : undefined;
+  const drifts: DetectedDrift[] = [];
+  let ignored = 0;
+  for (const e of entries) {
+    if (e.mode !== undefined && e.mode !== 'managed') continue;
+    const change = isObject(e.change) ? e.change : {};
+    const actions = Array.isArray(change.actions) ? change.actions : [];
+    const type = String(e.type ?? '');
+    const address = String(e.address ?? '');
+    const before = isObject(change.before) ? change.before : {};
+    let changeType: ChangeType;
+    let diff: DiffEntry[];
+    if (actions.includes('delete') || change.after === null) {
+      changeType = 'deleted';
+      diff = [{ attribute: 'id', before: before.id ?? null, after: null }];
+    } else if (actions.includes('update')) {
+      changeType = 'changed';
+      const after = isObject(change.after) ? change.after : {};
+      const r = compareAttributes(type, address, before, after, AWS_READERS[type]?.spec ?? {}, ignore);
+      ignored += r.ignored;
+      diff = r.diff;
+      if (diff.length === 0) continue; // only noise changed
+    } else continue;
+    const { severity, ruleId } = classify({ resourceType: type, changeType, diff }, before);
+    drifts.push({ resourceType: type, resourceAddress: address, changeType, severity, diff, ruleId });
+  }
+  // prior_state is the refreshed state: resources found deleted are no longer in it.
+  const deleted = drifts.filter((d) => d.changeType === 'deleted').length;
+  return { drifts, resourcesScanned: prior ? countManaged(prior) + deleted : entries.length, ignored };
+}
+
+export interface TofuRun {
+  bin: string;
+  repoRoot: string;
+  /** Root module folder relative to repoRoot ('' = root). */
+  modulePath: string;
+  module: RootModule;
+  credentials: AwsCredentials;
+  endpoint?: string;
+  signal?: AbortSignal;
+}
+
+function exec(bin: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(bin, args, { cwd, env, signal, maxBuffer: 512 << 20 }, (err, stdout, stderr) => {
+      if (!err) return resolve(stdout);
+      const lines = `${stderr}\n${stdout}`.split('\n').map((l) => l.replace(/[│╷╵]/g, '').trim()).filter(Boolean);
+      reject(new Error(`${path.basename(bin)} ${args[0]} failed: ${lines.slice(0, 6).join(' ').slice(0, 600)}`));
+    });
+  });
+}
+
+const hclString = (s: string) => JSON.stringify(s);
+
+/** Provider and backend settings that point the run at an endpoint override (moto). */
+function endpointFiles(mod: RootModule, endpoint: string): { provider: [string, string]; backend?: string } {
+  const settings = [
+    `  endpoints {\n${['ec2', 's3', 'iam', 'sts'].map((s) => `    ${s} = ${hclString(endpoint)}`).join('\n')}\n  }`,
+    '  s3_use_path_style = true', '  skip_credentials_validation = true', '  skip_requesting_account_id = true',
+    '  skip_metadata_api_check = true',
+  ].join('\n');
+  const aliases = mod.hasAwsProvider ? [...new Set(['', ...mod.providerRegions.keys()])] : [''];
+  const blocks = aliases.map((a) => `provider "aws" {\n${a ? `  alias = ${hclString(a)}\n` : ''}${settings}\n}\n`).join('\n');
+  // An override file merges into existing provider blocks; without one, a plain file declares it.
+  const provider: [string, string] = [mod.hasAwsProvider ? 'zz_drift_scan_override.tf' : 'zz_drift_scan_provider.tf', blocks];
+  const backend = mod.backend?.type === 's3'
+    ? [`endpoints = { s3 = ${hclString(endpoint)} }`, 'use_path_style = true', 'skip_credentials_validation = true',
+      'skip_requesting_account_id = true', 'skip_metadata_api_check = true', 'skip_region_validation = true'].join('\n')
+    : undefined;
+  return { provider, backend };
+}
+
+/** Runs init, a refresh-only plan and show -json in a scratch copy; returns the plan JSON. */
+export async function runRefreshOnlyPlan(run: TofuRun): Promise<unknown> {
+  const scratch = await mkdtemp(path.join(tmpdir(), 'drift-tofu-'));
+  try {
+    await cp(run.repoRoot, scratch, { recursive: true, filter: (src) => !/(^|\/)(\.git|\.terraform)(\/|$)/.test(path.relative(run.repoRoot, src)) });
+    const dir = path.join(scratch, run.modulePath);
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      AWS_ACCESS_KEY_ID: run.credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: run.credentials.secretAccessKey,
+      AWS_SESSION_TOKEN: run.credentials.sessionToken ?? '', AWS_REGION: run.credentials.region, AWS_DEFAULT_REGION: run.credentials.region,
+      TF_IN_AUTOMATION: '1', TF_INPUT: '0', CHECKPOINT_DISABLE: '1',
+    };
+    if (!run.credentials.sessionToken) delete env.AWS_SESSION_TOKEN;
+    const initArgs = ['init', '-input=false', '-no-color'];
+    if (run.endpoint) {
+      const files = endpointFiles(run.module, run.endpoint);
+      await writeFile(path.join(dir, files.provider[0]), files.provider[1]);
+      if (files.backend) {
+        await writeFile(path.join(dir, 'drift-scan.s3.tfbackend'), `${files.backend}\n`);
+        initArgs.push('-backend-config=drift-scan.s3.tfbackend');
+      }
+    }
+    await exec(run.bin, initArgs, dir, env, run.signal);
+    await exec(run.bin, ['plan', '-refresh-only', '-input=false', '-lock=false', '-no-color', '-out=drift-scan.tfplan'], dir, env, run.signal);
+    return JSON.parse(await exec(run.bin, ['show', '-json', 'drift-scan.tfplan'], dir, env, run.signal));
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,80 @@
+// Shared shapes of the detection engine. index.ts re-exports the public ones.
+
+export type Provider = 'cloud_a' | 'cloud_b' | 'cloud_c';
+export type Severity = 'critical' | 'high' | 'medium' | 'low';
+/**
+ * `changed`: the resource exists and at least one compared attribute differs from the state.
+ * `deleted`: the state holds the resource but the cloud no longer has it (or has it terminated).
+ */
+export type ChangeType = 'changed' | 'deleted';
+
+export interface AwsCredentials { accessKeyId: string; secretAccessKey: string; region: string; sessionToken?: string }
+
+export interface ScanInput {
+  source: { kind: 'git'; url: string; branch: string } | { kind: 'path'; path: string };
+  /** Folders inside the repository holding .tf files, each a root module ([] = repository root). */
+  iacPaths: string[];
+  provider: Provider;
+  credentials: AwsCredentials | Record<string, unknown> | null;
+  /** AWS endpoint override (moto), from config. */
+  endpoint?: string;
+  /** Explicit state location: a path inside the repository, an absolute path, or s3://bucket/key. */
+  statePath?: string;
+  /** Run a refresh-only plan with `tofu` or `terraform` when one is on PATH. */
+  useTofu?: boolean;
+  signal?: AbortSignal;
+  onProgress?: (p: { phase: string; done: number; total: number }) => void;
+}
+
+export interface DiffEntry { attribute: string; before: unknown; after: unknown }
+
+export interface DetectedDrift {
+  resourceType: string;
+  resourceAddress: string;
+  changeType: ChangeType;
+  severity: Severity;
+  diff: DiffEntry[];
+  /** Id of the severity rule that decided `severity` (rules.ts). */
+  ruleId?: string;
+}
+
+export interface ScanStats {
+  mode: 'sdk' | 'tofu';
+  durationMs: number;
+  /** SDK requests sent (each retry counted once more), and per service. */
+  sdkCalls: number;
+  sdkCallsByService: Record<string, number>;
+  /** Root modules scanned (the iacPaths), with where each state came from. */
+  roots: { path: string; state: string; resources: number }[];
+  /** Managed resource instances of types the engine has no live reader for, by type. */
+  unsupported: Record<string, number>;
+  /** Attribute differences dropped by the built-in ignore table or .driftignore. */
+  ignoredDiffs: number;
+  /** Patterns read from the repository's .driftignore. */
+  ignorePatterns: number;
+  /** Commit scanned, for git sources. */
+  commit?: string;
+  /** Why a requested tofu/terraform run did not happen or failed (the SDK path ran instead). */
+  tofuSkipped?: string;
+  binary?: string;
+}
+
+export interface ScanOutcome { drifts: DetectedDrift[]; resourcesScanned: number; stats: ScanStats }
+
+/** One managed resource instance from a state file. */
+export interface StateInstance {
+  address: string;
+  type: string;
+  name: string;
+  module?: string;
+  indexKey?: number | string;
+  /** Provider alias, from `provider["registry.terraform.io/hashicorp/aws"].alias`. */
+  providerAlias?: string;
+  attributes: Record<string, unknown>;
+}
+
+export type LiveAttributes = Record<string, unknown>;
+
+/** Rule atoms managed by standalone rule resources, carried on a group's state attributes (standalone.ts). */
+export const MANAGED_ATOMS = Symbol('managedAtoms');
+export type ManagedAtoms = { ingress: Set<string>; egress: Set<string> };
