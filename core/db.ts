@@ -87,7 +87,9 @@ export async function connectDatabase(uri: string, dbName: string, opts: { query
 
 export const indexName = (key: Record<string, unknown>) => Object.entries(key).map(([k, v]) => `${k}_${v}`).join('_');
 
-export const isDuplicateKey = (err: unknown) => err instanceof MongoServerError && err.code === 11000;
+/** A unique index refused the write: 11000 on inserts; FerretDB reports updates as code 1 with PostgreSQL's SQLSTATE 23505. */
+export const isDuplicateKey = (err: unknown) =>
+  err instanceof MongoServerError && (err.code === 11000 || /SQLSTATE 23505|duplicate key/.test(err.message));
 
 /** Appends the shape of one query (collection, filter, sort) as a JSON line for the index check. */
 function recordQuery(file: string, command: string, body: Document) {

@@ -1,19 +1,99 @@
-// Organizations (SPEC "Organizations"): the routes the engine needs; the rest of the table
-// (members, invitations, roles, audit logs) is the organizations issue.
-import { Type } from 'typebox';
-import { defineManifest } from '../core/manifest.ts';
-import { CreateOrg, OrgParams, OrgView } from '../plugins/orgs/schemas.ts';
+// Organizations (SPEC "Organizations", "Organization rules"): organizations, members,
+// invitations (with the accept step the spec leaves out), custom roles (Team+) and the
+// organization's audit log. Every /:orgId route resolves the caller's membership from the
+// path (orgParam): a non-member gets 404, a member whose role lacks the permission 403.
+// Permissions: org:read (any member), org:members (people), org:admin (settings, roles,
+// audit); ownerOnly for deletion and transfer. Custom roles are honoured through them.
+import { Type, type TSchema } from 'typebox';
+import { defineManifest, type RouteSpec } from '../core/manifest.ts';
+import {
+  AcceptInvitation, AcceptResult, AuditList, AuditQuery, ChangeRole, CreateOrg, CreateRole, EmailInvite, ExportQuery,
+  InvitationList, InvitationParams, InvitationQuery, InvitationView, LinkInvite, MemberList, MemberParams, MemberQuery,
+  MemberView, Message, MoveMember, MoveResult, OrgParams, OrgView, RenameOrg, RoleParams, RoleView, TransferOwnership,
+  TransferResult, UpdateRole,
+} from '../plugins/orgs/schemas.ts';
+
+const inOrg = { auth: 'bearer', orgParam: 'orgId' } as const satisfies Partial<RouteSpec>;
+const read = { ...inOrg, permission: 'org:read' } as const satisfies Partial<RouteSpec>;
+const people = { ...inOrg, permission: 'org:members' } as const satisfies Partial<RouteSpec>;
+const admin = { ...inOrg, permission: 'org:admin' } as const satisfies Partial<RouteSpec>;
+const owner = { ...inOrg, ownerOnly: true } as const satisfies Partial<RouteSpec>;
+const roles = { ...admin, plan: 'team' } as const satisfies Partial<RouteSpec>;
+// A response described per content type (Fastify and @fastify/swagger both read this form);
+// the body is a stream, which Fastify sends as it is.
+const CsvDownload = { description: 'CSV text, streamed (attachment)', content: { 'text/csv': { schema: Type.String() } } } as unknown as TSchema;
 
 export default defineManifest({
   plugin: 'orgs',
   prefix: '/api/orgs',
   reply: 'named',
   required: true,
-  description: 'Organizations',
+  description: 'Organizations, members, invitations, custom roles and audit logs',
   routes: [
-    { id: 'listOrganizations', method: 'GET', url: '/', auth: 'user', response: { 200: Type.Object({ organizations: Type.Array(OrgView) }) }, handler: 'list' },
-    { id: 'createOrganization', method: 'POST', url: '/', auth: 'user', audit: 'org.created', body: CreateOrg, response: { 201: OrgView }, handler: 'create' },
-    { id: 'getOrganization', method: 'GET', url: '/:orgId', auth: 'bearer', cliAllowed: true, orgParam: 'orgId', permission: 'org:read',
+    { id: 'listOrganizations', method: 'GET', url: '/', auth: 'user', summary: "The caller's organizations, with their role in each",
+      response: { 200: Type.Object({ organizations: Type.Array(OrgView) }) }, handler: 'list' },
+    { id: 'createOrganization', method: 'POST', url: '/', auth: 'user', audit: 'org.created', summary: 'Create an organization (the caller becomes owner; plan free)',
+      body: CreateOrg, response: { 201: OrgView }, handler: 'create' },
+    { id: 'getOrganization', method: 'GET', url: '/:orgId', ...read, cliAllowed: true,
       params: OrgParams, response: { 200: OrgView }, handler: 'get' },
+    { id: 'renameOrganization', method: 'PUT', url: '/:orgId', ...admin, audit: 'org.updated', summary: 'Rename the organization (owner or admin)',
+      params: OrgParams, body: RenameOrg, response: { 200: OrgView }, handler: 'rename' },
+    { id: 'deleteOrganization', method: 'DELETE', url: '/:orgId', ...owner, audit: 'org.deleted',
+      summary: 'Permanently delete the organization and all its data in every plugin (owner only)',
+      params: OrgParams, response: { 204: null }, handler: 'remove' },
+
+    { id: 'listMembers', method: 'GET', url: '/:orgId/members', ...read, summary: 'Members, oldest first (page, limit: default 20, max 100)',
+      params: OrgParams, query: MemberQuery, response: { 200: MemberList }, handler: 'listMembers' },
+    { id: 'changeMemberRole', method: 'PUT', url: '/:orgId/members/:userId', ...people, audit: 'member.role_changed',
+      summary: "Change a member's role (admin, member, viewer or a custom role id); the owner's role changes only by transfer (409)",
+      params: MemberParams, body: ChangeRole, response: { 200: MemberView }, handler: 'changeMemberRole' },
+    { id: 'removeMember', method: 'DELETE', url: '/:orgId/members/:userId', ...people, audit: 'member.removed',
+      summary: 'Remove a member; the owner cannot be removed (409)', params: MemberParams, response: { 204: null }, handler: 'removeMember' },
+    { id: 'moveMember', method: 'POST', url: '/:orgId/members/:userId/move', ...people, audit: 'member.moved',
+      summary: 'Move a member to another organization; the caller needs owner or admin (org:members) in both (403), and membership of the target (else 404)',
+      params: MemberParams, body: MoveMember, response: { 200: MoveResult }, handler: 'moveMember' },
+    { id: 'transferOwnership', method: 'POST', url: '/:orgId/transfer-ownership', ...owner, audit: 'org.ownership_transferred',
+      summary: 'Transfer ownership to a current member (owner only); the previous owner becomes admin',
+      params: OrgParams, body: TransferOwnership, response: { 200: TransferResult }, handler: 'transferOwnership' },
+    { id: 'leaveOrganization', method: 'POST', url: '/:orgId/leave', ...inOrg, audit: 'member.left',
+      summary: 'Leave the organization (any member); the owner must transfer ownership first (409)',
+      params: OrgParams, response: { 200: Message }, handler: 'leave' },
+
+    { id: 'inviteByEmail', method: 'POST', url: '/:orgId/invitations/email', ...people, audit: 'member.invited',
+      summary: 'Invite by email (role default member); the email carries the single-use accept link; expires after 7 days',
+      params: OrgParams, body: EmailInvite, response: { 201: InvitationView }, handler: 'inviteByEmail' },
+    { id: 'inviteByLink', method: 'POST', url: '/:orgId/invitations/link', ...people, audit: 'member.invited',
+      summary: 'Create an invitation link (role default member), usable by several people, once each, until it expires (7 days) or is revoked; the link is shown only here',
+      params: OrgParams, body: LinkInvite, response: { 201: InvitationView }, handler: 'inviteByLink' },
+    { id: 'listInvitations', method: 'GET', url: '/:orgId/invitations', ...people, summary: 'Invitations, newest first, optionally by status',
+      params: OrgParams, query: InvitationQuery, response: { 200: InvitationList }, handler: 'listInvitations' },
+    { id: 'revokeInvitation', method: 'DELETE', url: '/:orgId/invitations/:id', ...people, audit: 'invitation.revoked',
+      summary: 'Revoke a pending invitation (idempotent; an accepted or expired one answers 409)',
+      params: InvitationParams, response: { 204: null }, handler: 'revokeInvitation' },
+    { id: 'acceptInvitation', method: 'POST', url: '/invitations/accept', auth: 'user', audit: 'invitation.accepted',
+      summary: 'Accept an invitation (not in the spec): the signed-in user joins with the invited role. Email invitations: '
+        + 'single use, only for the invited address (403 otherwise). Link invitations: once per user. Unknown token 404, '
+        + 'revoked or expired 410, already used or already a member 409.',
+      body: AcceptInvitation, response: { 200: AcceptResult }, handler: 'acceptInvitation' },
+
+    { id: 'listRoles', method: 'GET', url: '/:orgId/roles', ...roles, summary: 'Custom roles with their member counts (Team plan and above)',
+      params: OrgParams, response: { 200: Type.Object({ roles: Type.Array(RoleView) }) }, handler: 'listRoles' },
+    { id: 'createRole', method: 'POST', url: '/:orgId/roles', ...roles, audit: 'role.created',
+      summary: 'Create a custom role from the permission slugs (anything else is a 400); nobody creates a role granting more than their own',
+      params: OrgParams, body: CreateRole, response: { 201: RoleView }, handler: 'createRole' },
+    { id: 'updateRole', method: 'PUT', url: '/:orgId/roles/:roleId', ...roles, audit: 'role.updated',
+      summary: 'Change a custom role (partial); members holding it get the new permissions at once',
+      params: RoleParams, body: UpdateRole, response: { 200: RoleView }, handler: 'updateRole' },
+    { id: 'deleteRole', method: 'DELETE', url: '/:orgId/roles/:roleId', ...roles, audit: 'role.deleted',
+      summary: 'Delete a custom role; its members (and pending invitations) move to the built-in member role',
+      params: RoleParams, response: { 204: null }, handler: 'deleteRole' },
+
+    { id: 'listOrgAuditLogs', method: 'GET', url: '/:orgId/audit-logs', ...admin,
+      summary: "The organization's audit log, newest first (limit default 50, max 100)",
+      params: OrgParams, query: AuditQuery, response: { 200: AuditList }, handler: 'listAuditLogs' },
+    { id: 'exportOrgAuditLogs', method: 'GET', url: '/:orgId/audit-logs/export', ...admin, plan: 'team', reply: 'raw',
+      summary: 'The same query as CSV (text/csv, streamed; Team plan and above). Columns: '
+        + 'timestamp, action, actorUserId, actorUsername, targetType, targetId, ip, statusCode, metadata (JSON)',
+      params: OrgParams, query: ExportQuery, response: { 200: CsvDownload }, handler: 'exportAuditLogs' },
   ],
 });

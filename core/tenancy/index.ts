@@ -22,6 +22,10 @@ export interface Tenancy {
   access(orgId: string, userId: string): Promise<OrgAccess | null>;
   createOrganization(input: { name: string; ownerId: string; plan?: Plan }): Promise<Organization>;
   setPlan(orgId: string, plan: Plan): Promise<boolean>;
+  /** What a role (built-in name or custom role id) grants in an organization; null for an unknown custom role. */
+  permissionsOf(orgId: string, role: string): Promise<ReadonlySet<Permission> | null>;
+  /** Removes the organization, its memberships and roles, and drops them from every process's cache. */
+  removeOrganization(orgId: string): Promise<void>;
   invalidateOrg(orgId: string): Promise<void>;
   invalidateMembership(orgId: string, userId: string): Promise<void>;
   invalidateRole(orgId: string, roleId: string): Promise<void>;
@@ -61,6 +65,18 @@ export function createTenancy(db: Database, caches: CacheHub): Tenancy {
       const ok = await store.setPlan(orgId, plan);
       await orgCache.invalidate(orgId);
       return ok;
+    },
+    async permissionsOf(orgId, role) {
+      if (isBuiltInRole(role)) return ROLE_PERMISSIONS[role];
+      const custom = await roleCache.get(`${orgId}:${role}`);
+      return custom ? new Set(custom.permissions) : null;
+    },
+    async removeOrganization(orgId) {
+      const [userIds, roles] = await Promise.all([store.memberUserIds(orgId), store.listRoles(orgId)]);
+      await store.removeOrg(orgId);
+      await orgCache.invalidate(orgId);
+      for (const userId of userIds) await memberCache.invalidate(`${orgId}:${userId}`);
+      for (const role of roles) await roleCache.invalidate(`${orgId}:${role._id}`);
     },
     invalidateOrg: (orgId) => orgCache.invalidate(orgId),
     invalidateMembership: (orgId, userId) => memberCache.invalidate(`${orgId}:${userId}`),

@@ -1,9 +1,11 @@
 // Organizations, memberships and custom roles: the records every guard consults, so the
-// engine owns them. The orgs plugin builds its routes on these functions.
+// engine owns them. The orgs plugin builds its routes on these functions; every query
+// here is covered by one of the indexes declared below (core/index-check.ts).
 import type { Collection } from 'mongodb';
-import type { CollectionSpec, Database } from '../db.ts';
-import type { Plan } from '../plans.ts';
+import { isDuplicateKey, type CollectionSpec, type Database } from '../db.ts';
+import { PLANS, type Plan } from '../plans.ts';
 import type { Permission } from '../permissions.ts';
+import { pageWindow, type Page } from '../schemas.ts';
 
 export interface Organization {
   _id: string;
@@ -29,12 +31,21 @@ export interface CustomRole {
   createdAt: Date;
 }
 
-export const ORGANIZATIONS: CollectionSpec = { name: 'organizations', owner: 'core/tenancy', indexes: [] };
+// plan: the audit retention job reads organizations one plan at a time.
+export const ORGANIZATIONS: CollectionSpec = { name: 'organizations', owner: 'core/tenancy', indexes: [{ key: { plan: 1 } }] };
 export const MEMBERSHIPS: CollectionSpec = {
   name: 'memberships', owner: 'core/tenancy',
-  indexes: [{ key: { orgId: 1, userId: 1 }, unique: true }, { key: { userId: 1, joinedAt: 1 } }, { key: { orgId: 1, joinedAt: 1 } }, { key: { orgId: 1, role: 1 } }],
+  // orgId+joinedAt+_id: the member list pages in a stable order (ties on joinedAt broken by _id).
+  indexes: [{ key: { orgId: 1, userId: 1 }, unique: true }, { key: { userId: 1, joinedAt: 1 } }, { key: { orgId: 1, joinedAt: 1, _id: 1 } }, { key: { orgId: 1, role: 1 } }],
 };
 export const ROLES: CollectionSpec = { name: 'roles', owner: 'core/tenancy', indexes: [{ key: { orgId: 1, name: 1 }, unique: true }] };
+
+/**
+ * A unique index refused the write. Inserts answer code 11000 everywhere; FerretDB 1.24
+ * answers an update that breaks a unique index with code 1 and PostgreSQL's SQLSTATE 23505.
+ */
+/** Kept as a name for the callers here; the engine's isDuplicateKey covers FerretDB's update errors too. */
+export const isUniqueViolation = isDuplicateKey;
 
 export interface TenancyStore {
   orgs: Collection<Organization>;
@@ -46,8 +57,32 @@ export interface TenancyStore {
   listUserMemberships(userId: string): Promise<Membership[]>;
   insertOrg(org: Organization, owner: Membership): Promise<void>;
   setPlan(orgId: string, plan: Plan): Promise<boolean>;
+  renameOrg(orgId: string, name: string): Promise<boolean>;
+  setOwnerId(orgId: string, ownerId: string): Promise<void>;
+  /** Ids of the organizations on one plan (audit retention). */
+  orgIdsOnPlan(plan: Plan): Promise<string[]>;
   /** Removes an organization with its memberships and roles (the orgs plugin runs plugin hooks first). */
   removeOrg(orgId: string): Promise<void>;
+
+  /** One page of members, oldest first, ties broken by _id. */
+  listMembers(orgId: string, page: Page): Promise<Membership[]>;
+  countMembers(orgId: string): Promise<number>;
+  memberUserIds(orgId: string): Promise<string[]>;
+  membersWithRole(orgId: string, role: string): Promise<Membership[]>;
+  /** Throws a duplicate-key error when the user is already a member (unique orgId+userId). */
+  insertMembership(m: Membership): Promise<void>;
+  setMemberRole(orgId: string, userId: string, role: string): Promise<boolean>;
+  /** Moves every member holding `from` to `to` in one statement. */
+  reassignRole(orgId: string, from: string, to: string): Promise<number>;
+  removeMembership(orgId: string, userId: string): Promise<boolean>;
+
+  listRoles(orgId: string): Promise<CustomRole[]>;
+  /** Member count of each of the given roles, in one command. */
+  roleMemberCounts(orgId: string, roles: string[]): Promise<Map<string, number>>;
+  /** Throws a unique violation (isUniqueViolation) on a name already used in the organization; so does updateRole. */
+  insertRole(role: CustomRole): Promise<void>;
+  updateRole(orgId: string, roleId: string, set: Partial<Pick<CustomRole, 'name' | 'description' | 'permissions'>>): Promise<CustomRole | null>;
+  deleteRole(orgId: string, roleId: string): Promise<boolean>;
 }
 
 export function createTenancyStore(db: Database): TenancyStore {
@@ -67,13 +102,73 @@ export function createTenancyStore(db: Database): TenancyStore {
       await orgs.insertOne(org);
     },
     async removeOrg(orgId) {
-      await orgs.deleteOne({ _id: orgId });
-      await memberships.deleteMany({ orgId });
+      // Dependent records first, the organization last: a crash part-way leaves an
+      // organization its owner can still see and delete again (every step is idempotent).
       await roles.deleteMany({ orgId });
+      await memberships.deleteMany({ orgId });
+      await orgs.deleteOne({ _id: orgId });
     },
     async setPlan(orgId, plan) {
       const res = await orgs.updateOne({ _id: orgId }, { $set: { plan } });
       return res.matchedCount === 1;
+    },
+    async renameOrg(orgId, name) {
+      const res = await orgs.updateOne({ _id: orgId }, { $set: { name } });
+      return res.matchedCount === 1;
+    },
+    async setOwnerId(orgId, ownerId) {
+      await orgs.updateOne({ _id: orgId }, { $set: { ownerId } });
+    },
+    async orgIdsOnPlan(plan) {
+      if (!PLANS.includes(plan)) return [];
+      const rows = await orgs.find({ plan }, { projection: { _id: 1 } }).toArray();
+      return rows.map((r) => r._id);
+    },
+
+    listMembers(orgId, page) {
+      const { skip, limit } = pageWindow(page);
+      return memberships.find({ orgId }).sort({ joinedAt: 1, _id: 1 }).skip(skip).limit(limit).toArray();
+    },
+    countMembers: (orgId) => memberships.countDocuments({ orgId }),
+    async memberUserIds(orgId) {
+      const rows = await memberships.find({ orgId }, { projection: { userId: 1 } }).toArray();
+      return rows.map((r) => r.userId);
+    },
+    membersWithRole: (orgId, role) => memberships.find({ orgId, role }).toArray(),
+    async insertMembership(m) {
+      await memberships.insertOne(m);
+    },
+    async setMemberRole(orgId, userId, role) {
+      const res = await memberships.updateOne({ orgId, userId }, { $set: { role } });
+      return res.matchedCount === 1;
+    },
+    async reassignRole(orgId, from, to) {
+      const res = await memberships.updateMany({ orgId, role: from }, { $set: { role: to } });
+      return res.modifiedCount;
+    },
+    async removeMembership(orgId, userId) {
+      const res = await memberships.deleteOne({ orgId, userId });
+      return res.deletedCount === 1;
+    },
+
+    listRoles: (orgId) => roles.find({ orgId }).sort({ name: 1 }).toArray(),
+    async roleMemberCounts(orgId, ids) {
+      if (!ids.length) return new Map();
+      const rows = await memberships.aggregate<{ _id: string; n: number }>([
+        { $match: { orgId, role: { $in: ids } } },
+        { $group: { _id: '$role', n: { $sum: 1 } } },
+      ]).toArray();
+      return new Map(rows.map((r) => [r._id, r.n]));
+    },
+    async insertRole(role) {
+      await roles.insertOne(role);
+    },
+    async updateRole(orgId, roleId, set) {
+      return roles.findOneAndUpdate({ _id: roleId, orgId }, { $set: set }, { returnDocument: 'after' });
+    },
+    async deleteRole(orgId, roleId) {
+      const res = await roles.deleteOne({ _id: roleId, orgId });
+      return res.deletedCount === 1;
     },
   };
 }

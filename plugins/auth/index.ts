@@ -24,6 +24,16 @@ export interface Accounts {
   setRole(email: string, role: User['role']): Promise<{ userId: string; orgId: string; email: string; changed: boolean } | null>;
 }
 
+/**
+ * Read-only user lookups for other plugins (organization members, audit actors), on
+ * ctx.services.userDirectory: the users collection stays this plugin's.
+ */
+export interface DirectoryUser { _id: string; email: string; name?: string }
+export interface UserDirectory {
+  byIds(ids: string[]): Promise<DirectoryUser[]>;
+  byEmail(email: string): Promise<DirectoryUser | null>;
+}
+
 type Req = FastifyRequest;
 const userId = (req: Req): string => {
   const id = req.principal?.userId;
@@ -59,6 +69,12 @@ export default definePlugin(async (ctx) => {
     },
   };
   ctx.services.accounts = accounts;
+  const directoryFields = { projection: { _id: 1, email: 1, name: 1 } };
+  const userDirectory: UserDirectory = {
+    byIds: (ids) => (ids.length ? store.users.find({ _id: { $in: [...new Set(ids)] } }, directoryFields).toArray() : Promise.resolve([])),
+    byEmail: (email) => store.users.findOne({ email: normalizeEmail(email) }, directoryFields),
+  };
+  ctx.services.userDirectory = userDirectory;
   const actor = (user: { _id: string; email: string; defaultOrgId: string; role: 'user' | 'admin' }): Principal =>
     ({ kind: 'user', userId: user._id, email: user.email, defaultOrgId: user.defaultOrgId, platformRole: user.role });
 

@@ -1,7 +1,9 @@
-// Organizations as the caller sees them: their role and the member count beside each.
+// Organizations as the caller sees them (their role and the member count beside each),
+// renaming, and deletion of everything an organization owns.
 import type { AppContext } from '../../core/context.ts';
 import type { Organization } from '../../core/tenancy/store.ts';
 import type { OrgView } from './schemas.ts';
+import type { Caller } from './rules.ts';
 
 export function createOrgService(ctx: AppContext) {
   const { store } = ctx.tenancy;
@@ -19,7 +21,14 @@ export function createOrgService(ctx: AppContext) {
     _id: org._id, name: org.name, role, memberCount: count, plan: org.plan, createdAt: org.createdAt.toISOString(),
   });
 
+  async function get(org: Organization, role: string): Promise<OrgView> {
+    const counts = await memberCounts([org._id]);
+    return view(org, role, counts.get(org._id) ?? 0);
+  }
+
   return {
+    get,
+
     async list(userId: string): Promise<OrgView[]> {
       const memberships = await store.listUserMemberships(userId);
       const ids = memberships.map((m) => m.orgId);
@@ -31,13 +40,33 @@ export function createOrgService(ctx: AppContext) {
         return org ? [view(org, m.role, counts.get(org._id) ?? 0)] : [];
       });
     },
+
     async create(userId: string, name: string): Promise<OrgView> {
       const org = await ctx.tenancy.createOrganization({ name, ownerId: userId });
       return view(org, 'owner', 1);
     },
-    async get(org: Organization, role: string): Promise<OrgView> {
-      const counts = await memberCounts([org._id]);
-      return view(org, role, counts.get(org._id) ?? 0);
+
+    async rename(caller: Caller, name: string): Promise<OrgView> {
+      const org = caller.org.org;
+      await store.renameOrg(org._id, name);
+      await ctx.tenancy.invalidateOrg(org._id);
+      caller.note({ target: { type: 'organization', id: org._id, name }, from: { name: org.name }, to: { name } });
+      return get({ ...org, name }, caller.org.role);
+    },
+
+    /**
+     * Permanently deletes the organization and everything it owns: every plugin's data
+     * through the hooks plugins register (ctx.onOrgDelete, so a plugin added later cannot be
+     * forgotten here), then the engine's records: exactly-once keys, audit entries, and last
+     * the organization with its memberships and roles. Each step is idempotent and the
+     * organization goes last, so after a failure the owner can simply delete it again.
+     */
+    async remove(orgId: string): Promise<void> {
+      await ctx.deleteOrgData(orgId);
+      await ctx.once.forgetOrg(orgId);
+      await ctx.audit.removeOrg(orgId);
+      await ctx.tenancy.removeOrganization(orgId);
     },
   };
 }
+export type OrgService = ReturnType<typeof createOrgService>;

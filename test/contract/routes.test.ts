@@ -29,6 +29,11 @@ t.test('every manifest route keeps the contract', async (t) => {
     if (res.statusCode !== 201) throw new Error(`cli token: ${res.body}`);
     return res.json().token as string;
   }
+  let runner: string | undefined;
+  async function runnerToken() {
+    if (!runner) runner = (await app.inject({ method: 'POST', url: '/api/runners', headers: bearer(owner.token), payload: { name: 'contract' } })).json().data.token as string;
+    return runner!;
+  }
   const isErrorShape = (body: { success?: unknown; error?: { code?: unknown; message?: unknown } }) =>
     body.success === false && typeof body.error?.code === 'string' && typeof body.error?.message === 'string';
 
@@ -74,10 +79,14 @@ t.test('every manifest route keeps the contract', async (t) => {
           t.equal(res.json().error.code, 'plan_required');
         }
 
-        const credentials = route.auth === 'none' ? {} : route.auth === 'service-key'
-          ? { headers: { 'x-service-key': 'test-service-key-0123456789abcdef' } } : { token: owner.token };
+        const credentials: { token?: string; headers?: Record<string, string> } = route.auth === 'none' ? {}
+          : route.auth === 'service-key' ? { headers: { 'x-service-key': 'test-service-key-0123456789abcdef' } }
+          : route.auth === 'runner' ? { headers: { 'x-runner-token': await runnerToken() } }
+          : { token: owner.token };
+        // The caller's own organization, so the guards let a bad body reach validation.
+        const ownOrg = route.orgParam ? { [route.orgParam]: owner.orgId } : {};
         if (route.body) {
-          const res = await call({ ...credentials, payload: [42] });
+          const res = await call({ ...credentials, params: ownOrg, payload: [42] });
           t.equal(res.statusCode, 400, 'body breaking the schema: 400');
           t.ok(isErrorShape(res.json()), 'in the error shape');
         }

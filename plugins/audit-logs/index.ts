@@ -1,0 +1,53 @@
+// The general audit trail (GET /api/audit-logs) of the caller's organization, and the
+// retention job that permanently deletes entries older than each plan keeps them. This
+// plugin is required: retention is a promise of the spec, not an option.
+import type { FastifyRequest } from 'fastify';
+import { definePlugin } from '../../core/context.ts';
+import type { AuditEntry } from '../../core/audit.ts';
+import { badRequest } from '../../core/errors.ts';
+import { pageCount } from '../../core/schemas.ts';
+import { parseRetention, RETENTION_EVERY, RETENTION_JOB } from './retention.ts';
+import type { TrailEntry, TrailQuery } from './schemas.ts';
+
+const view = (e: AuditEntry): TrailEntry => ({
+  _id: e._id,
+  timestamp: e.timestamp.toISOString(),
+  userId: e.userId,
+  action: e.action,
+  resourceType: e.resourceType,
+  resourceId: e.resourceId,
+  details: {
+    ...(e.details ?? {}), method: e.method, route: e.route, statusCode: e.statusCode,
+    ...(e.body !== undefined && e.body !== null ? { body: e.body } : {}),
+  },
+  ipAddress: e.ipAddress,
+  userAgent: e.userAgent,
+});
+
+export default definePlugin((ctx) => {
+  // Read once at startup: a bad value stops the boot with a message naming the variable.
+  const policy = parseRetention(process.env.AUDIT_RETENTION_DAYS);
+  const purge = () => ctx.audit.purge(policy, (plan) => ctx.tenancy.store.orgIdsOnPlan(plan));
+  ctx.services.auditRetention = { policy, purge };
+  // Idempotent: a second run (two processes on the embedded database) finds nothing older.
+  ctx.scheduler.define(RETENTION_JOB, async () => {
+    const result = await purge();
+    if (result.deleted) ctx.log.info({ ...result }, 'audit retention: old entries deleted');
+  });
+
+  return {
+    async start() {
+      await ctx.scheduler.every(RETENTION_EVERY, RETENTION_JOB, {});
+    },
+    handlers: {
+      async list(req: FastifyRequest) {
+        const q = req.query as TrailQuery;
+        const from = q.from ? new Date(q.from) : undefined;
+        const to = q.to ? new Date(q.to) : undefined;
+        if (from && to && from > to) throw badRequest('from must not be after to');
+        const { entries, total } = await ctx.audit.query({ orgId: req.org!.id, action: q.action, userId: q.userId, from, to }, q);
+        return { logs: entries.map(view), total, page: q.page, pages: pageCount(total, q.limit) };
+      },
+    },
+  };
+});

@@ -1,0 +1,74 @@
+// The organization rules every service here shares: who is acting, which roles exist,
+// and the escalation rule (nobody grants or manages permissions they do not hold). The
+// error codes and statuses are the ones the README's API notes list.
+import type { AppContext } from '../../core/context.ts';
+import { AppError } from '../../core/errors.ts';
+import type { OrgContext } from '../../core/guards/principal.ts';
+import { isBuiltInRole, type Permission } from '../../core/permissions.ts';
+import { planAtLeast, type Plan } from '../../core/plans.ts';
+import type { Organization } from '../../core/tenancy/store.ts';
+import type { DirectoryUser, UserDirectory } from '../auth/index.ts';
+
+/** Who is acting, in which organization, and where their audit details go. */
+export interface Caller {
+  /** The acting user; the service key (admin everywhere) acts as "service". */
+  userId: string;
+  isService: boolean;
+  email?: string;
+  org: OrgContext;
+  /** Adds facts to this request's audit entry (target, before/after). */
+  note(details: Record<string, unknown>): void;
+  request: { ip: string; userAgent: string | null; method: string; route: string };
+}
+
+export const CUSTOM_ROLES_PLAN: Plan = 'team';
+
+export const orgError = (code: string, status: number, message: string, details?: unknown) =>
+  new AppError(`orgs.${code}`, { status, message, details });
+
+export const ownerCannotBeRemoved = (what = 'removed') =>
+  orgError('owner_cannot_be_removed', 409, `The organization owner cannot be ${what}; transfer ownership first`);
+
+/** The auth plugin's read-only user lookups, resolved when first needed (plugins build in name order). */
+export function userDirectory(ctx: AppContext): UserDirectory {
+  const dir = ctx.services.userDirectory as UserDirectory | undefined;
+  if (!dir) throw new Error('orgs: ctx.services.userDirectory is missing; the auth plugin must be enabled');
+  return dir;
+}
+
+/** The user's name, else the local part of their email. */
+export const usernameOf = (u: Pick<DirectoryUser, 'email' | 'name'>) => u.name?.trim() || u.email.split('@')[0];
+
+export async function usersById(ctx: AppContext, ids: string[]): Promise<Map<string, DirectoryUser>> {
+  const users = await userDirectory(ctx).byIds(ids);
+  return new Map(users.map((u) => [u._id, u]));
+}
+
+/**
+ * A role as given in a request, checked against the organization: built-in roles as they
+ * are; a custom role must exist in this organization, which must be on Team or above.
+ */
+export async function resolveRole(ctx: AppContext, org: Organization, role: string): Promise<{ role: string; permissions: ReadonlySet<Permission> }> {
+  if (role === 'owner') throw orgError('owner_role_fixed', 400, 'The owner role is given only by transferring ownership');
+  const permissions = await ctx.tenancy.permissionsOf(org._id, role);
+  if (!permissions) throw orgError('unknown_role', 400, `Unknown role "${role}": use admin, member, viewer or a custom role id of this organization`);
+  if (!isBuiltInRole(role) && !planAtLeast(org.plan, CUSTOM_ROLES_PLAN)) {
+    throw new AppError('plan_required', { message: 'Custom roles require the Team plan or higher', details: { requiredPlan: CUSTOM_ROLES_PLAN, currentPlan: org.plan } });
+  }
+  return { role, permissions };
+}
+
+/** The escalation rule: every permission in `wanted` must be one the caller holds. */
+export function assertHolds(held: ReadonlySet<Permission>, wanted: Iterable<Permission>, what: string): void {
+  const missing = [...wanted].filter((p) => !held.has(p));
+  if (missing.length) {
+    throw orgError('role_escalation', 403, `You cannot ${what}: it involves permissions your role does not hold`, { missingPermissions: missing });
+  }
+}
+
+/** The caller may act on a member only if the member's role grants nothing the caller lacks. */
+export async function assertCanManage(ctx: AppContext, caller: Caller, memberRole: string, held = caller.org.permissions): Promise<void> {
+  const theirs = await ctx.tenancy.permissionsOf(caller.org.id, memberRole);
+  // A dangling custom role grants nothing, so anyone with org:members may manage it.
+  if (theirs) assertHolds(held, theirs, 'manage a member whose role grants more than yours');
+}

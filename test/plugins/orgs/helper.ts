@@ -1,0 +1,26 @@
+// Shared set-up of the organization tests: users with a given role in one organization,
+// written straight to the store (the invitation tests cover joining through the API).
+import { newId } from '../../../core/crypto.ts';
+import type { App } from '../../../core/app.ts';
+import type { Permission } from '../../../core/permissions.ts';
+import { bearer, register, type Session } from '../../helper.ts';
+
+export type Built = App;
+export interface Member extends Session { role: string }
+
+/** A fresh user who is a member of orgId with the given role (built-in name or custom role id). */
+export async function addMember(b: Built, orgId: string, role: string): Promise<Member> {
+  const s = await register(b.app);
+  await b.ctx.tenancy.store.insertMembership({ _id: newId(), orgId, userId: s.userId, role, joinedAt: new Date() });
+  await b.ctx.tenancy.invalidateMembership(orgId, s.userId);
+  return { ...s, role };
+}
+
+/** A custom role written straight to the store. */
+export async function addRole(b: Built, orgId: string, name: string, permissions: Permission[]): Promise<string> {
+  const _id = newId();
+  await b.ctx.tenancy.store.insertRole({ _id, orgId, name, description: '', permissions, createdAt: new Date() });
+  return _id;
+}
+
+export const as = (s: { token: string }) => ({ headers: bearer(s.token) });
