@@ -85,7 +85,7 @@ function orgGuard(spec: RouteSpec, requiredPlan: Plan | undefined, tenancy: Tena
     if (fromParam !== undefined && !ID.test(fromParam)) {
       throw new AppError('validation_failed', { message: `params/${spec.orgParam} must be an organization id` });
     }
-    const orgId = fromParam ?? p.orgId ?? fromHeader ?? p.defaultOrgId;
+    let orgId = fromParam ?? p.orgId ?? fromHeader ?? p.defaultOrgId;
     if (!orgId) throw new AppError('not_found', { message: 'Organization not found' });
     // Credentials bound to one org never reach another one.
     if (p.orgId && (orgId !== p.orgId || (fromHeader && fromHeader !== p.orgId))) {
@@ -98,6 +98,15 @@ function orgGuard(spec: RouteSpec, requiredPlan: Plan | undefined, tenancy: Tena
       access = org && { org, role: 'admin', builtInRole: 'admin' as const, permissions: ROLE_PERMISSIONS.admin };
     } else if (p.userId && ID.test(orgId)) {
       access = await tenancy.access(orgId, p.userId);
+    }
+    // A default organization the user has since left or lost: fall back to their first
+    // membership rather than failing every route that uses the default context.
+    if (!access && p.userId && !fromParam && !fromHeader && !p.orgId) {
+      const first = (await tenancy.store.listUserMemberships(p.userId))[0];
+      if (first) {
+        orgId = first.orgId;
+        access = await tenancy.access(orgId, p.userId);
+      }
     }
     if (!access) throw new AppError('not_found', { message: 'Organization not found' });
     req.org = { id: orgId, ...access };

@@ -39,8 +39,14 @@ export function createDeletion(ctx: AppContext, store: AuthStore, sessions: Sess
           await ctx.tenancy.invalidateMembership(m.orgId, heir.userId);
           await ctx.tenancy.invalidateOrg(m.orgId);
         } else {
-          await ctx.deleteOrgData(m.orgId);
-          await ctx.tenancy.store.removeOrg(m.orgId);
+          // The organizations plugin deletes an org completely (every plugin's data, its
+          // audit trail, its exactly-once keys); fall back to the engine's hooks without it.
+          const organizations = ctx.services.organizations as { remove(orgId: string): Promise<void> } | undefined;
+          if (organizations) await organizations.remove(m.orgId);
+          else {
+            await ctx.deleteOrgData(m.orgId);
+            await ctx.tenancy.store.removeOrg(m.orgId);
+          }
           await ctx.tenancy.invalidateOrg(m.orgId);
         }
       }

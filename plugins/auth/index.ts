@@ -69,6 +69,8 @@ export default definePlugin(async (ctx) => {
     },
   };
   ctx.services.accounts = accounts;
+  // CLI tokens are bound to one organization and go with it.
+  ctx.onOrgDelete(async (orgId) => { await store.cliTokens.deleteMany({ orgId }); });
   const directoryFields = { projection: { _id: 1, email: 1, name: 1 } };
   const userDirectory: UserDirectory = {
     byIds: (ids) => (ids.length ? store.users.find({ _id: { $in: [...new Set(ids)] } }, directoryFields).toArray() : Promise.resolve([])),
