@@ -1,10 +1,14 @@
-// Runners (SPEC "Runners"): management by users and CLI tokens, liveness from the agents.
-// The agent routes /jobs and /jobs/status and the setup routes come with the scan executor
-// and the runner-agent package (issue 6).
+// Runners (SPEC "Runners"): management by users and CLI tokens, setup, and the agent's own
+// routes (X-Runner-Token, Runner limit): heartbeat, jobs, jobs/status. The install script and
+// the agent package are opened by the runner token in the query (auth 'none' here; the handler
+// checks the token belongs to the runner, else 401).
 import { Type } from 'typebox';
 import { defineManifest, type RouteSpec } from '../core/manifest.ts';
 import { Message, PageQuery } from '../core/schemas.ts';
-import { CreateRunner, CreatedRunner, Heartbeat, HeartbeatAck, NewToken, RunnerParams, RunnerView, UpdateRunner } from '../plugins/runners/schemas.ts';
+import {
+  CreateRunner, CreatedRunner, Heartbeat, HeartbeatAck, JobClaim, JobStatusAck, JobStatusBody, NewToken, RunnerParams, RunnerView, SetupInfo,
+  TokenQuery, UpdateRunner,
+} from '../plugins/runners/schemas.ts';
 
 const read = { auth: 'bearer', scope: 'runners:read', permission: 'runners:read' } as const satisfies Partial<RouteSpec>;
 const manage = { auth: 'bearer', scope: 'runners:manage', permission: 'runners:write' } as const satisfies Partial<RouteSpec>;
@@ -29,5 +33,19 @@ export default defineManifest({
       params: RunnerParams, response: { 200: RunnerView }, handler: 'markOffline' },
     { id: 'runnerHeartbeat', method: 'POST', url: '/heartbeat', auth: 'runner', rateLimit: 'runner',
       summary: 'Runner liveness: status online or busy, version, system info', body: Heartbeat, response: { 200: HeartbeatAck }, handler: 'heartbeat' },
+    { id: 'claimRunnerJob', method: 'POST', url: '/jobs', auth: 'runner', rateLimit: 'runner', audit: 'runner.job_claimed',
+      summary: "Claims one pending scan of the runner's organization whose config's runnerLabels are all among the runner's labels (job null when none); the scan moves to running",
+      response: { 200: JobClaim }, handler: 'claimJob' },
+    { id: 'reportRunnerJobStatus', method: 'POST', url: '/jobs/status', auth: 'runner', rateLimit: 'runner', audit: 'runner.job_status',
+      summary: 'running, completed (result.drifts as the detection engine reports them) or failed (error); idempotent; 404 for a job this runner does not hold',
+      body: JobStatusBody, response: { 200: JobStatusAck }, handler: 'jobStatus' },
+    { id: 'getRunnerSetupInfo', method: 'GET', url: '/:runnerId/setup-info', ...manage,
+      summary: 'Setup data including the runner token, the install command and the package URL', params: RunnerParams, response: { 200: SetupInfo }, handler: 'setupInfo' },
+    { id: 'getRunnerSetupScript', method: 'GET', url: '/:runnerId/setup', auth: 'none', reply: 'raw',
+      summary: 'The install script (text/x-shellscript); the runner token in ?token= (401 unless it is this runner\'s)',
+      params: RunnerParams, query: TokenQuery, response: { 200: Type.String({ description: 'text/x-shellscript' }) }, handler: 'setupScript' },
+    { id: 'getRunnerAgentPackage', method: 'GET', url: '/agent/package.tgz', auth: 'none', reply: 'raw',
+      summary: 'The runner-agent npm package (application/gzip) the install script installs; a runner token in ?token=',
+      query: TokenQuery, response: { 200: Type.String({ description: 'application/gzip' }) }, handler: 'agentPackage' },
   ],
 });

@@ -37,3 +37,59 @@ export const RunnerView = Type.Object({
 export const CreatedRunner = Type.Intersect([RunnerView, Type.Object({ token: Type.String() })]);
 export const NewToken = Type.Object({ _id: Type.String(), token: Type.String(), tokenPrefix: Type.String() });
 export const HeartbeatAck = Type.Object({ status: Type.String(), lastHeartbeat: Timestamp });
+
+// ---- agent job routes ------------------------------------------------------------------------
+
+const Severity = Type.Union([Type.Literal('critical'), Type.Literal('high'), Type.Literal('medium'), Type.Literal('low')]);
+/** One drift as the detection engine reports it (runner-agent/src/engine/types.ts DetectedDrift). */
+export const AgentDrift = Type.Object({
+  resourceType: Type.String({ minLength: 1, maxLength: 200 }),
+  resourceAddress: Type.String({ minLength: 1, maxLength: 1000 }),
+  changeType: Type.Union([Type.Literal('changed'), Type.Literal('deleted')]),
+  severity: Severity,
+  diff: Type.Array(Type.Object({ attribute: Type.String({ maxLength: 1000 }), before: Type.Unknown(), after: Type.Unknown() })),
+  ruleId: Type.Optional(Type.String({ maxLength: 100 })),
+});
+export const JobStatusBody = Type.Object({
+  jobId: Type.String({ pattern: '^[a-f0-9]{24}$' }),
+  status: Type.Union([Type.Literal('running'), Type.Literal('completed'), Type.Literal('failed')]),
+  result: Type.Optional(Type.Object({
+    drifts: Type.Optional(Type.Array(AgentDrift, { description: 'Required with status completed; [] when nothing drifted' })),
+    resourcesScanned: Type.Optional(Type.Integer({ minimum: 0 })),
+    stats: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  })),
+  error: Type.Optional(Type.String({ maxLength: 4000 })),
+});
+export type JobStatusBody = Static<typeof JobStatusBody>;
+export const JobStatusAck = Type.Object({ jobId: Type.String(), status: Type.String({ description: "The scan's status after the report" }) });
+
+export const JobSource = Type.Union([
+  Type.Object({ kind: Type.Literal('git'), url: Type.String(), branch: Type.String() }),
+  Type.Object({ kind: Type.Literal('path'), path: Type.String() }),
+]);
+export const Job = Type.Object({
+  _id: Type.String({ description: 'The scan id; report on it with POST /jobs/status' }),
+  type: Type.Literal('scan'),
+  repositoryConfig: Type.String(),
+  repositoryName: Type.String(),
+  branch: Type.String(),
+  scan: Type.Object({
+    source: JobSource,
+    iacPaths: Type.Array(Type.String()),
+    provider: Type.String(),
+    credentials: Nullable(Type.Record(Type.String(), Type.Unknown(), { description: "Decrypted cloud credentials of the project, else of the organization" })),
+    endpoint: Type.Optional(Type.String()),
+    statePath: Type.Optional(Type.String()),
+  }),
+});
+export const JobClaim = Type.Object({ job: Nullable(Job) });
+
+// ---- setup -----------------------------------------------------------------------------------
+
+export const TokenQuery = Type.Object({ token: Type.Optional(Type.String({ maxLength: 200 })) });
+export const SetupInfo = Type.Object({
+  runnerId: Type.String(), name: Type.String(), labels: Type.Array(Type.String()),
+  apiUrl: Type.String(),
+  token: Nullable(Type.String({ description: 'null for runners created before setup data was kept: regenerate the token' })),
+  setupUrl: Nullable(Type.String()), installCommand: Nullable(Type.String()), packageUrl: Nullable(Type.String()),
+});

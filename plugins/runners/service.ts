@@ -20,7 +20,18 @@ export const runnerView = (r: Runner) => ({
   systemInfo: r.systemInfo, tokenPrefix: r.tokenPrefix, createdAt: r.createdAt.toISOString(),
 });
 
-export function createRunnerService(ctx: AppContext, store: RunnerStore) {
+/** What happens to the scans a runner holds when it goes offline or is deleted (jobs.ts failHeld). */
+export type FailHeld = (gone: Pick<Runner, '_id' | 'name'>[], why: 'went offline' | 'was deleted') => Promise<number>;
+
+/** The sealed copy names its runner, so a value copied onto another runner does not open. */
+export const sealToken = (ctx: AppContext, runnerId: string, token: string) => ctx.sealer.seal(JSON.stringify({ runnerId, token }));
+export function openToken(ctx: AppContext, runner: Runner): string | null {
+  if (!runner.tokenSealed) return null;
+  const { runnerId, token } = JSON.parse(ctx.sealer.open(runner.tokenSealed)) as { runnerId: string; token: string };
+  return runnerId === runner._id ? token : null;
+}
+
+export function createRunnerService(ctx: AppContext, store: RunnerStore, failHeld: FailHeld) {
   const byToken = ctx.caches.create<Runner>('runner-token', (hash) => store.byTokenHash(hash), { ttlMs: 30_000 });
   const offlineAfterMs = ctx.config.RUNNER_OFFLINE_AFTER * 1000;
 
@@ -39,18 +50,19 @@ export function createRunnerService(ctx: AppContext, store: RunnerStore) {
     return runner;
   }
 
-  const newToken = () => {
+  const newToken = (runnerId: string) => {
     const token = randomToken('rn_');
-    return { token, tokenHash: sha256Hex(token), tokenPrefix: token.slice(0, 10) };
+    return { token, tokenHash: sha256Hex(token), tokenPrefix: token.slice(0, 10), tokenSealed: sealToken(ctx, runnerId, token) };
   };
 
   return {
     byToken,
     async create(orgId: string, userId: string | null, input: CreateRunner) {
-      const { token, tokenHash, tokenPrefix } = newToken();
+      const _id = newId();
+      const { token, tokenHash, tokenPrefix, tokenSealed } = newToken(_id);
       const runner: Runner = {
-        _id: newId(), orgId, name: input.name, labels: input.labels, status: 'offline', version: null, lastHeartbeat: null,
-        jobsCompleted: 0, systemInfo: null, tokenHash, tokenPrefix, createdAt: new Date(), createdBy: userId,
+        _id, orgId, name: input.name, labels: input.labels, status: 'offline', version: null, lastHeartbeat: null,
+        jobsCompleted: 0, systemInfo: null, tokenHash, tokenPrefix, tokenSealed, createdAt: new Date(), createdBy: userId,
       };
       await store.insert(runner);
       return { ...runnerView(runner), token };
@@ -71,11 +83,12 @@ export function createRunnerService(ctx: AppContext, store: RunnerStore) {
       const runner = await store.remove(orgId, id);
       if (!runner) throw notFound('Runner');
       await byToken.invalidate(runner.tokenHash);
+      await failHeld([runner], 'was deleted');
     },
     async regenerateToken(orgId: string, id: string) {
       const old = await mustGet(orgId, id);
-      const { token, tokenHash, tokenPrefix } = newToken();
-      await store.update(orgId, id, { tokenHash, tokenPrefix });
+      const { token, tokenHash, tokenPrefix, tokenSealed } = newToken(id);
+      await store.update(orgId, id, { tokenHash, tokenPrefix, tokenSealed });
       await byToken.invalidate(old.tokenHash);
       return { _id: id, token, tokenPrefix };
     },
@@ -83,6 +96,7 @@ export function createRunnerService(ctx: AppContext, store: RunnerStore) {
       const runner = await store.update(orgId, id, { status: 'offline' });
       if (!runner) throw notFound('Runner');
       await byToken.invalidate(runner.tokenHash);
+      await failHeld([runner], 'went offline');
       return runnerView(runner);
     },
     /** Writes only when something changed or the last write is older than the throttle window. */
@@ -102,13 +116,20 @@ export function createRunnerService(ctx: AppContext, store: RunnerStore) {
       byToken.clearLocal(tokenHash);
       return { changed: cached?.status !== beat.status, status: beat.status, lastHeartbeat: now.toISOString() };
     },
-    /** Online or busy runners silent for RUNNER_OFFLINE_AFTER go offline. Idempotent. */
+    /**
+     * Online or busy runners silent for RUNNER_OFFLINE_AFTER go offline, and the scans they
+     * held fail (recordScanResult has no way back to pending; a user re-triggers). Idempotent:
+     * a second sweep finds neither the runners nor their jobs.
+     */
     async sweep(now = new Date()) {
       const stale = await store.stale(new Date(now.getTime() - offlineAfterMs));
       if (!stale.length) return [];
       await store.markOffline(stale.map((r) => r._id));
       for (const r of stale) await byToken.invalidate(r.tokenHash);
-      await ctx.bus.emit('runner.offline', stale[0].orgId, { runnerIds: stale.map((r) => r._id) });
+      await failHeld(stale, 'went offline');
+      const byOrg = new Map<string, string[]>();
+      for (const r of stale) byOrg.set(r.orgId, [...(byOrg.get(r.orgId) ?? []), r._id]);
+      for (const [orgId, runnerIds] of byOrg) await ctx.bus.emit('runner.offline', orgId, { runnerIds });
       return stale;
     },
   };

@@ -17,6 +17,12 @@ export interface Runner {
   /** SHA-256 of the `rn_` token; the token itself is shown once. */
   tokenHash: string;
   tokenPrefix: string;
+  /**
+   * The token sealed (AES-256-GCM, bound to this runner), for GET /:runnerId/setup-info only:
+   * the spec's setup data includes the token. Authentication uses the hash. Absent on runners
+   * created before setup data was kept (their setup-info says to regenerate).
+   */
+  tokenSealed?: string;
   createdAt: Date;
   createdBy: string | null;
 }
@@ -45,7 +51,7 @@ export function createRunnerStore(db: Database) {
     remove: (orgId: string, id: string) => col.findOneAndDelete({ _id: id, orgId }),
     removeOrg: (orgId: string) => col.deleteMany({ orgId }),
     /** Online or busy runners not heard from since `cutoff`. */
-    stale: (cutoff: Date) => col.find({ status: { $in: ['online', 'busy'] }, lastHeartbeat: { $lt: cutoff } }, { projection: { _id: 1, orgId: 1, tokenHash: 1 } }).toArray(),
+    stale: (cutoff: Date) => col.find({ status: { $in: ['online', 'busy'] }, lastHeartbeat: { $lt: cutoff } }, { projection: { _id: 1, orgId: 1, name: 1, tokenHash: 1 } }).toArray(),
     markOffline: (ids: string[]) => col.updateMany({ _id: { $in: ids } }, { $set: { status: 'offline' } }),
   };
 }

@@ -1,7 +1,7 @@
-// `npm run bench`: the engine benchmark. Starts each target as its own process, drives it
-// with autocannon from this process, prints tables on stdout (progress on stderr) and writes
-// the same data to .data/bench/engine-<timestamp>.json. No timed assertion: figures are
-// ratios against a baseline of the same run. BENCH_SECONDS (default 8) and BENCH_WARMUP
+// `npm run bench [-- engine|orgs|drifts]`: every benchmark, or the one named. Starts each target as
+// its own process, drives it from this process, prints tables on stdout (progress on stderr)
+// and writes the same data to .data/bench/<name>-<timestamp>.json. No timed assertion:
+// figures are ratios against a baseline of the same run. BENCH_SECONDS (default 8) and BENCH_WARMUP
 // (default 2) set each load run's length; BENCH_PIPELINING (default 10) the requests in flight
 // per connection for /me, so the one-core load generator can keep a fast server busy.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -9,6 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fmt, REPO, startServer, table, type Target } from './lib.ts';
 import { runEngine, type EngineResult, type Settings } from './engine.ts';
+import { runOrgs, type OrgsResult, type OrgsSettings } from './orgs.ts';
+import { runDrifts } from './drifts.ts';
 
 const envNumber = (name: string, dflt: number) => {
   const n = Number(process.env[name] ?? dflt);
@@ -46,11 +48,43 @@ function report(r: EngineResult, set: Settings, loadAvg: number[]): string {
   return out.join('\n');
 }
 
+function orgsReport(r: OrgsResult, set: OrgsSettings, loadAvg: number[]): string {
+  const [small, large] = r.exports;
+  const commands = r.commands.map((c) => c.commands);
+  return [
+    `Organizations benchmark: ${set.entries} audit entries in one organization (seeded in ${fmt(r.seedSeconds)}s), node ${process.version}, ${os.cpus().length} CPUs`,
+    `load average before the run: ${loadAvg.map((l) => l.toFixed(2)).join(' ')}`,
+    '',
+    'a. GET /api/orgs/:orgId/audit-logs through the app vs the same find + count through the raw driver',
+    table(['query', 'entries in org', 'matching', 'app ms', 'driver ms', 'app/driver'], r.queries.map((q) => [q.query, q.entries, q.total, q.appMs, q.rawMs, q.ratio])),
+    `(median of ${set.samples} each; the embedded database scans and sorts per query, so both columns are mostly its time)`,
+    '',
+    'b. Database commands per audit-log request (warm)',
+    table(['limit', 'commands'], r.commands.map((c) => [c.limit, c.commands])),
+    `constant in the page size: ${commands.every((c) => c === commands[0]) ? 'met' : 'NOT met'}`,
+    '',
+    `c. CSV export (GET /api/orgs/:orgId/audit-logs/export), server process memory while streaming (old space capped at ${r.heapCapMb} MB)`,
+    table(['entries', 'rows', 'MB sent', 'seconds', 'RSS before MB', 'RSS peak MB', 'growth MB', 'VmHWM MB'],
+      r.exports.map((e) => [e.entries, e.rows, e.bytes / 1e6, e.seconds, e.baselineRssMb, e.peakRssMb, e.growthMb, e.hwmMb ?? 'n/a'])),
+    `peak RSS growth while streaming ${large.entries} vs ${small.entries} entries (${large.entries / small.entries}x the data): `
+      + `${fmt(large.growthMb)} MB vs ${fmt(small.growthMb)} MB; flat (less than twice, or under 16 MB more): `
+      + `${large.growthMb < Math.max(2 * small.growthMb, small.growthMb + 16) ? 'met' : 'NOT met'}`,
+  ].join('\n');
+}
+
 const verdict = (ratio: number) => `${fmt(ratio)} ${ratio >= 0.5 ? 'met' : 'NOT met'}`;
 
+const BENCHES = ['engine', 'orgs', 'drifts'] as const;
+type BenchName = (typeof BENCHES)[number];
+
 async function main(): Promise<number> {
-  const set: Settings = { seconds: envNumber('BENCH_SECONDS', 8), warmup: envNumber('BENCH_WARMUP', 2), connections: 10,
-    pipelining: Math.max(1, Math.round(envNumber('BENCH_PIPELINING', 10))), warmRequests: 50 };
+  const wanted = process.argv.slice(2);
+  const unknown = wanted.filter((w) => !(BENCHES as readonly string[]).includes(w));
+  if (unknown.length) {
+    console.error(`usage: npm run bench [-- ${BENCHES.join('|')}] (unknown: ${unknown.join(', ')})`);
+    return 2;
+  }
+  const run = (name: BenchName) => wanted.length === 0 || wanted.includes(name);
   const targets = new Set<Target>();
   const start = async (name: string, mode: 'bare' | 'app', env?: Record<string, string>) => {
     const t = await startServer(name, mode, env);
@@ -60,15 +94,37 @@ async function main(): Promise<number> {
   const stopAll = () => Promise.all([...targets].map((t) => t.stop()));
   // Ctrl-C: stop the servers properly so they drop their databases.
   process.once('SIGINT', () => { void stopAll().finally(() => process.exit(130)); });
-  try {
-    const loadAvg = os.loadavg();
-    const result = await runEngine(start, set, (line) => console.error(`bench: ${line}`));
-    console.log(report(result, set, loadAvg));
-    const dir = path.join(REPO, '.data', 'bench');
+  const dir = path.join(REPO, '.data', 'bench');
+  const save = (name: string, data: object) => {
     mkdirSync(dir, { recursive: true });
-    const file = path.join(dir, `engine-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-    writeFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), node: process.version, cpus: os.cpus().length, loadAvg, settings: set, ...result }, null, 2)}\n`);
+    const file = path.join(dir, `${name}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+    writeFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), node: process.version, cpus: os.cpus().length, ...data }, null, 2)}\n`);
     console.log(`\ndata: ${path.relative(REPO, file)}`);
+  };
+  try {
+    if (run('engine')) {
+      const set: Settings = { seconds: envNumber('BENCH_SECONDS', 8), warmup: envNumber('BENCH_WARMUP', 2), connections: 10,
+        pipelining: Math.max(1, Math.round(envNumber('BENCH_PIPELINING', 10))), warmRequests: 50 };
+      const loadAvg = os.loadavg();
+      const result = await runEngine(start, set, (line) => console.error(`bench: ${line}`));
+      console.log(report(result, set, loadAvg));
+      save('engine', { loadAvg, settings: set, ...result });
+    }
+    if (run('orgs')) {
+      // BENCH_AUDIT_ENTRIES (default 100000) sizes the organization; the first export is a tenth of it.
+      const entries = Math.max(1000, Math.round(envNumber('BENCH_AUDIT_ENTRIES', 100_000)));
+      const set: OrgsSettings = { entries, firstExport: Math.round(entries / 10), samples: 3, batch: 1000 };
+      const loadAvg = os.loadavg();
+      if (run('engine')) console.log('');
+      const result = await runOrgs(start, set, (line) => console.error(`bench orgs: ${line}`));
+      console.log(orgsReport(result, set, loadAvg));
+      save('orgs', { loadAvg, settings: set, ...result });
+    }
+    if (run('drifts')) {
+      // BENCH_DRIFTS (default 100000) sizes the organization; runDrifts saves its own data file.
+      if (wanted.length !== 1) console.log('');
+      console.log(await runDrifts((line) => console.error(`bench drifts: ${line}`)));
+    }
     return 0;
   } finally {
     await stopAll();

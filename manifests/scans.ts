@@ -1,0 +1,30 @@
+// Scans (SPEC "Scans", B). CLI scopes as the spec lists them (scans:read, scans:trigger);
+// org permissions scans:read, and scans:write for trigger, cancel and delete. Trigger
+// counts against the Scan rate limit (10 per minute per organization) and, on Free, 3
+// scans per day (403 plan_limit). The list answers {success, data, pagination}.
+import { Type } from 'typebox';
+import { defineManifest, type RouteSpec } from '../core/manifest.ts';
+import { Nullable } from '../core/schemas.ts';
+import { ConfigIdParams, Dashboard, ListQuery, Message, PageQuery, ScanDetails, ScanIdParams, ScanPage, ScanView } from '../plugins/scans/schemas.ts';
+
+const read = { auth: 'bearer', scope: 'scans:read', permission: 'scans:read' } as const satisfies Partial<RouteSpec>;
+const write = { auth: 'bearer', scope: 'scans:trigger', permission: 'scans:write' } as const satisfies Partial<RouteSpec>;
+
+export default defineManifest({
+  plugin: 'scans',
+  prefix: '/api/scans',
+  reply: 'envelope',
+  description: 'Scans of repository configs: trigger, life cycle (pending, running, completed, failed, cancelled) and results',
+  routes: [
+    { id: 'listScans', method: 'GET', url: '/', ...read, reply: 'named', summary: 'Newest first; {success, data, pagination:{page, limit, total}}', query: ListQuery, response: { 200: ScanPage }, handler: 'list' },
+    { id: 'getScanDashboard', method: 'GET', url: '/dashboard', ...read, summary: 'Totals, 5 recent scans and the drift trend of the last 30 days (UTC)', response: { 200: Dashboard }, handler: 'dashboard' },
+    { id: 'triggerScan', method: 'POST', url: '/trigger/:repositoryConfigId', ...write, rateLimit: 'scan', audit: 'scan.triggered',
+      summary: 'Creates a pending scan (triggeredBy manual) and hands it to the executor', params: ConfigIdParams, response: { 201: ScanView }, handler: 'trigger' },
+    { id: 'listRepositoryScans', method: 'GET', url: '/repository/:repositoryConfigId', ...read, params: ConfigIdParams, query: PageQuery, response: { 200: Type.Array(ScanView) }, handler: 'byRepository' },
+    { id: 'getLatestRepositoryScan', method: 'GET', url: '/repository/:repositoryConfigId/latest', ...read, summary: 'data is null when the config has no scan yet', params: ConfigIdParams, response: { 200: Nullable(ScanView) }, handler: 'latest' },
+    { id: 'getScan', method: 'GET', url: '/:scanId', ...read, params: ScanIdParams, response: { 200: ScanView }, handler: 'get' },
+    { id: 'getScanDetails', method: 'GET', url: '/:scanId/details', ...read, params: ScanIdParams, response: { 200: ScanDetails }, handler: 'details' },
+    { id: 'cancelScan', method: 'POST', url: '/:scanId/cancel', ...write, audit: 'scan.cancelled', summary: 'Only from pending or running (409 otherwise)', params: ScanIdParams, response: { 200: ScanView }, handler: 'cancel' },
+    { id: 'deleteScan', method: 'DELETE', url: '/:scanId', ...write, audit: 'scan.deleted', summary: 'Deletes a finished scan and the drifts it first detected (409 while pending or running)', params: ScanIdParams, response: { 200: Message }, handler: 'remove' },
+  ],
+});

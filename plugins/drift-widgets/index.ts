@@ -1,0 +1,28 @@
+// Handlers of the drift widget routes (manifests/drift-widgets.ts).
+import type { FastifyRequest } from 'fastify';
+import { definePlugin } from '../../core/context.ts';
+import { createDriftStore } from '../drifts/store.ts';
+import { createWidgetStore } from './store.ts';
+import { createWidgetService } from './service.ts';
+import type { CreateWidget, UpdateWidget } from './schemas.ts';
+
+const orgOf = (req: FastifyRequest) => req.org!.id;
+const idOf = (req: FastifyRequest) => (req.params as { id: string }).id;
+
+export default definePlugin((ctx) => {
+  const store = createWidgetStore(ctx.db);
+  const service = createWidgetService(store, createDriftStore(ctx.db));
+  ctx.onOrgDelete((orgId) => store.removeOrg(orgId));
+  return {
+    handlers: {
+      list: (req) => service.list(orgOf(req)),
+      refreshAll: (req) => service.refreshAll(orgOf(req)),
+      reorder: (req) => service.reorder(orgOf(req), (req.body as { order: string[] }).order),
+      get: (req) => service.get(orgOf(req), idOf(req)),
+      create: (req) => service.create(orgOf(req), req.body as CreateWidget),
+      update: (req) => service.update(orgOf(req), idOf(req), req.body as UpdateWidget),
+      remove: (req) => service.remove(orgOf(req), idOf(req)),
+      refresh: (req) => service.refresh(orgOf(req), idOf(req)),
+    },
+  };
+});

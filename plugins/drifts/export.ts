@@ -1,0 +1,34 @@
+// The CSV export: a database cursor piped through csv-stringify into the response, so
+// memory stays flat whatever the number of drifts (bench: 10,000 vs 100,000).
+import { pipeline } from 'node:stream';
+import { stringify } from 'csv-stringify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { driftSort, type Drift, type DriftFilter, type DriftStore } from './store.ts';
+
+export const CSV_COLUMNS = [
+  'id', 'resourceType', 'resourceAddress', 'severity', 'status', 'changeType', 'repositoryName', 'repositoryConfig',
+  'scan', 'detectedAt', 'lastSeenAt', 'resolvedAt', 'resolvedBy',
+] as const;
+
+const iso = (d: Date | null | undefined) => (d ? d.toISOString() : '');
+export const csvRow = (d: Drift) => [
+  d._id, d.resourceType, d.resourceAddress, d.severity, d.status, d.changeType, d.repositoryName, d.repositoryConfig,
+  d.scan, iso(d.detectedAt), iso(d.lastSeenAt), iso(d.resolvedAt), d.resolvedBy ?? '',
+];
+
+/** Spreadsheets run cells that start with these as formulas (CSV injection): prefix a quote. */
+const neutralize = (v: string) => (/^[=+\-@\t\r]/.test(v) ? `'${v}` : v);
+
+export function streamCsv(req: FastifyRequest, reply: FastifyReply, store: DriftStore, orgId: string, filter: DriftFilter, sort?: string) {
+  const source = store.cursor(orgId, filter, driftSort(sort)).stream({ transform: csvRow });
+  const csv = stringify({ header: true, columns: [...CSV_COLUMNS], cast: { string: neutralize } });
+  pipeline(source, csv, (err) => {
+    if (err) req.log.error({ err }, 'drift export stream failed');
+  });
+  const day = new Date().toISOString().slice(0, 10);
+  return reply
+    .type('text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="drifts-${day}.csv"`)
+    .header('cache-control', 'no-store')
+    .send(csv);
+}

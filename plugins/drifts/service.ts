@@ -1,0 +1,175 @@
+// Drifts: lists and /query with allow-listed filters and sort, aggregations, suggestions,
+// autocomplete, repository statistics, status moves with documented source states, and
+// feedback. No HTTP here (the CSV export's streaming lives in export.ts).
+import type { AppContext } from '../../core/context.ts';
+import { conflict, notFound } from '../../core/errors.ts';
+import { assertAllowed, narrow, type RepoScope } from '../repo-configs/access.ts';
+import type { RepoConfigStore } from '../repo-configs/store.ts';
+import type { ScanStore } from '../scans/store.ts';
+import { driftTrend, isoDay } from './trend.ts';
+import { driftView } from './schemas.ts';
+import { DRIFT_STATUSES, driftSort, SEVERITIES, SORT_FIELDS, type Drift, type DriftFilter, type DriftStatus, type DriftStore, type Severity } from './store.ts';
+
+/**
+ * Status moves (SPEC: "allowed source states: not shown"; ours). New drifts are `detected`.
+ * acknowledged <- detected; ignored <- detected, acknowledged; resolved <- detected,
+ * acknowledged, ignored. Resolved is final: the same resource drifting again later is a
+ * new record. Asking for the status a drift already has changes nothing (200).
+ */
+export const STATUS_SOURCES: Record<'acknowledged' | 'ignored' | 'resolved', readonly DriftStatus[]> = {
+  acknowledged: ['detected'],
+  ignored: ['detected', 'acknowledged'],
+  resolved: ['detected', 'acknowledged', 'ignored'],
+};
+
+export interface FilterQuery { q?: string; status?: string; severity?: string; resourceType?: string; repositoryConfigId?: string; sort?: string }
+
+const split = <T extends string>(v: string | undefined) => (v ? (v.split(',') as T[]) : undefined);
+const zeroSeverity = () => ({ critical: 0, high: 0, medium: 0, low: 0 });
+
+/** The store filter for a request: its query narrowed to the repositories the caller may see. */
+export function toFilter(q: FilterQuery, scope: RepoScope): DriftFilter {
+  return {
+    q: q.q || undefined,
+    status: split<DriftStatus>(q.status),
+    severity: split<Severity>(q.severity),
+    resourceType: q.resourceType || undefined,
+    repositoryConfig: narrow(scope, q.repositoryConfigId),
+  };
+}
+
+interface Deps { drifts: DriftStore; scans: ScanStore; configs: RepoConfigStore }
+
+export function createDriftService(ctx: AppContext, d: Deps) {
+  async function load(orgId: string, id: string, scope: RepoScope) {
+    const drift = await d.drifts.get(orgId, id);
+    if (!drift) throw notFound('Drift');
+    assertAllowed(scope, drift.repositoryConfig);
+    return drift;
+  }
+  async function loadConfig(orgId: string, id: string, scope: RepoScope) {
+    const c = await d.configs.get(orgId, id);
+    if (!c) throw notFound('Repository config');
+    assertAllowed(scope, id);
+    return c;
+  }
+  async function page(orgId: string, f: DriftFilter, sort: string | undefined, p: { page: number; limit: number }) {
+    const { rows, total } = await d.drifts.page(orgId, f, driftSort(sort), (p.page - 1) * p.limit, p.limit);
+    return { success: true as const, data: rows.map(driftView), pagination: { page: p.page, limit: p.limit, total, pages: Math.max(1, Math.ceil(total / p.limit)) } };
+  }
+
+  return {
+    list: (orgId: string, q: FilterQuery & { page: number; limit: number }, scope: RepoScope) =>
+      page(orgId, toFilter({ status: q.status, severity: q.severity }, scope), undefined, q),
+    query: (orgId: string, q: FilterQuery & { page: number; limit: number }, scope: RepoScope) =>
+      page(orgId, toFilter(q, scope), q.sort, q),
+
+    async aggregations(orgId: string, q: FilterQuery, scope: RepoScope) {
+      const f = toFilter(q, scope);
+      // One grouping serves bySeverity, byStatus and byResourceType; two more give the trend.
+      const [groups, trend] = await Promise.all([
+        d.drifts.group(orgId, f, { severity: '$severity', status: '$status', resourceType: '$resourceType' }),
+        driftTrend(d.drifts, orgId, f.repositoryConfig),
+      ]);
+      const bySeverity = zeroSeverity();
+      const byStatus: Record<string, number> = Object.fromEntries(DRIFT_STATUSES.map((s) => [s, 0]));
+      const byResourceType: Record<string, number> = {};
+      let total = 0;
+      for (const g of groups) {
+        total += g.n;
+        bySeverity[g._id.severity as Severity] += g.n;
+        byStatus[g._id.status] = (byStatus[g._id.status] ?? 0) + g.n;
+        byResourceType[g._id.resourceType] = (byResourceType[g._id.resourceType] ?? 0) + g.n;
+      }
+      return { total, bySeverity, byStatus, byResourceType, trend };
+    },
+
+    async suggestions(orgId: string, scope: RepoScope) {
+      const repos = narrow(scope);
+      const [types, names] = await Promise.all([
+        d.drifts.distinctPrefix(orgId, 'resourceType', '', 20, repos),
+        d.drifts.distinctPrefix(orgId, 'repositoryName', '', 20, repos),
+      ]);
+      return {
+        fields: ['q', 'status', 'severity', 'resourceType', 'repositoryConfigId'],
+        sortFields: SORT_FIELDS.flatMap((s) => [s, `-${s}`]),
+        statuses: [...DRIFT_STATUSES],
+        severities: [...SEVERITIES],
+        resourceTypes: types.map((t) => ({ value: t._id, count: t.n })),
+        repositories: names.map((t) => ({ value: t._id, count: t.n })),
+      };
+    },
+
+    async autocomplete(orgId: string, q: { field: string; prefix?: string; limit?: number }, scope: RepoScope) {
+      const rows = await d.drifts.distinctPrefix(orgId, q.field, q.prefix ?? '', q.limit ?? 10, narrow(scope));
+      return rows.filter((r) => r._id !== null && r._id !== undefined).map((r) => String(r._id));
+    },
+
+    async byScan(orgId: string, scanId: string, scope: RepoScope) {
+      const scan = await d.scans.get(orgId, scanId);
+      if (!scan) throw notFound('Scan');
+      assertAllowed(scope, scan.repositoryConfig);
+      return (await d.drifts.byScan(orgId, scanId, 1000)).map(driftView);
+    },
+
+    async byRepository(orgId: string, configId: string, p: { page: number; limit: number }, scope: RepoScope) {
+      await loadConfig(orgId, configId, scope);
+      return (await page(orgId, { repositoryConfig: [configId] }, undefined, p)).data;
+    },
+
+    async statistics(orgId: string, configId: string, scope: RepoScope) {
+      await loadConfig(orgId, configId, scope);
+      const groups = await d.drifts.group(orgId, { repositoryConfig: [configId] }, { severity: '$severity', status: '$status', resolvedBy: '$resolvedBy' });
+      const bySeverity = zeroSeverity();
+      const resolvedBySeverity = zeroSeverity();
+      const byStatus: Record<string, number> = Object.fromEntries(DRIFT_STATUSES.map((s) => [s, 0]));
+      let total = 0; let byScan = 0; let byUser = 0;
+      for (const g of groups) {
+        const sev = g._id.severity as Severity;
+        total += g.n;
+        bySeverity[sev] += g.n;
+        byStatus[g._id.status] += g.n;
+        if (g._id.status === 'resolved') {
+          resolvedBySeverity[sev] += g.n;
+          if (g._id.resolvedBy === 'user') byUser += g.n; else byScan += g.n;
+        }
+      }
+      const rate = (a: number, b: number) => (b ? Math.round((a / b) * 10000) / 10000 : 0);
+      return {
+        repositoryConfigId: configId, total, open: total - byStatus.resolved, bySeverity, byStatus,
+        resolved: byStatus.resolved, resolvedByScan: byScan, resolvedByUser: byUser, resolutionRate: rate(byStatus.resolved, total),
+        resolutionRateBySeverity: Object.fromEntries(SEVERITIES.map((s) => [s, rate(resolvedBySeverity[s], bySeverity[s])])) as Record<Severity, number>,
+      };
+    },
+
+    get: async (orgId: string, id: string, scope: RepoScope) => driftView(await load(orgId, id, scope)),
+
+    async setStatus(orgId: string, id: string, target: keyof typeof STATUS_SOURCES, scope: RepoScope) {
+      const drift = await load(orgId, id, scope);
+      if (drift.status === target) return driftView(drift);
+      const sources = STATUS_SOURCES[target];
+      const refuse = (current: string) => conflict(`A drift cannot move from ${current} to ${target}; allowed from ${sources.join(', ')}`, { status: current, allowedFrom: sources });
+      if (!sources.includes(drift.status)) throw refuse(drift.status);
+      const now = new Date();
+      const set: Partial<Drift> = { status: target, statusChangedAt: now, updatedAt: now };
+      if (target === 'resolved') Object.assign(set, { resolvedAt: now, resolvedDay: isoDay(now), resolvedBy: 'user', openKey: `resolved:${id}` });
+      const after = await d.drifts.setStatus(orgId, id, sources, set);
+      if (!after) throw refuse((await d.drifts.get(orgId, id))?.status ?? 'deleted');
+      if (target === 'resolved') {
+        await ctx.bus.emit('drift.resolved', orgId, {
+          scanId: after.lastScan, repositoryConfigId: after.repositoryConfig, repositoryName: after.repositoryName, count: 1, resolvedBy: 'user',
+          drifts: [{ _id: after._id, resourceAddress: after.resourceAddress, severity: after.severity }],
+        });
+      }
+      return driftView(after);
+    },
+
+    async feedback(orgId: string, id: string, input: { rating: number; comment?: string }, userId: string | undefined, scope: RepoScope) {
+      await load(orgId, id, scope);
+      const at = new Date();
+      await d.drifts.setFeedback(orgId, id, { rating: input.rating, comment: input.comment ?? null, userId: userId ?? 'unknown', at }, at);
+      return { message: 'Feedback recorded' };
+    },
+  };
+}
+export type DriftService = ReturnType<typeof createDriftService>;

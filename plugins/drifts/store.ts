@@ -1,0 +1,201 @@
+// The only file that touches `drifts`; declares its indexes.
+//
+// Index design (every query here is covered; DESIGN.md):
+// - The list and /query filters always carry status and severityRank as equality ($in over
+//   every value when the caller gives no filter), so one index family serves every mix of
+//   filters: [orgId, (repositoryConfig), (resourceType), status, severityRank, <sort>, _id].
+//   The four prefixes are: none, repositoryConfig, resourceType, both. Sorting by status
+//   or severity is served by the same indexes (they are equality fields), with detectedAt
+//   and _id breaking ties.
+// - `openKey` is "open" while a drift is open (detected, acknowledged, ignored) and
+//   "resolved:<scan or drift id>" after: the unique index on
+//   (orgId, repositoryConfig, openKey, resourceAddress) makes a second open record of the
+//   same resource impossible, even when two scans of one config complete together.
+import type { CollectionSpec, Database, IndexSpec } from '../../core/db.ts';
+import type { AnyBulkWriteOperation, Document, Filter } from 'mongodb';
+
+export const SEVERITIES = ['critical', 'high', 'medium', 'low'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+export const SEVERITY_RANK: Record<Severity, number> = { critical: 4, high: 3, medium: 2, low: 1 };
+export const DRIFT_STATUSES = ['detected', 'acknowledged', 'resolved', 'ignored'] as const;
+export type DriftStatus = (typeof DRIFT_STATUSES)[number];
+export const CHANGE_TYPES = ['changed', 'added', 'removed'] as const;
+export type ChangeType = (typeof CHANGE_TYPES)[number];
+export const OPEN = 'open';
+
+export interface AiAnalysis { summary: string; riskLevel: string; recommendation: string }
+export interface Drift {
+  _id: string;
+  orgId: string;
+  repositoryConfig: string;
+  repositoryName: string;
+  /** The scan that first detected it. */
+  scan: string;
+  /** The latest scan that found it. */
+  lastScan: string;
+  resourceType: string;
+  resourceAddress: string;
+  severity: Severity;
+  severityRank: number;
+  status: DriftStatus;
+  changeType: ChangeType;
+  diff: Record<string, unknown>;
+  aiAnalysis: AiAnalysis | null;
+  openKey: string;
+  detectedAt: Date;
+  /** UTC day (YYYY-MM-DD) of detectedAt and of resolvedAt: the trends group on these (no date operators on the embedded database). */
+  day: string;
+  lastSeenAt: Date;
+  resolvedAt: Date | null;
+  resolvedDay: string | null;
+  resolvedBy: 'scan' | 'user' | null;
+  statusChangedAt: Date | null;
+  feedback: { rating: number; comment: string | null; userId: string; at: Date } | null;
+  updatedAt: Date;
+}
+
+export const SORT_FIELDS = ['detectedAt', 'severity', 'status', 'resourceType', 'resourceAddress'] as const;
+export type SortField = (typeof SORT_FIELDS)[number];
+
+const PREFIXES: Record<string, 1>[] = [{}, { repositoryConfig: 1 }, { resourceType: 1 }, { repositoryConfig: 1, resourceType: 1 }];
+const queryIndexes: IndexSpec[] = PREFIXES.flatMap((p) => [
+  { key: { orgId: 1, ...p, status: 1, severityRank: 1, detectedAt: -1, _id: -1 } },
+  { key: { orgId: 1, ...p, status: 1, severityRank: 1, resourceAddress: 1, _id: -1 } },
+  ...(p.resourceType ? [] : [{ key: { orgId: 1, ...p, status: 1, severityRank: 1, resourceType: 1, _id: -1 } } as IndexSpec]),
+]);
+
+export const DRIFTS: CollectionSpec = {
+  name: 'drifts', owner: 'plugins/drifts',
+  indexes: [
+    ...queryIndexes,
+    { key: { orgId: 1, repositoryConfig: 1, openKey: 1, resourceAddress: 1 }, unique: true },
+    { key: { orgId: 1, scan: 1, detectedAt: -1, _id: -1 } },
+    { key: { orgId: 1, lastScan: 1, detectedAt: -1, _id: -1 } },
+    { key: { orgId: 1, day: 1 } },
+    { key: { orgId: 1, resolvedDay: 1 } },
+  ],
+};
+
+/** Filters of the list, /query, export and widgets; ids already restricted to what the caller may see. */
+export interface DriftFilter {
+  status?: DriftStatus[];
+  severity?: Severity[];
+  resourceType?: string;
+  /** Config ids: one (a filter), several (a CLI token's repositories), or undefined (all). */
+  repositoryConfig?: readonly string[];
+  q?: string;
+}
+
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+export function driftFilter(orgId: string, f: DriftFilter): Filter<Drift> {
+  const filter: Filter<Drift> = { orgId };
+  if (f.repositoryConfig) filter.repositoryConfig = f.repositoryConfig.length === 1 ? f.repositoryConfig[0] : { $in: [...f.repositoryConfig] };
+  if (f.resourceType) filter.resourceType = f.resourceType;
+  // Always present, so the same index family serves every combination (see above).
+  filter.status = { $in: [...(f.status?.length ? f.status : DRIFT_STATUSES)] };
+  filter.severityRank = { $in: (f.severity?.length ? f.severity : SEVERITIES).map((s) => SEVERITY_RANK[s]) };
+  if (f.q) {
+    const rx = { $regex: escapeRegex(f.q), $options: 'i' };
+    filter.$or = [{ resourceAddress: rx }, { resourceType: rx }];
+  }
+  return filter;
+}
+
+export function driftSort(sort: string | undefined): Record<string, 1 | -1> {
+  const desc = Boolean(sort?.startsWith('-'));
+  const field = (sort?.replace(/^-/, '') || 'detectedAt') as SortField;
+  const dir = desc ? -1 : 1;
+  if (!sort) return { detectedAt: -1, _id: -1 };
+  switch (field) {
+    case 'detectedAt': return { detectedAt: dir, _id: dir };
+    case 'severity': return { severityRank: dir, detectedAt: -1, _id: -1 };
+    case 'status': return { status: dir, detectedAt: -1, _id: -1 };
+    default: return { [field]: dir, _id: dir === 1 ? -1 : 1 } as Record<string, 1 | -1>;
+  }
+}
+
+export function createDriftStore(db: Database) {
+  const col = db.collection<Drift>(DRIFTS);
+  return {
+    col,
+    async page(orgId: string, f: DriftFilter, sort: Record<string, 1 | -1>, skip: number, limit: number) {
+      const filter = driftFilter(orgId, f);
+      const [rows, total] = await Promise.all([
+        col.find(filter).sort(sort).skip(skip).limit(limit).toArray(),
+        col.countDocuments(filter),
+      ]);
+      return { rows, total };
+    },
+    count: (orgId: string, f: DriftFilter) => col.countDocuments(driftFilter(orgId, f)),
+    /** A cursor over every match, for the streamed CSV export. */
+    cursor: (orgId: string, f: DriftFilter, sort: Record<string, 1 | -1>) =>
+      col.find(driftFilter(orgId, f)).sort(sort).batchSize(1000),
+    get: (orgId: string, id: string) => col.findOne({ _id: id, orgId }),
+    byScan: (orgId: string, scanId: string, limit: number) =>
+      col.find({ orgId, $or: [{ scan: scanId }, { lastScan: scanId }] }).sort({ detectedAt: -1, _id: -1 }).limit(limit).toArray(),
+    /** Counts grouped by one or two fields, over the filter's matches. */
+    group(orgId: string, f: DriftFilter, by: Record<string, string>) {
+      return col.aggregate<{ _id: Record<string, string>; n: number }>([
+        { $match: driftFilter(orgId, f) },
+        { $group: { _id: by, n: { $sum: 1 } } },
+      ]).toArray();
+    },
+    /** Per-day counts of detections (day) or resolutions (resolvedDay) from `since` on. */
+    trend(orgId: string, field: 'day' | 'resolvedDay', since: string, repositoryConfig?: readonly string[]) {
+      const match: Document = { orgId, [field]: { $gte: since } };
+      if (repositoryConfig) match.repositoryConfig = { $in: [...repositoryConfig] };
+      return col.aggregate<{ _id: string; n: number }>([{ $match: match }, { $group: { _id: `$${field}`, n: { $sum: 1 } } }]).toArray();
+    },
+    /** Distinct values of a field starting with a prefix, most frequent first. */
+    async distinctPrefix(orgId: string, field: string, prefix: string, limit: number, repositoryConfig?: readonly string[]) {
+      const match: Document = { orgId };
+      if (repositoryConfig) match.repositoryConfig = { $in: [...repositoryConfig] };
+      if (prefix) match[field] = { $regex: `^${escapeRegex(prefix)}`, $options: 'i' };
+      // Ordered here rather than by a $sort stage: the groups are few (distinct values), and
+      // the engine's index check reads any $sort of a pipeline as a sort on the collection.
+      const rows = await col.aggregate<{ _id: string; n: number }>([{ $match: match }, { $group: { _id: `$${field}`, n: { $sum: 1 } } }]).toArray();
+      return rows.sort((a, b) => b.n - a.n || String(a._id).localeCompare(String(b._id))).slice(0, limit);
+    },
+    async setStatus(orgId: string, id: string, from: readonly DriftStatus[], set: Partial<Drift>) {
+      return col.findOneAndUpdate({ _id: id, orgId, status: { $in: [...from] } }, { $set: set }, { returnDocument: 'after' });
+    },
+    async setFeedback(orgId: string, id: string, feedback: Drift['feedback'], at: Date) {
+      return (await col.updateOne({ _id: id, orgId }, { $set: { feedback, updatedAt: at } })).matchedCount > 0;
+    },
+    // --- result recording (scans plugin): a handful of statements whatever the number of drifts
+    /** The open drifts of one config, projected to what the comparison needs. */
+    openOf: (orgId: string, repositoryConfig: string) =>
+      // One round trip for any realistic N: the projected documents are small.
+      col.find({ orgId, repositoryConfig, openKey: OPEN }, { projection: { _id: 1, resourceAddress: 1, status: 1, severity: 1, changeType: 1, lastScan: 1 } }).batchSize(50_000).toArray(),
+    /** Inserts what it can; returns the addresses that hit the open-record unique index (a concurrent scan of the same config inserted them). */
+    async insertMany(docs: Drift[]): Promise<string[]> {
+      if (!docs.length) return [];
+      try {
+        await col.insertMany(docs, { ordered: false });
+        return [];
+      } catch (err) {
+        const writeErrors = (err as { writeErrors?: { code?: number; index: number; err?: { index: number; code?: number } }[] }).writeErrors;
+        if (!writeErrors) throw err;
+        const list = Array.isArray(writeErrors) ? writeErrors : [writeErrors];
+        if (list.some((e) => (e.code ?? e.err?.code) !== 11000)) throw err;
+        return list.map((e) => docs[e.index ?? e.err!.index].resourceAddress);
+      }
+    },
+    async updateMany(filter: Filter<Drift>, set: Partial<Drift>) {
+      await col.updateMany(filter, { $set: set });
+    },
+    async bulk(ops: AnyBulkWriteOperation<Drift>[]) {
+      if (ops.length) await col.bulkWrite(ops, { ordered: false });
+    },
+    removeByScan: (orgId: string, scanId: string) => col.deleteMany({ orgId, scan: scanId }),
+    removeByConfig: (orgId: string, repositoryConfig: string) => col.deleteMany({ orgId, repositoryConfig }),
+    countByConfig: (orgId: string, repositoryConfig: string, status?: DriftStatus) =>
+      col.countDocuments(status ? { orgId, repositoryConfig, status } : { orgId, repositoryConfig }),
+    countOrg: (orgId: string, status?: DriftStatus) => col.countDocuments(status ? { orgId, status } : { orgId }),
+    async removeOrg(orgId: string) {
+      await col.deleteMany({ orgId });
+    },
+  };
+}
+export type DriftStore = ReturnType<typeof createDriftStore>;

@@ -1,0 +1,131 @@
+// What a scan needs to run, wherever it runs: the built-in executor calls detectDrift with it
+// in-process, the runners plugin hands the same input to a self-hosted runner as its job. One
+// builder, so a scan reads its repository, credentials and endpoint the same way in both.
+import path from 'node:path';
+import type { AppContext } from '../../core/context.ts';
+import type { RepoConfig } from '../repo-configs/store.ts';
+import type { ScanResult } from '../scans/schemas.ts';
+import type { DetectedDrift, ScanInput } from '../../runner-agent/src/engine/index.ts';
+import { ScanError } from '../../runner-agent/src/engine/index.ts';
+
+/**
+ * Fields the repository config will carry (the lead adds them to repo-configs): read
+ * defensively from the stored document until its type has them.
+ */
+export interface RunnableConfig extends RepoConfig {
+  /** git URL, file:// URL or local path of the IaC repository. */
+  repositoryUrl?: string;
+  /** Non-empty: the scan is for a self-hosted runner whose labels include all of these. */
+  runnerLabels?: string[];
+  /** Explicit state location (a path in the repository, an absolute path or s3://bucket/key). */
+  statePath?: string;
+}
+
+/** The engine input minus the per-run parts (signal, progress); what a runner job carries as `scan`. */
+export type ScanJobInput = Pick<ScanInput, 'source' | 'iacPaths' | 'provider' | 'credentials' | 'endpoint' | 'statePath'>;
+
+/** A problem with the config itself: the scan fails with this message, nothing runs. */
+export class ConfigProblem extends Error {}
+
+export const runnerLabelsOf = (config: RepoConfig): string[] => {
+  const labels = (config as RunnableConfig).runnerLabels;
+  return Array.isArray(labels) ? labels.filter((l) => typeof l === 'string' && l) : [];
+};
+
+/** Self-hosted runners take the scan when its config names labels; otherwise the built-in executor does. */
+export const isForRunners = (config: RepoConfig) => runnerLabelsOf(config).length > 0;
+
+/** A runner may take the scan when it carries every label the config asks for. */
+export const labelsMatch = (config: RepoConfig, runnerLabels: readonly string[]) =>
+  isForRunners(config) && runnerLabelsOf(config).every((l) => runnerLabels.includes(l));
+
+/**
+ * URLs (https://, ssh://, git://, file://) and scp-like `git@host:owner/repo` are cloned at
+ * the config's branch; an absolute path is a folder used in place (its working tree as it is).
+ */
+export function sourceOf(config: RepoConfig): ScanInput['source'] {
+  const url = (config as RunnableConfig).repositoryUrl?.trim();
+  if (!url) {
+    throw new ConfigProblem(`repositoryUrl is not set on repository config ${config.repositoryName}: set it to the git URL of the IaC repository, then scan again`);
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) || /^[\w.-]+@[\w.-]+:/.test(url)) return { kind: 'git', url, branch: config.branch };
+  if (path.isAbsolute(url)) return { kind: 'path', path: url };
+  throw new ConfigProblem(`repositoryUrl "${url}" is neither a URL nor an absolute path: use https://, ssh://, git@host:owner/repo or file://`);
+}
+
+/** EXECUTOR endpoint override for cloud_a (moto in tests and the demo); checked at boot. */
+export function cloudAEndpoint(env = process.env): string | undefined {
+  const value = env.DRIFT_CLOUD_A_ENDPOINT?.trim();
+  if (!value) return undefined;
+  if (!/^https?:\/\/[^\s/]+/.test(value)) throw new Error(`DRIFT_CLOUD_A_ENDPOINT must be an http(s) URL, got "${value}"`);
+  return value.replace(/\/+$/, '');
+}
+
+interface CredentialReaders {
+  cloudCredentials?: { get(orgId: string, provider: string): Promise<Record<string, unknown> | null> };
+  projectCredentials?: { get(orgId: string, projectId: string): Promise<Record<string, unknown> | null> };
+}
+
+/**
+ * The project's credentials when the config belongs to a project that has some, else the
+ * organization's for the config's provider. Null when neither exists: the engine then fails
+ * the scan with its own `no_credentials` message.
+ */
+export async function credentialsFor(ctx: AppContext, config: RepoConfig): Promise<Record<string, unknown> | null> {
+  const s = ctx.services as CredentialReaders;
+  if (config.projectId && s.projectCredentials) {
+    const own = await s.projectCredentials.get(config.orgId, config.projectId);
+    if (own) return own;
+  }
+  return (await s.cloudCredentials?.get(config.orgId, config.provider)) ?? null;
+}
+
+export async function buildScanInput(ctx: AppContext, config: RepoConfig, endpoint: string | undefined): Promise<ScanJobInput> {
+  const statePath = (config as RunnableConfig).statePath;
+  return {
+    source: sourceOf(config),
+    iacPaths: config.iacPaths ?? [],
+    provider: config.provider,
+    credentials: await credentialsFor(ctx, config),
+    ...(endpoint && config.provider === 'cloud_a' ? { endpoint } : {}),
+    ...(typeof statePath === 'string' && statePath ? { statePath } : {}),
+  };
+}
+
+/**
+ * Object keys the database refuses (FerretDB rejects any key containing "." or starting with
+ * "$"; MongoDB restricts them too): a tag such as `kubernetes.io/role` inside a before/after
+ * value is stored with the dot and dollar written as their full-width forms (U+FF0E, U+FF04),
+ * the usual MongoDB escape. Only keys change; values stay as the engine reported them.
+ */
+export function storableKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(storableKeys);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.replace(/\./g, '\uFF0E').replace(/^\$/, '\uFF04'), storableKeys(v)]));
+}
+
+/**
+ * The engine's drifts as the scan result's. `diff` is `{changes: [{attribute, before, after}]}`:
+ * the engine's list kept whole, since attribute paths such as `versioning_configuration.0.status`
+ * cannot be object keys in the database. The engine's `deleted` (gone from the cloud) is the
+ * drift records' `removed` (plugins/drifts CHANGE_TYPES: changed, added, removed).
+ */
+export function toReportedDrifts(drifts: DetectedDrift[]): Extract<ScanResult, { status: 'completed' }>['drifts'] {
+  return drifts.map((d) => ({
+    resourceType: d.resourceType.slice(0, 200),
+    resourceAddress: d.resourceAddress.slice(0, 1000),
+    severity: d.severity,
+    changeType: d.changeType === 'deleted' ? 'removed' as const : 'changed' as const,
+    diff: { changes: d.diff.map((e) => ({ attribute: e.attribute, before: storableKeys(e.before ?? null), after: storableKeys(e.after ?? null) })) },
+  }));
+}
+
+const MAX_ERROR = 2000;
+
+/** A message the user can act on: the engine's ScanError text, a config problem, or a generic one. */
+export function failureMessage(err: unknown): string {
+  const text = err instanceof ScanError || err instanceof ConfigProblem
+    ? err.message
+    : `The scan stopped on an unexpected error (${(err as Error)?.message ?? String(err)}); trigger it again, and report it if it persists`;
+  return text.slice(0, MAX_ERROR);
+}

@@ -1,0 +1,92 @@
+// The built-in executor: runs the scans no self-hosted runner takes (configs without
+// runnerLabels) in this process, through the same detection engine the runner agent uses.
+//
+// Agenda may run a job twice (its lock is a findOneAndUpdate, not atomic on the embedded
+// database, and a lock can expire while a long scan runs), so the one-time step is decided by
+// ctx.once.claim(`execute:<scanId>`): one process runs the scan, every other run returns.
+// recordScanResult is itself idempotent, so a report repeated after a crash changes nothing.
+import type { AppContext } from '../../core/context.ts';
+import { createRepoConfigStore } from '../repo-configs/store.ts';
+import { createScanStore } from '../scans/store.ts';
+import type { ScanResults } from '../scans/record.ts';
+import { detectDrift, type ScanInput, type ScanOutcome } from '../../runner-agent/src/engine/index.ts';
+import { buildScanInput, failureMessage, isForRunners, toReportedDrifts } from './scan-job.ts';
+
+export interface ExecutorSettings {
+  concurrency: number;
+  endpoint: string | undefined;
+  /** The engine is stopped after this long (the scans plugin's timeout job fails the scan too). */
+  timeoutMs: number;
+  /** Injected in tests; detectDrift otherwise. */
+  detect?: (input: ScanInput) => Promise<ScanOutcome>;
+}
+
+export type ExecuteOutcome = 'ran' | 'failed' | 'skipped:gone' | 'skipped:not-pending' | 'skipped:runners' | 'skipped:claimed';
+
+const SHUTDOWN = 'The service stopped while the scan was running; trigger the scan again';
+
+export function createExecutor(ctx: AppContext, settings: ExecutorSettings) {
+  const scans = createScanStore(ctx.db);
+  const configs = createRepoConfigStore(ctx.db);
+  const detect = settings.detect ?? detectDrift;
+  // Scans running in this process, so stop() can end them with a message instead of leaving them running.
+  const inFlight = new Map<string, { abort: AbortController; done: Promise<unknown> }>();
+
+  const results = () => {
+    const r = ctx.services.scanResults as ScanResults | undefined;
+    if (!r) throw new Error('executor: the scans plugin (ctx.services.scanResults) is not enabled');
+    return r;
+  };
+
+  async function execute(orgId: string, scanId: string): Promise<ExecuteOutcome> {
+    const scan = await scans.get(orgId, scanId);
+    if (!scan) return 'skipped:gone';
+    if (scan.status !== 'pending') return 'skipped:not-pending';
+    const config = await configs.get(orgId, scan.repositoryConfig);
+    if (!config) {
+      // Deleting a config removes its scans; a scan left without one cannot run.
+      await results().recordScanResult(orgId, scanId, { status: 'failed', error: 'The repository config of this scan was deleted' });
+      return 'failed';
+    }
+    // Left pending for a self-hosted runner with matching labels (POST /api/runners/jobs).
+    if (isForRunners(config)) return 'skipped:runners';
+    if (!(await ctx.once.claim(`execute:${scanId}`, orgId))) return 'skipped:claimed';
+
+    const started = await results().recordScanResult(orgId, scanId, { status: 'running' });
+    if (started.scan.status !== 'running') return 'skipped:not-pending'; // cancelled in between
+
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(Object.assign(new Error('timeout'), { name: 'TimeoutError' })), settings.timeoutMs);
+    const run = (async () => {
+      try {
+        const input = await buildScanInput(ctx, config, settings.endpoint);
+        const outcome = await detect({ ...input, signal: abort.signal });
+        await results().recordScanResult(orgId, scanId, { status: 'completed', drifts: toReportedDrifts(outcome.drifts) });
+        ctx.log.info({ orgId, scanId, drifts: outcome.drifts.length, resources: outcome.resourcesScanned, ms: outcome.stats.durationMs }, 'scan completed');
+        return 'ran' as const;
+      } catch (err) {
+        const error = abort.signal.reason === SHUTDOWN ? SHUTDOWN : failureMessage(err);
+        ctx.log.warn({ orgId, scanId, err: (err as Error)?.message }, 'scan failed');
+        await results().recordScanResult(orgId, scanId, { status: 'failed', error });
+        return 'failed' as const;
+      } finally {
+        clearTimeout(timer);
+        inFlight.delete(scanId);
+      }
+    })();
+    inFlight.set(scanId, { abort, done: run });
+    return run;
+  }
+
+  return {
+    execute,
+    /** Scans running here now (tests, shutdown). */
+    running: () => [...inFlight.keys()],
+    /** Ends the scans running here: each is recorded failed with a message saying why. */
+    async stop() {
+      for (const f of inFlight.values()) f.abort.abort(SHUTDOWN);
+      await Promise.allSettled([...inFlight.values()].map((f) => f.done));
+    },
+  };
+}
+export type Executor = ReturnType<typeof createExecutor>;

@@ -1,0 +1,24 @@
+// TypeBox schemas of the notification routes.
+import { Type } from 'typebox';
+import { Timestamp } from '../../core/schemas.ts';
+
+export const NotificationView = Type.Object({
+  _id: Type.String(), orgId: Type.String(), type: Type.String(), title: Type.String(), message: Type.String(), read: Type.Boolean(), createdAt: Timestamp,
+  metadata: Type.Object({
+    scanId: Type.Optional(Type.String()), repositoryName: Type.Optional(Type.String()),
+    repositoryConfigId: Type.Optional(Type.String()), count: Type.Optional(Type.Integer()),
+  }),
+});
+export const ListQuery = Type.Object({
+  page: Type.Integer({ minimum: 1, default: 1 }),
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+  unreadOnly: Type.Optional(Type.Boolean()),
+});
+export const NotificationPage = Type.Object({
+  success: Type.Literal(true),
+  data: Type.Array(NotificationView),
+  pagination: Type.Object({ page: Type.Integer(), limit: Type.Integer(), total: Type.Integer() }),
+});
+export const UnreadCount = Type.Object({ count: Type.Integer() });
+export const MarkedAll = Type.Object({ updated: Type.Integer() });
+export const Message = Type.Object({ message: Type.String() });

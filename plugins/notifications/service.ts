@@ -1,0 +1,65 @@
+// In-app notifications: created from the domain events on the bus (scan completed or
+// failed, drift detected or resolved), one per member of the organization; listed, counted,
+// marked read and deleted by their user.
+import type { AppContext } from '../../core/context.ts';
+import { newId } from '../../core/crypto.ts';
+import { notFound } from '../../core/errors.ts';
+import type { DomainEvent } from '../../core/events.ts';
+import type { Notification, NotificationStore } from './store.ts';
+
+interface EventData { scanId?: string; repositoryName?: string; repositoryConfigId?: string; count?: number; driftCount?: number; newDrifts?: number; resolvedDrifts?: number; error?: string; resolvedBy?: string }
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** Event type -> notification type, title and message. */
+export const TEMPLATES: Record<string, (d: EventData) => { type: string; title: string; message: string }> = {
+  'scan.completed': (d) => ({
+    type: 'scan_completed', title: `Scan completed: ${d.repositoryName}`,
+    message: `${plural(d.driftCount ?? 0, 'drift')} found (${d.newDrifts ?? 0} new, ${d.resolvedDrifts ?? 0} resolved).`,
+  }),
+  'scan.failed': (d) => ({ type: 'scan_failed', title: `Scan failed: ${d.repositoryName}`, message: d.error ?? 'The scan failed.' }),
+  'drift.detected': (d) => ({ type: 'drift_detected', title: `Drift detected in ${d.repositoryName}`, message: `${plural(d.count ?? 0, 'new drift')} detected.` }),
+  'drift.resolved': (d) => ({
+    type: 'drift_resolved', title: `Drift resolved in ${d.repositoryName}`,
+    message: `${plural(d.count ?? 0, 'drift')} resolved${d.resolvedBy === 'user' ? ' by a team member' : ' (no longer found by a scan)'}.`,
+  }),
+};
+
+export const view = (n: Notification) => ({
+  _id: n._id, orgId: n.orgId, type: n.type, title: n.title, message: n.message, read: n.read,
+  createdAt: n.createdAt.toISOString(), metadata: n.metadata,
+});
+
+export function createNotificationService(ctx: AppContext, store: NotificationStore) {
+  async function members(orgId: string): Promise<string[]> {
+    const rows = await ctx.tenancy.store.memberships.find({ orgId }, { projection: { userId: 1 } }).sort({ joinedAt: 1 }).limit(10_000).toArray();
+    return rows.map((m) => m.userId);
+  }
+
+  return {
+    /** Bus subscriber: one notification per member; the events themselves are emitted once. */
+    async fromEvent(event: DomainEvent) {
+      const template = TEMPLATES[event.type];
+      if (!template) return;
+      const data = event.data as EventData;
+      const { type, title, message } = template(data);
+      const metadata = { scanId: data.scanId, repositoryName: data.repositoryName, repositoryConfigId: data.repositoryConfigId, count: data.count };
+      const users = await members(event.orgId);
+      await store.insertMany(users.map((userId) => ({ _id: newId(), userId, orgId: event.orgId, type, title, message, read: false, createdAt: event.at, metadata })));
+    },
+    async list(userId: string, q: { page: number; limit: number; unreadOnly?: boolean }) {
+      const { rows, total } = await store.page(userId, Boolean(q.unreadOnly), (q.page - 1) * q.limit, q.limit);
+      return { success: true as const, data: rows.map(view), pagination: { page: q.page, limit: q.limit, total } };
+    },
+    unreadCount: async (userId: string) => ({ count: await store.unread(userId) }),
+    markAllRead: async (userId: string) => ({ updated: await store.markAllRead(userId) }),
+    async markRead(userId: string, id: string) {
+      if (!(await store.markRead(userId, id))) throw notFound('Notification');
+      return { message: 'Notification marked as read' };
+    },
+    async remove(userId: string, id: string) {
+      if (!(await store.remove(userId, id))) throw notFound('Notification');
+      return { message: 'Notification deleted' };
+    },
+  };
+}

@@ -1,0 +1,66 @@
+// TypeBox schemas of the repository config routes, with their Static<> types beside them.
+import { Type, type Static } from 'typebox';
+import { Id, Nullable, Timestamp } from '../../core/schemas.ts';
+import { PROVIDERS } from './store.ts';
+
+export const Provider = Type.Enum(PROVIDERS);
+/** owner/repo as the source host names it. */
+export const RepositoryName = Type.String({ pattern: '^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$', maxLength: 200, description: 'owner/repo' });
+const Branch = Type.String({ minLength: 1, maxLength: 255 });
+const IacPaths = Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: 50 });
+const Cron = Type.String({ maxLength: 100, description: 'Five-field cron expression (minute hour day-of-month month day-of-week), evaluated in UTC' });
+
+export const CreateRepoConfig = Type.Object({
+  repositoryName: RepositoryName,
+  branch: Branch,
+  iacPaths: Type.Optional(IacPaths),
+  provider: Provider,
+  scheduleCron: Type.Optional(Nullable(Cron)),
+  workspaceId: Type.Optional(Id),
+  projectId: Type.Optional(Nullable(Id)),
+}, { additionalProperties: false });
+export type CreateRepoConfig = Static<typeof CreateRepoConfig>;
+
+export const UpdateRepoConfig = Type.Object({
+  repositoryName: Type.Optional(RepositoryName),
+  branch: Type.Optional(Branch),
+  iacPaths: Type.Optional(IacPaths),
+  provider: Type.Optional(Provider),
+  scheduleCron: Type.Optional(Nullable(Cron)),
+  workspaceId: Type.Optional(Id),
+  projectId: Type.Optional(Nullable(Id)),
+}, { additionalProperties: false });
+export type UpdateRepoConfig = Static<typeof UpdateRepoConfig>;
+
+export const RepoConfigView = Type.Object({
+  _id: Type.String(),
+  repositoryName: Type.String(),
+  branch: Type.String(),
+  iacPaths: Type.Array(Type.String()),
+  provider: Provider,
+  scheduleCron: Nullable(Type.String()),
+  workspaceId: Type.String(),
+  projectId: Nullable(Type.String()),
+  status: Type.Literal('active'),
+  lastScanAt: Nullable(Timestamp),
+  lastScanStatus: Nullable(Type.String()),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type RepoConfigView = Static<typeof RepoConfigView>;
+
+/** The edit view: the config plus what only writers see (its schedule's next run). */
+export const RepoConfigEditView = Type.Object({
+  ...RepoConfigView.properties,
+  nextScheduledAt: Nullable(Timestamp),
+});
+
+export const RepoConfigStats = Type.Object({
+  totalScans: Type.Integer(),
+  totalDrifts: Type.Integer(),
+  resolvedDrifts: Type.Integer(),
+  openDrifts: Type.Integer(),
+  lastScanAt: Nullable(Timestamp),
+  lastScanStatus: Nullable(Type.String()),
+});
+export const Deleted = Type.Object({ message: Type.String() });

@@ -1,0 +1,92 @@
+// The only file that touches `repo_configs`; declares its indexes.
+// Plan limits hold under concurrency through `slot`: in an organization whose plan limits
+// repositories, a new config takes the lowest free slot "0".."limit-1", and the unique index
+// on (orgId, slot) lets exactly one of two concurrent creates have a given slot (DESIGN.md:
+// only unique indexes hold). Unlimited plans use the config's own id as its slot.
+import type { CollectionSpec, Database } from '../../core/db.ts';
+import { isDuplicateKey } from '../../core/db.ts';
+
+export const PROVIDERS = ['cloud_a', 'cloud_b', 'cloud_c'] as const;
+export type Provider = (typeof PROVIDERS)[number];
+
+export interface RepoConfig {
+  _id: string;
+  orgId: string;
+  repositoryName: string;
+  branch: string;
+  iacPaths: string[];
+  provider: Provider;
+  scheduleCron: string | null;
+  workspaceId: string;
+  projectId: string | null;
+  status: 'active';
+  slot: string;
+  lastScanAt: Date | null;
+  lastScanStatus: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export const REPO_CONFIGS: CollectionSpec = {
+  name: 'repo_configs', owner: 'plugins/repo-configs',
+  indexes: [
+    { key: { orgId: 1, createdAt: -1, _id: -1 } },
+    { key: { orgId: 1, slot: 1 }, unique: true },
+    { key: { orgId: 1, workspaceId: 1 } },
+    { key: { orgId: 1, projectId: 1 } },
+    { key: { orgId: 1, status: 1 } },
+  ],
+};
+
+/** Configs per organization are few (plan limits, or a team's repositories): lists read them whole, capped. */
+export const MAX_CONFIGS = 1000;
+
+export function createRepoConfigStore(db: Database) {
+  const col = db.collection<RepoConfig>(REPO_CONFIGS);
+  return {
+    /** Every config of the organization (or of the given ids), newest first. */
+    list(orgId: string, ids?: readonly string[]) {
+      const filter = ids ? { orgId, _id: { $in: [...ids] } } : { orgId };
+      return col.find(filter).sort({ createdAt: -1, _id: -1 }).limit(MAX_CONFIGS).toArray();
+    },
+    get: (orgId: string, id: string) => col.findOne({ _id: id, orgId }),
+    count: (orgId: string) => col.countDocuments({ orgId }),
+    countActive: (orgId: string) => col.countDocuments({ orgId, status: 'active' }),
+    slots: async (orgId: string) => (await col.find({ orgId }, { projection: { slot: 1 } }).limit(MAX_CONFIGS).toArray()).map((c) => c.slot),
+    /** False when the slot was taken by a concurrent create. */
+    async insert(doc: RepoConfig): Promise<boolean> {
+      try {
+        await col.insertOne(doc);
+        return true;
+      } catch (err) {
+        if (isDuplicateKey(err)) return false;
+        throw err;
+      }
+    },
+    async update(orgId: string, id: string, set: Partial<RepoConfig>) {
+      return (await col.updateOne({ _id: id, orgId }, { $set: set })).matchedCount > 0;
+    },
+    async remove(orgId: string, id: string) {
+      return (await col.deleteOne({ _id: id, orgId })).deletedCount > 0;
+    },
+    /** repoConfigCount per workspace (or project): one aggregation over the organization's configs. */
+    async countBy(orgId: string, field: 'workspaceId' | 'projectId'): Promise<Map<string, number>> {
+      const rows = await col.aggregate<{ _id: string | null; n: number }>([
+        { $match: { orgId } }, { $group: { _id: `$${field}`, n: { $sum: 1 } } },
+      ]).toArray();
+      return new Map(rows.filter((r) => r._id).map((r) => [r._id as string, r.n]));
+    },
+    countInWorkspace: (orgId: string, workspaceId: string) => col.countDocuments({ orgId, workspaceId }),
+    countInProject: (orgId: string, projectId: string) => col.countDocuments({ orgId, projectId }),
+    async moveWorkspace(orgId: string, from: string, to: string) {
+      await col.updateMany({ orgId, workspaceId: from }, { $set: { workspaceId: to } });
+    },
+    async recordScan(orgId: string, id: string, at: Date, status: string) {
+      await col.updateOne({ _id: id, orgId }, { $set: { lastScanAt: at, lastScanStatus: status } });
+    },
+    async removeOrg(orgId: string) {
+      await col.deleteMany({ orgId });
+    },
+  };
+}
+export type RepoConfigStore = ReturnType<typeof createRepoConfigStore>;

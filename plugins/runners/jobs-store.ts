@@ -1,0 +1,52 @@
+// The only file that touches `runner_jobs`: which runner holds which scan. A record is
+// written once the exactly-once claim (`runner-claim:<scanId>`) is won, keyed by the scan id,
+// so a scan has at most one holder; jobs/status and the offline sweep read it.
+import type { CollectionSpec, Database } from '../../core/db.ts';
+
+export const JOB_STATES = ['running', 'completed', 'failed', 'lost'] as const;
+export type JobState = (typeof JOB_STATES)[number];
+/** States a runner still holds the scan in (the sweep fails them when it goes offline). */
+export const HELD: readonly JobState[] = ['running'];
+
+export interface RunnerJob {
+  /** The scan id (the job's id as the agent sees it). */
+  _id: string;
+  orgId: string;
+  runnerId: string;
+  state: JobState;
+  claimedAt: Date;
+  finishedAt: Date | null;
+}
+
+export const RUNNER_JOBS: CollectionSpec = {
+  name: 'runner_jobs', owner: 'plugins/runners',
+  indexes: [
+    // jobs held by runners (sweep), and a runner's finished jobs (jobsCompleted is recomputed from them)
+    { key: { runnerId: 1, state: 1 } },
+    { key: { orgId: 1, claimedAt: 1 } },
+  ],
+};
+
+export function createJobStore(db: Database) {
+  const col = db.collection<RunnerJob>(RUNNER_JOBS);
+  return {
+    col,
+    insert: (job: RunnerJob) => col.insertOne(job),
+    get: (orgId: string, scanId: string) => col.findOne({ _id: scanId, orgId }),
+    /** Which of these scans a runner already holds (read once per poll, to skip them). */
+    async taken(scanIds: string[]): Promise<Set<string>> {
+      if (!scanIds.length) return new Set();
+      const rows = await col.find({ _id: { $in: scanIds } }, { projection: { _id: 1 } }).toArray();
+      return new Set(rows.map((r) => r._id));
+    },
+    held: (runnerIds: string[]) => col.find({ runnerId: { $in: runnerIds }, state: { $in: [...HELD] } }).toArray(),
+    async finish(orgId: string, scanIds: string[], state: JobState) {
+      await col.updateMany({ _id: { $in: scanIds }, orgId }, { $set: { state, finishedAt: new Date() } });
+    },
+    /** Jobs the runner saw to an end itself (completed or failed): the runner's jobsCompleted. */
+    countDone: (runnerId: string) => col.countDocuments({ runnerId, state: { $in: ['completed', 'failed'] } }),
+    removeOrg: (orgId: string) => col.deleteMany({ orgId }),
+    removeRunner: (runnerId: string) => col.deleteMany({ runnerId }),
+  };
+}
+export type JobStore = ReturnType<typeof createJobStore>;

@@ -1,0 +1,143 @@
+// The one domain function through which any executor (the detection engine, a runner)
+// reports a scan's result: recordScanResult(orgId, scanId, result). Offered to other
+// plugins as ctx.services.scanResults.
+//
+// Exactly once (DESIGN.md): a state change that must happen once is decided by
+// ctx.once.claim. `scan:<id>:running` for the start, and one key, `scan:<id>:final`, for
+// every terminal state (completed, failed, cancelled): a completion racing a timeout or a
+// cancel ends the scan one way only. A repeated report, or the same report ten times at
+// once, loses the claim and changes nothing.
+//
+// Statements for a completed scan with N drifts, whatever N is: read the scan, claim, read
+// the config's open drifts once, insertMany the new ones, one updateMany per distinct
+// (severity, changeType) among the drifts found again, one updateMany for those resolved,
+// update the scan, update the config. Counters are taken from the records.
+import { Value } from 'typebox/value';
+import type { AppContext } from '../../core/context.ts';
+import { newId } from '../../core/crypto.ts';
+import { badRequest, notFound } from '../../core/errors.ts';
+import { OPEN, SEVERITY_RANK, type Drift, type DriftStore } from '../drifts/store.ts';
+import type { RepoConfigStore } from '../repo-configs/store.ts';
+import { isoDay } from '../drifts/trend.ts';
+import { FINAL, type Scan, type ScanStore } from './store.ts';
+import { ScanResult, scanView, type ReportedDrift } from './schemas.ts';
+
+/** Events carry at most this many drifts; the count is always complete. */
+const EVENT_DRIFTS = 100;
+
+export interface RecordOutcome { changed: boolean; scan: ReturnType<typeof scanView> }
+export interface ScanResults {
+  recordScanResult(orgId: string, scanId: string, result: ScanResult): Promise<RecordOutcome>;
+}
+
+interface Deps { scans: ScanStore; drifts: DriftStore; configs: RepoConfigStore; onRunning(scan: Scan): Promise<void> }
+
+export function createRecorder(ctx: AppContext, d: Deps) {
+  const unchanged = (scan: Scan): RecordOutcome => ({ changed: false, scan: scanView(scan) });
+
+  async function finish(scan: Scan, set: Partial<Scan>) {
+    await d.scans.update(scan.orgId, scan._id, set);
+    await d.configs.recordScan(scan.orgId, scan.repositoryConfig, set.completedAt ?? new Date(), set.status!);
+    return { changed: true, scan: scanView({ ...scan, ...set }) };
+  }
+
+  async function completed(scan: Scan, reported: ReportedDrift[]): Promise<RecordOutcome> {
+    const { orgId, _id: scanId, repositoryConfig } = scan;
+    const now = new Date();
+    // One record per resource address; a repeated address in one report counts once (the last wins).
+    const byAddress = new Map(reported.map((r) => [r.resourceAddress, r]));
+    const open = await d.drifts.openOf(orgId, repositoryConfig);
+    const openByAddress = new Map(open.map((o) => [o.resourceAddress, o]));
+
+    const fresh: Drift[] = [];
+    const again = new Map<string, { severity: Drift['severity']; changeType: Drift['changeType']; ids: string[] }>();
+    const seenAgain = (id: string, r: ReportedDrift) => {
+      const changeType = r.changeType ?? 'changed';
+      const key = `${r.severity}|${changeType}`;
+      if (!again.has(key)) again.set(key, { severity: r.severity, changeType, ids: [] });
+      again.get(key)!.ids.push(id);
+    };
+    for (const r of byAddress.values()) {
+      const existing = openByAddress.get(r.resourceAddress);
+      if (existing) { seenAgain(existing._id, r); continue; }
+      fresh.push({
+        _id: newId(), orgId, repositoryConfig, repositoryName: scan.repositoryName, scan: scanId, lastScan: scanId,
+        resourceType: r.resourceType, resourceAddress: r.resourceAddress, severity: r.severity, severityRank: SEVERITY_RANK[r.severity],
+        status: 'detected', changeType: r.changeType ?? 'changed', diff: r.diff ?? {}, aiAnalysis: r.aiAnalysis ?? null, openKey: OPEN,
+        detectedAt: now, day: isoDay(now), lastSeenAt: now, resolvedAt: null, resolvedDay: null, resolvedBy: null,
+        statusChangedAt: null, feedback: null, updatedAt: now,
+      });
+    }
+    // Ignored drifts stay ignored when they disappear: ignoring is the user's decision about that resource.
+    const resolved = open.filter((o) => !byAddress.has(o.resourceAddress) && o.status !== 'ignored');
+
+    // A scan of the same config completing at the same moment may have inserted some of
+    // these first (the open-record unique index refuses ours): they are found again.
+    const taken = new Set(await d.drifts.insertMany(fresh));
+    const inserted = fresh.filter((f) => !taken.has(f.resourceAddress));
+    if (taken.size) {
+      await d.drifts.updateMany({ orgId, repositoryConfig, openKey: OPEN, resourceAddress: { $in: [...taken] } }, { lastScan: scanId, lastSeenAt: now, updatedAt: now });
+    }
+    for (const g of again.values()) {
+      await d.drifts.updateMany({ orgId, repositoryConfig, openKey: OPEN, _id: { $in: g.ids } }, {
+        lastScan: scanId, lastSeenAt: now, severity: g.severity, severityRank: SEVERITY_RANK[g.severity], changeType: g.changeType, updatedAt: now,
+      });
+    }
+    if (resolved.length) {
+      // Everything open that this scan did not touch: the found-again updates above set lastScan.
+      await d.drifts.updateMany({ orgId, repositoryConfig, openKey: OPEN, lastScan: { $ne: scanId }, status: { $nin: ['ignored'] } }, {
+        status: 'resolved', resolvedAt: now, resolvedDay: isoDay(now), resolvedBy: 'scan', openKey: `resolved:${scanId}`, statusChangedAt: now, updatedAt: now,
+      });
+    }
+
+    const outcome = await finish(scan, {
+      status: 'completed', completedAt: now, error: null, startedAt: scan.startedAt ?? now,
+      driftCount: byAddress.size, newDrifts: inserted.length, resolvedDrifts: resolved.length,
+    });
+    const about = { scanId, repositoryConfigId: repositoryConfig, repositoryName: scan.repositoryName };
+    await ctx.bus.emit('scan.completed', orgId, { ...about, driftCount: byAddress.size, newDrifts: inserted.length, resolvedDrifts: resolved.length });
+    if (inserted.length) {
+      await ctx.bus.emit('drift.detected', orgId, {
+        ...about, count: inserted.length,
+        drifts: inserted.slice(0, EVENT_DRIFTS).map((f) => ({ _id: f._id, resourceType: f.resourceType, resourceAddress: f.resourceAddress, severity: f.severity })),
+      });
+    }
+    if (resolved.length) {
+      await ctx.bus.emit('drift.resolved', orgId, {
+        ...about, count: resolved.length, resolvedBy: 'scan',
+        drifts: resolved.slice(0, EVENT_DRIFTS).map((o) => ({ _id: o._id, resourceAddress: o.resourceAddress, severity: o.severity })),
+      });
+    }
+    return outcome;
+  }
+
+  async function recordScanResult(orgId: string, scanId: string, result: ScanResult): Promise<RecordOutcome> {
+    if (!Value.Check(ScanResult, result)) {
+      const problem = [...Value.Errors(ScanResult, result)][0];
+      throw badRequest(`Invalid scan result: ${problem?.instancePath || 'result'} ${problem?.message ?? ''}`.trim());
+    }
+    const scan = await d.scans.get(orgId, scanId);
+    if (!scan) throw notFound('Scan');
+    if (FINAL.includes(scan.status)) return unchanged(scan);
+
+    if (result.status === 'running') {
+      if (scan.status !== 'pending' || !(await ctx.once.claim(`scan:${scanId}:running`, orgId))) return unchanged(scan);
+      const startedAt = new Date();
+      await d.scans.update(orgId, scanId, { status: 'running', startedAt });
+      const next = { ...scan, status: 'running' as const, startedAt };
+      await d.onRunning(next);
+      await ctx.bus.emit('scan.started', orgId, { scanId, repositoryConfigId: scan.repositoryConfig, repositoryName: scan.repositoryName, triggeredBy: scan.triggeredBy });
+      return { changed: true, scan: scanView(next) };
+    }
+
+    if (!(await ctx.once.claim(`scan:${scanId}:final`, orgId))) return unchanged(scan);
+    if (result.status === 'completed') return completed(scan, result.drifts);
+
+    const now = new Date();
+    const outcome = await finish(scan, { status: 'failed', completedAt: now, error: result.error });
+    await ctx.bus.emit('scan.failed', orgId, { scanId, repositoryConfigId: scan.repositoryConfig, repositoryName: scan.repositoryName, error: result.error });
+    return outcome;
+  }
+
+  return { recordScanResult };
+}

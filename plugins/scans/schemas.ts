@@ -1,0 +1,74 @@
+// TypeBox schemas of the scan routes and of the result an executor reports.
+import { Type, type Static } from 'typebox';
+import { Id, Nullable, Timestamp } from '../../core/schemas.ts';
+import { AiAnalysis, ChangeType, DriftView, Severity, TrendPoint } from '../drifts/schemas.ts';
+import { SCAN_STATUSES, type Scan } from './store.ts';
+
+export const ScanStatus = Type.Enum(SCAN_STATUSES);
+export const ScanView = Type.Object({
+  _id: Type.String(),
+  repositoryConfig: Type.String(),
+  repositoryName: Type.String(),
+  branch: Type.String(),
+  status: ScanStatus,
+  triggeredBy: Type.Union([Type.Literal('manual'), Type.Literal('schedule')]),
+  driftCount: Type.Integer(),
+  newDrifts: Type.Integer(),
+  resolvedDrifts: Type.Integer(),
+  error: Nullable(Type.String()),
+  createdAt: Timestamp,
+  startedAt: Nullable(Timestamp),
+  completedAt: Nullable(Timestamp),
+});
+export type ScanView = Static<typeof ScanView>;
+
+export const scanView = (s: Scan): ScanView => ({
+  _id: s._id, repositoryConfig: s.repositoryConfig, repositoryName: s.repositoryName, branch: s.branch, status: s.status,
+  triggeredBy: s.triggeredBy, driftCount: s.driftCount, newDrifts: s.newDrifts, resolvedDrifts: s.resolvedDrifts, error: s.error,
+  createdAt: s.createdAt.toISOString(), startedAt: s.startedAt?.toISOString() ?? null, completedAt: s.completedAt?.toISOString() ?? null,
+});
+
+export const ScanDetails = Type.Object({
+  ...ScanView.properties,
+  drifts: Type.Array(DriftView, { description: 'Drifts this scan detected first or found again, newest first, at most 1000' }),
+});
+
+export const ListQuery = Type.Object({
+  page: Type.Integer({ minimum: 1, default: 1 }),
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+  status: Type.Optional(ScanStatus),
+});
+export const PageQuery = Type.Object({ page: Type.Integer({ minimum: 1, default: 1 }), limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }) });
+export const ScanPage = Type.Object({
+  success: Type.Literal(true),
+  data: Type.Array(ScanView),
+  pagination: Type.Object({ page: Type.Integer(), limit: Type.Integer(), total: Type.Integer() }),
+});
+export const Dashboard = Type.Object({
+  totalScans: Type.Integer(),
+  totalDrifts: Type.Integer(),
+  resolvedDrifts: Type.Integer(),
+  activeRepositories: Type.Integer(),
+  recentScans: Type.Array(ScanView),
+  driftTrend: Type.Array(TrendPoint),
+});
+export const ScanIdParams = Type.Object({ scanId: Id });
+export const ConfigIdParams = Type.Object({ repositoryConfigId: Id });
+export const Message = Type.Object({ message: Type.String() });
+
+/** One drift as an executor reports it. */
+export const ReportedDrift = Type.Object({
+  resourceType: Type.String({ minLength: 1, maxLength: 200 }),
+  resourceAddress: Type.String({ minLength: 1, maxLength: 1000 }),
+  severity: Severity,
+  changeType: Type.Optional(ChangeType),
+  diff: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  aiAnalysis: Type.Optional(AiAnalysis),
+});
+export type ReportedDrift = Static<typeof ReportedDrift>;
+export const ScanResult = Type.Union([
+  Type.Object({ status: Type.Literal('running') }),
+  Type.Object({ status: Type.Literal('completed'), drifts: Type.Array(ReportedDrift) }),
+  Type.Object({ status: Type.Literal('failed'), error: Type.String({ minLength: 1, maxLength: 2000 }) }),
+]);
+export type ScanResult = Static<typeof ScanResult>;

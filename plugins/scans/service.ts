@@ -1,0 +1,177 @@
+// Scans: trigger (Free plan 3 per day, exact under concurrency), cancel, delete, lists,
+// dashboard, the scheduled-scan job and the timeout job. Results are recorded in record.ts.
+// No HTTP here.
+import type { AppContext } from '../../core/context.ts';
+import { newId } from '../../core/crypto.ts';
+import { AppError, conflict, notFound } from '../../core/errors.ts';
+import { PLAN_LIMITS, planLabel } from '../../core/plans.ts';
+import { driftView } from '../drifts/schemas.ts';
+import type { DriftStore } from '../drifts/store.ts';
+import { assertAllowed, narrow, type RepoScope } from '../repo-configs/access.ts';
+import type { RepoConfig, RepoConfigStore } from '../repo-configs/store.ts';
+import { SCHEDULED_SCAN_JOB } from '../repo-configs/service.ts';
+import { FINAL, type Scan, type ScanStatus, type ScanStore } from './store.ts';
+import { scanView } from './schemas.ts';
+import { createRecorder } from './record.ts';
+import { driftTrend, isoDay } from '../drifts/trend.ts';
+
+/** Agenda job the executor (detection-engine issue) defines; nothing here runs it. */
+export const EXECUTE_JOB = 'scans.execute';
+export const TIMEOUT_JOB = 'scans.timeout';
+const DETAIL_DRIFTS = 1000;
+
+interface Deps { scans: ScanStore; drifts: DriftStore; configs: RepoConfigStore; timeoutMinutes: number }
+
+export function createScanService(ctx: AppContext, d: Deps) {
+  const timeoutMs = d.timeoutMinutes * 60 * 1000;
+  const recorder = createRecorder(ctx, {
+    ...d,
+    onRunning: (scan) => ctx.scheduler.at(new Date(scan.startedAt!.getTime() + timeoutMs), TIMEOUT_JOB, { orgId: scan.orgId, scanId: scan._id }),
+  });
+
+  async function loadConfig(orgId: string, id: string, scope: RepoScope) {
+    const c = await d.configs.get(orgId, id);
+    if (!c) throw notFound('Repository config');
+    assertAllowed(scope, id);
+    return c;
+  }
+  async function load(orgId: string, id: string, scope: RepoScope) {
+    const s = await d.scans.get(orgId, id);
+    if (!s) throw notFound('Scan');
+    assertAllowed(scope, s.repositoryConfig);
+    return s;
+  }
+
+  /**
+   * The Free plan's scans per day (UTC): a scan takes one of the day's numbered quota keys
+   * through the exactly-once primitive, so ten concurrent triggers start three scans, not
+   * ten. A deleted scan does not give its key back: the limit counts scans started.
+   */
+  async function takeQuota(orgId: string, day: string): Promise<void> {
+    const org = await ctx.tenancy.org(orgId);
+    if (!org) throw notFound('Organization');
+    const limit = PLAN_LIMITS[org.plan].scansPerDay;
+    if (limit === null) return;
+    for (let k = 0; k < limit; k++) if (await ctx.once.claim(`scan-quota:${orgId}:${day}:${k}`, orgId)) return;
+    throw new AppError('plan_limit', {
+      status: 403,
+      message: `The ${planLabel(org.plan)} plan allows ${limit} scans per day; try again tomorrow (UTC) or upgrade`,
+      details: { limit, plan: org.plan },
+    });
+  }
+
+  async function create(config: RepoConfig, triggeredBy: Scan['triggeredBy'], userId: string | null) {
+    const now = new Date();
+    await takeQuota(config.orgId, isoDay(now));
+    const scan: Scan = {
+      _id: newId(), orgId: config.orgId, repositoryConfig: config._id, repositoryName: config.repositoryName, branch: config.branch,
+      status: 'pending', triggeredBy, triggeredByUser: userId, driftCount: 0, newDrifts: 0, resolvedDrifts: 0, error: null,
+      createdAt: now, day: isoDay(now), startedAt: null, completedAt: null,
+    };
+    await d.scans.insert(scan);
+    // The executor picks the scan up from this job; if none does, the timeout job fails it.
+    await ctx.scheduler.now(EXECUTE_JOB, { orgId: scan.orgId, scanId: scan._id });
+    await ctx.scheduler.at(new Date(now.getTime() + timeoutMs), TIMEOUT_JOB, { orgId: scan.orgId, scanId: scan._id });
+    await d.configs.recordScan(config.orgId, config._id, now, 'pending');
+    return scan;
+  }
+
+  return {
+    ...recorder,
+    async trigger(orgId: string, configId: string, scope: RepoScope, userId: string | null) {
+      return scanView(await create(await loadConfig(orgId, configId, scope), 'manual', userId));
+    },
+
+    /** The scheduled-scan job: one scan per config and cron tick, however many processes run the job. */
+    async runScheduled(orgId: string, repoConfigId: string, tick: Date) {
+      const config = await d.configs.get(orgId, repoConfigId);
+      if (!config || !config.scheduleCron) {
+        // The config (or its organization) was deleted, or its schedule removed: stop the job.
+        await ctx.scheduler.cancel({ name: SCHEDULED_SCAN_JOB, data: { repoConfigId } });
+        return null;
+      }
+      const minute = Math.floor(tick.getTime() / 60000);
+      if (!(await ctx.once.claim(`scheduled-scan:${repoConfigId}:${minute}`, orgId))) return null;
+      try {
+        return scanView(await create(config, 'schedule', null));
+      } catch (err) {
+        if ((err as AppError).code === 'plan_limit') {
+          ctx.log.warn({ orgId, repoConfigId }, 'scheduled scan skipped: daily scan limit reached');
+          return null;
+        }
+        throw err;
+      }
+    },
+
+    /** The timeout job: a scan still pending or running past the timeout fails, once. */
+    async expire(orgId: string, scanId: string, now = new Date()) {
+      const scan = await d.scans.get(orgId, scanId);
+      if (!scan || FINAL.includes(scan.status)) return null;
+      const minutes = d.timeoutMinutes;
+      if (scan.status === 'pending' && now.getTime() - scan.createdAt.getTime() >= timeoutMs) {
+        return recorder.recordScanResult(orgId, scanId, { status: 'failed', error: `No executor picked up the scan within ${minutes} minutes` });
+      }
+      if (scan.status === 'running' && scan.startedAt && now.getTime() - scan.startedAt.getTime() >= timeoutMs) {
+        return recorder.recordScanResult(orgId, scanId, { status: 'failed', error: `The scan did not finish within ${minutes} minutes` });
+      }
+      return null; // not due yet: the job scheduled when it started running covers it
+    },
+
+    async cancel(orgId: string, scanId: string, scope: RepoScope) {
+      const scan = await load(orgId, scanId, scope);
+      if (scan.status !== 'pending' && scan.status !== 'running') throw conflict(`Only a pending or running scan can be cancelled; this one is ${scan.status}`);
+      if (!(await ctx.once.claim(`scan:${scanId}:final`, orgId))) {
+        const now = await d.scans.get(orgId, scanId);
+        throw conflict(`Only a pending or running scan can be cancelled; this one is ${now?.status ?? 'gone'}`);
+      }
+      const completedAt = new Date();
+      await d.scans.update(orgId, scanId, { status: 'cancelled', completedAt });
+      await d.configs.recordScan(orgId, scan.repositoryConfig, completedAt, 'cancelled');
+      await ctx.scheduler.cancel({ name: EXECUTE_JOB, data: { scanId } });
+      return scanView({ ...scan, status: 'cancelled', completedAt });
+    },
+
+    async remove(orgId: string, scanId: string, scope: RepoScope) {
+      const scan = await load(orgId, scanId, scope);
+      if (scan.status === 'pending' || scan.status === 'running') throw conflict(`The scan is ${scan.status}; cancel it before deleting it`);
+      // Drifts first: a crash in between leaves the scan, and deleting it again finishes.
+      const { deletedCount } = await d.drifts.removeByScan(orgId, scanId);
+      await d.scans.remove(orgId, scanId);
+      return { message: `Scan deleted with the ${deletedCount} ${deletedCount === 1 ? 'drift' : 'drifts'} it detected` };
+    },
+
+    async list(orgId: string, q: { page: number; limit: number; status?: ScanStatus }, scope: RepoScope) {
+      const { rows, total } = await d.scans.page(orgId, { status: q.status, repositoryConfig: scope }, (q.page - 1) * q.limit, q.limit);
+      return { success: true as const, data: rows.map(scanView), pagination: { page: q.page, limit: q.limit, total } };
+    },
+    async byRepository(orgId: string, configId: string, q: { page: number; limit: number }, scope: RepoScope) {
+      await loadConfig(orgId, configId, scope);
+      const { rows } = await d.scans.page(orgId, { repositoryConfig: [configId] }, (q.page - 1) * q.limit, q.limit);
+      return rows.map(scanView);
+    },
+    async latest(orgId: string, configId: string, scope: RepoScope) {
+      await loadConfig(orgId, configId, scope);
+      const s = await d.scans.latest(orgId, configId);
+      return s ? scanView(s) : null;
+    },
+    get: async (orgId: string, scanId: string, scope: RepoScope) => scanView(await load(orgId, scanId, scope)),
+    async details(orgId: string, scanId: string, scope: RepoScope) {
+      const scan = await load(orgId, scanId, scope);
+      const drifts = await d.drifts.byScan(orgId, scanId, DETAIL_DRIFTS);
+      return { ...scanView(scan), drifts: drifts.map(driftView) };
+    },
+    async dashboard(orgId: string, scope: RepoScope) {
+      const repos = narrow(scope);
+      const [totalScans, totalDrifts, resolvedDrifts, activeRepositories, recent, driftTrendRows] = await Promise.all([
+        d.scans.count(orgId, { repositoryConfig: repos }),
+        d.drifts.count(orgId, { repositoryConfig: repos }),
+        d.drifts.count(orgId, { repositoryConfig: repos, status: ['resolved'] }),
+        repos ? d.configs.list(orgId, repos).then((r) => r.length) : d.configs.countActive(orgId),
+        d.scans.recent(orgId, { repositoryConfig: repos }, 5),
+        driftTrend(d.drifts, orgId, repos),
+      ]);
+      return { totalScans, totalDrifts, resolvedDrifts, activeRepositories, recentScans: recent.map(scanView), driftTrend: driftTrendRows };
+    },
+  };
+}
+export type ScanService = ReturnType<typeof createScanService>;

@@ -1,0 +1,79 @@
+// The only file that touches `scans`; declares its indexes. Every list is scoped by orgId
+// and, for a CLI token limited to some repositories, by repositoryConfig $in those ids
+// (equality for the index check, so the same indexes serve both).
+import type { CollectionSpec, Database } from '../../core/db.ts';
+import type { Filter } from 'mongodb';
+
+export const SCAN_STATUSES = ['pending', 'running', 'completed', 'failed', 'cancelled'] as const;
+export type ScanStatus = (typeof SCAN_STATUSES)[number];
+export const FINAL: readonly ScanStatus[] = ['completed', 'failed', 'cancelled'];
+
+export interface Scan {
+  _id: string;
+  orgId: string;
+  repositoryConfig: string;
+  repositoryName: string;
+  branch: string;
+  status: ScanStatus;
+  triggeredBy: 'manual' | 'schedule';
+  /** The user who triggered a manual scan. */
+  triggeredByUser: string | null;
+  driftCount: number;
+  newDrifts: number;
+  resolvedDrifts: number;
+  error: string | null;
+  createdAt: Date;
+  /** UTC day of createdAt: the Free plan's scans-per-day count. */
+  day: string;
+  startedAt: Date | null;
+  completedAt: Date | null;
+}
+
+export const SCANS: CollectionSpec = {
+  name: 'scans', owner: 'plugins/scans',
+  indexes: [
+    { key: { orgId: 1, createdAt: -1, _id: -1 } },
+    { key: { orgId: 1, status: 1, createdAt: -1, _id: -1 } },
+    { key: { orgId: 1, repositoryConfig: 1, createdAt: -1, _id: -1 } },
+    { key: { orgId: 1, repositoryConfig: 1, status: 1, createdAt: -1, _id: -1 } },
+    { key: { orgId: 1, day: 1 } },
+  ],
+};
+
+export interface ScanFilter { status?: ScanStatus; repositoryConfig?: readonly string[] }
+
+function filterOf(orgId: string, f: ScanFilter): Filter<Scan> {
+  const filter: Filter<Scan> = { orgId };
+  if (f.repositoryConfig) filter.repositoryConfig = f.repositoryConfig.length === 1 ? f.repositoryConfig[0] : { $in: [...f.repositoryConfig] };
+  if (f.status) filter.status = f.status;
+  return filter;
+}
+const NEWEST = { createdAt: -1, _id: -1 } as const;
+
+export function createScanStore(db: Database) {
+  const col = db.collection<Scan>(SCANS);
+  return {
+    async page(orgId: string, f: ScanFilter, skip: number, limit: number) {
+      const filter = filterOf(orgId, f);
+      const [rows, total] = await Promise.all([col.find(filter).sort(NEWEST).skip(skip).limit(limit).toArray(), col.countDocuments(filter)]);
+      return { rows, total };
+    },
+    latest: (orgId: string, repositoryConfig: string) => col.find({ orgId, repositoryConfig }).sort(NEWEST).limit(1).next(),
+    recent: (orgId: string, f: ScanFilter, limit: number) => col.find(filterOf(orgId, f)).sort(NEWEST).limit(limit).toArray(),
+    get: (orgId: string, id: string) => col.findOne({ _id: id, orgId }),
+    insert: async (doc: Scan) => { await col.insertOne(doc); },
+    async update(orgId: string, id: string, set: Partial<Scan>) {
+      await col.updateOne({ _id: id, orgId }, { $set: set });
+    },
+    count: (orgId: string, f: ScanFilter = {}) => col.countDocuments(filterOf(orgId, f)),
+    countDay: (orgId: string, day: string) => col.countDocuments({ orgId, day }),
+    async remove(orgId: string, id: string) {
+      return (await col.deleteOne({ _id: id, orgId })).deletedCount > 0;
+    },
+    removeByConfig: (orgId: string, repositoryConfig: string) => col.deleteMany({ orgId, repositoryConfig }),
+    async removeOrg(orgId: string) {
+      await col.deleteMany({ orgId });
+    },
+  };
+}
+export type ScanStore = ReturnType<typeof createScanStore>;

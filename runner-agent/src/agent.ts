@@ -1,0 +1,161 @@
+// The runner agent: a heartbeat loop and a job loop against the service's runner routes.
+// The job loop first delivers what the outbox holds, then claims one job, runs the detection
+// engine on it and queues its report in the outbox before sending it. Errors back off
+// exponentially with jitter. stop() (SIGTERM): no new claim, the current scan gets a grace
+// period to finish and is aborted after it, reports are flushed once more, and start() returns.
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { createApi, ApiError, type Api } from './api.ts';
+import { createBackoff, sleep } from './backoff.ts';
+import { createOutbox, type JobReport, type Outbox } from './outbox.ts';
+import { systemInfo } from './system-info.ts';
+import { VERSION } from './version.ts';
+import { detectDrift, ScanError, type ScanInput, type ScanOutcome } from './engine/index.ts';
+
+export interface AgentOptions {
+  url: string;
+  token: string;
+  stateDir: string;
+  pollIntervalMs: number;
+  heartbeatIntervalMs: number;
+  /** How long a running scan may go on after stop() before it is aborted. */
+  graceMs: number;
+  /** Overrides the job's cloud_a endpoint (a runner inside the customer's network knows its own). */
+  cloudAEndpoint?: string;
+  log: (level: 'info' | 'warn' | 'error', msg: string) => void;
+  detect?: (input: ScanInput) => Promise<ScanOutcome>;
+}
+
+export interface Job {
+  _id: string;
+  type: 'scan';
+  repositoryConfig: string;
+  repositoryName: string;
+  branch: string;
+  scan: Omit<ScanInput, 'signal' | 'onProgress' | 'useTofu'>;
+}
+
+const STOPPED = 'The runner was stopped while running the scan; trigger the scan again';
+const RESTARTED = 'The runner restarted while running the scan; trigger the scan again';
+
+export class Agent {
+  private readonly api: Api;
+  private outbox!: Outbox;
+  private readonly stopping = new AbortController();
+  private readonly jobAbort = new AbortController();
+  private current: Promise<void> | undefined;
+  private readonly marker: string;
+
+  constructor(private readonly o: AgentOptions) {
+    this.api = createApi(o.url, o.token);
+    this.marker = path.join(o.stateDir, 'current-job.json');
+  }
+
+  /** Runs until stop(); resolves once the last reports were flushed (or could not be). */
+  async start(): Promise<void> {
+    await mkdir(this.o.stateDir, { recursive: true, mode: 0o700 });
+    this.outbox = await createOutbox(this.o.stateDir);
+    await this.recover();
+    this.o.log('info', `drift-runner ${VERSION} polling ${this.o.url} every ${this.o.pollIntervalMs / 1000}s (state in ${this.o.stateDir})`);
+    const beats = this.heartbeats();
+    await this.jobs();
+    await beats;
+    await this.flush().catch((err: Error) => this.o.log('warn', `reports kept in the outbox for the next start: ${err.message}`));
+  }
+
+  /** SIGTERM: stop claiming; the current scan has graceMs to finish, then it is aborted. */
+  stop(): void {
+    if (this.stopping.signal.aborted) return;
+    this.stopping.abort();
+    if (this.current) this.armGrace(this.current);
+  }
+
+  private armGrace(job: Promise<void>) {
+    this.o.log('info', `stopping: the current scan has ${this.o.graceMs / 1000}s to finish`);
+    const timer = setTimeout(() => this.jobAbort.abort(STOPPED), this.o.graceMs);
+    void job.finally(() => clearTimeout(timer));
+  }
+
+  /** A scan that was running when the agent died: its failure is queued, once, with the reason. */
+  private async recover() {
+    const text = await readFile(this.marker, 'utf8').catch(() => undefined);
+    if (!text) return;
+    const { jobId } = JSON.parse(text) as { jobId: string };
+    const queued = await this.outbox.pending();
+    if (!queued.some((p) => p.report.jobId === jobId && p.report.status !== 'running')) {
+      await this.outbox.add({ jobId, status: 'failed', error: RESTARTED });
+    }
+    await rm(this.marker, { force: true });
+  }
+
+  private flush() {
+    return this.outbox.flush((r) => this.api.post('/jobs/status', r), (m) => this.o.log('warn', m));
+  }
+
+  private async heartbeats() {
+    const backoff = createBackoff(1000, this.o.heartbeatIntervalMs);
+    while (!this.stopping.signal.aborted) {
+      let wait = this.o.heartbeatIntervalMs;
+      try {
+        await this.api.post('/heartbeat', { status: this.current ? 'busy' : 'online', version: VERSION, systemInfo: await systemInfo(this.o.stateDir) }, 10_000);
+        backoff.reset();
+      } catch (err) {
+        wait = backoff.next((err as ApiError).retryAfterMs);
+        if (backoff.failures === 1 || backoff.failures % 10 === 0) this.o.log('warn', `heartbeat failed (${(err as Error).message})`);
+      }
+      await sleep(wait, this.stopping.signal);
+    }
+  }
+
+  private async jobs() {
+    const backoff = createBackoff(1000, 60_000);
+    while (!this.stopping.signal.aborted) {
+      try {
+        // Undelivered reports go first: the service learns of finished scans before a new claim.
+        const sent = await this.flush();
+        if (sent) this.o.log('info', `delivered ${sent} queued report(s)`);
+        const { job } = await this.api.post<{ job: Job | null }>('/jobs');
+        backoff.reset();
+        if (job) {
+          this.current = this.run(job);
+          // Claimed while stop() was already under way: the same grace applies.
+          if (this.stopping.signal.aborted) this.armGrace(this.current);
+          await this.current;
+          this.current = undefined;
+        } else {
+          await sleep(this.o.pollIntervalMs, this.stopping.signal);
+        }
+      } catch (err) {
+        const wait = backoff.next(err instanceof ApiError ? err.retryAfterMs : 0);
+        this.o.log(backoff.failures > 3 ? 'error' : 'warn', `${(err as Error).message}; retrying in ${(wait / 1000).toFixed(1)}s`);
+        await sleep(wait, this.stopping.signal);
+      }
+    }
+  }
+
+  private async run(job: Job) {
+    this.o.log('info', `job ${job._id}: scanning ${job.repositoryName}@${job.branch}`);
+    await writeFile(this.marker, JSON.stringify({ jobId: job._id, at: new Date().toISOString() }), { mode: 0o600 });
+    await this.queue({ jobId: job._id, status: 'running' });
+    let report: JobReport;
+    try {
+      const endpoint = this.o.cloudAEndpoint ?? job.scan.endpoint;
+      const out = await (this.o.detect ?? detectDrift)({ ...job.scan, ...(endpoint ? { endpoint } : {}), signal: this.jobAbort.signal });
+      report = { jobId: job._id, status: 'completed', result: { drifts: out.drifts, resourcesScanned: out.resourcesScanned, stats: { ...out.stats } } };
+      this.o.log('info', `job ${job._id}: ${out.drifts.length} drift(s) in ${out.resourcesScanned} resource(s), ${out.stats.durationMs} ms`);
+    } catch (err) {
+      const error = this.jobAbort.signal.aborted ? STOPPED
+        : err instanceof ScanError ? err.message : `The runner hit an unexpected error (${(err as Error)?.message ?? err}); trigger the scan again`;
+      report = { jobId: job._id, status: 'failed', error: error.slice(0, 2000) };
+      this.o.log('warn', `job ${job._id} failed: ${error}`);
+    }
+    await this.queue(report);
+    await rm(this.marker, { force: true });
+  }
+
+  /** Into the outbox first, then one delivery attempt; a failure leaves it for the job loop's retries. */
+  private async queue(report: JobReport) {
+    await this.outbox.add(report);
+    await this.flush().catch((err: Error) => this.o.log('warn', `${report.status} report of job ${report.jobId} queued: ${err.message}`));
+  }
+}

@@ -1,0 +1,53 @@
+// The agent's HTTP client for the service's runner routes (X-Runner-Token). Every answer is
+// the {success, data} envelope; a failure becomes an ApiError saying whether a retry can help.
+import { VERSION } from './version.ts';
+
+export class ApiError extends Error {
+  constructor(message: string, readonly status: number, readonly code: string, readonly retryAfterMs = 0) {
+    super(message);
+    this.name = 'ApiError';
+  }
+  /**
+   * Worth retrying: the server is unreachable or overloaded (status 0, 5xx, 408, 429), or the
+   * token was refused (401: an operator may fix the token or the server's clock; the agent
+   * waits rather than exits, so a service manager does not restart it in a loop).
+   */
+  get retryable(): boolean {
+    return this.status === 0 || this.status >= 500 || this.status === 408 || this.status === 429 || this.status === 401;
+  }
+}
+
+export interface Api {
+  post<T>(path: string, body?: unknown, timeoutMs?: number): Promise<T>;
+}
+
+export function createApi(baseUrl: string, token: string, defaultTimeoutMs = 30_000): Api {
+  const base = baseUrl.replace(/\/+$/, '');
+  return {
+    async post<T>(path: string, body: unknown = {}, timeoutMs = defaultTimeoutMs): Promise<T> {
+      let res: Response;
+      try {
+        res = await fetch(`${base}/api/runners${path}`, {
+          method: 'POST',
+          headers: { 'x-runner-token': token, 'content-type': 'application/json', 'user-agent': `drift-runner/${VERSION}` },
+          body: JSON.stringify(body),
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+      } catch (err) {
+        // undici puts the socket error in cause (an AggregateError when IPv4 and IPv6 both failed).
+        const e = err as Error & { cause?: { code?: string; errors?: { code?: string }[] } };
+        const code = e.cause?.code ?? e.cause?.errors?.[0]?.code ?? e.name;
+        throw new ApiError(`${base} unreachable (${code})`, 0, 'unreachable');
+      }
+      const text = await res.text().catch(() => '');
+      let json: { success?: boolean; data?: T; error?: { code?: string; message?: string } } = {};
+      try { json = text ? JSON.parse(text) : {}; } catch { /* a proxy's HTML error page: the status says enough */ }
+      if (!res.ok) {
+        const retryAfter = Number(res.headers.get('retry-after'));
+        throw new ApiError(`POST ${path} -> ${res.status}: ${json.error?.message ?? text.slice(0, 200)}`, res.status, json.error?.code ?? 'http_error',
+          Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : 0);
+      }
+      return json.data as T;
+    },
+  };
+}

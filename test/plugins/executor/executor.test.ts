@@ -1,0 +1,61 @@
+// The built-in executor: configuration checks, which scans it takes, idempotence under a
+// job run twice, user-actionable failures, and the Agenda job wiring. Real scans against moto
+// are in test/e2e/scan.test.ts.
+import t from 'tap';
+import { buildTestApp, register, bearer } from '../../helper.ts';
+import { world } from '../drifts/world.ts';
+import { executorConcurrency } from '../../../plugins/executor/index.ts';
+import { cloudAEndpoint } from '../../../plugins/executor/scan-job.ts';
+import type { Executor } from '../../../plugins/executor/service.ts';
+
+t.test('EXECUTOR_CONCURRENCY and DRIFT_CLOUD_A_ENDPOINT are checked', async (t) => {
+  t.equal(executorConcurrency({}), 2, 'default 2');
+  t.equal(executorConcurrency({ EXECUTOR_CONCURRENCY: '5' }), 5);
+  for (const bad of ['0', '21', '1.5', 'two']) t.throws(() => executorConcurrency({ EXECUTOR_CONCURRENCY: bad }), /EXECUTOR_CONCURRENCY must be an integer from 1 to 20/, `refuses "${bad}"`);
+  t.equal(cloudAEndpoint({}), undefined, 'no override by default');
+  t.equal(cloudAEndpoint({ DRIFT_CLOUD_A_ENDPOINT: 'http://127.0.0.1:5055/' }), 'http://127.0.0.1:5055');
+  t.throws(() => cloudAEndpoint({ DRIFT_CLOUD_A_ENDPOINT: 'localhost:5055' }), /DRIFT_CLOUD_A_ENDPOINT must be an http\(s\) URL/);
+});
+
+t.test('which scans it runs, once, and the messages it leaves', async (t) => {
+  const w = await world(t);
+  const executor = w.ctx.services.executor as Executor;
+  const set = (id: string, fields: Record<string, unknown>) => w.ctx.db.db.collection('repo_configs').updateOne({ _id: id as never }, { $set: fields });
+  const scanOf = async (id: string) => (await w.api('GET', `/api/scans/${id}`)).body.data;
+
+  const noUrl = await w.config('acme/nourl');
+  const s1 = await w.scans.trigger(w.owner.orgId, noUrl, undefined, null);
+  t.equal(await executor.execute(w.owner.orgId, s1._id), 'failed');
+  t.match(await scanOf(s1._id), { status: 'failed', error: /^repositoryUrl is not set on repository config acme\/nourl/ }, 'a config without repositoryUrl fails saying so');
+
+  const forRunners = await w.config('acme/runners');
+  await set(forRunners, { runnerLabels: ['gpu'], repositoryUrl: 'file:///nowhere' });
+  const s2 = await w.scans.trigger(w.owner.orgId, forRunners, undefined, null);
+  t.equal(await executor.execute(w.owner.orgId, s2._id), 'skipped:runners', 'a config with runnerLabels is left to runners');
+  t.equal((await scanOf(s2._id)).status, 'pending', 'and stays pending');
+
+  const plain = await w.config('acme/plain');
+  await set(plain, { repositoryUrl: 'file:///nowhere', runnerLabels: [] });
+  const s3 = await w.scans.trigger(w.owner.orgId, plain, undefined, null);
+  const twice = await Promise.all([executor.execute(w.owner.orgId, s3._id), executor.execute(w.owner.orgId, s3._id), executor.execute(w.owner.orgId, s3._id)]);
+  t.equal(twice.filter((o) => o === 'failed').length, 1, `three concurrent runs of the job: one runs the scan (${twice.join(', ')})`);
+  t.match(await scanOf(s3._id), { status: 'failed', error: /^No cloud_a credentials: add them to the organization or the project/ }, "the engine's message reaches the scan");
+  t.equal(await executor.execute(w.owner.orgId, s3._id), 'skipped:not-pending', 'a later run skips a finished scan');
+  t.equal(await executor.execute(w.owner.orgId, '0'.repeat(24)), 'skipped:gone', 'an unknown scan is skipped');
+});
+
+t.test("the scans plugin's job reaches the executor", async (t) => {
+  const { app, ctx } = await buildTestApp(t, { runJobs: true });
+  const s = await register(app);
+  await ctx.tenancy.setPlan(s.orgId, 'enterprise');
+  const cfg = (await app.inject({ method: 'POST', url: '/api/repo-configs', headers: bearer(s.token), payload: { repositoryName: 'acme/job', branch: 'main', provider: 'cloud_a' } })).json().data;
+  await ctx.db.db.collection('repo_configs').updateOne({ _id: cfg._id }, { $set: { repositoryUrl: 'file:///does/not/exist' } });
+  await app.inject({ method: 'POST', url: '/api/auth/cloud-a-credentials', headers: bearer(s.token), payload: { accessKeyId: 'AKIAEXAMPLEEXAMPLE00', secretAccessKey: 'secret-secret-secret', region: 'us-east-1' } });
+  const scan = (await app.inject({ method: 'POST', url: `/api/scans/trigger/${cfg._id}`, headers: bearer(s.token) })).json().data;
+  let now = scan;
+  for (let i = 0; i < 100 && (now.status === 'pending' || now.status === 'running'); i++) {
+    await new Promise((r) => setTimeout(r, 200));
+    now = (await app.inject({ method: 'GET', url: `/api/scans/${scan._id}`, headers: bearer(s.token) })).json().data;
+  }
+  t.match(now, { status: 'failed', error: /^Could not clone branch "main" of file:\/\/\/does\/not\/exist/ }, 'the job ran the engine; the clone failure is the message');
+});

@@ -1,0 +1,81 @@
+import t from 'tap';
+import { world } from '../drifts/world.ts';
+import { SCHEDULED_SCAN_JOB } from '../../../plugins/repo-configs/service.ts';
+
+const jobsOf = (w: Awaited<ReturnType<typeof world>>, id: string) =>
+  w.ctx.db.db.collection('agenda_jobs').find({ name: SCHEDULED_SCAN_JOB, 'data.repoConfigId': id }).toArray();
+
+t.test('create, list, read, edit view, update, stats, delete', async (t) => {
+  const w = await world(t);
+  const created = await w.api('POST', '/api/repo-configs', { repositoryName: 'acme/infra', branch: 'main', iacPaths: ['tf/'], provider: 'cloud_b' });
+  t.equal(created.status, 201, 'create answers 201');
+  const c = created.body.data;
+  t.match(c, { repositoryName: 'acme/infra', branch: 'main', iacPaths: ['tf/'], provider: 'cloud_b', status: 'active', scheduleCron: null, lastScanAt: null }, 'with the config');
+  const ws = await w.api('GET', '/api/workspaces');
+  const def = ws.body.data.find((x: { isDefault: boolean }) => x.isDefault);
+  t.equal(c.workspaceId, def._id, 'in the default workspace');
+  t.equal(def.repoConfigCount, 1, 'which counts it');
+
+  t.same((await w.api('GET', '/api/repo-configs')).body.data.map((x: { _id: string }) => x._id), [c._id], 'listed');
+  t.equal((await w.api('GET', `/api/repo-configs/${c._id}`)).body.data._id, c._id, 'read by id');
+  t.match((await w.api('GET', `/api/repo-configs/${c._id}/edit`)).body.data, { _id: c._id, nextScheduledAt: null }, 'edit view');
+
+  const upd = await w.api('PUT', `/api/repo-configs/${c._id}`, { branch: 'develop' });
+  t.equal(upd.status, 200);
+  t.equal(upd.body.data.branch, 'develop', 'update changes the field');
+  t.equal(upd.body.data.repositoryName, 'acme/infra', 'and keeps the others');
+
+  const bad = await w.api('POST', '/api/repo-configs', { repositoryName: 'no-slash', branch: 'main', provider: 'cloud_a' });
+  t.equal(bad.status, 400, 'repositoryName must be owner/repo');
+  const badProvider = await w.api('POST', '/api/repo-configs', { repositoryName: 'a/b', branch: 'main', provider: 'aws' });
+  t.equal(badProvider.status, 400, 'provider must be cloud_a, cloud_b or cloud_c');
+
+  const scanId = await w.scanWith(c._id, [{ resourceType: 'bucket', resourceAddress: 'bucket.a', severity: 'low' }, { resourceType: 'bucket', resourceAddress: 'bucket.b', severity: 'high' }]);
+  const stats = await w.api('GET', `/api/repo-configs/${c._id}/stats`);
+  t.match(stats.body.data, { totalScans: 1, totalDrifts: 2, resolvedDrifts: 0, openDrifts: 2, lastScanStatus: 'completed' }, 'stats from the records');
+  t.ok(stats.body.data.lastScanAt, 'with lastScanAt');
+
+  const del = await w.api('DELETE', `/api/repo-configs/${c._id}`);
+  t.equal(del.status, 200, 'delete answers 200');
+  t.equal((await w.api('GET', `/api/repo-configs/${c._id}`)).status, 404, 'the config is gone');
+  t.equal((await w.api('GET', `/api/scans/${scanId}`)).status, 404, 'its scans are gone');
+  t.equal(await w.ctx.db.db.collection('drifts').countDocuments({ orgId: w.owner.orgId, repositoryConfig: c._id }), 0, 'its drifts are gone');
+});
+
+t.test('plan limits: Free 1 repository, Pro 5, Team unlimited; exact under concurrency', async (t) => {
+  const w = await world(t, 'free');
+  const results = await Promise.all([1, 2, 3, 4].map((i) => w.api('POST', '/api/repo-configs', { repositoryName: `acme/r${i}`, branch: 'main', provider: 'cloud_a' })));
+  t.equal(results.filter((r) => r.status === 201).length, 1, 'four concurrent creates on Free: one succeeds');
+  const refused = results.find((r) => r.status === 403)!;
+  t.equal(refused.body.error.code, 'plan_limit', 'the others are refused with plan_limit');
+  t.match(refused.body.error.message, /Free plan allows 1 repository/, 'with a clear message');
+
+  await w.ctx.tenancy.setPlan(w.owner.orgId, 'pro');
+  for (let i = 0; i < 4; i++) await w.config(`acme/pro${i}`);
+  const sixth = await w.api('POST', '/api/repo-configs', { repositoryName: 'acme/six', branch: 'main', provider: 'cloud_a' });
+  t.equal(sixth.status, 403, 'Pro: the sixth is refused');
+  t.match(sixth.body.error.message, /Pro plan allows 5 repositories/);
+
+  await w.ctx.tenancy.setPlan(w.owner.orgId, 'team');
+  t.ok(await w.config('acme/team'), 'Team: no limit');
+  const quota = await w.api('GET', '/api/auth/quota');
+  t.equal(quota.body.usage?.repositories ?? quota.body.data?.usage?.repositories, 6, 'the quota meter counts repositories');
+});
+
+t.test('CLI tokens limited to some repositories see and touch only those configs', async (t) => {
+  const w = await world(t);
+  const a = await w.config('acme/a');
+  const b = await w.config('acme/b');
+  const token = await w.cli(['repos:read', 'repos:write'], [a]);
+  const list = await w.api('GET', '/api/repo-configs', undefined, token);
+  t.same(list.body.data.map((c: { _id: string }) => c._id), [a], 'the list holds only its repository');
+  t.equal((await w.api('GET', `/api/repo-configs/${a}`, undefined, token)).status, 200, 'its repository by id');
+  const denied = await w.api('GET', `/api/repo-configs/${b}`, undefined, token);
+  t.equal(denied.status, 403, 'another repository by id: 403');
+  t.equal(denied.body.error.code, 'repository_denied');
+  t.equal((await w.api('PUT', `/api/repo-configs/${b}`, { branch: 'x' }, token)).status, 403, 'cannot update it');
+  t.equal((await w.api('DELETE', `/api/repo-configs/${b}`, undefined, token)).status, 403, 'cannot delete it');
+  t.equal((await w.api('POST', '/api/repo-configs', { repositoryName: 'acme/c', branch: 'main', provider: 'cloud_a' }, token)).status, 403, 'cannot add a repository');
+  const all = await w.cli(['repos:read'], undefined);
+  t.equal((await w.api('GET', '/api/repo-configs', undefined, all)).body.data.length, 2, 'an allRepositories token sees both');
+});
