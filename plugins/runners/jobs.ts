@@ -7,7 +7,7 @@
 // moves the scan to running. A poll reads the pending scans once (index {orgId, status,
 // createdAt}), their configs once (by _id), and which of them are already held once.
 import type { AppContext } from '../../core/context.ts';
-import { notFound } from '../../core/errors.ts';
+import { badRequest, notFound } from '../../core/errors.ts';
 import { createRepoConfigStore } from '../repo-configs/store.ts';
 import { createScanStore, type Scan } from '../scans/store.ts';
 import type { ScanResults } from '../scans/record.ts';
@@ -107,6 +107,8 @@ export function createJobService(ctx: AppContext, runners: RunnerStore, jobs: Jo
   async function report(runner: Runner, body: JobStatusBody) {
     const job = await jobs.get(runner.orgId, body.jobId);
     if (!job || job.runnerId !== runner._id) throw notFound('Job');
+    // Without the list a completed scan would resolve every open drift of the config.
+    if (body.status === 'completed' && !Array.isArray(body.result?.drifts)) throw badRequest('result.drifts is required with status completed ([] when nothing drifted)');
     if (body.status !== 'running' && job.state === 'running') {
       // Before the scan is recorded, so a reader who sees the scan finished sees it counted.
       await jobs.finish(runner.orgId, [job._id], body.status);
@@ -120,7 +122,7 @@ export function createJobService(ctx: AppContext, runners: RunnerStore, jobs: Jo
     if (body.status === 'running') {
       outcome = await r.recordScanResult(runner.orgId, job._id, { status: 'running' });
     } else if (body.status === 'completed') {
-      const drifts = (body.result?.drifts ?? []) as DetectedDrift[];
+      const drifts = body.result!.drifts as DetectedDrift[];
       outcome = await r.recordScanResult(runner.orgId, job._id, { status: 'completed', drifts: toReportedDrifts(drifts) });
     } else {
       const error = (body.error?.trim() || 'The runner reported a failure without a message').slice(0, 2000);

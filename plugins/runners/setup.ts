@@ -53,6 +53,8 @@ export function createSetup(ctx: AppContext, store: RunnerStore) {
           { cwd: AGENT_DIR, timeout: 120_000 }, (err, stdout) => (err ? reject(err) : resolve(stdout.trim().split('\n').pop()!))));
         // Moved into place whole, so a concurrent reader (another process) never sees half a tarball.
         renameSync(path.join(tmp, out), file);
+        // Older builds are of sources that no longer exist; a request in flight keeps its open file.
+        for (const f of readdirSync(dir)) if (/^drift-runner-[0-9a-f]+\.tgz$/.test(f) && path.join(dir, f) !== file) rmSync(path.join(dir, f), { force: true });
         return file;
       } finally {
         rmSync(tmp, { recursive: true, force: true });

@@ -9,4 +9,8 @@ if (major < 20) {
   process.exit(1);
 }
 register();
-await import('../src/cli.ts');
+const { main, log } = await import('../src/cli.ts');
+main().then((code) => process.exit(code), (err) => {
+  log('error', err?.stack ?? String(err));
+  process.exit(1);
+});

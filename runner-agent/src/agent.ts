@@ -5,11 +5,8 @@
 // period to finish and is aborted after it, reports are flushed once more, and start() returns.
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createApi, ApiError, type Api } from './api.ts';
-import { createBackoff, sleep } from './backoff.ts';
+import { ApiError, createApi, createBackoff, sleep, systemInfo, VERSION, type Api } from './api.ts';
 import { createOutbox, type JobReport, type Outbox } from './outbox.ts';
-import { systemInfo } from './system-info.ts';
-import { VERSION } from './version.ts';
 import { detectDrift, ScanError, type ScanInput, type ScanOutcome } from './engine/index.ts';
 
 export interface AgentOptions {
@@ -89,7 +86,16 @@ export class Agent {
   }
 
   private flush() {
-    return this.outbox.flush((r) => this.api.post('/jobs/status', r), (m) => this.o.log('warn', m));
+    return this.outbox.flush(async (r) => {
+      try {
+        await this.api.post('/jobs/status', r);
+      } catch (err) {
+        // A result too large for the service would otherwise be dropped and the scan left running.
+        if (!(err instanceof ApiError && err.status === 413 && r.status === 'completed')) throw err;
+        const error = `The scan found ${r.result?.drifts.length ?? 0} drifts, a result larger than the service accepts (HTTP 413): raise the service's BODY_LIMIT, or split the repository config's iacPaths`;
+        await this.api.post('/jobs/status', { jobId: r.jobId, status: 'failed', error });
+      }
+    }, (m) => this.o.log('warn', m));
   }
 
   private async heartbeats() {

@@ -8,7 +8,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { VERSION } from './version.ts';
+import { VERSION } from './api.ts';
 
 const USAGE = `Usage: drift-runner start --url <api url> --token <rn_ token> [options]
 Options (or environment variables):
@@ -59,7 +59,7 @@ export function parse(argv: string[], env: NodeJS.ProcessEnv) {
   };
 }
 
-const log = (level: 'info' | 'warn' | 'error', msg: string) => process.stderr.write(`${new Date().toISOString()} ${level} ${msg}\n`);
+export const log = (level: 'info' | 'warn' | 'error', msg: string) => process.stderr.write(`${new Date().toISOString()} ${level} ${msg}\n`);
 
 export async function main(argv = process.argv.slice(2), env = process.env): Promise<number> {
   let parsed;
@@ -82,8 +82,3 @@ export async function main(argv = process.argv.slice(2), env = process.env): Pro
   log('info', 'stopped');
   return 0;
 }
-
-main().then((code) => process.exit(code), (err: unknown) => {
-  log('error', (err as Error)?.stack ?? String(err));
-  process.exit(1);
-});

@@ -51,8 +51,11 @@ t.test('move a member: owner/admin in both organizations', async (t) => {
   t.equal((await move(withRole.userId, { targetOrgId: target, role: 'admin' })).json().member.role, 'admin', 'an explicit role');
 
   await ctx.audit.flush();
-  const sourceEntry = (await ctx.db.db.collection('audit_logs').find({ orgId: source, action: 'member.moved' }).toArray()).find((e) => e.statusCode === 200);
-  const targetEntry = await ctx.db.db.collection('audit_logs').findOne({ orgId: target, action: 'member.moved' });
+  // Two members moved successfully; pick the first one's entries (no order is implied).
+  const movedOf = async (orgId: string) => (await ctx.db.db.collection('audit_logs').find({ orgId, action: 'member.moved' }).toArray())
+    .find((e) => e.statusCode === 200 && e.details?.target?.id === m.userId);
+  const sourceEntry = await movedOf(source);
+  const targetEntry = await movedOf(target);
   t.match(sourceEntry?.details, { target: { id: m.userId }, fromOrgId: source, toOrgId: target }, 'the source trail records the move');
   t.match(targetEntry?.details, { target: { id: m.userId }, fromOrgId: source, toOrgId: target }, 'and so does the target trail');
 });

@@ -58,6 +58,8 @@ t.test('a runner claims the scans its labels match, reports, and counts its jobs
   t.equal((await a2('POST', '/api/runners/jobs/status', { jobId: scan._id, status: 'failed', error: 'x' })).status, 404, "another runner's job: 404");
   t.equal((await a1('POST', '/api/runners/jobs/status', { jobId: '0'.repeat(24), status: 'running' })).status, 404, 'an unknown job: 404');
   t.same((await status({ status: 'running' })).body.data, { jobId: scan._id, status: 'running' }, 'running again is idempotent');
+  const bare = await status({ status: 'completed' });
+  t.equal(bare.status, 400, 'completed without result.drifts: 400 (it would resolve every open drift)');
   const done = await status({ status: 'completed', result: { drifts: [engineDrift, gone, tags], resourcesScanned: 12 } });
   t.same(done.body.data, { jobId: scan._id, status: 'completed' }, 'completed');
   t.same((await status({ status: 'completed', result: { drifts: [] } })).body.data, { jobId: scan._id, status: 'completed' }, 'a repeated report changes nothing');

@@ -1,0 +1,115 @@
+// The agent's own parts without a service: backoff bounds, the outbox's order and retry rules,
+// and a scan interrupted by a crash being reported failed on the next start.
+import t from 'tap';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createOutbox, type JobReport } from '../../runner-agent/src/outbox.ts';
+import { ApiError, createBackoff } from '../../runner-agent/src/api.ts';
+import { Agent } from '../../runner-agent/src/agent.ts';
+import { parse } from '../../runner-agent/src/cli.ts';
+
+const tmp = () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'drift-agent-unit-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+};
+
+t.test('backoff doubles to its cap, with jitter in the upper half, and honours Retry-After', async (t) => {
+  const low = createBackoff(1000, 8000, () => 0);
+  t.same([1, 2, 3, 4, 5].map(() => low.next()), [500, 1000, 2000, 4000, 4000], 'lowest draws: half the doubling ceiling, capped');
+  const high = createBackoff(1000, 8000, () => 0.999);
+  t.ok([1, 2, 3, 4, 5].map(() => high.next()).every((ms, i) => ms <= Math.min(8000, 1000 * 2 ** i)), 'never above the ceiling');
+  high.reset();
+  t.equal(high.failures, 0, 'reset after a success');
+  t.equal(createBackoff(1000, 8000, () => 0).next(30_000), 30_000, "a server's Retry-After wins");
+});
+
+t.test('the outbox delivers in order, drops what the service refuses for good, keeps the rest', async (t) => {
+  const box = await createOutbox(tmp());
+  const reports: JobReport[] = [{ jobId: 'a', status: 'running' }, { jobId: 'a', status: 'completed', result: { drifts: [] } }, { jobId: 'b', status: 'failed', error: 'x' }];
+  for (const r of reports) await box.add(r);
+  const sent: string[] = [];
+  await t.rejects(box.flush(async (r) => {
+    if (r.jobId === 'b') throw new ApiError('down', 503, 'store_unavailable');
+    sent.push(`${r.jobId}:${r.status}`);
+  }, () => undefined), new ApiError('down', 503, 'store_unavailable'), 'a retryable failure stops the flush');
+  t.same(sent, ['a:running', 'a:completed'], 'in the order they were queued');
+  t.same((await box.pending()).map((p) => p.report.jobId), ['b'], 'the undelivered one is kept');
+  const warnings: string[] = [];
+  t.equal(await box.flush(async () => { throw new ApiError('POST /jobs/status -> 404: Job not found', 404, 'not_found'); }, (m) => warnings.push(m)), 1);
+  t.match(warnings[0], /dropping the failed report of job b/, 'a 404 (not this runner\'s job any more) is dropped with a warning');
+  t.same(await box.pending(), [], 'nothing left');
+});
+
+t.test('a scan interrupted by a crash is reported failed on the next start', async (t) => {
+  const stateDir = tmp();
+  writeFileSync(path.join(stateDir, 'current-job.json'), JSON.stringify({ jobId: 'f'.repeat(24) }));
+  const received: unknown[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => { body += c; });
+    req.on('end', () => {
+      if (req.url === '/api/runners/jobs/status') received.push(JSON.parse(body));
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ success: true, data: req.url === '/api/runners/jobs' ? { job: null } : {} }));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  t.teardown(() => new Promise<void>((r) => server.close(() => r())));
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const agent = new Agent({ url, token: 'rn_test', stateDir, pollIntervalMs: 50, heartbeatIntervalMs: 1000, graceMs: 0, log: () => undefined });
+  const done = agent.start();
+  while (!received.length) await new Promise((r) => setTimeout(r, 20));
+  agent.stop();
+  await done;
+  t.same(received, [{ jobId: 'f'.repeat(24), status: 'failed', error: 'The runner restarted while running the scan; trigger the scan again' }], 'the failure, with the reason');
+  t.same(readdirSync(path.join(stateDir, 'outbox')), [], 'delivered, so removed');
+});
+
+t.test('command line: flags, environment, checks', async (t) => {
+  t.same(parse(['--version'], {}), { command: 'version' });
+  const p = parse(['start', '--url', 'https://drift.example.com', '--poll-interval', '2'], { DRIFT_RUNNER_TOKEN: 'rn_abc', DRIFT_RUNNER_STATE_DIR: '/var/lib/x' });
+  t.match(p, { command: 'start', options: { url: 'https://drift.example.com', token: 'rn_abc', stateDir: '/var/lib/x', pollIntervalMs: 2000, heartbeatIntervalMs: 30_000, graceMs: 30_000 } });
+  t.throws(() => parse(['start', '--token', 'rn_abc'], {}), /--url \(or DRIFT_API_URL\)/);
+  t.throws(() => parse(['start', '--url', 'http://x', '--token', 'ci_abc'], {}), /must be a runner token/);
+  t.throws(() => parse(['start', '--url', 'http://x', '--token', 'rn_a', '--poll-interval=-1'], {}), /--poll-interval must be a number of seconds/);
+});
+
+t.test('SIGTERM during a scan: the scan gets its grace period, is aborted, and its failure is delivered', async (t) => {
+  const stateDir = tmp();
+  const received: { status: string; error?: string }[] = [];
+  const job = { _id: 'e'.repeat(24), type: 'scan', repositoryConfig: 'c', repositoryName: 'acme/infra', branch: 'main',
+    scan: { source: { kind: 'path', path: '/nowhere' }, iacPaths: [], provider: 'cloud_a', credentials: null } };
+  let handedOut = false;
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => { body += c; });
+    req.on('end', () => {
+      let data: unknown = {};
+      if (req.url === '/api/runners/jobs') { data = { job: handedOut ? null : job }; handedOut = true; }
+      if (req.url === '/api/runners/jobs/status') received.push(JSON.parse(body));
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ success: true, data }));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  t.teardown(() => new Promise<void>((r) => server.close(() => r())));
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  let sawAbort = false;
+  // A scan that only ends when aborted.
+  const detect = (input: { signal?: AbortSignal }) => new Promise<never>((_, reject) => {
+    input.signal!.addEventListener('abort', () => { sawAbort = true; reject(new Error('aborted')); }, { once: true });
+  });
+  const agent = new Agent({ url, token: 'rn_test', stateDir, pollIntervalMs: 50, heartbeatIntervalMs: 1000, graceMs: 300, log: () => undefined, detect: detect as never });
+  const done = agent.start();
+  while (!received.length) await new Promise((r) => setTimeout(r, 20));
+  const stoppedAt = Date.now();
+  agent.stop();
+  await done;
+  t.ok(Date.now() - stoppedAt >= 250, 'the scan had its grace period');
+  t.ok(sawAbort, 'then it was aborted');
+  t.same(received.map((r) => r.status), ['running', 'failed'], 'running, then failed');
+  t.equal(received[1].error, 'The runner was stopped while running the scan; trigger the scan again');
+});
