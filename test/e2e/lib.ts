@@ -2,7 +2,7 @@
 // (runner-agent/bin/drift-runner.js), plus a control app in the test process on the same
 // database for what no route offers (plan changes, fields the API does not take yet).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -15,11 +15,14 @@ import { serviceUrls, TEST_SECRETS } from '../helper.ts';
 export interface Proc { child: ChildProcess; output: () => string; exited: Promise<number | null> }
 
 const LOGS = join(ROOT, '.data', 'logs');
+const started = new Set<string>();
 
-/** Keeps the last output in memory and all of it in .data/logs/<name>.log, for a failure's post-mortem. */
+/** Keeps the last output in memory and the whole run's in .data/logs/<name>.log (a failure's post-mortem). */
 function track(child: ChildProcess, name: string): Proc {
   let out = '';
   mkdirSync(LOGS, { recursive: true });
+  if (!started.has(name)) writeFileSync(join(LOGS, `${name}.log`), ''); // one file per kind, from this run only
+  started.add(name);
   const keep = (d: Buffer) => { out = (out + d.toString()).slice(-20_000); appendFileSync(join(LOGS, `${name}.log`), d); };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
@@ -50,7 +53,7 @@ export async function controlApp(t: Test): Promise<App & { db: string; prefix: s
 /** Starts the service; resolves with its base URL once it printed its port. */
 export async function startService(t: Test, env: Record<string, string>): Promise<Proc & { url: string; port: number }> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test/e2e/app-process.ts')], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const proc = track(child, `e2e-service-${env.E2E_DB}`);
+  const proc = track(child, 'e2e-service');
   t.teardown(() => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL'); });
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`service did not start in 90s\n${proc.output()}`)), 90_000);
@@ -64,7 +67,7 @@ export async function startService(t: Test, env: Record<string, string>): Promis
 export function startAgent(t: Test, args: string[], env: Record<string, string> = {}): Proc {
   const child = spawn(process.execPath, [join(ROOT, 'runner-agent/bin/drift-runner.js'), 'start', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   t.teardown(() => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL'); });
-  return track(child, `e2e-agent-${process.pid}`);
+  return track(child, 'e2e-agent');
 }
 
 export async function until<T>(what: string, fn: () => Promise<T | undefined | null | false>, timeoutMs = 120_000, everyMs = 200): Promise<T> {
