@@ -25,6 +25,10 @@ const Env = Type.Object({
   DOWNLOAD_TOKEN_TTL: Type.Integer({ minimum: 10, default: 60 }),
   DELETION_GRACE_DAYS: Type.Integer({ minimum: 0, default: 14 }),
   RUNNER_OFFLINE_AFTER: Type.Integer({ minimum: 10, default: 90 }),
+  SCAN_TIMEOUT_MINUTES: Type.Number({ exclusiveMinimum: 0, default: 60 }),
+  EXECUTOR_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 20, default: 2 }),
+  EXECUTOR_LOCAL_SOURCES: Type.Boolean({ default: false }),
+  DRIFT_CLOUD_A_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://[^\\s/]+' })),
   SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
   MAIL_FROM: Type.String({ default: 'Drift <no-reply@drift.local>' }),
   MAIL_OUTBOX_DIR: Type.String({ default: '.data/outbox' }),
@@ -51,7 +55,8 @@ export interface Config extends EnvConfig {
 
 export class ConfigError extends Error {}
 
-const NUMERIC = new Set(['PORT', 'ACCESS_TOKEN_TTL', 'REFRESH_TOKEN_TTL', 'DOWNLOAD_TOKEN_TTL', 'DELETION_GRACE_DAYS', 'RUNNER_OFFLINE_AFTER', 'BODY_LIMIT']);
+const NUMERIC = new Set(['PORT', 'ACCESS_TOKEN_TTL', 'REFRESH_TOKEN_TTL', 'DOWNLOAD_TOKEN_TTL', 'DELETION_GRACE_DAYS', 'RUNNER_OFFLINE_AFTER', 'BODY_LIMIT', 'SCAN_TIMEOUT_MINUTES', 'EXECUTOR_CONCURRENCY']);
+const BOOLEAN = new Set(['TRUST_PROXY', 'EXECUTOR_LOCAL_SOURCES']);
 
 /** Reads the environment (strings) into the typed config; throws ConfigError naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<EnvConfig> = {}): Config {
@@ -59,8 +64,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   for (const key of Object.keys(Env.properties)) {
     const value = env[key];
     if (value === undefined || value === '') continue;
-    if (NUMERIC.has(key)) raw[key] = /^-?\d+$/.test(value) ? Number(value) : value;
-    else if (key === 'TRUST_PROXY') raw[key] = value === 'true' || value === '1';
+    if (NUMERIC.has(key)) raw[key] = /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
+    else if (BOOLEAN.has(key)) raw[key] = value === 'true' || value === '1';
     else raw[key] = value;
   }
   Object.assign(raw, overrides);
@@ -76,6 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   return {
     ...cfg,
     publicUrl: (cfg.PUBLIC_URL ?? `http://localhost:${cfg.PORT}`).replace(/\/$/, ''),
+    ...(cfg.DRIFT_CLOUD_A_ENDPOINT ? { DRIFT_CLOUD_A_ENDPOINT: cfg.DRIFT_CLOUD_A_ENDPOINT.replace(/\/+$/, '') } : {}),
     operator: loadOperatorConfig(cfg.DRIFT_CONFIG),
   };
 }

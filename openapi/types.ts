@@ -8102,6 +8102,9 @@ export interface operations {
                             scheduleCron: string | null;
                             workspaceId: string;
                             projectId: string | null;
+                            repositoryUrl: string | null;
+                            runnerLabels: string[];
+                            statePath: string | null;
                             /** @enum {string} */
                             status: "active";
                             /** Format: date-time */
@@ -8173,6 +8176,12 @@ export interface operations {
                     workspaceId?: string;
                     /** @description Record id (24 lowercase hex characters) */
                     projectId?: string | null;
+                    /** @description Where the IaC sources are: a git URL (https://, ssh://, git://, file://, git@host:owner/repo) cloned at the branch, or an absolute path on the machine that runs the scan */
+                    repositoryUrl?: string | null;
+                    /** @description Non-empty: only a self-hosted runner carrying every one of these labels runs the scans; empty: the built-in executor runs them */
+                    runnerLabels?: string[];
+                    /** @description Explicit Terraform state location: a path in the repository, an absolute path, or s3://bucket/key; otherwise the backend block decides */
+                    statePath?: string | null;
                 };
             };
         };
@@ -8196,6 +8205,9 @@ export interface operations {
                             scheduleCron: string | null;
                             workspaceId: string;
                             projectId: string | null;
+                            repositoryUrl: string | null;
+                            runnerLabels: string[];
+                            statePath: string | null;
                             /** @enum {string} */
                             status: "active";
                             /** Format: date-time */
@@ -8276,6 +8288,9 @@ export interface operations {
                             scheduleCron: string | null;
                             workspaceId: string;
                             projectId: string | null;
+                            repositoryUrl: string | null;
+                            runnerLabels: string[];
+                            statePath: string | null;
                             /** @enum {string} */
                             status: "active";
                             /** Format: date-time */
@@ -8350,6 +8365,12 @@ export interface operations {
                     workspaceId?: string;
                     /** @description Record id (24 lowercase hex characters) */
                     projectId?: string | null;
+                    /** @description Where the IaC sources are: a git URL (https://, ssh://, git://, file://, git@host:owner/repo) cloned at the branch, or an absolute path on the machine that runs the scan */
+                    repositoryUrl?: string | null;
+                    /** @description Non-empty: only a self-hosted runner carrying every one of these labels runs the scans; empty: the built-in executor runs them */
+                    runnerLabels?: string[];
+                    /** @description Explicit Terraform state location: a path in the repository, an absolute path, or s3://bucket/key; otherwise the backend block decides */
+                    statePath?: string | null;
                 };
             };
         };
@@ -8373,6 +8394,9 @@ export interface operations {
                             scheduleCron: string | null;
                             workspaceId: string;
                             projectId: string | null;
+                            repositoryUrl: string | null;
+                            runnerLabels: string[];
+                            statePath: string | null;
                             /** @enum {string} */
                             status: "active";
                             /** Format: date-time */
@@ -8516,6 +8540,9 @@ export interface operations {
                             scheduleCron: string | null;
                             workspaceId: string;
                             projectId: string | null;
+                            repositoryUrl: string | null;
+                            runnerLabels: string[];
+                            statePath: string | null;
                             /** @enum {string} */
                             status: "active";
                             /** Format: date-time */

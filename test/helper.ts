@@ -33,6 +33,8 @@ export async function buildTestApp(t: Test, opts: TestAppOptions = {}): Promise<
   const config = loadConfig({}, {
     MONGODB_URI: mongoUri, REDIS_URL: redisUrl, MONGODB_DB: name, REDIS_KEY_PREFIX: `${name}:`,
     NODE_ENV: 'test', LOG_LEVEL: 'silent', MAIL_OUTBOX_DIR: join(ROOT, '.data', 'test-outbox', name),
+    // Tests scan git repositories in temporary folders (file:// URLs) with the built-in executor.
+    EXECUTOR_LOCAL_SOURCES: true,
     ...TEST_SECRETS, ...opts.env,
   });
   config.operator = opts.operator ?? { plugins: {} };

@@ -1,25 +1,11 @@
 // What a scan needs to run, wherever it runs: the built-in executor calls detectDrift with it
 // in-process, the runners plugin hands the same input to a self-hosted runner as its job. One
 // builder, so a scan reads its repository, credentials and endpoint the same way in both.
-import path from 'node:path';
 import type { AppContext } from '../../core/context.ts';
-import type { RepoConfig } from '../repo-configs/store.ts';
+import { REPOSITORY_URL_HINT, repositoryUrlKind, type RepoConfig } from '../repo-configs/store.ts';
 import type { ScanResult } from '../scans/schemas.ts';
 import type { DetectedDrift, ScanInput } from '../../runner-agent/src/engine/index.ts';
 import { ScanError } from '../../runner-agent/src/engine/index.ts';
-
-/**
- * Fields the repository config will carry (the lead adds them to repo-configs): read
- * defensively from the stored document until its type has them.
- */
-export interface RunnableConfig extends RepoConfig {
-  /** git URL, file:// URL or local path of the IaC repository. */
-  repositoryUrl?: string;
-  /** Non-empty: the scan is for a self-hosted runner whose labels include all of these. */
-  runnerLabels?: string[];
-  /** Explicit state location (a path in the repository, an absolute path or s3://bucket/key). */
-  statePath?: string;
-}
 
 /** The engine input minus the per-run parts (signal, progress); what a runner job carries as `scan`. */
 export type ScanJobInput = Pick<ScanInput, 'source' | 'iacPaths' | 'provider' | 'credentials' | 'endpoint' | 'statePath'>;
@@ -27,10 +13,7 @@ export type ScanJobInput = Pick<ScanInput, 'source' | 'iacPaths' | 'provider' | 
 /** A problem with the config itself: the scan fails with this message, nothing runs. */
 export class ConfigProblem extends Error {}
 
-export const runnerLabelsOf = (config: RepoConfig): string[] => {
-  const labels = (config as RunnableConfig).runnerLabels;
-  return Array.isArray(labels) ? labels.filter((l) => typeof l === 'string' && l) : [];
-};
+export const runnerLabelsOf = (config: RepoConfig): string[] => config.runnerLabels ?? [];
 
 /** Self-hosted runners take the scan when its config names labels; otherwise the built-in executor does. */
 export const isForRunners = (config: RepoConfig) => runnerLabelsOf(config).length > 0;
@@ -44,21 +27,14 @@ export const labelsMatch = (config: RepoConfig, runnerLabels: readonly string[])
  * the config's branch; an absolute path is a folder used in place (its working tree as it is).
  */
 export function sourceOf(config: RepoConfig): ScanInput['source'] {
-  const url = (config as RunnableConfig).repositoryUrl?.trim();
+  const url = config.repositoryUrl?.trim();
   if (!url) {
     throw new ConfigProblem(`repositoryUrl is not set on repository config ${config.repositoryName}: set it to the git URL of the IaC repository, then scan again`);
   }
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) || /^[\w.-]+@[\w.-]+:/.test(url)) return { kind: 'git', url, branch: config.branch };
-  if (path.isAbsolute(url)) return { kind: 'path', path: url };
-  throw new ConfigProblem(`repositoryUrl "${url}" is neither a URL nor an absolute path: use https://, ssh://, git@host:owner/repo or file://`);
-}
-
-/** EXECUTOR endpoint override for cloud_a (moto in tests and the demo); checked at boot. */
-export function cloudAEndpoint(env = process.env): string | undefined {
-  const value = env.DRIFT_CLOUD_A_ENDPOINT?.trim();
-  if (!value) return undefined;
-  if (!/^https?:\/\/[^\s/]+/.test(value)) throw new Error(`DRIFT_CLOUD_A_ENDPOINT must be an http(s) URL, got "${value}"`);
-  return value.replace(/\/+$/, '');
+  const kind = repositoryUrlKind(url);
+  if (kind === 'git') return { kind: 'git', url, branch: config.branch };
+  if (kind === 'path') return { kind: 'path', path: url };
+  throw new ConfigProblem(`repositoryUrl "${url}" ${REPOSITORY_URL_HINT}`);
 }
 
 interface CredentialReaders {
@@ -81,7 +57,7 @@ export async function credentialsFor(ctx: AppContext, config: RepoConfig): Promi
 }
 
 export async function buildScanInput(ctx: AppContext, config: RepoConfig, endpoint: string | undefined): Promise<ScanJobInput> {
-  const statePath = (config as RunnableConfig).statePath;
+  const statePath = config.statePath;
   return {
     source: sourceOf(config),
     iacPaths: config.iacPaths ?? [],

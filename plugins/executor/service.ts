@@ -10,11 +10,16 @@ import { createRepoConfigStore } from '../repo-configs/store.ts';
 import { createScanStore } from '../scans/store.ts';
 import type { ScanResults } from '../scans/record.ts';
 import { detectDrift, type ScanInput, type ScanOutcome } from '../../runner-agent/src/engine/index.ts';
-import { buildScanInput, failureMessage, isForRunners, toReportedDrifts } from './scan-job.ts';
+import { buildScanInput, ConfigProblem, failureMessage, isForRunners, toReportedDrifts } from './scan-job.ts';
 
 export interface ExecutorSettings {
   concurrency: number;
   endpoint: string | undefined;
+  /**
+   * Whether a config may point the executor at this host's files (an absolute path or file://
+   * URL). Off in production: a tenant must not read the service's disk; tests and the demo turn it on.
+   */
+  localSources: boolean;
   /** The engine is stopped after this long (the scans plugin's timeout job fails the scan too). */
   timeoutMs: number;
   /** Injected in tests; detectDrift otherwise. */
@@ -22,6 +27,9 @@ export interface ExecutorSettings {
 }
 
 export type ExecuteOutcome = 'ran' | 'failed' | 'skipped:gone' | 'skipped:not-pending' | 'skipped:runners' | 'skipped:claimed';
+
+const LOCAL_REFUSED = 'repositoryUrl points at a local path, which the built-in executor does not read: use a git URL (https://, ssh://), or give the config runnerLabels so a self-hosted runner with access to that path scans it';
+const isLocal = (source: ScanInput['source']) => source.kind === 'path' || /^file:/i.test(source.url);
 
 const SHUTDOWN = 'The service stopped while the scan was running; trigger the scan again';
 
@@ -60,6 +68,7 @@ export function createExecutor(ctx: AppContext, settings: ExecutorSettings) {
     const run = (async () => {
       try {
         const input = await buildScanInput(ctx, config, settings.endpoint);
+        if (!settings.localSources && isLocal(input.source)) throw new ConfigProblem(LOCAL_REFUSED);
         const outcome = await detect({ ...input, signal: abort.signal });
         await results().recordScanResult(orgId, scanId, { status: 'completed', drifts: toReportedDrifts(outcome.drifts) });
         ctx.log.info({ orgId, scanId, drifts: outcome.drifts.length, resources: outcome.resourcesScanned, ms: outcome.stats.durationMs }, 'scan completed');

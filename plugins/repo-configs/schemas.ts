@@ -9,6 +9,9 @@ export const RepositoryName = Type.String({ pattern: '^[A-Za-z0-9_.-]+/[A-Za-z0-
 const Branch = Type.String({ minLength: 1, maxLength: 255 });
 const IacPaths = Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: 50 });
 const Cron = Type.String({ maxLength: 100, description: 'Five-field cron expression (minute hour day-of-month month day-of-week), evaluated in UTC' });
+const RepositoryUrl = Type.String({ minLength: 1, maxLength: 1000, description: 'Where the IaC sources are: a git URL (https://, ssh://, git://, file://, git@host:owner/repo) cloned at the branch, or an absolute path on the machine that runs the scan' });
+const RunnerLabels = Type.Array(Type.String({ pattern: '^[A-Za-z0-9_.:-]{1,64}$' }), { maxItems: 20, uniqueItems: true, description: 'Non-empty: only a self-hosted runner carrying every one of these labels runs the scans; empty: the built-in executor runs them' });
+const StatePath = Type.String({ minLength: 1, maxLength: 1000, description: 'Explicit Terraform state location: a path in the repository, an absolute path, or s3://bucket/key; otherwise the backend block decides' });
 
 export const CreateRepoConfig = Type.Object({
   repositoryName: RepositoryName,
@@ -18,6 +21,9 @@ export const CreateRepoConfig = Type.Object({
   scheduleCron: Type.Optional(Nullable(Cron)),
   workspaceId: Type.Optional(Id),
   projectId: Type.Optional(Nullable(Id)),
+  repositoryUrl: Type.Optional(Nullable(RepositoryUrl)),
+  runnerLabels: Type.Optional(RunnerLabels),
+  statePath: Type.Optional(Nullable(StatePath)),
 }, { additionalProperties: false });
 export type CreateRepoConfig = Static<typeof CreateRepoConfig>;
 
@@ -29,6 +35,9 @@ export const UpdateRepoConfig = Type.Object({
   scheduleCron: Type.Optional(Nullable(Cron)),
   workspaceId: Type.Optional(Id),
   projectId: Type.Optional(Nullable(Id)),
+  repositoryUrl: Type.Optional(Nullable(RepositoryUrl)),
+  runnerLabels: Type.Optional(RunnerLabels),
+  statePath: Type.Optional(Nullable(StatePath)),
 }, { additionalProperties: false });
 export type UpdateRepoConfig = Static<typeof UpdateRepoConfig>;
 
@@ -41,6 +50,9 @@ export const RepoConfigView = Type.Object({
   scheduleCron: Nullable(Type.String()),
   workspaceId: Type.String(),
   projectId: Nullable(Type.String()),
+  repositoryUrl: Nullable(Type.String()),
+  runnerLabels: Type.Array(Type.String()),
+  statePath: Nullable(Type.String()),
   status: Type.Literal('active'),
   lastScanAt: Nullable(Timestamp),
   lastScanStatus: Nullable(Type.String()),

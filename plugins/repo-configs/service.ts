@@ -12,7 +12,7 @@ import { ensureDefaultWorkspace } from '../workspaces/service.ts';
 import type { WorkspaceStore } from '../workspaces/store.ts';
 import type { ProjectStore } from '../projects/store.ts';
 import { assertAllowed, repositoryDenied, type RepoScope } from './access.ts';
-import type { RepoConfig, RepoConfigStore } from './store.ts';
+import { REPOSITORY_URL_HINT, repositoryUrlKind, type RepoConfig, type RepoConfigStore } from './store.ts';
 import type { CreateRepoConfig, UpdateRepoConfig } from './schemas.ts';
 
 /** Agenda job that creates a scheduled scan (defined by the scans plugin). */
@@ -32,7 +32,9 @@ export function checkCron(expr: string): string {
 
 export const configView = (c: RepoConfig) => ({
   _id: c._id, repositoryName: c.repositoryName, branch: c.branch, iacPaths: c.iacPaths, provider: c.provider,
-  scheduleCron: c.scheduleCron, workspaceId: c.workspaceId, projectId: c.projectId, status: c.status,
+  scheduleCron: c.scheduleCron, workspaceId: c.workspaceId, projectId: c.projectId,
+  // Configs stored before these fields existed read as unset.
+  repositoryUrl: c.repositoryUrl ?? null, runnerLabels: c.runnerLabels ?? [], statePath: c.statePath ?? null, status: c.status,
   lastScanAt: c.lastScanAt?.toISOString() ?? null, lastScanStatus: c.lastScanStatus,
   createdAt: c.createdAt.toISOString(), updatedAt: c.updatedAt.toISOString(),
 });
@@ -47,7 +49,9 @@ export function createRepoConfigService(ctx: AppContext, d: Deps) {
     return c;
   }
 
-  async function checkRefs(orgId: string, input: { workspaceId?: string; projectId?: string | null }) {
+  async function checkRefs(orgId: string, input: { workspaceId?: string; projectId?: string | null; repositoryUrl?: string | null }) {
+    const url = input.repositoryUrl?.trim();
+    if (url && !repositoryUrlKind(url)) throw badRequest(`repositoryUrl ${REPOSITORY_URL_HINT}`, { repositoryUrl: input.repositoryUrl });
     if (input.workspaceId && !(await d.workspaces.get(orgId, input.workspaceId))) throw badRequest('workspaceId names no workspace of this organization');
     if (input.projectId && !(await d.projects.get(orgId, input.projectId))) throw badRequest('projectId names no project of this organization');
   }
@@ -108,7 +112,9 @@ export function createRepoConfigService(ctx: AppContext, d: Deps) {
       const id = newId();
       const base = {
         _id: id, orgId, repositoryName: input.repositoryName, branch: input.branch, iacPaths: input.iacPaths ?? [],
-        provider: input.provider, scheduleCron, workspaceId, projectId: input.projectId ?? null, status: 'active' as const,
+        provider: input.provider, scheduleCron, workspaceId, projectId: input.projectId ?? null,
+        repositoryUrl: input.repositoryUrl?.trim() || null, runnerLabels: input.runnerLabels ?? [], statePath: input.statePath?.trim() || null,
+        status: 'active' as const,
         lastScanAt: null, lastScanStatus: null, createdAt: now, updatedAt: now,
       };
       // Two attempts: a concurrent create may take the slot we picked; the second read sees it.
@@ -124,8 +130,11 @@ export function createRepoConfigService(ctx: AppContext, d: Deps) {
     async update(orgId: string, id: string, input: UpdateRepoConfig, scope: RepoScope) {
       const before = await load(orgId, id, scope);
       const set: Partial<RepoConfig> = { updatedAt: new Date() };
-      for (const k of ['repositoryName', 'branch', 'iacPaths', 'provider', 'workspaceId', 'projectId'] as const) {
+      for (const k of ['repositoryName', 'branch', 'iacPaths', 'provider', 'workspaceId', 'projectId', 'runnerLabels'] as const) {
         if (input[k] !== undefined) (set as Record<string, unknown>)[k] = input[k];
+      }
+      for (const k of ['repositoryUrl', 'statePath'] as const) {
+        if (input[k] !== undefined) set[k] = input[k]?.trim() || null;
       }
       if (input.scheduleCron !== undefined) set.scheduleCron = input.scheduleCron ? checkCron(input.scheduleCron) : null;
       await checkRefs(orgId, input);

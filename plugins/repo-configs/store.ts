@@ -6,6 +6,8 @@
 import type { CollectionSpec, Database } from '../../core/db.ts';
 import { isDuplicateKey } from '../../core/db.ts';
 
+import path from 'node:path';
+
 export const PROVIDERS = ['cloud_a', 'cloud_b', 'cloud_c'] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
@@ -19,6 +21,12 @@ export interface RepoConfig {
   scheduleCron: string | null;
   workspaceId: string;
   projectId: string | null;
+  /** git URL or absolute path of the IaC sources; null: a scan fails saying to set it. */
+  repositoryUrl: string | null;
+  /** Non-empty: only runners carrying all of these labels take the scans. */
+  runnerLabels: string[];
+  /** Explicit state location; null: the backend block decides. */
+  statePath: string | null;
   status: 'active';
   slot: string;
   lastScanAt: Date | null;
@@ -26,6 +34,16 @@ export interface RepoConfig {
   createdAt: Date;
   updatedAt: Date;
 }
+
+/**
+ * URLs (https://, ssh://, git://, file://) and scp-like `git@host:owner/repo` are cloned at the
+ * config's branch; an absolute path is a folder used in place, on the machine that runs the scan.
+ */
+export function repositoryUrlKind(url: string): 'git' | 'path' | null {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) || /^[\w.-]+@[\w.-]+:/.test(url)) return 'git';
+  return path.isAbsolute(url) ? 'path' : null;
+}
+export const REPOSITORY_URL_HINT = 'is neither a URL nor an absolute path: use https://, ssh://, git@host:owner/repo, file:// or /an/absolute/path';
 
 export const REPO_CONFIGS: CollectionSpec = {
   name: 'repo_configs', owner: 'plugins/repo-configs',

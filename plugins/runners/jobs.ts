@@ -11,7 +11,7 @@ import { badRequest, notFound } from '../../core/errors.ts';
 import { createRepoConfigStore } from '../repo-configs/store.ts';
 import { createScanStore, type Scan } from '../scans/store.ts';
 import type { ScanResults } from '../scans/record.ts';
-import { buildScanInput, cloudAEndpoint, ConfigProblem, labelsMatch, toReportedDrifts } from '../executor/scan-job.ts';
+import { buildScanInput, ConfigProblem, labelsMatch, toReportedDrifts } from '../executor/scan-job.ts';
 import type { DetectedDrift } from '../../runner-agent/src/engine/index.ts';
 import type { Runner, RunnerStore } from './store.ts';
 import type { JobStore } from './jobs-store.ts';
@@ -23,7 +23,7 @@ const CANDIDATES = 200;
 export function createJobService(ctx: AppContext, runners: RunnerStore, jobs: JobStore, invalidate: (runner: Runner) => Promise<void>) {
   const scans = createScanStore(ctx.db);
   const configs = createRepoConfigStore(ctx.db);
-  const endpoint = cloudAEndpoint();
+  const endpoint = ctx.config.DRIFT_CLOUD_A_ENDPOINT;
   const results = () => {
     const r = ctx.services.scanResults as ScanResults | undefined;
     if (!r) throw new Error('runners: the scans plugin (ctx.services.scanResults) is not enabled');

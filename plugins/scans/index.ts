@@ -16,19 +16,9 @@ type Meter = (orgId: string) => Promise<number>;
 const orgOf = (req: FastifyRequest) => req.org!.id;
 const params = (req: FastifyRequest) => req.params as { scanId: string; repositoryConfigId: string };
 
-/**
- * How long a scan may stay pending (no executor picked it up) or running before it fails.
- * Read from SCAN_TIMEOUT_MINUTES until the engine's typed config carries it.
- */
-export function scanTimeoutMinutes(env = process.env): number {
-  const n = Number(env.SCAN_TIMEOUT_MINUTES ?? 60);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`SCAN_TIMEOUT_MINUTES must be a positive number of minutes, got ${env.SCAN_TIMEOUT_MINUTES}`);
-  return n;
-}
-
 export default definePlugin((ctx) => {
   const scans = createScanStore(ctx.db);
-  const service = createScanService(ctx, { scans, drifts: createDriftStore(ctx.db), configs: createRepoConfigStore(ctx.db), timeoutMinutes: scanTimeoutMinutes() });
+  const service = createScanService(ctx, { scans, drifts: createDriftStore(ctx.db), configs: createRepoConfigStore(ctx.db), timeoutMinutes: ctx.config.SCAN_TIMEOUT_MINUTES });
   const results: ScanResults = { recordScanResult: service.recordScanResult };
   ctx.services.scanResults = results;
   ctx.services.scans = service;

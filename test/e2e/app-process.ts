@@ -12,7 +12,9 @@ import { serviceUrls, TEST_SECRETS } from '../helper.ts';
 const { mongoUri, redisUrl } = serviceUrls();
 const db = process.env.E2E_DB;
 if (!db) throw new Error('E2E_DB is required');
-const config = loadConfig({}, {
+// The executor's settings come from the environment the test gives this process.
+const { DRIFT_CLOUD_A_ENDPOINT, EXECUTOR_CONCURRENCY, SCAN_TIMEOUT_MINUTES } = process.env;
+const config = loadConfig({ DRIFT_CLOUD_A_ENDPOINT, EXECUTOR_CONCURRENCY, SCAN_TIMEOUT_MINUTES, EXECUTOR_LOCAL_SOURCES: 'true' }, {
   MONGODB_URI: mongoUri, REDIS_URL: redisUrl, MONGODB_DB: db, REDIS_KEY_PREFIX: process.env.E2E_PREFIX ?? `${db}:`,
   NODE_ENV: 'test', LOG_LEVEL: 'silent', MAIL_OUTBOX_DIR: join(ROOT, '.data', 'test-outbox', db),
   RUNNER_OFFLINE_AFTER: Number(process.env.RUNNER_OFFLINE_AFTER ?? 600), ...TEST_SECRETS,

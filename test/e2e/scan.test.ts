@@ -29,9 +29,8 @@ const api = (method: string, p: string, body?: unknown) => http(base, method, p,
 if ((await api('POST', '/api/auth/cloud-a-credentials', CREDENTIALS)).status !== 200) throw new Error('could not store the cloud_a credentials');
 
 async function config(name: string, fields: Record<string, unknown>): Promise<string> {
-  const res = await api('POST', '/api/repo-configs', { repositoryName: name, branch: 'main', provider: 'cloud_a', iacPaths: ['infra'] });
-  // repositoryUrl and runnerLabels are not in the API yet (repo-configs): set on the document.
-  await control.ctx.db.db.collection('repo_configs').updateOne({ _id: res.body.data._id }, { $set: { repositoryUrl: w.repoUrl, ...fields } });
+  const res = await api('POST', '/api/repo-configs', { repositoryName: name, branch: 'main', provider: 'cloud_a', iacPaths: ['infra'], repositoryUrl: w.repoUrl, ...fields });
+  if (res.status !== 201) throw new Error(`could not create the repository config: ${JSON.stringify(res.body)}`);
   return res.body.data._id;
 }
 const viaRunner = await config('acme/infra-runner', { runnerLabels: ['e2e'] });

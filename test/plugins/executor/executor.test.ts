@@ -2,19 +2,35 @@
 // job run twice, user-actionable failures, and the Agenda job wiring. Real scans against moto
 // are in test/e2e/scan.test.ts.
 import t from 'tap';
-import { buildTestApp, register, bearer } from '../../helper.ts';
+import { buildTestApp, register, bearer, TEST_SECRETS } from '../../helper.ts';
 import { world } from '../drifts/world.ts';
-import { executorConcurrency } from '../../../plugins/executor/index.ts';
-import { cloudAEndpoint } from '../../../plugins/executor/scan-job.ts';
+import { loadConfig } from '../../../core/config.ts';
 import type { Executor } from '../../../plugins/executor/service.ts';
 
-t.test('EXECUTOR_CONCURRENCY and DRIFT_CLOUD_A_ENDPOINT are checked', async (t) => {
-  t.equal(executorConcurrency({}), 2, 'default 2');
-  t.equal(executorConcurrency({ EXECUTOR_CONCURRENCY: '5' }), 5);
-  for (const bad of ['0', '21', '1.5', 'two']) t.throws(() => executorConcurrency({ EXECUTOR_CONCURRENCY: bad }), /EXECUTOR_CONCURRENCY must be an integer from 1 to 20/, `refuses "${bad}"`);
-  t.equal(cloudAEndpoint({}), undefined, 'no override by default');
-  t.equal(cloudAEndpoint({ DRIFT_CLOUD_A_ENDPOINT: 'http://127.0.0.1:5055/' }), 'http://127.0.0.1:5055');
-  t.throws(() => cloudAEndpoint({ DRIFT_CLOUD_A_ENDPOINT: 'localhost:5055' }), /DRIFT_CLOUD_A_ENDPOINT must be an http\(s\) URL/);
+t.test('EXECUTOR_CONCURRENCY, DRIFT_CLOUD_A_ENDPOINT, EXECUTOR_LOCAL_SOURCES and SCAN_TIMEOUT_MINUTES are checked at boot', async (t) => {
+  const base = { MONGODB_URI: 'mongodb://x', REDIS_URL: 'redis://x', ...TEST_SECRETS };
+  const cfg = loadConfig({}, base);
+  t.match(cfg, { EXECUTOR_CONCURRENCY: 2, EXECUTOR_LOCAL_SOURCES: false, SCAN_TIMEOUT_MINUTES: 60 }, 'defaults: 2 at once, no local sources, 60 minutes');
+  t.equal(cfg.DRIFT_CLOUD_A_ENDPOINT, undefined, 'no endpoint override by default');
+  const set = loadConfig({ EXECUTOR_CONCURRENCY: '5', DRIFT_CLOUD_A_ENDPOINT: 'http://127.0.0.1:5055/', EXECUTOR_LOCAL_SOURCES: 'true', SCAN_TIMEOUT_MINUTES: '0.5' }, base);
+  t.match(set, { EXECUTOR_CONCURRENCY: 5, DRIFT_CLOUD_A_ENDPOINT: 'http://127.0.0.1:5055', EXECUTOR_LOCAL_SOURCES: true, SCAN_TIMEOUT_MINUTES: 0.5 });
+  for (const bad of ['0', '21', '1.5', 'two']) t.throws(() => loadConfig({ EXECUTOR_CONCURRENCY: bad }, base), /Configuration error: EXECUTOR_CONCURRENCY is invalid/, `refuses EXECUTOR_CONCURRENCY="${bad}"`);
+  t.throws(() => loadConfig({ DRIFT_CLOUD_A_ENDPOINT: 'localhost:5055' }, base), /Configuration error: DRIFT_CLOUD_A_ENDPOINT is invalid/);
+  for (const bad of ['0', '-1', 'soon']) t.throws(() => loadConfig({ SCAN_TIMEOUT_MINUTES: bad }, base), /Configuration error: SCAN_TIMEOUT_MINUTES is invalid/, `refuses SCAN_TIMEOUT_MINUTES="${bad}"`);
+});
+
+t.test("without EXECUTOR_LOCAL_SOURCES the executor does not read this host's files", async (t) => {
+  const { app, ctx } = await buildTestApp(t, { env: { EXECUTOR_LOCAL_SOURCES: false } });
+  const s = await register(app);
+  await ctx.tenancy.setPlan(s.orgId, 'enterprise');
+  const executor = ctx.services.executor as Executor;
+  for (const repositoryUrl of ['/etc', 'file:///srv/other-tenant.git']) {
+    const cfg = (await app.inject({ method: 'POST', url: '/api/repo-configs', headers: bearer(s.token), payload: { repositoryName: `acme/local${repositoryUrl.length}`, branch: 'main', provider: 'cloud_a', repositoryUrl } })).json().data;
+    const scan = (await app.inject({ method: 'POST', url: `/api/scans/trigger/${cfg._id}`, headers: bearer(s.token) })).json().data;
+    t.equal(await executor.execute(s.orgId, scan._id), 'failed', `${repositoryUrl}: the scan fails`);
+    const after = (await app.inject({ method: 'GET', url: `/api/scans/${scan._id}`, headers: bearer(s.token) })).json().data;
+    t.match(after, { status: 'failed', error: /^repositoryUrl points at a local path, which the built-in executor does not read/ }, 'saying why and what to do');
+  }
 });
 
 t.test('which scans it runs, once, and the messages it leaves', async (t) => {

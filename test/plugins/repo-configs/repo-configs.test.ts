@@ -25,6 +25,23 @@ t.test('create, list, read, edit view, update, stats, delete', async (t) => {
   t.equal(upd.body.data.branch, 'develop', 'update changes the field');
   t.equal(upd.body.data.repositoryName, 'acme/infra', 'and keeps the others');
 
+  t.match(c, { repositoryUrl: null, runnerLabels: [], statePath: null }, 'where to scan from: unset until given');
+  const where = await w.api('PUT', `/api/repo-configs/${c._id}`, { repositoryUrl: ' https://git.example.com/acme/infra.git ', runnerLabels: ['linux', 'aws'], statePath: 's3://state/infra.tfstate' });
+  t.match(where.body.data, { repositoryUrl: 'https://git.example.com/acme/infra.git', runnerLabels: ['linux', 'aws'], statePath: 's3://state/infra.tfstate', branch: 'develop' }, 'repositoryUrl, runnerLabels and statePath are set (trimmed), the rest kept');
+  const cleared = await w.api('PUT', `/api/repo-configs/${c._id}`, { repositoryUrl: null, runnerLabels: [], statePath: null });
+  t.match(cleared.body.data, { repositoryUrl: null, runnerLabels: [], statePath: null }, 'and cleared with null and []');
+  for (const [field, value, why] of [
+    ['repositoryUrl', 'relative/path', 'a repositoryUrl that is neither a URL nor an absolute path'],
+    ['runnerLabels', ['ok', 'has space'], 'a label with a space'],
+    ['runnerLabels', ['a', 'a'], 'a repeated label'],
+    ['statePath', '', 'an empty statePath'],
+  ] as const) {
+    const refused = await w.api('PUT', `/api/repo-configs/${c._id}`, { [field]: value });
+    t.equal(refused.status, 400, `refuses ${why}`);
+  }
+  t.match((await w.api('POST', '/api/repo-configs', { repositoryName: 'acme/rel', branch: 'main', provider: 'cloud_a', repositoryUrl: 'infra' })).body,
+    { error: { code: 'bad_request', message: /^repositoryUrl is neither a URL nor an absolute path/ } }, 'create checks repositoryUrl too, saying what to use');
+
   const bad = await w.api('POST', '/api/repo-configs', { repositoryName: 'no-slash', branch: 'main', provider: 'cloud_a' });
   t.equal(bad.status, 400, 'repositoryName must be owner/repo');
   const badProvider = await w.api('POST', '/api/repo-configs', { repositoryName: 'a/b', branch: 'main', provider: 'aws' });

@@ -7,7 +7,7 @@ import { world } from '../drifts/world.ts';
 t.test('50 runners poll at once for 40 pending scans: each scan claimed exactly once', async (t) => {
   const w = await world(t);
   const config = await w.config('acme/race');
-  await w.ctx.db.db.collection('repo_configs').updateOne({ _id: config as never }, { $set: { runnerLabels: ['race'], repositoryUrl: 'https://git.example.com/acme/race.git' } });
+  t.equal((await w.api('PUT', `/api/repo-configs/${config}`, { runnerLabels: ['race'], repositoryUrl: 'https://git.example.com/acme/race.git' })).status, 200);
   const runners: { _id: string; token: string }[] = [];
   for (let i = 0; i < 50; i++) runners.push((await w.api('POST', '/api/runners', { name: `r${i}`, labels: ['race'] })).body.data);
   const scanIds: string[] = [];

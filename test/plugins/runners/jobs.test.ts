@@ -11,8 +11,8 @@ async function setup(t: Parameters<typeof world>[0]) {
   const w = await world(t);
   const labelled = async (name: string, fields: Record<string, unknown>) => {
     const id = await w.config(name);
-    // The API does not take runnerLabels / repositoryUrl yet (repo-configs): set on the document.
-    await w.ctx.db.db.collection('repo_configs').updateOne({ _id: id as never }, { $set: fields });
+    const res = await w.api('PUT', `/api/repo-configs/${id}`, fields);
+    if (res.status !== 200) throw new Error(`could not set ${JSON.stringify(fields)}: ${JSON.stringify(res.body)}`);
     return id;
   };
   const runner = async (name: string, labels: string[]) => (await w.api('POST', '/api/runners', { name, labels })).body.data as { _id: string; token: string };
