@@ -11,9 +11,19 @@ export const ONCE_KEYS: CollectionSpec = { name: 'once_keys', owner: 'core/once'
 
 interface OnceKey { _id: string; at: Date; orgId?: string }
 
+export interface ClaimOptions {
+  /**
+   * A claim older than this may be taken over: its holder is presumed dead (a crash between
+   * the claim and the work it guards). Only for work that is safe to repeat.
+   */
+  staleAfterMs?: number;
+}
+
 export interface Once {
   /** True for exactly one caller per key, ever (durable, in the database). */
-  claim(key: string, orgId?: string): Promise<boolean>;
+  claim(key: string, orgId?: string, options?: ClaimOptions): Promise<boolean>;
+  /** Gives a claim back, so the guarded step can be tried again (its holder failed before finishing). */
+  release(key: string): Promise<void>;
   /** True for exactly one caller per key within ttlMs (Redis SET NX); throws 503 if Redis is down. */
   claimFor(key: string, ttlMs: number): Promise<boolean>;
   /** Removes the durable claims of one organization (organization deletion). */
@@ -23,14 +33,24 @@ export interface Once {
 export function createOnce(db: Database, redis: Redis): Once {
   const keys = db.collection<OnceKey>(ONCE_KEYS);
   return {
-    async claim(key, orgId) {
-      try {
-        await keys.insertOne({ _id: key, at: new Date(), orgId });
-        return true;
-      } catch (err) {
-        if (isDuplicateKey(err)) return false;
-        throw err;
-      }
+    async claim(key, orgId, options) {
+      const insert = async () => {
+        try {
+          await keys.insertOne({ _id: key, at: new Date(), orgId });
+          return true;
+        } catch (err) {
+          if (isDuplicateKey(err)) return false;
+          throw err;
+        }
+      };
+      if (await insert()) return true;
+      if (!options?.staleAfterMs) return false;
+      // Takers of a stale claim race on the insert after the delete: the unique _id still lets one win.
+      const gone = await keys.deleteOne({ _id: key, at: { $lt: new Date(Date.now() - options.staleAfterMs) } });
+      return gone.deletedCount > 0 && insert();
+    },
+    async release(key) {
+      await keys.deleteOne({ _id: key });
     },
     async claimFor(key, ttlMs) {
       try {

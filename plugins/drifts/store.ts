@@ -171,7 +171,7 @@ export function createDriftStore(db: Database) {
     /** The open drifts of one config, projected to what the comparison needs. */
     openOf: (orgId: string, repositoryConfig: string) =>
       // One round trip for any realistic N: the projected documents are small.
-      col.find({ orgId, repositoryConfig, openKey: OPEN }, { projection: { _id: 1, resourceAddress: 1, status: 1, severity: 1, changeType: 1, lastScan: 1 } }).batchSize(50_000).toArray(),
+      col.find({ orgId, repositoryConfig, openKey: OPEN }, { projection: { _id: 1, resourceAddress: 1, status: 1, severity: 1, changeType: 1, lastScan: 1, scan: 1 } }).batchSize(50_000).toArray(),
     /** Inserts what it can; returns the addresses that hit the open-record unique index (a concurrent scan of the same config inserted them). */
     async insertMany(docs: Drift[]): Promise<string[]> {
       if (!docs.length) return [];

@@ -22,6 +22,9 @@ import { isoDay } from '../drifts/trend.ts';
 import { FINAL, type Scan, type ScanStore } from './store.ts';
 import { ScanResult, scanView, type ReportedDrift } from './schemas.ts';
 
+/** Longer than any result write takes (5,000 drifts: seconds); after it a claim's holder is presumed dead. */
+const CLAIM_STALE_MS = 10 * 60_000;
+
 /** Events carry at most this many drifts; the count is always complete. */
 const EVENT_DRIFTS = 100;
 
@@ -35,9 +38,10 @@ interface Deps { scans: ScanStore; drifts: DriftStore; configs: RepoConfigStore;
 export function createRecorder(ctx: AppContext, d: Deps) {
   const unchanged = (scan: Scan): RecordOutcome => ({ changed: false, scan: scanView(scan) });
 
+  /** The scan's own final status is the last write: until it lands, a retry redoes the rest. */
   async function finish(scan: Scan, set: Partial<Scan>) {
-    await d.scans.update(scan.orgId, scan._id, set);
     await d.configs.recordScan(scan.orgId, scan.repositoryConfig, set.completedAt ?? new Date(), set.status!);
+    await d.scans.update(scan.orgId, scan._id, set);
     return { changed: true, scan: scanView({ ...scan, ...set }) };
   }
 
@@ -57,8 +61,11 @@ export function createRecorder(ctx: AppContext, d: Deps) {
       if (!again.has(key)) again.set(key, { severity: r.severity, changeType, ids: [] });
       again.get(key)!.ids.push(id);
     };
+    // Open drifts this very scan inserted: a retry after a failed write (see the header).
+    const ownEarlier: Drift[] = [];
     for (const r of byAddress.values()) {
       const existing = openByAddress.get(r.resourceAddress);
+      if (existing?.scan === scanId) ownEarlier.push(existing);
       if (existing) { seenAgain(existing._id, r); continue; }
       fresh.push({
         _id: newId(), orgId, repositoryConfig, repositoryName: scan.repositoryName, scan: scanId, lastScan: scanId,
@@ -74,7 +81,7 @@ export function createRecorder(ctx: AppContext, d: Deps) {
     // A scan of the same config completing at the same moment may have inserted some of
     // these first (the open-record unique index refuses ours): they are found again.
     const taken = new Set(await d.drifts.insertMany(fresh));
-    const inserted = fresh.filter((f) => !taken.has(f.resourceAddress));
+    const inserted = [...ownEarlier, ...fresh.filter((f) => !taken.has(f.resourceAddress))];
     if (taken.size) {
       await d.drifts.updateMany({ orgId, repositoryConfig, openKey: OPEN, resourceAddress: { $in: [...taken] } }, { lastScan: scanId, lastSeenAt: now, updatedAt: now });
     }
@@ -121,22 +128,34 @@ export function createRecorder(ctx: AppContext, d: Deps) {
     if (FINAL.includes(scan.status)) return unchanged(scan);
 
     if (result.status === 'running') {
-      if (scan.status !== 'pending' || !(await ctx.once.claim(`scan:${scanId}:running`, orgId))) return unchanged(scan);
+      const key = `scan:${scanId}:running`;
+      if (scan.status !== 'pending' || !(await ctx.once.claim(key, orgId, { staleAfterMs: CLAIM_STALE_MS }))) return unchanged(scan);
       const startedAt = new Date();
-      await d.scans.update(orgId, scanId, { status: 'running', startedAt });
+      await givenBackOnFailure(key, () => d.scans.update(orgId, scanId, { status: 'running', startedAt }));
       const next = { ...scan, status: 'running' as const, startedAt };
       await d.onRunning(next);
       await ctx.bus.emit('scan.started', orgId, { scanId, repositoryConfigId: scan.repositoryConfig, repositoryName: scan.repositoryName, triggeredBy: scan.triggeredBy });
       return { changed: true, scan: scanView(next) };
     }
 
-    if (!(await ctx.once.claim(`scan:${scanId}:final`, orgId))) return unchanged(scan);
-    if (result.status === 'completed') return completed(scan, result.drifts);
+    const key = `scan:${scanId}:final`;
+    if (!(await ctx.once.claim(key, orgId, { staleAfterMs: CLAIM_STALE_MS }))) return unchanged(scan);
+    if (result.status === 'completed') return givenBackOnFailure(key, () => completed(scan, result.drifts));
 
     const now = new Date();
-    const outcome = await finish(scan, { status: 'failed', completedAt: now, error: result.error });
+    const outcome = await givenBackOnFailure(key, () => finish(scan, { status: 'failed', completedAt: now, error: result.error }));
     await ctx.bus.emit('scan.failed', orgId, { scanId, repositoryConfigId: scan.repositoryConfig, repositoryName: scan.repositoryName, error: result.error });
     return outcome;
+  }
+
+  /** Runs the writes a claim guards; if they fail, the claim is given back so a retry can record the result. */
+  async function givenBackOnFailure<T>(key: string, writes: () => Promise<T>): Promise<T> {
+    try {
+      return await writes();
+    } catch (err) {
+      await ctx.once.release(key).catch((releaseErr: unknown) => ctx.log.error({ err: releaseErr, key }, 'could not give back a scan claim; it is taken over after 10 minutes'));
+      throw err;
+    }
   }
 
   return { recordScanResult };

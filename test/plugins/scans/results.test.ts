@@ -2,6 +2,10 @@ import t from 'tap';
 import { world, drift } from '../drifts/world.ts';
 import { EXECUTE_JOB } from '../../../plugins/scans/service.ts';
 import type { DomainEvent } from '../../../core/events.ts';
+import { createRecorder } from '../../../plugins/scans/record.ts';
+import { createScanStore } from '../../../plugins/scans/store.ts';
+import { createDriftStore } from '../../../plugins/drifts/store.ts';
+import { createRepoConfigStore } from '../../../plugins/repo-configs/store.ts';
 
 t.test('result recording: life cycle, events, idempotent, concurrent double report', async (t) => {
   const w = await world(t);
@@ -98,4 +102,38 @@ t.test('timeout: a scan pending or running too long fails once', async (t) => {
   t.match((await w.api('GET', `/api/scans/${run._id}`)).body.data, { status: 'failed', error: 'The scan did not finish within 60 minutes' });
   const timeoutJobs = await w.ctx.db.db.collection('agenda_jobs').countDocuments({ name: 'scans.timeout', 'data.scanId': run._id });
   t.ok(timeoutJobs >= 1, 'timeout jobs are scheduled in Agenda');
+});
+
+t.test('a result whose writes fail is recorded by the retry; a claim left by a dead process is taken over', async (t) => {
+  const w = await world(t);
+  const c = await w.config();
+  const configs = createRepoConfigStore(w.ctx.db);
+  let failNext = true;
+  // The real stores, with one fault: the last write of a result (the config's lastScan) fails once.
+  const recorder = createRecorder(w.ctx, {
+    scans: createScanStore(w.ctx.db), drifts: createDriftStore(w.ctx.db), onRunning: async () => undefined,
+    configs: { ...configs, async recordScan(...args: Parameters<typeof configs.recordScan>) {
+      if (failNext) { failNext = false; throw new Error('connection reset'); }
+      return configs.recordScan(...args);
+    } },
+  });
+  const scan = await w.scans.trigger(w.owner.orgId, c, undefined, null);
+  const result = { status: 'completed' as const, drifts: [drift('bucket.a'), drift('bucket.b')] };
+  await t.rejects(recorder.recordScanResult(w.owner.orgId, scan._id, result), /connection reset/, 'the failed write reaches the caller');
+  t.equal((await w.api('GET', `/api/scans/${scan._id}`)).body.data.status, 'pending', 'the scan is not final yet');
+  const retried = await recorder.recordScanResult(w.owner.orgId, scan._id, result);
+  t.ok(retried.changed, 'the retry records the result');
+  t.match(retried.scan, { status: 'completed', driftCount: 2, newDrifts: 2, resolvedDrifts: 0 }, 'counting the drifts the failed attempt inserted as new');
+  t.equal(await w.ctx.db.db.collection('drifts').countDocuments({ orgId: w.owner.orgId }), 2, 'each drift once');
+  t.notOk((await recorder.recordScanResult(w.owner.orgId, scan._id, result)).changed, 'a third report changes nothing');
+
+  // A process that claimed the result and died: its claim is stale after ten minutes.
+  const orphan = await w.scans.trigger(w.owner.orgId, c, undefined, null);
+  const claims = w.ctx.db.db.collection<{ _id: string; at: Date; orgId: string }>('once_keys');
+  await claims.insertOne({ _id: `scan:${orphan._id}:final`, at: new Date(), orgId: w.owner.orgId });
+  t.notOk((await recorder.recordScanResult(w.owner.orgId, orphan._id, { status: 'failed', error: 'x' })).changed, 'a fresh claim held elsewhere wins');
+  await claims.updateOne({ _id: `scan:${orphan._id}:final` }, { $set: { at: new Date(Date.now() - 11 * 60_000) } });
+  const taken = await Promise.all(Array.from({ length: 5 }, () => recorder.recordScanResult(w.owner.orgId, orphan._id, { status: 'failed', error: 'runner lost' })));
+  t.equal(taken.filter((o) => o.changed).length, 1, 'a stale one is taken over by one of five concurrent reports');
+  t.match((await w.api('GET', `/api/scans/${orphan._id}`)).body.data, { status: 'failed', error: 'runner lost' });
 });
