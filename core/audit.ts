@@ -4,7 +4,7 @@
 // It owns audit_logs, so the reads (pages, export cursors) and the deletions live here too.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Filter, FindCursor } from 'mongodb';
-import type { CollectionSpec, Database } from './db.ts';
+import { escapeKey, type CollectionSpec, type Database } from './db.ts';
 import { newId } from './crypto.ts';
 import type { RouteSpec } from './manifest.ts';
 import { PLANS, type Plan } from './plans.ts';
@@ -73,7 +73,8 @@ export function redact(value: unknown): unknown {
   if (value && typeof value === 'object' && !(value instanceof Date) && !Buffer.isBuffer(value)) {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => {
       const lower = k.toLowerCase();
-      return [k, REDACT.some((r) => lower.includes(r)) ? '[REDACTED]' : redact(v)];
+      // Keys the database refuses (`$source`, `a.b`) are escaped, as storableKeys does.
+      return [escapeKey(k), REDACT.some((r) => lower.includes(r)) ? '[REDACTED]' : redact(v)];
     }));
   }
   return value;

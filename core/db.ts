@@ -119,3 +119,17 @@ function appendLine(file: string, row: unknown) {
     appendFileSync(file, line);
   }
 }
+
+/**
+ * Object keys the database refuses (FerretDB rejects any key containing "." or starting with
+ * "$"; MongoDB restricts them too), as in a tag such as `kubernetes.io/role` inside a drift's
+ * diff or a request body kept in the audit trail: the dot and the leading dollar are written
+ * as their full-width forms (U+FF0E, U+FF04), the usual MongoDB escape. Only keys change.
+ */
+export const escapeKey = (key: string) => key.replace(/\./g, '\uFF0E').replace(/^\$/, '\uFF04');
+
+export function storableKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(storableKeys);
+  if (!value || typeof value !== 'object' || value instanceof Date) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [escapeKey(k), storableKeys(v)]));
+}

@@ -69,18 +69,6 @@ export async function buildScanInput(ctx: AppContext, config: RepoConfig, endpoi
 }
 
 /**
- * Object keys the database refuses (FerretDB rejects any key containing "." or starting with
- * "$"; MongoDB restricts them too): a tag such as `kubernetes.io/role` inside a before/after
- * value is stored with the dot and dollar written as their full-width forms (U+FF0E, U+FF04),
- * the usual MongoDB escape. Only keys change; values stay as the engine reported them.
- */
-export function storableKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(storableKeys);
-  if (!value || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.replace(/\./g, '\uFF0E').replace(/^\$/, '\uFF04'), storableKeys(v)]));
-}
-
-/**
  * The engine's drifts as the scan result's. `diff` is `{changes: [{attribute, before, after}]}`:
  * the engine's list kept whole, since attribute paths such as `versioning_configuration.0.status`
  * cannot be object keys in the database. The engine's `deleted` (gone from the cloud) is the
@@ -92,7 +80,7 @@ export function toReportedDrifts(drifts: DetectedDrift[]): Extract<ScanResult, {
     resourceAddress: d.resourceAddress.slice(0, 1000),
     severity: d.severity,
     changeType: d.changeType === 'deleted' ? 'removed' as const : 'changed' as const,
-    diff: { changes: d.diff.map((e) => ({ attribute: e.attribute, before: storableKeys(e.before ?? null), after: storableKeys(e.after ?? null) })) },
+    diff: { changes: d.diff.map((e) => ({ attribute: e.attribute, before: e.before ?? null, after: e.after ?? null })) },
   }));
 }
 

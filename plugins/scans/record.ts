@@ -15,6 +15,7 @@
 import { Value } from 'typebox/value';
 import type { AppContext } from '../../core/context.ts';
 import { newId } from '../../core/crypto.ts';
+import { storableKeys } from '../../core/db.ts';
 import { badRequest, notFound } from '../../core/errors.ts';
 import { OPEN, SEVERITY_RANK, type Drift, type DriftStore } from '../drifts/store.ts';
 import type { RepoConfigStore } from '../repo-configs/store.ts';
@@ -70,7 +71,7 @@ export function createRecorder(ctx: AppContext, d: Deps) {
       fresh.push({
         _id: newId(), orgId, repositoryConfig, repositoryName: scan.repositoryName, scan: scanId, lastScan: scanId,
         resourceType: r.resourceType, resourceAddress: r.resourceAddress, severity: r.severity, severityRank: SEVERITY_RANK[r.severity],
-        status: 'detected', changeType: r.changeType ?? 'changed', diff: r.diff ?? {}, aiAnalysis: r.aiAnalysis ?? null, openKey: OPEN,
+        status: 'detected', changeType: r.changeType ?? 'changed', diff: storableKeys(r.diff ?? {}) as Drift['diff'], aiAnalysis: r.aiAnalysis ?? null, openKey: OPEN,
         detectedAt: now, day: isoDay(now), lastSeenAt: now, resolvedAt: null, resolvedDay: null, resolvedBy: null,
         statusChangedAt: null, feedback: null, updatedAt: now,
       });

@@ -8,6 +8,10 @@ t.test('redaction: sensitive keys, any case, recursively', async (t) => {
   });
 });
 
+t.test('keys the database refuses are escaped, at any depth', async (t) => {
+  t.same(redact({ $source: 'x', tags: { 'kubernetes.io/role': 'a', list: [{ $ref: 1 }] } }), { '\uFF04source': 'x', tags: { 'kubernetes\uFF0Eio/role': 'a', list: [{ '\uFF04ref': 1 }] } });
+});
+
 t.test('auto action names', async (t) => {
   t.equal(autoAction('PUT', '/api/orgs/:orgId'), 'http.put.orgs.orgId');
   t.equal(autoAction('DELETE', '/api/auth/cli-tokens/:tokenId'), 'http.delete.auth.cli-tokens.tokenId');
