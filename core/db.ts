@@ -103,8 +103,9 @@ function recordQuery(file: string, command: string, body: Document) {
   else if (command === 'aggregate') {
     const pipeline: Document[] = body.pipeline ?? [];
     const match = pipeline[0]?.$match;
-    const sortStage = pipeline.find((s) => s.$sort)?.$sort;
-    shapes.push({ filter: match ?? {}, sort: match ? sortStage : pipeline[0]?.$sort });
+    // Only a $sort right after the leading $match sorts the collection's documents; a later one
+    // (after $group, $project…) sorts what the pipeline made, which no index serves.
+    shapes.push({ filter: match ?? {}, sort: pipeline[match ? 1 : 0]?.$sort });
   }
   for (const shape of shapes) appendLine(file, { collection, command, filter: shape.filter, sort: shape.sort ?? null });
 }
