@@ -4,8 +4,9 @@
 // Exactly once (DESIGN.md): findOneAndUpdate is not atomic on the embedded database, so a
 // claim is ctx.once.claim(`runner-claim:<scanId>`), an insert keyed by a unique index. Of any
 // number of runners polling at once, one wins a scan; the winner then writes runner_jobs and
-// moves the scan to running. A poll reads the pending scans once (index {orgId, status,
-// createdAt}), their configs once (by _id), and which of them are already held once.
+// moves the scan to running. A poll reads the organization's configs once (few: plan limits),
+// the oldest pending scans of those whose labels this runner carries (index {orgId,
+// repositoryConfig, status, createdAt}), and which of them are already held.
 import type { AppContext } from '../../core/context.ts';
 import { badRequest, notFound } from '../../core/errors.ts';
 import { createRepoConfigStore } from '../repo-configs/store.ts';
@@ -17,7 +18,7 @@ import type { Runner, RunnerStore } from './store.ts';
 import type { JobStore } from './jobs-store.ts';
 import type { JobStatusBody } from './schemas.ts';
 
-/** Pending scans one poll looks at (oldest of the newest N): an organization rarely has more waiting. */
+/** Pending scans one poll looks at, oldest first: enough to get past those other runners are claiming. */
 const CANDIDATES = 200;
 
 export function createJobService(ctx: AppContext, runners: RunnerStore, jobs: JobStore, invalidate: (runner: Runner) => Promise<void>) {
@@ -69,10 +70,9 @@ export function createJobService(ctx: AppContext, runners: RunnerStore, jobs: Jo
   async function claim(runner: Runner) {
     const again = await redeliver(runner);
     if (again) return again;
-    const rows = await scans.recent(runner.orgId, { status: 'pending' }, CANDIDATES);
-    if (!rows.length) return null;
-    const byId = new Map((await configs.list(runner.orgId, [...new Set(rows.map((s) => s.repositoryConfig))])).map((c) => [c._id, c]));
-    const eligible = rows.filter((s) => byId.has(s.repositoryConfig) && labelsMatch(byId.get(s.repositoryConfig)!, runner.labels)).reverse();
+    const byId = new Map((await configs.list(runner.orgId)).filter((c) => labelsMatch(c, runner.labels)).map((c) => [c._id, c]));
+    if (!byId.size) return null;
+    const eligible = await scans.oldest(runner.orgId, { status: 'pending', repositoryConfig: [...byId.keys()] }, CANDIDATES);
     if (!eligible.length) return null;
     const taken = await jobs.taken(eligible.map((s) => s._id));
 

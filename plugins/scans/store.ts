@@ -60,6 +60,8 @@ export function createScanStore(db: Database) {
     },
     latest: (orgId: string, repositoryConfig: string) => col.find({ orgId, repositoryConfig }).sort(NEWEST).limit(1).next(),
     recent: (orgId: string, f: ScanFilter, limit: number) => col.find(filterOf(orgId, f)).sort(NEWEST).limit(limit).toArray(),
+    /** The first `limit` in creation order: the queue runners take pending scans from. */
+    oldest: (orgId: string, f: ScanFilter, limit: number) => col.find(filterOf(orgId, f)).sort({ createdAt: 1, _id: 1 }).limit(limit).toArray(),
     get: (orgId: string, id: string) => col.findOne({ _id: id, orgId }),
     insert: async (doc: Scan) => { await col.insertOne(doc); },
     async update(orgId: string, id: string, set: Partial<Scan>) {
