@@ -5,7 +5,9 @@
 // period to finish and is aborted after it, reports are flushed once more, and start() returns.
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ApiError, createApi, createBackoff, sleep, systemInfo, VERSION, type Api } from './api.ts';
+import { ApiError, createApi, VERSION, type Api } from './api.ts';
+import { createBackoff, sleep } from './backoff.ts';
+import { systemInfo } from './system-info.ts';
 import { createOutbox, type JobReport, type Outbox } from './outbox.ts';
 import { detectDrift, ScanError, type ScanInput, type ScanOutcome } from './engine/index.ts';
 

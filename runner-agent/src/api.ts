@@ -1,9 +1,7 @@
 // The agent's side of the protocol: its HTTP client for the service's runner routes
 // (X-Runner-Token; every answer is the {success, data} envelope, a failure an ApiError saying
-// whether a retry can help), how it retries, and what it reports about itself.
+// whether a retry can help). Retries are in backoff.ts, what it reports of itself in system-info.ts.
 import { readFileSync } from 'node:fs';
-import { statfs } from 'node:fs/promises';
-import os from 'node:os';
 
 /** The package's version: what `drift-runner --version` prints and the heartbeat reports. */
 export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -56,72 +54,4 @@ export function createApi(baseUrl: string, token: string, defaultTimeoutMs = 30_
       return json.data as T;
     },
   };
-}
-
-// ---- retries --------------------------------------------------------------------------------
-// Exponential backoff with jitter: after each failure the ceiling doubles up to `maxMs`, and the
-// wait is drawn from its upper half, so a fleet of runners that lost the server at the same
-// moment does not come back in one wave.
-
-export interface Backoff {
-  /** The wait before the next try; at least `atLeastMs` (a server's Retry-After). */
-  next(atLeastMs?: number): number;
-  reset(): void;
-  readonly failures: number;
-}
-
-export function createBackoff(baseMs = 1000, maxMs = 60_000, random = Math.random): Backoff {
-  let failures = 0;
-  return {
-    next(atLeastMs = 0) {
-      const ceiling = Math.min(maxMs, baseMs * 2 ** failures);
-      failures++;
-      return Math.max(atLeastMs, Math.round(ceiling / 2 + random() * (ceiling / 2)));
-    },
-    reset() { failures = 0; },
-    get failures() { return failures; },
-  };
-}
-
-/** Resolves after `ms`, or at once when the signal aborts (shutdown must not wait out a long backoff). */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
-
-// ---- system info ----------------------------------------------------------------------------
-// SPEC Runner `systemInfo` (CPU, memory, disk) in the shape the service's Heartbeat schema
-// accepts. Disk is the file system of the state folder, where clones and the outbox live.
-
-export interface SystemInfo {
-  cpu: { cores: number; model?: string; loadAverage: number[] };
-  memory: { totalBytes: number; freeBytes: number };
-  disk?: { totalBytes: number; freeBytes: number };
-  os: string;
-  hostname: string;
-}
-
-export async function systemInfo(stateDir: string): Promise<SystemInfo> {
-  const cpus = os.cpus();
-  const info: SystemInfo = {
-    cpu: { cores: cpus.length, ...(cpus[0]?.model ? { model: cpus[0].model.trim().slice(0, 200) } : {}), loadAverage: os.loadavg().map((l) => Math.round(l * 100) / 100) },
-    memory: { totalBytes: os.totalmem(), freeBytes: os.freemem() },
-    os: `${os.type()} ${os.release()} ${os.arch()}`.slice(0, 200),
-    hostname: os.hostname().slice(0, 255),
-  };
-  try {
-    const fs = await statfs(stateDir);
-    info.disk = { totalBytes: fs.blocks * fs.bsize, freeBytes: fs.bavail * fs.bsize };
-  } catch {
-    // A state folder on a file system without statfs: the rest still tells the operator something.
-  }
-  return info;
 }

@@ -6,7 +6,8 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createOutbox, type JobReport } from '../../runner-agent/src/outbox.ts';
-import { ApiError, createBackoff } from '../../runner-agent/src/api.ts';
+import { ApiError } from '../../runner-agent/src/api.ts';
+import { createBackoff } from '../../runner-agent/src/backoff.ts';
 import { Agent } from '../../runner-agent/src/agent.ts';
 import { parse } from '../../runner-agent/src/cli.ts';
 
