@@ -4,7 +4,7 @@
 // production MongoDB must not).
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { MongoClient, MongoServerError, type Collection, type Db, type Document, type IndexDirection } from 'mongodb';
+import { MongoClient, MongoServerError, type AnyBulkWriteOperation, type Collection, type Db, type Document, type IndexDirection } from 'mongodb';
 
 export interface IndexSpec {
   key: Record<string, IndexDirection>;
@@ -133,4 +133,17 @@ export function storableKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(storableKeys);
   if (!value || typeof value !== 'object' || value instanceof Date) return value;
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [escapeKey(k), storableKeys(v)]));
+}
+
+/**
+ * Statements per bulk write command. The embedded FerretDB holds one PostgreSQL connection per
+ * update statement until the whole command ends, and hangs for good (every client with it) when
+ * one command, or a few at once, need more than its pool of 90: a reorder of 120 widgets in one
+ * command was enough. Small commands keep any number of statements safe; MongoDB does not mind.
+ */
+export const BULK_STATEMENTS = 10;
+
+/** bulkWrite in commands of at most BULK_STATEMENTS statements, one after the other. */
+export async function bulkWriteInChunks<T extends Document>(col: Collection<T>, ops: AnyBulkWriteOperation<T>[], ordered = false): Promise<void> {
+  for (let i = 0; i < ops.length; i += BULK_STATEMENTS) await col.bulkWrite(ops.slice(i, i + BULK_STATEMENTS), { ordered });
 }

@@ -25,3 +25,8 @@ export const Message = Type.Object({ message: Type.String() });
 /** skip/limit for a page, and the page count for a total. */
 export const pageWindow = ({ page, limit }: Page) => ({ skip: (page - 1) * limit, limit });
 export const pageCount = (total: number, limit: number) => Math.max(1, Math.ceil(total / limit));
+
+/** A runner label, as runners carry them and repository configs ask for them. */
+export const RunnerLabel = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._:/-]+$' });
+/** At most this many labels on a runner or a config. */
+export const MAX_RUNNER_LABELS = 32;

@@ -3,7 +3,7 @@
 //   npx tsx scripts/services.ts up|down|status
 // MONGODB_URI / REDIS_URL / DRIFT_MOTO_URL, when set, point at external servers and the matching
 // parts are skipped. moto is the AWS emulator the cloud_a detection engine is tested against.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ferretArgs, ferretBinary, mongoPing } from './services/ferretdb.ts';
@@ -80,12 +80,23 @@ export async function ensureServices(opts: ServicesOptions = {}): Promise<Servic
     }
     await ensureFerretDatabase(pg, cfg);
 
-    if (await mongoPing(mongoUri, cfg.mongoPort)) say('ferretdb', `already running: ${mongoUri}`);
+    // A FerretDB started with other arguments (an older checkout), or one that holds the port
+    // without answering (hung), is stopped and started again.
+    const argsFile = path.join(cfg.data, 'ferretdb.args');
+    const wanted = JSON.stringify(ferretArgs(cfg));
+    const current = existsSync(argsFile) ? readFileSync(argsFile, 'utf8').trim() : '';
+    const answering = await mongoPing(mongoUri, cfg.mongoPort);
+    if (answering && current === wanted) say('ferretdb', `already running: ${mongoUri}`);
     else {
+      if (livePid(pidFile(cfg, 'ferretdb'), 'ferretdb')) {
+        say('ferretdb', answering ? 'restarting with new arguments' : 'not answering; restarting');
+        await stopByPidFile(pidFile(cfg, 'ferretdb'), 'ferretdb', 5_000);
+      }
       const bin = await ferretBinary(cfg);
       const log = logFile(cfg, 'ferretdb');
       const child = spawnDetached(bin, ferretArgs(cfg), log, pidFile(cfg, 'ferretdb'), cfg.data);
       await waitUntil('ferretdb', () => mongoPing(mongoUri, cfg.mongoPort), cfg, log, child);
+      writeFileSync(argsFile, `${wanted}\n`);
       started.push('ferretdb');
       say('ferretdb', `started: ${mongoUri} (log ${log})`);
     }

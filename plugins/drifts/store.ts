@@ -11,7 +11,7 @@
 //   "resolved:<scan or drift id>" after: the unique index on
 //   (orgId, repositoryConfig, openKey, resourceAddress) makes a second open record of the
 //   same resource impossible, even when two scans of one config complete together.
-import type { CollectionSpec, Database, IndexSpec } from '../../core/db.ts';
+import { bulkWriteInChunks, type CollectionSpec, type Database, type IndexSpec } from '../../core/db.ts';
 import type { AnyBulkWriteOperation, Document, Filter } from 'mongodb';
 
 export const SEVERITIES = ['critical', 'high', 'medium', 'low'] as const;
@@ -170,8 +170,8 @@ export function createDriftStore(db: Database) {
     // --- result recording (scans plugin): a handful of statements whatever the number of drifts
     /** The open drifts of one config, projected to what the comparison needs. */
     openOf: (orgId: string, repositoryConfig: string) =>
-      // One round trip for any realistic N: the projected documents are small.
-      col.find({ orgId, repositoryConfig, openKey: OPEN }, { projection: { _id: 1, resourceAddress: 1, status: 1, severity: 1, changeType: 1, lastScan: 1, scan: 1 } }).batchSize(50_000).toArray(),
+      // One round trip for any realistic N: the projected documents are small (the diff, to see whether it changed).
+      col.find({ orgId, repositoryConfig, openKey: OPEN }, { projection: { _id: 1, resourceAddress: 1, status: 1, severity: 1, changeType: 1, lastScan: 1, scan: 1, diff: 1 } }).batchSize(50_000).toArray(),
     /** Inserts what it can; returns the addresses that hit the open-record unique index (a concurrent scan of the same config inserted them). */
     async insertMany(docs: Drift[]): Promise<string[]> {
       if (!docs.length) return [];
@@ -189,9 +189,7 @@ export function createDriftStore(db: Database) {
     async updateMany(filter: Filter<Drift>, set: Partial<Drift>) {
       await col.updateMany(filter, { $set: set });
     },
-    async bulk(ops: AnyBulkWriteOperation<Drift>[]) {
-      if (ops.length) await col.bulkWrite(ops, { ordered: false });
-    },
+    bulk: (ops: AnyBulkWriteOperation<Drift>[]) => bulkWriteInChunks(col, ops),
     removeByScan: (orgId: string, scanId: string) => col.deleteMany({ orgId, scan: scanId }),
     removeByConfig: (orgId: string, repositoryConfig: string) => col.deleteMany({ orgId, repositoryConfig }),
     countByConfig: (orgId: string, repositoryConfig: string, status?: DriftStatus) =>

@@ -60,6 +60,17 @@ export function createExecutor(ctx: AppContext, settings: ExecutorSettings) {
     if (isForRunners(config)) return 'skipped:runners';
     if (!(await ctx.once.claim(`execute:${scanId}`, orgId))) return 'skipped:claimed';
 
+    // A config that cannot be scanned fails the scan from pending: it never started.
+    let input: Awaited<ReturnType<typeof buildScanInput>>;
+    try {
+      input = await buildScanInput(ctx, config, settings.endpoint);
+      if (!settings.localSources && isLocal(input.source)) throw new ConfigProblem(LOCAL_REFUSED);
+    } catch (err) {
+      if (!(err instanceof ConfigProblem)) throw err;
+      await results().recordScanResult(orgId, scanId, { status: 'failed', error: failureMessage(err) });
+      return 'failed';
+    }
+
     const started = await results().recordScanResult(orgId, scanId, { status: 'running' });
     if (started.scan.status !== 'running') return 'skipped:not-pending'; // cancelled in between
 
@@ -67,8 +78,6 @@ export function createExecutor(ctx: AppContext, settings: ExecutorSettings) {
     const timer = setTimeout(() => abort.abort(Object.assign(new Error('timeout'), { name: 'TimeoutError' })), settings.timeoutMs);
     const run = (async () => {
       try {
-        const input = await buildScanInput(ctx, config, settings.endpoint);
-        if (!settings.localSources && isLocal(input.source)) throw new ConfigProblem(LOCAL_REFUSED);
         const outcome = await detect({ ...input, signal: abort.signal });
         await results().recordScanResult(orgId, scanId, { status: 'completed', drifts: toReportedDrifts(outcome.drifts) });
         ctx.log.info({ orgId, scanId, drifts: outcome.drifts.length, resources: outcome.resourcesScanned, ms: outcome.stats.durationMs }, 'scan completed');

@@ -1,6 +1,6 @@
 // TypeBox schemas of the repository config routes, with their Static<> types beside them.
 import { Type, type Static } from 'typebox';
-import { Id, Nullable, Timestamp } from '../../core/schemas.ts';
+import { Id, MAX_RUNNER_LABELS, Nullable, RunnerLabel, Timestamp } from '../../core/schemas.ts';
 import { PROVIDERS } from './store.ts';
 
 export const Provider = Type.Enum(PROVIDERS);
@@ -10,7 +10,7 @@ const Branch = Type.String({ minLength: 1, maxLength: 255 });
 const IacPaths = Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: 50 });
 const Cron = Type.String({ maxLength: 100, description: 'Five-field cron expression (minute hour day-of-month month day-of-week), evaluated in UTC' });
 const RepositoryUrl = Type.String({ minLength: 1, maxLength: 1000, description: 'Where the IaC sources are: a git URL (https://, ssh://, git://, file://, git@host:owner/repo) cloned at the branch, or an absolute path on the machine that runs the scan' });
-const RunnerLabels = Type.Array(Type.String({ pattern: '^[A-Za-z0-9_.:-]{1,64}$' }), { maxItems: 20, uniqueItems: true, description: 'Non-empty: only a self-hosted runner carrying every one of these labels runs the scans; empty: the built-in executor runs them' });
+const RunnerLabels = Type.Array(RunnerLabel, { maxItems: MAX_RUNNER_LABELS, uniqueItems: true, description: 'Non-empty: only a self-hosted runner carrying every one of these labels runs the scans; empty: the built-in executor runs them' });
 const StatePath = Type.String({ minLength: 1, maxLength: 1000, description: 'Explicit Terraform state location: a path in the repository, an absolute path, or s3://bucket/key; otherwise the backend block decides' });
 
 export const CreateRepoConfig = Type.Object({

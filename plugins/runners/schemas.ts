@@ -1,16 +1,15 @@
 import { Type, type Static } from 'typebox';
-import { Id, Nullable, Timestamp } from '../../core/schemas.ts';
+import { Id, MAX_RUNNER_LABELS, Nullable, RunnerLabel as Label, Timestamp } from '../../core/schemas.ts';
 
-const Label = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._:/-]+$' });
 export const RunnerParams = Type.Object({ runnerId: Id });
 export const CreateRunner = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 100 }),
-  labels: Type.Array(Label, { maxItems: 32, uniqueItems: true, default: [] }),
+  labels: Type.Array(Label, { maxItems: MAX_RUNNER_LABELS, uniqueItems: true, default: [] }),
 });
 export type CreateRunner = Static<typeof CreateRunner>;
 export const UpdateRunner = Type.Object({
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-  labels: Type.Optional(Type.Array(Label, { maxItems: 32, uniqueItems: true })),
+  labels: Type.Optional(Type.Array(Label, { maxItems: MAX_RUNNER_LABELS, uniqueItems: true })),
 }, { minProperties: 1 });
 export type UpdateRunner = Static<typeof UpdateRunner>;
 

@@ -10,7 +10,8 @@
 //
 // Statements for a completed scan with N drifts, whatever N is: read the scan, claim, read
 // the config's open drifts once, insertMany the new ones, one updateMany per distinct
-// (severity, changeType) among the drifts found again, one updateMany for those resolved,
+// (severity, changeType) among the drifts found again with the same diff, one bulk write for
+// those whose diff changed (a command per drift inside it), one updateMany for those resolved,
 // update the scan, update the config. Counters are taken from the records.
 import { Value } from 'typebox/value';
 import type { AppContext } from '../../core/context.ts';
@@ -55,19 +56,25 @@ export function createRecorder(ctx: AppContext, d: Deps) {
     const openByAddress = new Map(open.map((o) => [o.resourceAddress, o]));
 
     const fresh: Drift[] = [];
+    // Found again: each keeps its record and takes this scan's severity, changeType and diff.
+    // Most come back unchanged: one updateMany per (severity, changeType) for those; a drift
+    // whose diff changed gets its own update, all of them in one bulk write.
     const again = new Map<string, { severity: Drift['severity']; changeType: Drift['changeType']; ids: string[] }>();
-    const seenAgain = (id: string, r: ReportedDrift) => {
+    const rediffed: { id: string; r: ReportedDrift; diff: Drift['diff'] }[] = [];
+    const seenAgain = (existing: Drift, r: ReportedDrift) => {
+      const diff = storableKeys(r.diff ?? {}) as Drift['diff'];
+      if (JSON.stringify(diff) !== JSON.stringify(existing.diff ?? {})) { rediffed.push({ id: existing._id, r, diff }); return; }
       const changeType = r.changeType ?? 'changed';
       const key = `${r.severity}|${changeType}`;
       if (!again.has(key)) again.set(key, { severity: r.severity, changeType, ids: [] });
-      again.get(key)!.ids.push(id);
+      again.get(key)!.ids.push(existing._id);
     };
     // Open drifts this very scan inserted: a retry after a failed write (see the header).
     const ownEarlier: Drift[] = [];
     for (const r of byAddress.values()) {
       const existing = openByAddress.get(r.resourceAddress);
       if (existing?.scan === scanId) ownEarlier.push(existing);
-      if (existing) { seenAgain(existing._id, r); continue; }
+      if (existing) { seenAgain(existing, r); continue; }
       fresh.push({
         _id: newId(), orgId, repositoryConfig, repositoryName: scan.repositoryName, scan: scanId, lastScan: scanId,
         resourceType: r.resourceType, resourceAddress: r.resourceAddress, severity: r.severity, severityRank: SEVERITY_RANK[r.severity],
@@ -91,6 +98,14 @@ export function createRecorder(ctx: AppContext, d: Deps) {
         lastScan: scanId, lastSeenAt: now, severity: g.severity, severityRank: SEVERITY_RANK[g.severity], changeType: g.changeType, updatedAt: now,
       });
     }
+    await d.drifts.bulk(rediffed.map(({ id, r, diff }) => ({
+      updateOne: {
+        filter: { _id: id, orgId, openKey: OPEN },
+        update: { $set: {
+          lastScan: scanId, lastSeenAt: now, severity: r.severity, severityRank: SEVERITY_RANK[r.severity], changeType: r.changeType ?? 'changed', diff, updatedAt: now,
+        } },
+      },
+    })));
     if (resolved.length) {
       // Everything open that this scan did not touch: the found-again updates above set lastScan.
       await d.drifts.updateMany({ orgId, repositoryConfig, openKey: OPEN, lastScan: { $ne: scanId }, status: { $nin: ['ignored'] } }, {

@@ -3,7 +3,7 @@
 // orgId): "set default" is a single-document write, so there is exactly one default even
 // when two callers set different defaults at the same moment (DESIGN.md: an update is not
 // atomic with its filter on the embedded database, a single document is).
-import type { CollectionSpec, Database } from '../../core/db.ts';
+import { bulkWriteInChunks, type CollectionSpec, type Database } from '../../core/db.ts';
 import { isDuplicateKey } from '../../core/db.ts';
 import { sha256Hex } from '../../core/crypto.ts';
 
@@ -47,8 +47,7 @@ export function createWorkspaceStore(db: Database) {
       return (await col.updateOne({ _id: id, orgId }, { $set: set })).matchedCount > 0;
     },
     async setOrders(orgId: string, ids: string[], at: Date) {
-      if (!ids.length) return;
-      await col.bulkWrite(ids.map((id, order) => ({ updateOne: { filter: { _id: id, orgId }, update: { $set: { order, updatedAt: at } } } })));
+      await bulkWriteInChunks(col, ids.map((id, order) => ({ updateOne: { filter: { _id: id, orgId }, update: { $set: { order, updatedAt: at } } } })), true);
     },
     async remove(orgId: string, id: string) {
       return (await col.deleteOne({ _id: id, orgId })).deletedCount > 0;

@@ -1,9 +1,10 @@
-// `npm run bench [-- engine|orgs|drifts]`: every benchmark, or the one named. Starts each target as
+// `npm run bench [-- engine|orgs|drifts|scan|runners]`: every benchmark, or the ones named. Starts each target as
 // its own process, drives it from this process, prints tables on stdout (progress on stderr)
 // and writes the same data to .data/bench/<name>-<timestamp>.json. No timed assertion:
 // figures are ratios against a baseline of the same run. BENCH_SECONDS (default 8) and BENCH_WARMUP
 // (default 2) set each load run's length; BENCH_PIPELINING (default 10) the requests in flight
 // per connection for /me, so the one-core load generator can keep a fast server busy.
+import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -74,7 +75,16 @@ function orgsReport(r: OrgsResult, set: OrgsSettings, loadAvg: number[]): string
 
 const verdict = (ratio: number) => `${fmt(ratio)} ${ratio >= 0.5 ? 'met' : 'NOT met'}`;
 
-const BENCHES = ['engine', 'orgs', 'drifts'] as const;
+const BENCHES = ['engine', 'orgs', 'drifts', 'scan', 'runners'] as const;
+
+/** scan and runners are scripts of their own (each starts what it measures); run as child processes. */
+function runScript(name: 'scan' | 'runners'): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'scripts', 'bench', `${name}.ts`)], { stdio: 'inherit', cwd: REPO });
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`bench ${name} exited ${code}`))));
+  });
+}
 type BenchName = (typeof BENCHES)[number];
 
 async function main(): Promise<number> {
@@ -124,6 +134,11 @@ async function main(): Promise<number> {
       // BENCH_DRIFTS (default 100000) sizes the organization; runDrifts saves its own data file.
       if (wanted.length !== 1) console.log('');
       console.log(await runDrifts((line) => console.error(`bench drifts: ${line}`)));
+    }
+    for (const name of ['scan', 'runners'] as const) {
+      if (!run(name)) continue;
+      if (wanted.length !== 1) console.log('');
+      await runScript(name);
     }
     return 0;
   } finally {

@@ -91,8 +91,7 @@ async function main() {
     const reg = await call<{ token: string }>(target.url, 'POST', '/api/auth/register', { body: { email: `bench-${run}@example.com`, password: 'correct horse battery staple' }, expect: 201 });
     const me = await call<{ defaultOrgId: string }>(target.url, 'GET', '/api/auth/me', { token: reg.token });
     await db.collection('organizations').updateOne({ _id: me.defaultOrgId as never }, { $set: { plan: 'enterprise' } });
-    const cfg = await call<{ data: { _id: string } }>(target.url, 'POST', '/api/repo-configs', { token: reg.token, body: { repositoryName: 'bench/runners', branch: 'main', provider: 'cloud_a' }, expect: 201 });
-    await db.collection('repo_configs').updateOne({ _id: cfg.data._id as never }, { $set: { runnerLabels: ['bench'], repositoryUrl: 'https://git.example.com/bench/runners.git' } });
+    const cfg = await call<{ data: { _id: string } }>(target.url, 'POST', '/api/repo-configs', { token: reg.token, body: { repositoryName: 'bench/runners', branch: 'main', provider: 'cloud_a', runnerLabels: ['bench'], repositoryUrl: 'https://git.example.com/bench/runners.git' }, expect: 201 });
     const tokens: string[] = [];
     for (let i = 0; i < RUNNERS; i++) {
       tokens.push((await call<{ data: { token: string } }>(target.url, 'POST', '/api/runners', { token: reg.token, body: { name: `bench-${i}`, labels: ['bench'] }, expect: 201 })).data.token);

@@ -54,7 +54,11 @@ export async function ferretBinary(cfg: Config): Promise<string> {
 
 export const ferretArgs = (cfg: Config): string[] => [
   '-listen', `127.0.0.1:${cfg.mongoPort}`,
-  '-postgresql-url', `postgres://postgres@127.0.0.1:${cfg.pgPort}/ferretdb`,
+  // FerretDB 1.24 can deadlock when every pooled PostgreSQL connection is busy while a
+  // database is dropped or created (the drop holds its metadata lock and waits for a connection;
+  // the busy ones wait for that lock). The pool is sized above what the test processes can ask
+  // for at once (at most 20 connections per app, core/db.ts) and below max_connections (100).
+  '-postgresql-url', `postgres://postgres@127.0.0.1:${cfg.pgPort}/ferretdb?pool_max_conns=90`,
   // error by default (see main.go); info or debug when chasing a problem.
   ...(process.env.DRIFT_FERRETDB_LOG_LEVEL ? ['-log-level', process.env.DRIFT_FERRETDB_LOG_LEVEL] : []),
 ];
@@ -62,7 +66,8 @@ export const ferretArgs = (cfg: Config): string[] => [
 /** Answers a MongoDB `ping`: the wire protocol works and FerretDB reached PostgreSQL. */
 export async function mongoPing(uri: string, port?: number): Promise<boolean> {
   if (port !== undefined && !(await tcpOpen(port))) return false; // skip the driver's selection wait
-  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 1500, connectTimeoutMS: 1500 });
+  // socketTimeoutMS: a hung FerretDB accepts the connection and never answers the ping.
+  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 1500, connectTimeoutMS: 1500, socketTimeoutMS: 3000 });
   try {
     await client.db('admin').command({ ping: 1 });
     return true;

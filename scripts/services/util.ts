@@ -121,7 +121,11 @@ export async function stopByPidFile(pidFile: string, program: string, waitMs = 3
   process.kill(pid, 'SIGTERM');
   const deadline = Date.now() + waitMs;
   while (livePid(pidFile, program) !== undefined && Date.now() < deadline) await sleep(100);
-  if (livePid(pidFile, program) !== undefined) process.kill(pid, 'SIGKILL');
+  if (livePid(pidFile, program) !== undefined) {
+    process.kill(pid, 'SIGKILL');
+    // Until the kernel has reaped it, its listening port is still taken.
+    for (let i = 0; i < 50 && livePid(pidFile, program) !== undefined; i++) await sleep(100);
+  }
   rmSync(pidFile, { force: true });
   return true;
 }

@@ -44,11 +44,12 @@ t.test('dedupe by config and address, auto-resolve, ignored stays', async (t) =>
   const before = await byAddr();
   await w.api('PATCH', `/api/drifts/${before['role.d']._id}/status`, { status: 'ignored' });
 
-  const second = await w.scanWith(c, [drift('bucket.a', 'critical'), drift('bucket.e')]);
+  const second = await w.scanWith(c, [{ ...drift('bucket.a', 'critical'), diff: { changes: [{ attribute: 'acl', before: 'private', after: 'public-read' }] } }, drift('bucket.e')]);
   const after = await byAddr();
   t.equal(await w.ctx.db.db.collection('drifts').countDocuments({ orgId: w.owner.orgId }), 5, 'a drift found again is not duplicated');
   t.equal(after['bucket.a']._id, before['bucket.a']._id, 'bucket.a keeps its record');
   t.match(after['bucket.a'], { status: 'detected', severity: 'critical', scan: first, lastScan: second }, 'updated: severity, lastScan');
+  t.same(after['bucket.a'].diff, { changes: [{ attribute: 'acl', before: 'private', after: 'public-read' }] }, 'and the diff: the latest scan says how it differs now');
   t.match(after['bucket.b:resolved'], { status: 'resolved', resolvedBy: 'scan' }, 'bucket.b, not found again, resolved on its own');
   t.match(after['role.c:resolved'], { status: 'resolved' }, 'role.c too');
   t.match(after['role.d'], { status: 'ignored' }, 'an ignored drift stays ignored');
