@@ -146,7 +146,7 @@ export function createAudit(db: Database, log: { error(obj: object, msg: string)
         resourceType,
         resourceId,
         statusCode: reply.statusCode,
-        body: redact(req.body),
+        body: redact(req.auditBody ?? req.body),
         details: req.auditDetails,
         ipAddress: req.ip,
         userAgent: req.headers['user-agent'] ?? null,
@@ -202,6 +202,8 @@ declare module 'fastify' {
     /** Overrides the action for this request (e.g. auth.login_failed). */
     auditAction?: string;
     auditDetails?: Record<string, unknown>;
+    /** Recorded instead of the request body (a body too large or too detailed to keep whole). */
+    auditBody?: unknown;
     /** Set by high-frequency routes (runner heartbeats) when the request changed nothing worth a record. */
     skipAudit?: boolean;
   }

@@ -70,7 +70,12 @@ export default definePlugin((ctx) => {
         return { job };
       },
       async jobStatus(req: Req) {
-        const { changed, ...ack } = await jobs!.report(await caller(req), req.body as JobStatusBody);
+        const body = req.body as JobStatusBody;
+        // A result holds every drift with its before/after values: the trail keeps the count
+        // (set first, so a refused report is recorded the same way).
+        const drifts = body.result?.drifts;
+        req.auditBody = { jobId: body.jobId, status: body.status, ...(Array.isArray(drifts) ? { driftCount: drifts.length } : {}), ...(body.error ? { error: body.error.slice(0, 500) } : {}) };
+        const { changed, ...ack } = await jobs!.report(await caller(req), body);
         if (!changed) req.skipAudit = true;
         return ack;
       },

@@ -99,12 +99,16 @@ export function createRunnerService(ctx: AppContext, store: RunnerStore, failHel
       await failHeld([runner], 'went offline');
       return runnerView(runner);
     },
-    /** Writes only when something changed or the last write is older than the throttle window. */
+    /**
+     * Writes when the status or version changed, or the last write is older than the throttle
+     * window. systemInfo changes on every beat (load, free memory), so it alone does not force a
+     * write: it is refreshed with the next one, at most every HEARTBEAT_WRITE_EVERY_MS.
+     */
     async heartbeat(tokenRunnerId: string, tokenHash: string, beat: Heartbeat) {
       const cached = await byToken.get(tokenHash);
       const now = new Date();
       const unchanged = cached && cached._id === tokenRunnerId && cached.status === beat.status
-        && (beat.version === undefined || cached.version === beat.version) && beat.systemInfo === undefined
+        && (beat.version === undefined || cached.version === beat.version)
         && cached.lastHeartbeat && now.getTime() - cached.lastHeartbeat.getTime() < HEARTBEAT_WRITE_EVERY_MS;
       if (unchanged) return { changed: false, status: beat.status, lastHeartbeat: cached.lastHeartbeat!.toISOString() };
       const set: Partial<Runner> = { status: beat.status, lastHeartbeat: now };

@@ -120,13 +120,20 @@ export function createScanService(ctx: AppContext, d: Deps) {
     async cancel(orgId: string, scanId: string, scope: RepoScope) {
       const scan = await load(orgId, scanId, scope);
       if (scan.status !== 'pending' && scan.status !== 'running') throw conflict(`Only a pending or running scan can be cancelled; this one is ${scan.status}`);
-      if (!(await ctx.once.claim(`scan:${scanId}:final`, orgId))) {
+      const key = `scan:${scanId}:final`;
+      if (!(await ctx.once.claim(key, orgId))) {
         const now = await d.scans.get(orgId, scanId);
         throw conflict(`Only a pending or running scan can be cancelled; this one is ${now?.status ?? 'gone'}`);
       }
       const completedAt = new Date();
-      await d.scans.update(orgId, scanId, { status: 'cancelled', completedAt });
-      await d.configs.recordScan(orgId, scan.repositoryConfig, completedAt, 'cancelled');
+      try {
+        // As in record.ts: the scan's own status last, and the claim given back if a write fails.
+        await d.configs.recordScan(orgId, scan.repositoryConfig, completedAt, 'cancelled');
+        await d.scans.update(orgId, scanId, { status: 'cancelled', completedAt });
+      } catch (err) {
+        await ctx.once.release(key).catch(() => undefined);
+        throw err;
+      }
       await ctx.scheduler.cancel({ name: EXECUTE_JOB, data: { scanId } });
       return scanView({ ...scan, status: 'cancelled', completedAt });
     },

@@ -73,6 +73,11 @@ t.test('a runner claims the scans its labels match, reports, and counts its jobs
     'keys the database refuses (dots, a leading $) are stored with full-width forms');
   t.match(drifts.find((d) => d.resourceAddress === 'aws_instance.web'), { changeType: 'removed', severity: 'high' }, "the engine's deleted is the record's removed");
   t.match((await w.api('GET', `/api/runners/${r1._id}`)).body.data, { jobsCompleted: 1, status: 'online' }, 'jobsCompleted counts the job once; the runner is online again');
+  await w.ctx.audit.flush();
+  const trail = await w.ctx.db.db.collection('audit_logs').find({ orgId: w.owner.orgId, action: 'runner.job_status' }).toArray();
+  const completedBodies = trail.map((e) => e.body).filter((b) => b.status === 'completed').sort((a, b) => Object.keys(a).length - Object.keys(b).length);
+  t.same(completedBodies, [{ jobId: scan._id, status: 'completed' }, { jobId: scan._id, status: 'completed', driftCount: 3 }],
+    'the audit trail keeps the drift count, not every diff (the refused report without drifts too; the repeat is not recorded)');
   t.equal((await a1('POST', '/api/runners/jobs')).body.data.job, null, 'a config without runnerLabels is left to the built-in executor');
 
   t.equal((await a1('POST', '/api/runners/jobs/status', { jobId: scan._id, status: 'done' })).status, 400, 'an unknown status: 400');

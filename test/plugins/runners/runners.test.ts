@@ -29,6 +29,10 @@ t.test('runner lifecycle: token once, heartbeat, regenerate, offline, delete', a
   const before = ctx.db.commandCount();
   for (let i = 0; i < 5; i++) await app.inject({ method: 'POST', url: '/api/runners/heartbeat', headers: agent, payload: { status: 'online' } });
   t.ok(ctx.db.commandCount() - before <= 2, 'repeated unchanged heartbeats are not each written');
+  // The agent sends systemInfo with every beat, and it changes every time (load, free memory).
+  const withInfo = ctx.db.commandCount();
+  for (let i = 0; i < 5; i++) await app.inject({ method: 'POST', url: '/api/runners/heartbeat', headers: agent, payload: { status: 'online', version: '0.1.0', systemInfo: { cpu: { cores: 2, loadAverage: [i, 0, 0] }, memory: { totalBytes: 1024, freeBytes: 100 + i } } } });
+  t.ok(ctx.db.commandCount() - withInfo <= 2, 'nor are beats whose only news is systemInfo (refreshed with the next write)');
   const busy = await app.inject({ method: 'POST', url: '/api/runners/heartbeat', headers: agent, payload: { status: 'busy' } });
   t.equal(busy.json().data.status, 'busy');
   t.equal((await app.inject({ method: 'GET', url: `/api/runners/${runner._id}`, headers: h })).json().data.status, 'busy', 'a status change is written at once');
