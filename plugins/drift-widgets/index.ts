@@ -2,11 +2,19 @@
 import type { FastifyRequest } from 'fastify';
 import { definePlugin } from '../../core/context.ts';
 import { createDriftStore } from '../drifts/store.ts';
+import { repoScope, repositoryDenied } from '../repo-configs/access.ts';
 import { createWidgetStore } from './store.ts';
 import { createWidgetService } from './service.ts';
 import type { CreateWidget, UpdateWidget } from './schemas.ts';
 
-const orgOf = (req: FastifyRequest) => req.org!.id;
+/**
+ * Widget metrics count the whole organization's drifts, so a CLI token limited to some
+ * repositories is refused (403 repository_denied) rather than shown counts it may not see.
+ */
+const orgOf = (req: FastifyRequest) => {
+  if (repoScope(req)) throw repositoryDenied();
+  return req.org!.id;
+};
 const idOf = (req: FastifyRequest) => (req.params as { id: string }).id;
 
 export default definePlugin((ctx) => {

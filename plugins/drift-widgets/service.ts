@@ -1,6 +1,7 @@
 // Drift widgets: dashboard tiles whose metric is the number of drifts matching their
 // filters, computed on create, on update and on refresh (one widget or all). Metrics are
-// organization-wide: a widget belongs to the organization, not to one token's repositories.
+// organization-wide: a widget belongs to the organization, not to one token's repositories
+// (a token limited to some repositories is refused, see index.ts).
 import { newId } from '../../core/crypto.ts';
 import { badRequest, conflict, notFound } from '../../core/errors.ts';
 import type { DriftStore } from '../drifts/store.ts';

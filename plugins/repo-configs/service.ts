@@ -12,7 +12,7 @@ import { ensureDefaultWorkspace } from '../workspaces/service.ts';
 import type { WorkspaceStore } from '../workspaces/store.ts';
 import type { ProjectStore } from '../projects/store.ts';
 import { assertAllowed, repositoryDenied, type RepoScope } from './access.ts';
-import { REPOSITORY_URL_HINT, repositoryUrlKind, type RepoConfig, type RepoConfigStore } from './store.ts';
+import { REPOSITORY_URL_HINT, REPOSITORY_URL_SECRET, repositoryUrlKind, repositoryUrlSecret, type RepoConfig, type RepoConfigStore } from './store.ts';
 import type { CreateRepoConfig, UpdateRepoConfig } from './schemas.ts';
 
 /** Agenda job that creates a scheduled scan (defined by the scans plugin). */
@@ -52,6 +52,8 @@ export function createRepoConfigService(ctx: AppContext, d: Deps) {
   async function checkRefs(orgId: string, input: { workspaceId?: string; projectId?: string | null; repositoryUrl?: string | null }) {
     const url = input.repositoryUrl?.trim();
     if (url && !repositoryUrlKind(url)) throw badRequest(`repositoryUrl ${REPOSITORY_URL_HINT}`, { repositoryUrl: input.repositoryUrl });
+    // The refused value is not echoed back: it holds a secret.
+    if (url && repositoryUrlSecret(url)) throw badRequest(REPOSITORY_URL_SECRET);
     if (input.workspaceId && !(await d.workspaces.get(orgId, input.workspaceId))) throw badRequest('workspaceId names no workspace of this organization');
     if (input.projectId && !(await d.projects.get(orgId, input.projectId))) throw badRequest('projectId names no project of this organization');
   }

@@ -43,6 +43,17 @@ export function repositoryUrlKind(url: string): 'git' | 'path' | null {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) || /^[\w.-]+@[\w.-]+:/.test(url)) return 'git';
   return path.isAbsolute(url) ? 'path' : null;
 }
+/**
+ * A repositoryUrl is shown to every reader of the config and handed to runners, so it may not
+ * carry a secret: no user or token in an http(s) URL, no password in any URL.
+ */
+export function repositoryUrlSecret(url: string): boolean {
+  const m = /^([a-z][a-z0-9+.-]*):\/\/([^/@]*)@/i.exec(url);
+  if (!m) return false;
+  return /^https?$/i.test(m[1]) || m[2].includes(':');
+}
+export const REPOSITORY_URL_SECRET = 'repositoryUrl must not contain credentials (it is shown to readers of the config and sent to runners): give the runner its own git credentials, or use an ssh:// or git@ URL with a deploy key';
+
 export const REPOSITORY_URL_HINT = 'is neither a URL nor an absolute path: use https://, ssh://, git@host:owner/repo, file:// or /an/absolute/path';
 
 export const REPO_CONFIGS: CollectionSpec = {

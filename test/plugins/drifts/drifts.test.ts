@@ -134,4 +134,10 @@ t.test('CLI tokens limited to some repositories see and touch only those drifts'
   }
   const own = list.body.data[0]._id;
   t.equal((await w.api('PATCH', `/api/drifts/${own}/status`, { status: 'acknowledged' }, token)).status, 200, 'its own drift can be moved');
+  // Widgets count the whole organization's drifts: a limited token is refused, an unlimited one is not.
+  for (const [m, u, p] of [['GET', '/api/drift-widgets'], ['POST', '/api/drift-widgets', { title: 'All', type: 'count', filters: { repositoryConfigId: w.a } }], ['POST', '/api/drift-widgets/refresh']] as const) {
+    const r = await w.api(m, u, p, token);
+    t.match(r, { status: 403, body: { error: { code: 'repository_denied' } } }, `widgets, ${m} ${u}: 403 repository_denied`);
+  }
+  t.equal((await w.api('GET', '/api/drift-widgets', undefined, await w.cli(['drifts:read']))).status, 200, 'a token for all repositories reads widgets');
 });

@@ -39,6 +39,12 @@ t.test('create, list, read, edit view, update, stats, delete', async (t) => {
     const refused = await w.api('PUT', `/api/repo-configs/${c._id}`, { [field]: value });
     t.equal(refused.status, 400, `refuses ${why}`);
   }
+  for (const secret of ['https://x-access-token:ghp_abc@github.com/acme/infra.git', 'https://ghp_abc@github.com/acme/infra.git', 'ssh://git:hunter2@git.example.com/acme/infra.git']) {
+    const refused = await w.api('PUT', `/api/repo-configs/${c._id}`, { repositoryUrl: secret });
+    t.match(refused, { status: 400, body: { error: { code: 'bad_request', message: /^repositoryUrl must not contain credentials/ } } }, `refuses credentials in ${secret.replace(/\/\/.*@/, '//…@')}`);
+    t.notOk(JSON.stringify(refused.body).includes('ghp_abc') || JSON.stringify(refused.body).includes('hunter2'), 'without echoing them');
+  }
+  t.equal((await w.api('PUT', `/api/repo-configs/${c._id}`, { repositoryUrl: 'ssh://git@git.example.com/acme/infra.git' })).status, 200, 'a user without a password (ssh deploy key) is fine');
   t.match((await w.api('POST', '/api/repo-configs', { repositoryName: 'acme/rel', branch: 'main', provider: 'cloud_a', repositoryUrl: 'infra' })).body,
     { error: { code: 'bad_request', message: /^repositoryUrl is neither a URL nor an absolute path/ } }, 'create checks repositoryUrl too, saying what to use');
 
