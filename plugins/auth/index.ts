@@ -32,6 +32,8 @@ export interface DirectoryUser { _id: string; email: string; name?: string }
 export interface UserDirectory {
   byIds(ids: string[]): Promise<DirectoryUser[]>;
   byEmail(email: string): Promise<DirectoryUser | null>;
+  /** Those of these users who turned in-app notifications off (preferences.notifications.inApp). */
+  inAppMuted(ids: string[]): Promise<Set<string>>;
 }
 
 type Req = FastifyRequest;
@@ -75,6 +77,11 @@ export default definePlugin(async (ctx) => {
   const userDirectory: UserDirectory = {
     byIds: (ids) => (ids.length ? store.users.find({ _id: { $in: [...new Set(ids)] } }, directoryFields).toArray() : Promise.resolve([])),
     byEmail: (email) => store.users.findOne({ email: normalizeEmail(email) }, directoryFields),
+    async inAppMuted(ids) {
+      if (!ids.length) return new Set();
+      const rows = await store.users.find({ _id: { $in: [...new Set(ids)] }, 'preferences.notifications.inApp': false }, { projection: { _id: 1 } }).toArray();
+      return new Set(rows.map((u) => u._id));
+    },
   };
   ctx.services.userDirectory = userDirectory;
   const actor = (user: { _id: string; email: string; defaultOrgId: string; role: 'user' | 'admin' }): Principal =>

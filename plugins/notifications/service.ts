@@ -1,6 +1,7 @@
 // In-app notifications: created from the domain events on the bus (scan completed or
 // failed, drift detected or resolved), one per member of the organization; listed, counted,
 // marked read and deleted by their user.
+import type { UserDirectory } from '../auth/index.ts';
 import type { AppContext } from '../../core/context.ts';
 import { newId } from '../../core/crypto.ts';
 import { notFound } from '../../core/errors.ts';
@@ -37,14 +38,17 @@ export function createNotificationService(ctx: AppContext, store: NotificationSt
   }
 
   return {
-    /** Bus subscriber: one notification per member; the events themselves are emitted once. */
+    /** Bus subscriber: one notification per member (every role: they report on the whole organization); the events themselves are emitted once. */
     async fromEvent(event: DomainEvent) {
       const template = TEMPLATES[event.type];
       if (!template) return;
       const data = event.data as EventData;
       const { type, title, message } = template(data);
       const metadata = { scanId: data.scanId, repositoryName: data.repositoryName, repositoryConfigId: data.repositoryConfigId, count: data.count };
-      const users = await members(event.orgId);
+      const all = await members(event.orgId);
+      // Members who turned in-app notifications off (preferences) get none.
+      const muted = await (ctx.services.userDirectory as UserDirectory | undefined)?.inAppMuted(all) ?? new Set<string>();
+      const users = all.filter((u) => !muted.has(u));
       await store.insertMany(users.map((userId) => ({ _id: newId(), userId, orgId: event.orgId, type, title, message, read: false, createdAt: event.at, metadata })));
     },
     async list(userId: string, q: { page: number; limit: number; unreadOnly?: boolean }) {

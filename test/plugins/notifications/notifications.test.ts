@@ -29,3 +29,13 @@ t.test('notifications from scan and drift events: list, unread count, read, dele
   t.equal((await w.api('GET', '/api/notifications', undefined, stranger)).body.data.length, 0, 'other users do not get them');
   t.equal((await w.api('PATCH', `/api/notifications/${list.body.data[1]._id}/read`, undefined, stranger)).status, 404, "nor can they touch another user's");
 });
+
+t.test('a member who turned in-app notifications off gets none', async (t) => {
+  const w = await world(t);
+  t.equal((await w.api('PUT', '/api/auth/preferences', { notifications: { inApp: false } })).status, 200, 'the owner turns them off');
+  await w.scanWith(await w.config(), [drift('bucket.a')]);
+  t.equal((await w.api('GET', '/api/notifications/unread-count')).body.data.count, 0, 'and gets none');
+  t.equal((await w.api('PUT', '/api/auth/preferences', { notifications: { inApp: true } })).status, 200, 'on again');
+  await w.scanWith(await w.config('acme/other'), [drift('bucket.b')]);
+  t.equal((await w.api('GET', '/api/notifications/unread-count')).body.data.count, 2, 'scan completed and drift detected');
+});
