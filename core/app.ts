@@ -9,7 +9,7 @@ import { checkOperatorPlugins } from './config.ts';
 import { connectDatabase } from './db.ts';
 import { connectRedis } from './redis.ts';
 import { createCacheHub } from './cache.ts';
-import { createOnce, ONCE_KEYS } from './once.ts';
+import { createOnce, ONCE_KEYS, ONCE_PURGE_JOB, onceKeepMs } from './once.ts';
 import { createSealer } from './crypto.ts';
 import { createEventBus } from './events.ts';
 import { createScheduler, AGENDA_JOBS } from './scheduler.ts';
@@ -144,9 +144,18 @@ async function loadPlugins(
     if (spec) ctx.audit.record(req, reply, spec);
   });
 
+  // Exactly-once keys would otherwise pile up (a scheduled scan alone leaves one a tick).
+  ctx.scheduler.define(ONCE_PURGE_JOB, async () => {
+    const deleted = await ctx.once.purgeBefore(new Date(Date.now() - onceKeepMs(config)));
+    if (deleted) app.log.info({ deleted }, 'exactly-once keys past their use deleted');
+  });
+
   await db.ensureIndexes();
   for (const i of instances.values()) await i.start?.();
-  if (opts.runJobs) await ctx.scheduler.start();
+  if (opts.runJobs) {
+    await ctx.scheduler.every('1 hour', ONCE_PURGE_JOB, {});
+    await ctx.scheduler.start();
+  }
 
   return { app, ctx, plugins };
 }

@@ -7,7 +7,21 @@ import type { CollectionSpec, Database } from './db.ts';
 import { isDuplicateKey } from './db.ts';
 import { AppError } from './errors.ts';
 
-export const ONCE_KEYS: CollectionSpec = { name: 'once_keys', owner: 'core/once', indexes: [{ key: { orgId: 1, at: 1 } }] };
+export const ONCE_KEYS: CollectionSpec = { name: 'once_keys', owner: 'core/once', indexes: [{ key: { orgId: 1, at: 1 } }, { key: { at: 1 } }] };
+
+/** Agenda job that forgets claims older than anything they still guard (core/app.ts). */
+export const ONCE_PURGE_JOB = 'core.once-purge';
+
+/**
+ * How long a durable claim is kept. Every key guards something with a shorter life: a refresh
+ * token (REFRESH_TOKEN_TTL), an account deletion (DELETION_GRACE_DAYS), a scan (final within
+ * SCAN_TIMEOUT_MINUTES, and its own status guards it after that), a scheduled tick (a minute),
+ * a reset token (an hour). Two days more for clock skew and a late job.
+ */
+export function onceKeepMs(cfg: { REFRESH_TOKEN_TTL: number; DELETION_GRACE_DAYS: number }): number {
+  const day = 86_400_000;
+  return Math.max(cfg.REFRESH_TOKEN_TTL * 1000, cfg.DELETION_GRACE_DAYS * day, 7 * day) + 2 * day;
+}
 
 interface OnceKey { _id: string; at: Date; orgId?: string }
 
@@ -28,6 +42,8 @@ export interface Once {
   claimFor(key: string, ttlMs: number): Promise<boolean>;
   /** Removes the durable claims of one organization (organization deletion). */
   forgetOrg(orgId: string): Promise<void>;
+  /** Removes claims made before `cutoff`; answers how many. */
+  purgeBefore(cutoff: Date): Promise<number>;
 }
 
 export function createOnce(db: Database, redis: Redis): Once {
@@ -61,6 +77,9 @@ export function createOnce(db: Database, redis: Redis): Once {
     },
     async forgetOrg(orgId) {
       await keys.deleteMany({ orgId });
+    },
+    async purgeBefore(cutoff) {
+      return (await keys.deleteMany({ at: { $lt: cutoff } })).deletedCount;
     },
   };
 }
