@@ -1,20 +1,23 @@
 // Contract tests driven from the manifests: for every route of every enabled plugin,
 // no credentials -> 401, a CLI token without the route's scope -> 403, an organization
 // below the route's plan -> 403, a body or params breaking the schema -> 400, an unknown id
-// -> 404, another organization's record -> 404. A route is covered the moment it is declared.
+// -> 404, another organization's record -> 404, and for plugins whose records belong to a
+// repository, a CLI token limited to other repositories -> 403 repository_denied. A route is
+// covered the moment it is declared.
 import t from 'tap';
 import { randomBytes } from 'node:crypto';
 import { CLI_SCOPES } from '../../core/permissions.ts';
 import { fullUrl, routePlan } from '../../core/loader.ts';
 import { buildTestApp, register, bearer } from '../helper.ts';
 import { loadFixtures, type World } from './fixtures/index.ts';
+import { ownerRepositories } from './fixtures/repo-configs.ts';
 
 const randomId = () => randomBytes(12).toString('hex');
 const paramNames = (url: string) => [...url.matchAll(/:(\w+)/g)].map((m) => m[1]);
 const fill = (url: string, params: Record<string, string>) => url.replace(/:(\w+)/g, (_, name) => params[name] ?? randomId());
 
 t.test('every manifest route keeps the contract', async (t) => {
-  const { crossOrg, exempt, sampleBody } = await loadFixtures();
+  const { crossOrg, exempt, sampleBody, otherRepository, repositoryScoped } = await loadFixtures();
   const built = await buildTestApp(t);
   const { app, ctx, plugins } = built;
   const owner = await register(app);
@@ -28,6 +31,17 @@ t.test('every manifest route keeps the contract', async (t) => {
     const res = await app.inject({ method: 'POST', url: '/api/auth/cli-tokens', headers: bearer(session.token), payload: { name: 'contract', scopes, allRepositories: true } });
     if (res.statusCode !== 201) throw new Error(`cli token: ${res.body}`);
     return res.json().token as string;
+  }
+  // All CLI scopes, but only the one repository `allowed` of the owner's organization.
+  let limited: string | undefined;
+  async function limitedToken() {
+    if (!limited) {
+      const { allowed } = await ownerRepositories(world);
+      const res = await app.inject({ method: 'POST', url: '/api/auth/cli-tokens', headers: bearer(owner.token), payload: { name: 'limited', scopes: [...CLI_SCOPES], allRepositories: false, repositories: [allowed] } });
+      if (res.statusCode !== 201) throw new Error(`limited cli token: ${res.body}`);
+      limited = res.json().token as string;
+    }
+    return limited!;
   }
   let runner: string | undefined;
   async function runnerToken() {
@@ -109,6 +123,18 @@ t.test('every manifest route keeps the contract', async (t) => {
               const res = await call({ ...credentials, params: await fixture(world), payload: sampleBody[route.id] });
               t.equal(res.statusCode, 404, "another organization's record: 404");
             }
+          }
+        }
+
+        // A CLI token limited to some repositories, on a record of another repository of the same organization.
+        if (repositoryScoped.has(plugin.manifest.plugin) && route.scope) {
+          const fixture = otherRepository[route.id];
+          if (fixture) {
+            const res = await call({ token: await limitedToken(), params: await fixture(world), payload: sampleBody[route.id] });
+            t.equal(res.statusCode, 403, 'a CLI token limited to other repositories: 403');
+            t.equal(res.json().error?.code, 'repository_denied');
+          } else if (names.length && !exempt[route.id]?.otherRepository) {
+            t.fail(`no other-repository fixture for ${route.id}: add one to test/contract/fixtures/${plugin.manifest.plugin}.ts`);
           }
         }
       });
