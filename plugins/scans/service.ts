@@ -1,6 +1,7 @@
 // Scans: trigger (Free plan 3 per day, exact under concurrency), cancel, delete, lists,
 // dashboard, the scheduled-scan job and the timeout job. Results are recorded in record.ts.
 // No HTTP here.
+import { CronExpressionParser } from 'cron-parser';
 import type { AppContext } from '../../core/context.ts';
 import { newId } from '../../core/crypto.ts';
 import { AppError, conflict, notFound } from '../../core/errors.ts';
@@ -90,7 +91,9 @@ export function createScanService(ctx: AppContext, d: Deps) {
         await ctx.scheduler.cancel({ name: SCHEDULED_SCAN_JOB, data: { repoConfigId } });
         return null;
       }
-      const minute = Math.floor(tick.getTime() / 60000);
+      // The cron's own fire time at or before the run, not the run's clock: two processes running
+      // the same tick either side of a minute boundary still name the same tick.
+      const minute = Math.floor(cronTickAtOrBefore(config.scheduleCron, tick).getTime() / 60000);
       if (!(await ctx.once.claim(`scheduled-scan:${repoConfigId}:${minute}`, orgId))) return null;
       try {
         return scanView(await create(config, 'schedule', null));
@@ -182,3 +185,13 @@ export function createScanService(ctx: AppContext, d: Deps) {
   };
 }
 export type ScanService = ReturnType<typeof createScanService>;
+
+/** The latest time at or before `at` when `cron` fires (UTC); `at` itself when the cron cannot be read. */
+export function cronTickAtOrBefore(cron: string, at: Date): Date {
+  try {
+    // prev() is strictly before currentDate: start a second later so a tick exactly at `at` counts.
+    return CronExpressionParser.parse(cron, { tz: 'UTC', currentDate: new Date(at.getTime() + 1000) }).prev().toDate();
+  } catch {
+    return at;
+  }
+}

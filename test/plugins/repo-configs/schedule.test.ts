@@ -1,4 +1,5 @@
 import t from 'tap';
+import { cronTickAtOrBefore } from '../../../plugins/scans/service.ts';
 import { world } from '../drifts/world.ts';
 import { SCHEDULED_SCAN_JOB } from '../../../plugins/repo-configs/service.ts';
 
@@ -43,4 +44,10 @@ t.test('the scheduled job creates a scan triggeredBy schedule, once per tick', a
   const made = runs.filter(Boolean);
   t.equal(made.length, 1, 'three processes running the same tick make one scan');
   t.match(made[0], { status: 'pending', triggeredBy: 'schedule', repositoryConfig: id });
+  // Two processes run the 10:00 tick, one at 10:00:59.9 and one late at 10:01:00.2: still one tick.
+  const every2 = await w.config('acme/cron2', { scheduleCron: '*/2 * * * *' });
+  const late = await Promise.all([new Date('2026-11-22T10:00:59.900Z'), new Date('2026-11-22T10:01:00.200Z')].map((at) => w.scans.runScheduled(w.owner.orgId, every2, at)));
+  t.equal(late.filter(Boolean).length, 1, 'runs either side of a minute boundary name the same cron tick');
+  t.same([cronTickAtOrBefore('*/2 * * * *', new Date('2026-11-22T10:02:00.000Z')), cronTickAtOrBefore('0 * * * *', new Date('2026-11-22T10:59:00Z'))],
+    [new Date('2026-11-22T10:02:00.000Z'), new Date('2026-11-22T10:00:00.000Z')], 'a tick exactly at the run counts; otherwise the previous one');
 });
