@@ -131,7 +131,7 @@ export function createJobService(ctx: AppContext, runners: RunnerStore, jobs: Jo
     return { jobId: job._id, status: outcome.scan.status, changed: outcome.changed };
   }
 
-  /** The scans held by runners that went offline (or were deleted) fail, saying which runner. */
+  /** The scans held by runners that went offline (or were deleted) fail, saying which runner; a deleted runner's job records are removed. */
   async function failHeld(gone: Pick<Runner, '_id' | 'name'>[], why: 'went offline' | 'was deleted') {
     if (!gone.length) return 0;
     const held = await jobs.held(gone.map((r) => r._id));
@@ -143,6 +143,8 @@ export function createJobService(ctx: AppContext, runners: RunnerStore, jobs: Jo
       });
     }
     for (const [orgId, ids] of groupBy(held)) await jobs.finish(orgId, ids, 'lost');
+    // A deleted runner's job records go with it (its scans are final now, nothing reads them).
+    if (why === 'was deleted') for (const r of gone) await jobs.removeRunner(r._id);
     return held.length;
   }
 

@@ -117,7 +117,11 @@ export function createScanService(ctx: AppContext, d: Deps) {
       if (scan.status === 'running' && scan.startedAt && now.getTime() - scan.startedAt.getTime() >= timeoutMs) {
         return recorder.recordScanResult(orgId, scanId, { status: 'failed', error: `The scan did not finish within ${minutes} minutes` });
       }
-      return null; // not due yet: the job scheduled when it started running covers it
+      // Not due yet (it started running after this job was planned): look again when it is due.
+      // The job planned when it started running normally covers it; this one is for when that
+      // write failed. A second expiry of a finished scan changes nothing.
+      if (scan.status === 'running' && scan.startedAt) await ctx.scheduler.at(new Date(scan.startedAt.getTime() + timeoutMs), TIMEOUT_JOB, { orgId, scanId });
+      return null;
     },
 
     async cancel(orgId: string, scanId: string, scope: RepoScope) {

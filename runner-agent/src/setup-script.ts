@@ -33,10 +33,19 @@ PREFIX="\${PREFIX:-/opt/drift-runner}"
 CONFIG_DIR="\${CONFIG_DIR:-/etc/drift-runner}"
 STATE_DIR="\${STATE_DIR:-/var/lib/drift-runner}"
 UNIT=drift-runner.service
+# systemd's StateDirectory= (writable by the unit's dynamic user) lives under /var/lib.
+case "$STATE_DIR" in
+  /var/lib/?*) STATE_SUBDIR="\${STATE_DIR#/var/lib/}" ;;
+  *) STATE_SUBDIR="" ;;
+esac
 
 say() { printf 'drift-runner setup: %s\\n' "$*"; }
 fail() { printf 'drift-runner setup: %s\\n' "$*" >&2; exit 1; }
 
+USE_SYSTEMD=0
+if [ "\${DRIFT_SKIP_SYSTEMD:-0}" != "1" ] && [ -d /run/systemd/system ] && command -v systemctl >/dev/null 2>&1; then USE_SYSTEMD=1; fi
+# Checked before anything is written.
+[ "$USE_SYSTEMD" = 0 ] || [ -n "$STATE_SUBDIR" ] || fail "with systemd, STATE_DIR must be under /var/lib (the service runs as a dynamic user that may write only there); got $STATE_DIR"
 command -v node >/dev/null 2>&1 || fail "Node.js 20 or later is required (https://nodejs.org), then run this script again"
 major=$(node -p 'process.versions.node.split(".")[0]')
 [ "$major" -ge 20 ] || fail "Node.js 20 or later is required; this machine has $(node --version)"
@@ -68,7 +77,7 @@ chmod 600 "$ROOT$CONFIG_DIR/runner.env.tmp"
 mv -f "$ROOT$CONFIG_DIR/runner.env.tmp" "$ROOT$CONFIG_DIR/runner.env"
 say "wrote $ROOT$CONFIG_DIR/runner.env"
 
-if [ "\${DRIFT_SKIP_SYSTEMD:-0}" != "1" ] && [ -d /run/systemd/system ] && command -v systemctl >/dev/null 2>&1; then
+if [ "$USE_SYSTEMD" = 1 ]; then
   mkdir -p "$ROOT/etc/systemd/system"
   cat > "$ROOT/etc/systemd/system/$UNIT" <<UNIT_EOF
 [Unit]
@@ -85,7 +94,7 @@ TimeoutStopSec=90
 Restart=always
 RestartSec=5
 DynamicUser=yes
-StateDirectory=drift-runner
+StateDirectory=$STATE_SUBDIR
 
 [Install]
 WantedBy=multi-user.target

@@ -105,6 +105,15 @@ t.test('config problems fail the scan at claim; a runner going offline fails its
   const late = await a('POST', '/api/runners/jobs/status', { jobId: scan._id, status: 'completed', result: { drifts: [] } });
   t.same(late.body.data, { jobId: scan._id, status: 'failed' }, 'a late result is accepted and changes nothing');
   t.equal((await (w.ctx.services.runners as RunnerService).sweep()).length, 0, 'a second sweep finds nothing');
+
+  // A runner deleted while it holds a scan: the scan fails naming it, its job records go.
+  const r2 = await runner('edge-2', ['linux']);
+  const a2 = agent(r2.token);
+  const scan2 = await w.scans.trigger(w.owner.orgId, ok, undefined, null);
+  t.equal((await a2('POST', '/api/runners/jobs')).body.data.job?._id, scan2._id, 'edge-2 holds a scan');
+  t.equal((await w.api('DELETE', `/api/runners/${r2._id}`)).status, 200, 'and is deleted');
+  t.match((await w.api('GET', `/api/scans/${scan2._id}`)).body.data, { status: 'failed', error: 'Runner edge-2 was deleted while running the scan; trigger the scan again' });
+  t.equal(await w.ctx.db.db.collection('runner_jobs').countDocuments({ runnerId: r2._id }), 0, "the deleted runner's job records are gone");
 });
 
 t.test('setup-info, the install script and the package open only with the runner token', async (t) => {

@@ -103,6 +103,15 @@ t.test('timeout: a scan pending or running too long fails once', async (t) => {
   t.match((await w.api('GET', `/api/scans/${run._id}`)).body.data, { status: 'failed', error: 'The scan did not finish within 60 minutes' });
   const timeoutJobs = await w.ctx.db.db.collection('agenda_jobs').countDocuments({ name: 'scans.timeout', 'data.scanId': run._id });
   t.ok(timeoutJobs >= 1, 'timeout jobs are scheduled in Agenda');
+
+  // The job planned at trigger time finds the scan running but not yet due: it plans another
+  // for when it is (in case the one planned on start was never written).
+  const slow = await w.scans.trigger(w.owner.orgId, c, undefined, null);
+  await w.scans.recordScanResult(w.owner.orgId, slow._id, { status: 'running' });
+  const jobs = w.ctx.db.db.collection('agenda_jobs');
+  await jobs.deleteMany({ name: 'scans.timeout', 'data.scanId': slow._id });
+  t.equal(await w.scans.expire(w.owner.orgId, slow._id, new Date()), null, 'running, not due: nothing yet');
+  t.equal(await jobs.countDocuments({ name: 'scans.timeout', 'data.scanId': slow._id }), 1, 'but a timeout job is planned for when it is due');
 });
 
 t.test('a result whose writes fail is recorded by the retry; a claim left by a dead process is taken over', async (t) => {
