@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ferretArgs, ferretBinary, mongoPing } from './services/ferretdb.ts';
+import { ferretArgs, ferretBinary, killFerretOnPort, mongoPing } from './services/ferretdb.ts';
 import { ensureFerretDatabase, pgPaths, pgReady, startPg, stopPg } from './services/postgres.ts';
 import { redisArgs, redisBinary, redisPing } from './services/redis.ts';
 import { ensureMoto, localMotoUrl, motoPid, motoPing, stopMoto } from './services/moto.ts';
@@ -80,17 +80,21 @@ export async function ensureServices(opts: ServicesOptions = {}): Promise<Servic
     }
     await ensureFerretDatabase(pg, cfg);
 
-    // A FerretDB started with other arguments (an older checkout), or one that holds the port
-    // without answering (hung), is stopped and started again.
+    // Ours (its pid file is in this data folder) started with other arguments is restarted. One
+    // that holds the port without answering (hung) is stopped and started again, whoever
+    // started it. Another checkout's that answers is used as it is.
     const argsFile = path.join(cfg.data, 'ferretdb.args');
     const wanted = JSON.stringify(ferretArgs(cfg));
     const current = existsSync(argsFile) ? readFileSync(argsFile, 'utf8').trim() : '';
+    const ours = livePid(pidFile(cfg, 'ferretdb'), 'ferretdb') !== undefined;
     const answering = await mongoPing(mongoUri, cfg.mongoPort);
-    if (answering && current === wanted) say('ferretdb', `already running: ${mongoUri}`);
+    if (answering && !(ours && current !== wanted)) say('ferretdb', `already running: ${mongoUri}`);
     else {
-      if (livePid(pidFile(cfg, 'ferretdb'), 'ferretdb')) {
+      if (ours) {
         say('ferretdb', answering ? 'restarting with new arguments' : 'not answering; restarting');
         await stopByPidFile(pidFile(cfg, 'ferretdb'), 'ferretdb', 5_000);
+      } else if (await killFerretOnPort(cfg.mongoPort)) {
+        say('ferretdb', 'another checkout\'s held the port without answering; stopped it');
       }
       const bin = await ferretBinary(cfg);
       const log = logFile(cfg, 'ferretdb');

@@ -2,7 +2,7 @@
 // The build takes a minute or two the first time, so the binary is cached under <data>/bin and
 // rebuilt only when the Go sources change.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import { findExe, run, tcpOpen, type Config } from './util.ts';
@@ -62,6 +62,30 @@ export const ferretArgs = (cfg: Config): string[] => [
   // error by default (see main.go); info or debug when chasing a problem.
   ...(process.env.DRIFT_FERRETDB_LOG_LEVEL ? ['-log-level', process.env.DRIFT_FERRETDB_LOG_LEVEL] : []),
 ];
+
+/** SIGKILLs any ferretdb process listening on the port (a hung one another checkout started); true if there was one. */
+export async function killFerretOnPort(port: number): Promise<boolean> {
+  const pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).filter((pid) => {
+    try {
+      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      return path.basename(argv[0] ?? '') === 'ferretdb' && argv.includes(`127.0.0.1:${port}`);
+    } catch {
+      return false; // gone meanwhile, or not ours to read
+    }
+  }).map(Number);
+  for (const pid of pids) process.kill(pid, 'SIGKILL');
+  for (let i = 0; i < 50 && pids.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
+  return pids.length > 0;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** Answers a MongoDB `ping`: the wire protocol works and FerretDB reached PostgreSQL. */
 export async function mongoPing(uri: string, port?: number): Promise<boolean> {
