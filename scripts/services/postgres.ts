@@ -88,7 +88,9 @@ export async function startPg(p: PgPaths, cfg: Config): Promise<void> {
 }
 
 export async function ensureFerretDatabase(p: PgPaths, cfg: Config): Promise<void> {
-  const conn = ['-h', p.socketDir, '-p', String(cfg.pgPort), '-U', 'postgres'];
+  // Over TCP, like pgReady and FerretDB: a server another checkout started has its socket in
+  // that checkout's data folder, not in this one's.
+  const conn = ['-h', '127.0.0.1', '-p', String(cfg.pgPort), '-U', 'postgres'];
   const found = await run(...asPg(path.join(p.bin, 'psql'), [...conn, '-d', 'postgres', '-tAc', "SELECT 1 FROM pg_database WHERE datname = 'ferretdb'"]));
   if (found.trim() !== '1') await run(...asPg(path.join(p.bin, 'createdb'), [...conn, 'ferretdb']));
 }
