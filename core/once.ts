@@ -4,7 +4,7 @@
 // the others see a duplicate key. The winner then updates its record.
 import type { Redis } from 'ioredis';
 import type { CollectionSpec, Database } from './db.ts';
-import { isDuplicateKey } from './db.ts';
+import { insertUnlessDuplicate } from './db.ts';
 import { AppError } from './errors.ts';
 
 export const ONCE_KEYS: CollectionSpec = { name: 'once_keys', owner: 'core/once', indexes: [{ key: { orgId: 1, at: 1 } }, { key: { at: 1 } }] };
@@ -50,15 +50,7 @@ export function createOnce(db: Database, redis: Redis): Once {
   const keys = db.collection<OnceKey>(ONCE_KEYS);
   return {
     async claim(key, orgId, options) {
-      const insert = async () => {
-        try {
-          await keys.insertOne({ _id: key, at: new Date(), orgId });
-          return true;
-        } catch (err) {
-          if (isDuplicateKey(err)) return false;
-          throw err;
-        }
-      };
+      const insert = () => insertUnlessDuplicate(keys, { _id: key, at: new Date(), orgId });
       if (await insert()) return true;
       if (!options?.staleAfterMs) return false;
       // Takers of a stale claim race on the insert after the delete: the unique _id still lets one win.

@@ -4,7 +4,7 @@
 // on (orgId, slot) lets exactly one of two concurrent creates have a given slot (DESIGN.md:
 // only unique indexes hold). Unlimited plans use the config's own id as its slot.
 import type { CollectionSpec, Database } from '../../core/db.ts';
-import { isDuplicateKey } from '../../core/db.ts';
+import { insertUnlessDuplicate } from '../../core/db.ts';
 
 import path from 'node:path';
 
@@ -84,13 +84,7 @@ export function createRepoConfigStore(db: Database) {
     slots: async (orgId: string) => (await col.find({ orgId }, { projection: { slot: 1 } }).limit(MAX_CONFIGS).toArray()).map((c) => c.slot),
     /** False when the slot was taken by a concurrent create. */
     async insert(doc: RepoConfig): Promise<boolean> {
-      try {
-        await col.insertOne(doc);
-        return true;
-      } catch (err) {
-        if (isDuplicateKey(err)) return false;
-        throw err;
-      }
+      return insertUnlessDuplicate(col, doc);
     },
     async update(orgId: string, id: string, set: Partial<RepoConfig>) {
       return (await col.updateOne({ _id: id, orgId }, { $set: set })).matchedCount > 0;

@@ -4,7 +4,7 @@
 // when two callers set different defaults at the same moment (DESIGN.md: an update is not
 // atomic with its filter on the embedded database, a single document is).
 import { bulkWriteInChunks, type CollectionSpec, type Database } from '../../core/db.ts';
-import { isDuplicateKey } from '../../core/db.ts';
+import { insertUnlessDuplicate } from '../../core/db.ts';
 import { sha256Hex } from '../../core/crypto.ts';
 
 export interface Workspace {
@@ -35,13 +35,7 @@ export function createWorkspaceStore(db: Database) {
     list: (orgId: string) => col.find({ orgId }).sort({ order: 1, createdAt: 1 }).limit(1000).toArray(),
     get: (orgId: string, id: string) => col.findOne({ _id: id, orgId }),
     async insert(doc: Workspace): Promise<boolean> {
-      try {
-        await col.insertOne(doc);
-        return true;
-      } catch (err) {
-        if (isDuplicateKey(err)) return false;
-        throw err;
-      }
+      return insertUnlessDuplicate(col, doc);
     },
     async update(orgId: string, id: string, set: Partial<Pick<Workspace, 'name' | 'description' | 'order' | 'updatedAt'>>) {
       return (await col.updateOne({ _id: id, orgId }, { $set: set })).matchedCount > 0;
@@ -57,13 +51,7 @@ export function createWorkspaceStore(db: Database) {
     },
     /** Sets the pointer only when none exists (first default); false when one already did. */
     async initDefault(orgId: string, workspaceId: string): Promise<boolean> {
-      try {
-        await defaults.insertOne({ _id: orgId, workspaceId });
-        return true;
-      } catch (err) {
-        if (isDuplicateKey(err)) return false;
-        throw err;
-      }
+      return insertUnlessDuplicate(defaults, { _id: orgId, workspaceId });
     },
     async setDefault(orgId: string, workspaceId: string) {
       await defaults.updateOne({ _id: orgId }, { $set: { workspaceId } }, { upsert: true });
