@@ -107,8 +107,9 @@ export function createRecorder(ctx: AppContext, d: Deps) {
       },
     })));
     if (resolved.length) {
-      // Everything open that this scan did not touch: the found-again updates above set lastScan.
-      await d.drifts.updateMany({ orgId, repositoryConfig, openKey: OPEN, lastScan: { $ne: scanId }, status: { $nin: ['ignored'] } }, {
+      // Exactly the open records this scan read and did not report: a record a concurrent scan
+      // of the same config inserted meanwhile is not this scan's to resolve.
+      await d.drifts.updateMany({ orgId, repositoryConfig, openKey: OPEN, _id: { $in: resolved.map((o) => o._id) }, status: { $nin: ['ignored'] } }, {
         status: 'resolved', resolvedAt: now, resolvedDay: isoDay(now), resolvedBy: 'scan', openKey: `resolved:${scanId}`, statusChangedAt: now, updatedAt: now,
       });
     }

@@ -147,3 +147,26 @@ t.test('a result whose writes fail is recorded by the retry; a claim left by a d
   t.equal(taken.filter((o) => o.changed).length, 1, 'a stale one is taken over by one of five concurrent reports');
   t.match((await w.api('GET', `/api/scans/${orphan._id}`)).body.data, { status: 'failed', error: 'runner lost' });
 });
+
+t.test('a scan resolves only the open drifts it read, not one a concurrent scan of the config inserted', async (t) => {
+  const w = await world(t);
+  const c = await w.config();
+  await w.scanWith(c, [drift('bucket.old')]);
+  const drifts = createDriftStore(w.ctx.db);
+  const b = await w.scans.trigger(w.owner.orgId, c, undefined, null);
+  // Scan A reads the open drifts; scan B completes right then, finding bucket.new.
+  const recorder = createRecorder(w.ctx, {
+    scans: createScanStore(w.ctx.db), configs: createRepoConfigStore(w.ctx.db), onRunning: async () => undefined,
+    drifts: { ...drifts, async openOf(orgId: string, configId: string) {
+      const open = await drifts.openOf(orgId, configId);
+      await w.scans.recordScanResult(orgId, b._id, { status: 'completed', drifts: [drift('bucket.old'), drift('bucket.new')] });
+      return open;
+    } },
+  });
+  const a = await w.scans.trigger(w.owner.orgId, c, undefined, null);
+  const outcome = await recorder.recordScanResult(w.owner.orgId, a._id, { status: 'completed', drifts: [] });
+  t.match(outcome.scan, { status: 'completed', resolvedDrifts: 1 }, 'scan A resolves the one open drift it read');
+  const rows = await w.ctx.db.db.collection('drifts').find({ orgId: w.owner.orgId }).toArray();
+  t.match(rows.find((r) => r.resourceAddress === 'bucket.old'), { status: 'resolved', resolvedBy: 'scan' });
+  t.match(rows.find((r) => r.resourceAddress === 'bucket.new'), { status: 'detected', scan: b._id }, "and leaves the one scan B inserted meanwhile");
+});
