@@ -27,18 +27,8 @@ export const CreateRepoConfig = Type.Object({
 }, { additionalProperties: false });
 export type CreateRepoConfig = Static<typeof CreateRepoConfig>;
 
-export const UpdateRepoConfig = Type.Object({
-  repositoryName: Type.Optional(RepositoryName),
-  branch: Type.Optional(Branch),
-  iacPaths: Type.Optional(IacPaths),
-  provider: Type.Optional(Provider),
-  scheduleCron: Type.Optional(Nullable(Cron)),
-  workspaceId: Type.Optional(Id),
-  projectId: Type.Optional(Nullable(Id)),
-  repositoryUrl: Type.Optional(Nullable(RepositoryUrl)),
-  runnerLabels: Type.Optional(RunnerLabels),
-  statePath: Type.Optional(Nullable(StatePath)),
-}, { additionalProperties: false });
+/** Every field of a create, each optional: a PUT changes what it names. */
+export const UpdateRepoConfig = Type.Partial(CreateRepoConfig, { additionalProperties: false });
 export type UpdateRepoConfig = Static<typeof UpdateRepoConfig>;
 
 export const RepoConfigView = Type.Object({

@@ -1,21 +1,11 @@
 // The general audit trail (GET /api/audit-logs) and retention per plan (AUDIT_RETENTION_DAYS).
 import t from 'tap';
-import { newId } from '../../../core/crypto.ts';
 import type { AuditEntry } from '../../../core/audit.ts';
 import { buildTestApp, register, bearer } from '../../helper.ts';
 import { parseRetention, RETENTION_JOB } from '../../../plugins/audit-logs/retention.ts';
 import auditLogsPlugin from '../../../plugins/audit-logs/index.ts';
 import type { AppContext } from '../../../core/context.ts';
-import { addMember } from './helper.ts';
-
-const DAY = 86_400_000;
-
-function entry(orgId: string | null, over: Partial<AuditEntry> = {}): AuditEntry {
-  return {
-    _id: newId(), orgId, action: 'member.role_changed', userId: null, method: 'PUT', route: '/api/orgs/:orgId/members/:userId',
-    resourceType: 'orgs', resourceId: orgId, statusCode: 200, ipAddress: '10.0.0.1', userAgent: 'test', timestamp: new Date(), ...over,
-  };
-}
+import { addMember, auditEntry as entry, DAY } from './helper.ts';
 
 t.test('GET /api/audit-logs: the general trail of the caller organization, owner/admin only', async (t) => {
   const b = await buildTestApp(t);

@@ -1,18 +1,8 @@
 // An organization's audit log: shape, filters, pages, commands per page, and its CSV export.
 import t from 'tap';
-import { newId } from '../../../core/crypto.ts';
 import type { AuditEntry } from '../../../core/audit.ts';
 import { buildTestApp, register, bearer } from '../../helper.ts';
-import { addMember } from './helper.ts';
-
-const DAY = 86_400_000;
-
-function entry(orgId: string | null, over: Partial<AuditEntry> = {}): AuditEntry {
-  return {
-    _id: newId(), orgId, action: 'member.role_changed', userId: null, method: 'PUT', route: '/api/orgs/:orgId/members/:userId',
-    resourceType: 'orgs', resourceId: orgId, statusCode: 200, ipAddress: '10.0.0.1', userAgent: 'test', timestamp: new Date(), ...over,
-  };
-}
+import { addMember, auditEntry as entry, DAY } from './helper.ts';
 
 t.test('organization audit log: shape, filters, pages, newest first', async (t) => {
   const b = await buildTestApp(t);

@@ -2,6 +2,7 @@
 // written straight to the store (the invitation tests cover joining through the API).
 import { newId } from '../../../core/crypto.ts';
 import type { App } from '../../../core/app.ts';
+import type { AuditEntry } from '../../../core/audit.ts';
 import type { Permission } from '../../../core/permissions.ts';
 import { bearer, register, type Session } from '../../helper.ts';
 
@@ -24,3 +25,13 @@ export async function addRole(b: Built, orgId: string, name: string, permissions
 }
 
 export const as = (s: { token: string }) => ({ headers: bearer(s.token) });
+
+export const DAY = 86_400_000;
+
+/** An audit entry written straight to the store, with whatever fields the test sets. */
+export function auditEntry(orgId: string | null, over: Partial<AuditEntry> = {}): AuditEntry {
+  return {
+    _id: newId(), orgId, action: 'member.role_changed', userId: null, method: 'PUT', route: '/api/orgs/:orgId/members/:userId',
+    resourceType: 'orgs', resourceId: orgId, statusCode: 200, ipAddress: '10.0.0.1', userAgent: 'test', timestamp: new Date(), ...over,
+  };
+}
