@@ -81,7 +81,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     db,
     redis,
     caches,
-    once: createOnce(db, redis.main),
+    once: createOnce(db, redis.main, app.log),
     sealer: createSealer(config.ENCRYPTION_KEY),
     bus: createEventBus(app.log),
     scheduler: createScheduler(db.db, { processEveryMs: opts.jobPollMs, lockLifetimeMs: opts.jobLockLifetimeMs }),

@@ -2,6 +2,7 @@
 // atomic with its filter, so a step that must happen once is decided by an insert keyed
 // by a unique index (here the _id of `once_keys`): exactly one concurrent caller wins,
 // the others see a duplicate key. The winner then updates its record.
+import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { CollectionSpec, Database } from './db.ts';
 import { insertUnlessDuplicate } from './db.ts';
@@ -38,6 +39,12 @@ export interface Once {
   claim(key: string, orgId?: string, options?: ClaimOptions): Promise<boolean>;
   /** Gives a claim back, so the guarded step can be tried again (its holder failed before finishing). */
   release(key: string): Promise<void>;
+  /**
+   * Claims the key and runs `work`, the step it guards. When `work` fails the claim is given
+   * back and the error rethrown, so the caller's retry can do the step. `{won: false}`: another
+   * caller holds the claim, and nothing ran.
+   */
+  runOnce<T>(key: string, orgId: string | undefined, work: () => Promise<T>, options?: ClaimOptions): Promise<{ won: false } | { won: true; value: T }>;
   /** True for exactly one caller per key within ttlMs (Redis SET NX); throws 503 if Redis is down. */
   claimFor(key: string, ttlMs: number): Promise<boolean>;
   /** Removes the durable claims of one organization (organization deletion). */
@@ -46,9 +53,9 @@ export interface Once {
   purgeBefore(cutoff: Date): Promise<number>;
 }
 
-export function createOnce(db: Database, redis: Redis): Once {
+export function createOnce(db: Database, redis: Redis, log?: Pick<FastifyBaseLogger, 'error'>): Once {
   const keys = db.collection<OnceKey>(ONCE_KEYS);
-  return {
+  const once: Once = {
     async claim(key, orgId, options) {
       const insert = () => insertUnlessDuplicate(keys, { _id: key, at: new Date(), orgId });
       if (await insert()) return true;
@@ -59,6 +66,15 @@ export function createOnce(db: Database, redis: Redis): Once {
     },
     async release(key) {
       await keys.deleteOne({ _id: key });
+    },
+    async runOnce(key, orgId, work, options) {
+      if (!(await once.claim(key, orgId, options))) return { won: false };
+      try {
+        return { won: true, value: await work() };
+      } catch (err) {
+        await once.release(key).catch((releaseErr: unknown) => log?.error({ err: releaseErr, key }, 'could not give back a claim whose work failed; it holds until taken over as stale'));
+        throw err;
+      }
     },
     async claimFor(key, ttlMs) {
       try {
@@ -74,4 +90,5 @@ export function createOnce(db: Database, redis: Redis): Once {
       return (await keys.deleteMany({ at: { $lt: cutoff } })).deletedCount;
     },
   };
+  return once;
 }

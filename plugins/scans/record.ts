@@ -145,34 +145,25 @@ export function createRecorder(ctx: AppContext, d: Deps) {
     if (FINAL.includes(scan.status)) return unchanged(scan);
 
     if (result.status === 'running') {
-      const key = `scan:${scanId}:running`;
-      if (scan.status !== 'pending' || !(await ctx.once.claim(key, orgId, { staleAfterMs: CLAIM_STALE_MS }))) return unchanged(scan);
+      if (scan.status !== 'pending') return unchanged(scan);
       const startedAt = new Date();
-      await givenBackOnFailure(key, () => d.scans.update(orgId, scanId, { status: 'running', startedAt }));
+      const started = await ctx.once.runOnce(`scan:${scanId}:running`, orgId, () => d.scans.update(orgId, scanId, { status: 'running', startedAt }), { staleAfterMs: CLAIM_STALE_MS });
+      if (!started.won) return unchanged(scan);
       const next = { ...scan, status: 'running' as const, startedAt };
       await d.onRunning(next);
       await ctx.bus.emit('scan.started', orgId, { scanId, repositoryConfigId: scan.repositoryConfig, repositoryName: scan.repositoryName, triggeredBy: scan.triggeredBy });
       return { changed: true, scan: scanView(next) };
     }
 
-    const key = `scan:${scanId}:final`;
-    if (!(await ctx.once.claim(key, orgId, { staleAfterMs: CLAIM_STALE_MS }))) return unchanged(scan);
-    if (result.status === 'completed') return givenBackOnFailure(key, () => completed(scan, result.drifts));
-
     const now = new Date();
-    const outcome = await givenBackOnFailure(key, () => finish(scan, { status: 'failed', completedAt: now, error: result.error }));
-    await ctx.bus.emit('scan.failed', orgId, { scanId, repositoryConfigId: scan.repositoryConfig, repositoryName: scan.repositoryName, error: result.error });
-    return outcome;
-  }
-
-  /** Runs the writes a claim guards; if they fail, the claim is given back so a retry can record the result. */
-  async function givenBackOnFailure<T>(key: string, writes: () => Promise<T>): Promise<T> {
-    try {
-      return await writes();
-    } catch (err) {
-      await ctx.once.release(key).catch((releaseErr: unknown) => ctx.log.error({ err: releaseErr, key }, 'could not give back a scan claim; it is taken over after 10 minutes'));
-      throw err;
+    const final = await ctx.once.runOnce(`scan:${scanId}:final`, orgId, () => (result.status === 'completed'
+      ? completed(scan, result.drifts)
+      : finish(scan, { status: 'failed', completedAt: now, error: result.error })), { staleAfterMs: CLAIM_STALE_MS });
+    if (!final.won) return unchanged(scan);
+    if (result.status === 'failed') {
+      await ctx.bus.emit('scan.failed', orgId, { scanId, repositoryConfigId: scan.repositoryConfig, repositoryName: scan.repositoryName, error: result.error });
     }
+    return final.value;
   }
 
   return { recordScanResult };

@@ -127,19 +127,15 @@ export function createScanService(ctx: AppContext, d: Deps) {
     async cancel(orgId: string, scanId: string, scope: RepoScope) {
       const scan = await load(orgId, scanId, scope);
       if (scan.status !== 'pending' && scan.status !== 'running') throw conflict(`Only a pending or running scan can be cancelled; this one is ${scan.status}`);
-      const key = `scan:${scanId}:final`;
-      if (!(await ctx.once.claim(key, orgId))) {
-        const now = await d.scans.get(orgId, scanId);
-        throw conflict(`Only a pending or running scan can be cancelled; this one is ${now?.status ?? 'gone'}`);
-      }
       const completedAt = new Date();
-      try {
-        // As in record.ts: the scan's own status last, and the claim given back if a write fails.
+      // As in record.ts: the scan's own status last, and the claim given back if a write fails.
+      const cancelled = await ctx.once.runOnce(`scan:${scanId}:final`, orgId, async () => {
         await d.configs.recordScan(orgId, scan.repositoryConfig, completedAt, 'cancelled');
         await d.scans.update(orgId, scanId, { status: 'cancelled', completedAt });
-      } catch (err) {
-        await ctx.once.release(key).catch(() => undefined);
-        throw err;
+      });
+      if (!cancelled.won) {
+        const now = await d.scans.get(orgId, scanId);
+        throw conflict(`Only a pending or running scan can be cancelled; this one is ${now?.status ?? 'gone'}`);
       }
       await ctx.scheduler.cancel({ name: EXECUTE_JOB, data: { scanId } });
       return scanView({ ...scan, status: 'cancelled', completedAt });
