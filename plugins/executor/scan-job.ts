@@ -4,6 +4,7 @@
 import type { AppContext } from '../../core/context.ts';
 import { REPOSITORY_URL_HINT, repositoryUrlKind, type RepoConfig } from '../repo-configs/store.ts';
 import type { ScanResult } from '../scans/schemas.ts';
+import type { ScanResults } from '../scans/record.ts';
 import type { DetectedDrift, ScanInput } from '../../runner-agent/src/engine/index.ts';
 import { ScanError } from '../../runner-agent/src/engine/index.ts';
 
@@ -66,6 +67,25 @@ export async function buildScanInput(ctx: AppContext, config: RepoConfig, endpoi
     ...(endpoint && config.provider === 'cloud_a' ? { endpoint } : {}),
     ...(typeof statePath === 'string' && statePath ? { statePath } : {}),
   };
+}
+
+/**
+ * The scan's input, or null once the scan is recorded failed because of a problem with its
+ * config (no repositoryUrl, a refused source: nothing could run it). `check` may refuse the
+ * input with a ConfigProblem of its own. Any other error propagates.
+ */
+export async function scanInputOrFail(
+  ctx: AppContext, results: ScanResults, config: RepoConfig, scanId: string, endpoint: string | undefined, check?: (input: ScanJobInput) => void,
+): Promise<ScanJobInput | null> {
+  try {
+    const input = await buildScanInput(ctx, config, endpoint);
+    check?.(input);
+    return input;
+  } catch (err) {
+    if (!(err instanceof ConfigProblem)) throw err;
+    await results.recordScanResult(config.orgId, scanId, { status: 'failed', error: failureMessage(err) });
+    return null;
+  }
 }
 
 /**

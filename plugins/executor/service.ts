@@ -10,7 +10,7 @@ import { createRepoConfigStore } from '../repo-configs/store.ts';
 import { createScanStore } from '../scans/store.ts';
 import type { ScanResults } from '../scans/record.ts';
 import { detectDrift, type ScanInput, type ScanOutcome } from '../../runner-agent/src/engine/index.ts';
-import { buildScanInput, ConfigProblem, failureMessage, isForRunners, toReportedDrifts } from './scan-job.ts';
+import { ConfigProblem, failureMessage, isForRunners, scanInputOrFail, toReportedDrifts } from './scan-job.ts';
 
 export interface ExecutorSettings {
   concurrency: number;
@@ -61,15 +61,10 @@ export function createExecutor(ctx: AppContext, settings: ExecutorSettings) {
     if (!(await ctx.once.claim(`execute:${scanId}`, orgId))) return 'skipped:claimed';
 
     // A config that cannot be scanned fails the scan from pending: it never started.
-    let input: Awaited<ReturnType<typeof buildScanInput>>;
-    try {
-      input = await buildScanInput(ctx, config, settings.endpoint);
-      if (!settings.localSources && isLocal(input.source)) throw new ConfigProblem(LOCAL_REFUSED);
-    } catch (err) {
-      if (!(err instanceof ConfigProblem)) throw err;
-      await results().recordScanResult(orgId, scanId, { status: 'failed', error: failureMessage(err) });
-      return 'failed';
-    }
+    const input = await scanInputOrFail(ctx, results(), config, scanId, settings.endpoint, (i) => {
+      if (!settings.localSources && isLocal(i.source)) throw new ConfigProblem(LOCAL_REFUSED);
+    });
+    if (!input) return 'failed';
 
     const started = await results().recordScanResult(orgId, scanId, { status: 'running' });
     if (started.scan.status !== 'running') return 'skipped:not-pending'; // cancelled in between

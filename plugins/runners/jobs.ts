@@ -12,7 +12,7 @@ import { badRequest, notFound } from '../../core/errors.ts';
 import { createRepoConfigStore } from '../repo-configs/store.ts';
 import { createScanStore, type Scan } from '../scans/store.ts';
 import type { ScanResults } from '../scans/record.ts';
-import { buildScanInput, ConfigProblem, labelsMatch, toReportedDrifts } from '../executor/scan-job.ts';
+import { labelsMatch, scanInputOrFail, toReportedDrifts, type ScanJobInput } from '../executor/scan-job.ts';
 import type { DetectedDrift } from '../../runner-agent/src/engine/index.ts';
 import type { Runner, RunnerStore } from './store.ts';
 import type { JobStore } from './jobs-store.ts';
@@ -41,7 +41,7 @@ export function createJobService(ctx: AppContext, runners: RunnerStore, jobs: Jo
     return first ? [first, ...rest] : [];
   }
 
-  const jobOf = (scan: Scan, input: Awaited<ReturnType<typeof buildScanInput>>) => ({
+  const jobOf = (scan: Scan, input: ScanJobInput) => ({
     _id: scan._id, type: 'scan' as const, repositoryConfig: scan.repositoryConfig, repositoryName: scan.repositoryName, branch: scan.branch, scan: input,
   });
 
@@ -55,12 +55,8 @@ export function createJobService(ctx: AppContext, runners: RunnerStore, jobs: Jo
       const scan = await scans.get(runner.orgId, held._id);
       const config = scan?.status === 'running' ? await configs.get(runner.orgId, scan.repositoryConfig) : null;
       if (scan && config) {
-        try {
-          return jobOf(scan, await buildScanInput(ctx, config, endpoint));
-        } catch (err) {
-          if (!(err instanceof ConfigProblem)) throw err;
-          await results().recordScanResult(runner.orgId, scan._id, { status: 'failed', error: err.message });
-        }
+        const input = await scanInputOrFail(ctx, results(), config, scan._id, endpoint);
+        if (input) return jobOf(scan, input);
       }
       await jobs.finish(runner.orgId, [held._id], 'lost');
     }
@@ -80,13 +76,9 @@ export function createJobService(ctx: AppContext, runners: RunnerStore, jobs: Jo
       if (!(await ctx.once.claim(`runner-claim:${scan._id}`, runner.orgId))) continue;
       await jobs.insert({ _id: scan._id, orgId: runner.orgId, runnerId: runner._id, state: 'running', claimedAt: new Date(), finishedAt: null });
       const config = byId.get(scan.repositoryConfig)!;
-      let input;
-      try {
-        input = await buildScanInput(ctx, config, endpoint);
-      } catch (err) {
-        if (!(err instanceof ConfigProblem)) throw err;
-        // Nothing a runner could do with it: the scan fails here, and the poll goes on.
-        await results().recordScanResult(runner.orgId, scan._id, { status: 'failed', error: err.message });
+      const input = await scanInputOrFail(ctx, results(), config, scan._id, endpoint);
+      if (!input) {
+        // Nothing a runner could do with it: the scan failed here, and the poll goes on.
         await jobs.finish(runner.orgId, [scan._id], 'lost');
         continue;
       }
