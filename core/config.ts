@@ -55,8 +55,8 @@ export interface Config extends EnvConfig {
 
 export class ConfigError extends Error {}
 
-const NUMERIC = new Set(['PORT', 'ACCESS_TOKEN_TTL', 'REFRESH_TOKEN_TTL', 'DOWNLOAD_TOKEN_TTL', 'DELETION_GRACE_DAYS', 'RUNNER_OFFLINE_AFTER', 'BODY_LIMIT', 'SCAN_TIMEOUT_MINUTES', 'EXECUTOR_CONCURRENCY']);
-const BOOLEAN = new Set(['TRUST_PROXY', 'EXECUTOR_LOCAL_SOURCES']);
+/** The JSON type a variable's schema declares: how its string from the environment is read. */
+const typeOf = (key: string) => (Env.properties as Record<string, { type?: string }>)[key]?.type;
 
 /** Reads the environment (strings) into the typed config; throws ConfigError naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<EnvConfig> = {}): Config {
@@ -64,8 +64,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   for (const key of Object.keys(Env.properties)) {
     const value = env[key];
     if (value === undefined || value === '') continue;
-    if (NUMERIC.has(key)) raw[key] = /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
-    else if (BOOLEAN.has(key)) raw[key] = value === 'true' || value === '1';
+    const type = typeOf(key);
+    if (type === 'integer' || type === 'number') raw[key] = /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
+    else if (type === 'boolean') raw[key] = value === 'true' || value === '1';
     else raw[key] = value;
   }
   Object.assign(raw, overrides);
