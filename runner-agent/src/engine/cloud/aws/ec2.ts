@@ -1,6 +1,6 @@
 // EC2 instances, read in batches: one DescribeInstances per 1,000 ids (security groups and their
 // rules are in security-groups.ts).
-import { DescribeInstancesCommand, type DescribeInstancesCommandOutput, type Instance } from '@aws-sdk/client-ec2';
+import { DescribeInstancesCommand, type DescribeInstancesCommandInput, type DescribeInstancesCommandOutput, type Instance } from '@aws-sdk/client-ec2';
 import { chunk } from '../../limit.ts';
 import type { LiveAttributes } from '../../types.ts';
 import { tagMap } from '../../values.ts';
@@ -12,29 +12,49 @@ export const FILTER_VALUES = 200; // AWS accepts at most 200 values per filter
 
 // ---- instances ----------------------------------------------------------------------------
 
-async function describeInstances(ctx: AwsContext, region: string, ids: string[]): Promise<Map<string, Instance>> {
-  const found = new Map<string, Instance>();
-  const collect = (out: DescribeInstancesCommandOutput) => {
-    for (const r of out.Reservations ?? []) for (const i of r.Instances ?? []) if (i.InstanceId) found.set(i.InstanceId, i);
-  };
-  for (const part of chunk(ids, INSTANCE_BATCH)) {
+/**
+ * Describes `ids` in batches: one call by ids per batch, and when one unknown id fails the whole
+ * call (`notFound`), that batch again through a filter (paged), which skips unknown ids.
+ * Shared by instances and security groups.
+ */
+export async function describeByIds<O extends { NextToken?: string }>(ids: string[], batch: number, notFound: RegExp, call: {
+  byIds: (ids: string[]) => Promise<O>;
+  byFilter: (values: string[], token: string | undefined) => Promise<O>;
+}, collect: (out: O) => void): Promise<void> {
+  for (const part of chunk(ids, batch)) {
     try {
-      collect(await ctx.send(ctx.ec2(region), new DescribeInstancesCommand({ InstanceIds: part }), 'ec2:DescribeInstances'));
+      collect(await call.byIds(part));
     } catch (e) {
-      if (!/^InvalidInstanceID\.(NotFound|Malformed)$/.test(errorName(e))) throw e;
-      // One unknown id fails the whole call; a filter does not, so the batch is asked again that way.
-      for (const sub of chunk(part, FILTER_VALUES)) {
-        let token: string | undefined;
-        do {
-          const out = await ctx.send<DescribeInstancesCommandOutput>(ctx.ec2(region), new DescribeInstancesCommand({
-            Filters: [{ Name: 'instance-id', Values: sub }], MaxResults: 1000, NextToken: token,
-          }), 'ec2:DescribeInstances');
-          collect(out);
-          token = out.NextToken;
-        } while (token);
-      }
+      if (!notFound.test(errorName(e))) throw e;
+      await describeByFilter(part, call.byFilter, collect);
     }
   }
+}
+
+/** Describes through a filter on `values`, FILTER_VALUES at a time, every page of each. */
+export async function describeByFilter<O extends { NextToken?: string }>(
+  values: string[], byFilter: (values: string[], token: string | undefined) => Promise<O>, collect: (out: O) => void,
+): Promise<void> {
+  for (const sub of chunk(values, FILTER_VALUES)) {
+    let token: string | undefined;
+    do {
+      const out = await byFilter(sub, token);
+      collect(out);
+      token = out.NextToken;
+    } while (token);
+  }
+}
+
+async function describeInstances(ctx: AwsContext, region: string, ids: string[]): Promise<Map<string, Instance>> {
+  const found = new Map<string, Instance>();
+  const send = (input: DescribeInstancesCommandInput) =>
+    ctx.send<DescribeInstancesCommandOutput>(ctx.ec2(region), new DescribeInstancesCommand(input), 'ec2:DescribeInstances');
+  await describeByIds(ids, INSTANCE_BATCH, /^InvalidInstanceID\.(NotFound|Malformed)$/, {
+    byIds: (part) => send({ InstanceIds: part }),
+    byFilter: (values, token) => send({ Filters: [{ Name: 'instance-id', Values: values }], MaxResults: 1000, NextToken: token }),
+  }, (out) => {
+    for (const r of out.Reservations ?? []) for (const i of r.Instances ?? []) if (i.InstanceId) found.set(i.InstanceId, i);
+  });
   return found;
 }
 

@@ -3,14 +3,13 @@
 // aws_security_group_rule, aws_vpc_security_group_ingress_rule / _egress_rule.
 import {
   DescribeSecurityGroupRulesCommand, DescribeSecurityGroupsCommand,
-  type DescribeSecurityGroupRulesCommandOutput, type DescribeSecurityGroupsCommandOutput, type IpPermission,
+  type DescribeSecurityGroupRulesCommandOutput, type DescribeSecurityGroupsCommandInput, type DescribeSecurityGroupsCommandOutput, type IpPermission,
   type SecurityGroup, type SecurityGroupRule,
 } from '@aws-sdk/client-ec2';
-import { chunk } from '../../limit.ts';
 import { MANAGED_ATOMS, type LiveAttributes, type ManagedAtoms } from '../../types.ts';
 import { isObject, scalarKey, tagMap } from '../../values.ts';
-import { errorName, type AwsContext } from './context.ts';
-import { FILTER_VALUES } from './ec2.ts';
+import type { AwsContext } from './context.ts';
+import { describeByFilter, describeByIds } from './ec2.ts';
 import { byRegion, str, type ReadItem, type TypeReader } from './reader.ts';
 
 const GROUP_BATCH = 500;
@@ -23,27 +22,16 @@ async function securityGroups(ctx: AwsContext, region: string, ids: string[]): P
   const cache = (ctx.cache.get(cacheKey) as Map<string, SecurityGroup | null> | undefined) ?? new Map<string, SecurityGroup | null>();
   ctx.cache.set(cacheKey, cache);
   const missing = [...new Set(ids)].filter((id) => id && !cache.has(id));
-  const collect = (out: DescribeSecurityGroupsCommandOutput) => {
+  const send = (input: DescribeSecurityGroupsCommandInput) =>
+    ctx.send<DescribeSecurityGroupsCommandOutput>(ctx.ec2(region), new DescribeSecurityGroupsCommand(input), 'ec2:DescribeSecurityGroups');
+  await describeByIds(missing, GROUP_BATCH, /^InvalidGroup(Id)?\.(NotFound|Malformed)$/, {
+    byIds: (part) => send({ GroupIds: part }),
+    byFilter: (values, token) => send({ Filters: [{ Name: 'group-id', Values: values }], MaxResults: 1000, NextToken: token }),
+  }, (out) => {
     for (const g of out.SecurityGroups ?? []) if (g.GroupId) cache.set(g.GroupId, g);
-  };
-  for (const part of chunk(missing, GROUP_BATCH)) {
-    try {
-      collect(await ctx.send(ctx.ec2(region), new DescribeSecurityGroupsCommand({ GroupIds: part }), 'ec2:DescribeSecurityGroups'));
-    } catch (e) {
-      if (!/^InvalidGroup(Id)?\.(NotFound|Malformed)$/.test(errorName(e))) throw e;
-      for (const sub of chunk(part, FILTER_VALUES)) {
-        let token: string | undefined;
-        do {
-          const out = await ctx.send<DescribeSecurityGroupsCommandOutput>(ctx.ec2(region), new DescribeSecurityGroupsCommand({
-            Filters: [{ Name: 'group-id', Values: sub }], MaxResults: 1000, NextToken: token,
-          }), 'ec2:DescribeSecurityGroups');
-          collect(out);
-          token = out.NextToken;
-        } while (token);
-      }
-    }
-    for (const id of part) if (!cache.has(id)) cache.set(id, null);
-  }
+  });
+  // Asked for and not found: gone from the cloud.
+  for (const id of missing) if (!cache.has(id)) cache.set(id, null);
   return cache;
 }
 
@@ -194,16 +182,11 @@ export const securityGroupRuleReader: TypeReader = {
 
 async function groupRules(ctx: AwsContext, region: string, groupIds: string[]): Promise<Map<string, SecurityGroupRule>> {
   const found = new Map<string, SecurityGroupRule>();
-  for (const part of chunk([...new Set(groupIds)].filter(Boolean), FILTER_VALUES)) {
-    let token: string | undefined;
-    do {
-      const out = await ctx.send<DescribeSecurityGroupRulesCommandOutput>(ctx.ec2(region), new DescribeSecurityGroupRulesCommand({
-        Filters: [{ Name: 'group-id', Values: part }], MaxResults: 1000, NextToken: token,
-      }), 'ec2:DescribeSecurityGroupRules');
-      for (const r of out.SecurityGroupRules ?? []) if (r.SecurityGroupRuleId) found.set(r.SecurityGroupRuleId, r);
-      token = out.NextToken;
-    } while (token);
-  }
+  await describeByFilter([...new Set(groupIds)].filter(Boolean), (values, token) => ctx.send<DescribeSecurityGroupRulesCommandOutput>(ctx.ec2(region), new DescribeSecurityGroupRulesCommand({
+    Filters: [{ Name: 'group-id', Values: values }], MaxResults: 1000, NextToken: token,
+  }), 'ec2:DescribeSecurityGroupRules'), (out) => {
+    for (const r of out.SecurityGroupRules ?? []) if (r.SecurityGroupRuleId) found.set(r.SecurityGroupRuleId, r);
+  });
   return found;
 }
 
