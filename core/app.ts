@@ -22,6 +22,7 @@ import type { CredentialKind, CredentialReader } from './guards/principal.ts';
 import { discoverPlugins, registerRoutes, validateManifests, type LoadedPlugin, type OpenApiFacts } from './loader.ts';
 import { errorHandler, notFoundHandler } from './error-handler.ts';
 import { createValidatorCompiler } from './validation.ts';
+import { checkJsonBody } from './input-rules.ts';
 import { registerHealth } from './health.ts';
 import { openapiInfo, addOpenApiFacts } from './openapi.ts';
 import type { AppContext, PluginInstance } from './context.ts';
@@ -57,11 +58,18 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     const text = body as string;
     req.rawBody = text;
     if (text === '') return done(null, undefined);
+    let parsed: unknown;
     try {
-      done(null, JSON.parse(text));
+      parsed = JSON.parse(text);
     } catch {
-      done(Object.assign(new Error('Body is not valid JSON'), { statusCode: 400 }), undefined);
+      return done(Object.assign(new Error('Body is not valid JSON'), { statusCode: 400 }), undefined);
     }
+    try {
+      checkJsonBody(parsed);
+    } catch (err) {
+      return done(err as Error, undefined);
+    }
+    done(null, parsed);
   });
   await app.register(multipart, { limits: { fileSize: 2 * 1024 * 1024, files: 1, fields: 5 } });
 

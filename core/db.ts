@@ -158,3 +158,13 @@ export const BULK_STATEMENTS = 10;
 export async function bulkWriteInChunks<T extends Document>(col: Collection<T>, ops: AnyBulkWriteOperation<T>[], ordered = false): Promise<void> {
   for (let i = 0; i < ops.length; i += BULK_STATEMENTS) await col.bulkWrite(ops.slice(i, i + BULK_STATEMENTS), { ordered });
 }
+
+/** What a store's update may change: never a record's identity, organization or creation time. */
+export type Changes<T> = Partial<Omit<T, '_id' | 'orgId' | 'createdAt'>>;
+
+/**
+ * The named fields a caller means to change, without the ones it left undefined. Services
+ * build an update from named input fields through this, never by spreading a request body.
+ */
+export const namedChanges = <T extends Record<string, unknown>>(fields: T): Partial<T> =>
+  Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<T>;

@@ -13,6 +13,7 @@ import { PLANS, planRank, type Plan } from './plans.ts';
 import { RATE_LIMIT_NAMES } from './guards/rate-limit.ts';
 import { buildGuards, type GuardDeps } from './guards/chain.ts';
 import { closest } from './text.ts';
+import { closeSchema } from './input-rules.ts';
 import { ErrorBody, Envelope } from './schemas.ts';
 import type { OperatorConfig } from './config.ts';
 import type { PluginFactory } from './context.ts';
@@ -105,9 +106,9 @@ export function registerRoutes(app: FastifyInstance, plugin: LoadedPlugin, handl
         operationId: route.id,
         tags: [m.plugin],
         summary: route.summary,
-        params: route.params,
-        querystring: route.query,
-        body: route.body,
+        params: route.params && closeSchema(route.params, `${route.id} params`, true),
+        querystring: route.query && closeSchema(route.query, `${route.id} query`, true),
+        body: route.body && closeSchema(route.body, `${route.id} body`, false),
         consumes: route.consumes,
         security: route.auth === 'none' ? [] : securityFor(route.auth),
         response: responseSchemas(route, style),

@@ -7,6 +7,7 @@ import { badRequest, conflict, notFound } from '../../core/errors.ts';
 import type { DriftStore } from '../drifts/store.ts';
 import { MAX_WIDGETS, type Widget, type WidgetFilters, type WidgetStore } from './store.ts';
 import type { CreateWidget, UpdateWidget } from './schemas.ts';
+import { namedChanges, type Changes } from '../../core/db.ts';
 
 export const widgetView = (w: Widget) => ({
   _id: w._id, title: w.title, type: w.type, filters: w.filters, order: w.order, metric: w.metric,
@@ -42,7 +43,7 @@ export function createWidgetService(store: WidgetStore, drifts: DriftStore) {
     async update(orgId: string, id: string, input: UpdateWidget) {
       const w = await load(orgId, id);
       const now = new Date();
-      const set: Partial<Widget> = { ...input, updatedAt: now };
+      const set: Changes<Widget> = namedChanges({ title: input.title, type: input.type, filters: input.filters, updatedAt: now });
       if (input.filters) Object.assign(set, { metric: await metric(orgId, input.filters), lastRefreshed: now });
       await store.update(orgId, id, set);
       return widgetView({ ...w, ...set });

@@ -4,6 +4,7 @@ import { newId } from '../../core/crypto.ts';
 import { badRequest, conflict, notFound } from '../../core/errors.ts';
 import type { RepoConfigStore } from '../repo-configs/store.ts';
 import { firstWorkspaceId, type Workspace, type WorkspaceStore } from './store.ts';
+import { namedChanges } from '../../core/db.ts';
 
 export const DEFAULT_WORKSPACE_NAME = 'Default';
 
@@ -56,7 +57,7 @@ export function createWorkspaceService(store: WorkspaceStore, configs: RepoConfi
     get: async (orgId: string, id: string) => one(orgId, await load(orgId, id)),
     async update(orgId: string, id: string, input: { name?: string; description?: string }) {
       await load(orgId, id);
-      await store.update(orgId, id, { ...input, updatedAt: new Date() });
+      await store.update(orgId, id, namedChanges({ name: input.name, description: input.description, updatedAt: new Date() }));
       return one(orgId, await load(orgId, id));
     },
     async remove(orgId: string, id: string) {
