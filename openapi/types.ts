@@ -8180,7 +8180,7 @@ export interface operations {
                     repositoryUrl?: string | null;
                     /** @description Non-empty: only a self-hosted runner carrying every one of these labels runs the scans; empty: the built-in executor runs them */
                     runnerLabels?: string[];
-                    /** @description Explicit Terraform state location: a path in the repository, an absolute path, or s3://bucket/key; otherwise the backend block decides */
+                    /** @description Explicit Terraform state location: a path in the repository, relative to each iacPath (no absolute path, no `..` leaving the repository), or s3://bucket/key; otherwise the backend block decides */
                     statePath?: string | null;
                 };
             };
@@ -8369,7 +8369,7 @@ export interface operations {
                     repositoryUrl?: string | null;
                     /** @description Non-empty: only a self-hosted runner carrying every one of these labels runs the scans; empty: the built-in executor runs them */
                     runnerLabels?: string[];
-                    /** @description Explicit Terraform state location: a path in the repository, an absolute path, or s3://bucket/key; otherwise the backend block decides */
+                    /** @description Explicit Terraform state location: a path in the repository, relative to each iacPath (no absolute path, no `..` leaving the repository), or s3://bucket/key; otherwise the backend block decides */
                     statePath?: string | null;
                 };
             };

@@ -5,9 +5,10 @@
 import path from 'node:path';
 import { AWS_READERS, AwsContext, type ReadItem } from './cloud/aws/index.ts';
 import { compareAttributes } from './diff.ts';
-import { ScanError, timeoutError } from './errors.ts';
+import { jsonProblem, ScanError, timeoutError } from './errors.ts';
 import { parseRootModule, type RootModule } from './hcl.ts';
 import { buildIgnoreRules, loadIgnoreFile } from './ignore.ts';
+import { repoPathProblem } from './paths.ts';
 import { classify } from './rules.ts';
 import { checkout } from './source.ts';
 import { standaloneView } from './standalone.ts';
@@ -45,14 +46,43 @@ function awsCredentials(c: ScanInput['credentials']): AwsCredentials {
   };
 }
 
-/** iacPaths as clean relative folders; none may leave the repository. */
+/**
+ * iacPaths as clean relative folders; none may leave the repository. A leading `/` is dropped
+ * (configs stored before the API refused it read it as a folder of the repository); anything
+ * else the API refuses (paths.ts) is refused here too, for configs stored before it did.
+ */
 function rootPaths(iacPaths: string[]): string[] {
   const list = iacPaths.length ? iacPaths : [''];
   return [...new Set(list.map((p) => {
-    const clean = path.posix.normalize(p.replace(/\\/g, '/').replace(/^\/+/, '') || '.').replace(/\/+$/, '');
-    if (clean === '..' || clean.startsWith('../')) throw new ScanError('source_unavailable', `IaC path "${p}" points outside the repository`);
+    const rel = p.replace(/^\/+/, '') || '.';
+    const problem = repoPathProblem(rel);
+    if (problem) throw new ScanError('source_unavailable', `IaC path "${p}" ${problem}`);
+    const clean = path.posix.normalize(rel).replace(/\/+$/, '');
     return clean === '.' ? '' : clean;
   }))];
+}
+
+/**
+ * The state's instances. parseState's own messages may quote the file (JSON.parse's do, and a
+ * non-numeric version would be repeated); a scan's error never does: it says where and what kind.
+ */
+function readState(text: string, where: string): StateInstance[] {
+  try {
+    return parseState(text, where);
+  } catch (e) {
+    if (!(e instanceof ScanError)) throw e;
+    let doc: unknown;
+    try {
+      doc = JSON.parse(text);
+    } catch (err) {
+      throw new ScanError('parse_error', `The state at ${where} is ${jsonProblem(err, text)}`);
+    }
+    const version = (doc as { version?: unknown } | null)?.version;
+    if (typeof doc !== 'object' || doc === null || Array.isArray(doc) || version === undefined) throw new ScanError('parse_error', `The state at ${where} is not a state file`);
+    const shown = typeof version === 'number' && Number.isInteger(version) && Math.abs(version) < 1000 ? `format version ${version}` : 'a format version that is not a number';
+    if (version !== 4) throw new ScanError('parse_error', `The state at ${where} has ${shown}; the scanner reads version 4 (Terraform 0.12 and later, OpenTofu)`);
+    throw new ScanError('parse_error', `The state at ${where} is not a state file the scanner can read`);
+  }
 }
 
 const checkAbort = (signal?: AbortSignal) => { if (signal?.aborted) throw timeoutError(signal); };
@@ -84,7 +114,7 @@ export async function detectDrift(input: ScanInput): Promise<ScanOutcome> {
     const modules: RootModule[] = [];
     for (const [i, r] of roots.entries()) {
       progress('parse', i, roots.length);
-      modules.push(await parseRootModule(path.join(repo.root, r), r));
+      modules.push(await parseRootModule(repo.root, r));
     }
     progress('parse', roots.length, roots.length);
     checkAbort(signal);
@@ -106,7 +136,7 @@ export async function detectDrift(input: ScanInput): Promise<ScanOutcome> {
     for (const [i, mod] of modules.entries()) {
       progress('state', i, modules.length);
       const loc = locateState(mod, roots[i], input.statePath);
-      const instances = parseState(await readStateText(loc, aws), loc.describe);
+      const instances = readState(await readStateText(loc, aws, repo.root), loc.describe);
       stats.roots.push({ path: roots[i] || '.', state: loc.describe, resources: instances.length });
       for (const instance of instances) all.push({ instance, module: mod });
     }
