@@ -94,7 +94,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     bus: createEventBus(app.log),
     scheduler: createScheduler(db.db, { processEveryMs: opts.jobPollMs, lockLifetimeMs: opts.jobLockLifetimeMs }),
     mail: createMailer(config),
-    audit: createAudit(db, app.log),
+    audit: createAudit(db, redis.main, app.log),
     tenancy: createTenancy(db, caches),
     provideCredential: (kind, reader) => { readers.set(kind, reader); },
     onOrgDelete: (fn) => { orgDeleteHooks.push(fn); },
@@ -108,6 +108,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     await ctx.scheduler.stop();
     for (const i of instances.values()) await i.stop?.();
     await ctx.audit.flush();
+    ctx.audit.stop();
     ctx.mail.close();
     await caches.close();
     await redis.close();

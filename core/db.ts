@@ -4,7 +4,7 @@
 // production MongoDB must not).
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { MongoClient, MongoServerError, type AnyBulkWriteOperation, type Collection, type OptionalUnlessRequiredId, type Db, type Document, type IndexDirection } from 'mongodb';
+import { MongoClient, MongoServerError, MongoNetworkError, MongoServerSelectionError, MongoNotConnectedError, MongoTopologyClosedError, type AnyBulkWriteOperation, type Collection, type OptionalUnlessRequiredId, type Db, type Document, type IndexDirection } from 'mongodb';
 
 export interface IndexSpec {
   key: Record<string, IndexDirection>;
@@ -90,6 +90,11 @@ export const indexName = (key: Record<string, unknown>) => Object.entries(key).m
 /** A unique index refused the write: 11000 on inserts; FerretDB reports updates as code 1 with PostgreSQL's SQLSTATE 23505. */
 export const isDuplicateKey = (err: unknown) =>
   err instanceof MongoServerError && (err.code === 11000 || /SQLSTATE 23505|duplicate key/.test(err.message));
+
+/** The database could not be reached (as opposed to refusing a command). */
+export const isStoreDown = (err: unknown) =>
+  err instanceof MongoServerSelectionError || err instanceof MongoNetworkError
+  || err instanceof MongoNotConnectedError || err instanceof MongoTopologyClosedError;
 
 /** Inserts the document; false when a unique index refused it (the exactly-once building block of DESIGN.md). */
 export async function insertUnlessDuplicate<T extends Document>(col: Collection<T>, doc: OptionalUnlessRequiredId<T>): Promise<boolean> {

@@ -2,7 +2,7 @@
 // status and message; Fastify's own 4xx keep their status; store outages become 503;
 // anything else is a generic 500 with the request id, logged in full, never a stack trace.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { MongoNetworkError, MongoServerSelectionError, MongoNotConnectedError, MongoTopologyClosedError } from 'mongodb';
+import { isStoreDown } from './db.ts';
 import { AppError } from './errors.ts';
 
 const STATUS_CODES: Record<number, string> = {
@@ -41,7 +41,4 @@ function send(reply: FastifyReply, status: number, code: string, message: string
   return reply.code(status).type('application/json').send({ success: false, error: details === undefined ? { code, message } : { code, message, details } });
 }
 
-function isStoreDown(err: unknown) {
-  return err instanceof MongoServerSelectionError || err instanceof MongoNetworkError
-    || err instanceof MongoNotConnectedError || err instanceof MongoTopologyClosedError;
-}
+
