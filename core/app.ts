@@ -20,7 +20,7 @@ import { createRateLimiter } from './guards/rate-limit.ts';
 import { createSigningGuard } from './guards/signing.ts';
 import type { CredentialKind, CredentialReader } from './guards/principal.ts';
 import { discoverPlugins, registerRoutes, validateManifests, type LoadedPlugin, type OpenApiFacts } from './loader.ts';
-import { errorHandler, notFoundHandler } from './error-handler.ts';
+import { clientErrorHandler, errorHandler, frameworkErrorHandler, notFoundHandler, refuseWhileClosing } from './error-handler.ts';
 import { createValidatorCompiler } from './validation.ts';
 import { checkJsonBody } from './input-rules.ts';
 import { registerHealth } from './health.ts';
@@ -49,7 +49,12 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     trustProxy: config.TRUST_PROXY,
     routerOptions: { ignoreTrailingSlash: true },
     exposeHeadRoutes: false,
+    // Every answer in the one error shape, including the ones Fastify and Node write themselves.
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
+    return503OnClosing: false,
   });
+  refuseWhileClosing(app);
   app.setValidatorCompiler(createValidatorCompiler());
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);

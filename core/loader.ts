@@ -131,7 +131,11 @@ const definedOnly = (o: Record<string, unknown>) => Object.fromEntries(Object.en
 function responseSchemas(route: RouteSpec, style: string) {
   const out: Record<string, TSchema> = { '4xx': ErrorBody, '5xx': ErrorBody };
   for (const [status, schema] of Object.entries(route.response)) {
-    if (status === '204') out[status] = Type.Null();
+    if (route.produces && Number(status) < 400) {
+      // Not JSON: the OpenAPI answer names its media types (Fastify does not serialize a raw reply).
+      const body = schema ?? Type.String({ format: 'binary' });
+      out[status] = { description: 'Success', content: Object.fromEntries(route.produces.map((type) => [type, { schema: body }])) } as unknown as TSchema;
+    } else if (status === '204') out[status] = Type.Null();
     else if (schema && style === 'envelope') out[status] = Envelope(schema);
     else if (schema) out[status] = schema;
   }
