@@ -7,7 +7,8 @@
 import t from 'tap';
 import { randomBytes } from 'node:crypto';
 import { fullUrl } from '../../core/loader.ts';
-import { buildTestApp, register, bearer, startMailbox, mailText } from '../helper.ts';
+import { MongoClient } from 'mongodb';
+import { buildTestApp, register, bearer, startMailbox, mailText, serviceUrls } from '../helper.ts';
 import { loadFixtures, type WriteWorld } from './fixtures/index.ts';
 
 const hex = () => randomBytes(12).toString('hex');
@@ -43,11 +44,17 @@ t.test('no write route stores or honours a field its body does not declare', asy
   const extras = { ...markers, orgId: victim.orgId, $set: { orgId: victim.orgId, status: markers.status, role: markers.role } };
   const needles = Object.values(markers);
 
+  // The store read directly, on a connection of the test's own: these full scans are not the
+  // app's queries, so the index check does not see them.
+  const direct = new MongoClient(serviceUrls().mongoUri);
+  await direct.connect();
+  t.teardown(() => direct.close());
+  const store = direct.db(ctx.config.MONGODB_DB);
   /** Every document of every collection, as JSON text, by collection/_id. */
   async function everything() {
     const docs = new Map<string, string>();
-    for (const { name } of await ctx.db.db.listCollections({}, { nameOnly: true }).toArray()) {
-      for (const doc of await ctx.db.db.collection(name).find({}).toArray()) docs.set(`${name}/${String(doc._id)}`, JSON.stringify(doc));
+    for (const { name } of await store.listCollections({}, { nameOnly: true }).toArray()) {
+      for (const doc of await store.collection(name).find({}).toArray()) docs.set(`${name}/${String(doc._id)}`, JSON.stringify(doc));
     }
     return docs;
   }
