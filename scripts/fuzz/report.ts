@@ -25,23 +25,30 @@ export interface RunResult {
   /** Operations that only ever answered 401/403 ("METHOD /path"). */
   missingAuth?: string[];
   errors: string[];
+  /** Operations where schemathesis itself failed (a "Runtime Error" of the tool, not a finding). */
+  toolErrors: string[];
   failures: Failure[];
 }
 
 const unescape = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
 
 /** One Failure per (operation, test case, failure code) found in the JUnit XML. */
-export function readJunit(file: string): { failures: Failure[]; errors: string[] } {
+export function readJunit(file: string): { failures: Failure[]; errors: string[]; toolErrors: string[] } {
   const failures: Failure[] = [];
   const errors: string[] = [];
-  if (!existsSync(file)) return { failures, errors: [`no JUnit report (${file})`] };
+  const toolErrors: string[] = [];
+  if (!existsSync(file)) return { failures, errors: [`no JUnit report (${file})`], toolErrors };
   const xml = readFileSync(file, 'utf8');
   // A passing testcase is self-closing; only the others have a body.
   for (const tc of xml.matchAll(/<testcase name="([^"]*)"[^>]*?(?:\/>|>([\s\S]*?)<\/testcase>)/g)) {
     const operation = unescape(tc[1]);
     for (const f of (tc[2] ?? '').matchAll(/<(failure|error)\b[^>]*>([\s\S]*?)<\/\1>/g)) {
       const body = unescape(f[2]);
-      if (f[1] === 'error') { errors.push(`${operation}: ${body.split('\n').find((l) => l.trim()) ?? 'error'}`); continue; }
+      if (f[1] === 'error') {
+        errors.push(`${operation}: ${body.split('\n').find((l) => l.trim()) ?? 'error'}`);
+        toolErrors.push(operation);
+        continue;
+      }
       // A failure element lists numbered test cases, each with its failed checks, the
       // response status and a "Reproduce with:" curl line.
       for (const testCase of body.split(/^\d+\. Test Case ID: /m).slice(1)) {
@@ -56,7 +63,7 @@ export function readJunit(file: string): { failures: Failure[]; errors: string[]
       }
     }
   }
-  return { failures, errors };
+  return { failures, errors, toolErrors };
 }
 
 /** Figures from the JSON run report. */
