@@ -3,14 +3,12 @@
 // module's state, reads the live resources through the cloud SDK (or runs a refresh-only plan)
 // and returns drift records with attribute-level diffs and a severity from rules.ts.
 import path from 'node:path';
-import { AWS_READERS, AwsContext, type ReadItem } from './cloud/aws/index.ts';
-import { compareAttributes } from './diff.ts';
+import { AWS_READERS, AwsContext } from './cloud/aws/index.ts';
+import { compareLive } from './compare.ts';
 import { ScanError, timeoutError } from './errors.ts';
 import { parseRootModule, type RootModule } from './hcl.ts';
 import { buildIgnoreRules, loadIgnoreFile } from './ignore.ts';
-import { classify } from './rules.ts';
 import { checkout } from './source.ts';
-import { standaloneView } from './standalone.ts';
 import { locateState, parseState, readStateText } from './state.ts';
 import { findTofu, mapResourceDrift, runRefreshOnlyPlan } from './tofu.ts';
 import type { AwsCredentials, DetectedDrift, ScanInput, ScanOutcome, ScanStats, StateInstance } from './types.ts';
@@ -112,34 +110,9 @@ export async function detectDrift(input: ScanInput): Promise<ScanOutcome> {
     }
     progress('state', modules.length, modules.length);
 
-    const byType = new Map<string, { instance: StateInstance; module: RootModule }[]>();
-    for (const entry of all) {
-      if (!AWS_READERS[entry.instance.type]) {
-        stats.unsupported[entry.instance.type] = (stats.unsupported[entry.instance.type] ?? 0) + 1;
-        continue;
-      }
-      const list = byType.get(entry.instance.type) ?? [];
-      list.push(entry);
-      byType.set(entry.instance.type, list);
-    }
-    const view = standaloneView(all.map((e) => e.instance));
-    const total = [...byType.values()].reduce((n, l) => n + l.length, 0);
-    const drifts: DetectedDrift[] = [];
-    let done = 0;
-    progress('compare', 0, total);
-    for (const [type, entries] of byType) {
-      checkAbort(signal);
-      const reader = AWS_READERS[type];
-      const items: ReadItem[] = entries.map(({ instance, module }) => ({ instance, region: regionOf(instance, module, region) }));
-      const live = await reader.read(items, aws);
-      entries.forEach(({ instance }, i) => {
-        const drift = compareOne(instance, view(instance), live[i], reader.spec, ignore, stats);
-        if (drift) drifts.push(drift);
-      });
-      done += entries.length;
-      progress('compare', done, total);
-    }
-    return finish(drifts, total, stats, aws, started);
+    const entries = all.map(({ instance, module }) => ({ instance, region: regionOf(instance, module, region) }));
+    const { drifts, compared } = await compareLive(entries, aws, ignore, stats, { signal, onProgress: (done, total) => progress('compare', done, total) });
+    return finish(drifts, compared, stats, aws, started);
   } finally {
     aws?.destroy();
     await repo.cleanup();
@@ -151,21 +124,6 @@ function regionOf(instance: StateInstance, mod: RootModule, fallback: string): s
   const own = instance.attributes.region;
   if (typeof own === 'string' && own) return own;
   return mod.providerRegions.get(instance.providerAlias ?? '') ?? mod.providerRegions.get('') ?? fallback;
-}
-
-function compareOne(
-  instance: StateInstance, state: Record<string, unknown>, live: Record<string, unknown> | null, spec: (typeof AWS_READERS)[string]['spec'],
-  ignore: ReturnType<typeof buildIgnoreRules>, stats: ScanStats,
-): DetectedDrift | undefined {
-  const base = { resourceType: instance.type, resourceAddress: instance.address };
-  if (live === null) {
-    const diff = [{ attribute: 'id', before: instance.attributes.id ?? null, after: null }];
-    return { ...base, changeType: 'deleted', diff, ...classify({ resourceType: instance.type, changeType: 'deleted', diff }, instance.attributes) };
-  }
-  const { diff, ignored } = compareAttributes(instance.type, instance.address, state, live, spec, ignore);
-  stats.ignoredDiffs += ignored;
-  if (diff.length === 0) return undefined;
-  return { ...base, changeType: 'changed', diff, ...classify({ resourceType: instance.type, changeType: 'changed', diff }, instance.attributes) };
 }
 
 async function scanWithTofu(
