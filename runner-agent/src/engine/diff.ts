@@ -24,7 +24,9 @@ const pathMatches = (pattern: string, p: string) => {
 
 /** Element keys of a set of objects: each element may stand for several atoms (e.g. one rule per CIDR). */
 function setKeys(list: unknown, keyOf: NonNullable<CompareSpec['sets']>[string], owner: Record<string, unknown>, attribute: string): string[] {
-  const arr = Array.isArray(list) ? list : [];
+  // Empty elements are placeholders, not members: the provider writes inline_policy as
+  // [{"name":"","policy":""}] for a role without inline policies.
+  const arr = (Array.isArray(list) ? list : []).filter((e) => !isEmpty(e));
   return [...new Set(arr.flatMap((e) => keyOf(e, owner, attribute)))].sort();
 }
 

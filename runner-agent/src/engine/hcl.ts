@@ -1,6 +1,9 @@
-// Reading one root module's configuration: every .tf file parsed with a real HCL parser
-// (@cdktf/hcl2json, HashiCorp's hcl library compiled to WebAssembly), plus .tf.json files. The
-// engine needs the backend (where the state is), provider regions, and which resources are declared.
+// Reading one module's configuration: every .tf and .tofu file parsed with a real HCL parser
+// (@cdktf/hcl2json, HashiCorp's hcl library compiled to WebAssembly), plus .tf.json / .tofu.json
+// files, and the values a plan would take for its variables (*.tfvars). The engine needs the
+// backend (where the state is), the provider blocks (their regions), variables, locals and
+// module calls (to resolve a region written as an expression: region.ts), and which resources
+// are declared.
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from '@cdktf/hcl2json';
@@ -9,12 +12,21 @@ import { isObject } from './values.ts';
 
 export interface Backend { type: string; config: Record<string, unknown> }
 
+/** One `provider "aws"` block; `region` and `forEach` as hcl2json gives them (literals, or "${expr}"). */
+export interface ProviderBlock { alias: string; region?: unknown; forEach?: unknown }
+
 export interface RootModule {
   dir: string;
   files: string[];
   backend?: Backend;
   /** Literal `region` of each aws provider block, by alias ('' = the default provider). */
   providerRegions: Map<string, string>;
+  providers: ProviderBlock[];
+  /** Variables: their defaults, replaced by terraform.tfvars and *.auto.tfvars values. */
+  variables: Map<string, unknown>;
+  locals: Map<string, unknown>;
+  /** `module` blocks: source and arguments (arguments feed the child's variables). */
+  moduleCalls: Map<string, { source: string; args: Record<string, unknown> }>;
   /** Declared managed resources, as `type.name`. */
   resources: Set<string>;
   hasAwsProvider: boolean;
@@ -25,6 +37,30 @@ const blocks = (v: unknown): Json[] => (Array.isArray(v) ? v.filter(isObject) : 
 /** A literal string (interpolations such as "${var.region}" are not literals). */
 const literal = (v: unknown): string | undefined => (typeof v === 'string' && !v.includes('${') ? v : undefined);
 
+const CONFIG = /\.(tf|tofu)(\.json)?$/;
+/** OpenTofu reads `x.tofu` instead of `x.tf` when both exist (and `.tofu.json` instead of `.tf.json`). */
+function configFiles(entries: string[]): string[] {
+  const set = new Set(entries);
+  return entries.filter((f) => CONFIG.test(f) && !(/\.tf(\.json)?$/.test(f) && set.has(f.replace(/\.tf(\.json)?$/, '.tofu$1'))));
+}
+
+/** terraform.tfvars(.json) first, then *.auto.tfvars(.json) in lexical order: later files win, as in Terraform. */
+const varFiles = (entries: string[]) => [
+  ...entries.filter((f) => f === 'terraform.tfvars' || f === 'terraform.tfvars.json'),
+  ...entries.filter((f) => /\.auto\.tfvars(\.json)?$/.test(f)),
+];
+
+async function parseFile(dir: string, file: string, shown: string): Promise<Json> {
+  const text = await readFile(path.join(dir, file), 'utf8');
+  try {
+    const doc = file.endsWith('.json') ? JSON.parse(text) : await parse(file.replace(/\.tofu$/, '.tf'), text);
+    return isObject(doc) ? doc : {};
+  } catch (e) {
+    const msg = (e instanceof Error ? e.message : String(e)).split('\n').slice(0, 3).join(' ');
+    throw new ScanError('parse_error', `Could not parse ${path.posix.join(shown, file)}: ${msg}`, { cause: e });
+  }
+}
+
 export async function parseRootModule(dir: string, shown: string): Promise<RootModule> {
   let entries: string[];
   try {
@@ -32,19 +68,15 @@ export async function parseRootModule(dir: string, shown: string): Promise<RootM
   } catch {
     throw new ScanError('source_unavailable', `IaC path "${shown}" does not exist in the repository`);
   }
-  const files = entries.filter((f) => f.endsWith('.tf') || f.endsWith('.tf.json'));
-  if (files.length === 0) throw new ScanError('parse_error', `IaC path "${shown}" holds no .tf files`);
-  const mod: RootModule = { dir, files, providerRegions: new Map(), resources: new Set(), hasAwsProvider: false };
-  for (const file of files) {
-    const text = await readFile(path.join(dir, file), 'utf8');
-    let doc: Json;
-    try {
-      doc = file.endsWith('.json') ? (JSON.parse(text) as Json) : ((await parse(file, text)) as Json);
-    } catch (e) {
-      const msg = (e instanceof Error ? e.message : String(e)).split('\n').slice(0, 3).join(' ');
-      throw new ScanError('parse_error', `Could not parse ${path.posix.join(shown, file)}: ${msg}`, { cause: e });
-    }
-    collect(mod, doc, path.posix.join(shown, file));
+  const files = configFiles(entries);
+  if (files.length === 0) throw new ScanError('parse_error', `IaC path "${shown}" holds no .tf or .tofu files`);
+  const mod: RootModule = {
+    dir, files, providerRegions: new Map(), providers: [], variables: new Map(), locals: new Map(),
+    moduleCalls: new Map(), resources: new Set(), hasAwsProvider: false,
+  };
+  for (const file of files) collect(mod, await parseFile(dir, file, shown), path.posix.join(shown, file));
+  for (const file of varFiles(entries)) {
+    for (const [k, v] of Object.entries(await parseFile(dir, file, shown))) mod.variables.set(k, v);
   }
   return mod;
 }
@@ -59,8 +91,20 @@ function collect(mod: RootModule, doc: Json, file: string): void {
   }
   for (const aws of blocks(isObject(doc.provider) ? doc.provider.aws : undefined)) {
     mod.hasAwsProvider = true;
+    const alias = literal(aws.alias) ?? '';
+    mod.providers.push({ alias, region: aws.region, forEach: aws.for_each });
     const region = literal(aws.region);
-    if (region) mod.providerRegions.set(literal(aws.alias) ?? '', region);
+    if (region) mod.providerRegions.set(alias, region);
+  }
+  for (const [name, bodies] of Object.entries(isObject(doc.variable) ? doc.variable : {})) {
+    const body = blocks(bodies)[0];
+    // A variable set by a tfvars file keeps that value (tfvars files are read after every .tf file).
+    if (body && 'default' in body && !mod.variables.has(name)) mod.variables.set(name, body.default);
+  }
+  for (const l of blocks(doc.locals)) for (const [k, v] of Object.entries(l)) mod.locals.set(k, v);
+  for (const [name, bodies] of Object.entries(isObject(doc.module) ? doc.module : {})) {
+    const body = blocks(bodies)[0];
+    if (body && typeof body.source === 'string') mod.moduleCalls.set(name, { source: body.source, args: body });
   }
   if (isObject(doc.resource)) {
     for (const [type, byName] of Object.entries(doc.resource)) {

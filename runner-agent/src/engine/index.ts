@@ -9,7 +9,8 @@ import { ScanError, timeoutError } from './errors.ts';
 import { parseRootModule, type RootModule } from './hcl.ts';
 import { buildIgnoreRules, loadIgnoreFile } from './ignore.ts';
 import { checkout } from './source.ts';
-import { locateState, parseState, readStateText } from './state.ts';
+import { withRegions } from './region.ts';
+import { locateState, readStateDocument, readStateText, type StateDocument } from './state.ts';
 import { findTofu, mapResourceDrift, runRefreshOnlyPlan } from './tofu.ts';
 import type { AwsCredentials, DetectedDrift, ScanInput, ScanOutcome, ScanStats, StateInstance } from './types.ts';
 
@@ -100,17 +101,19 @@ export async function detectDrift(input: ScanInput): Promise<ScanOutcome> {
     }
 
     // States first (all roots), then live reads batched per resource type across roots.
-    const all: { instance: StateInstance; module: RootModule }[] = [];
+    const states: { module: RootModule; instances: StateInstance[] }[] = [];
     for (const [i, mod] of modules.entries()) {
       progress('state', i, modules.length);
       const loc = locateState(mod, roots[i], input.statePath);
-      const instances = parseState(await readStateText(loc, aws), loc.describe);
-      stats.roots.push({ path: roots[i] || '.', state: loc.describe, resources: instances.length });
-      for (const instance of instances) all.push({ instance, module: mod });
+      const doc = readStateDocument(await readStateText(loc, aws), loc.describe);
+      stats.roots.push({ path: roots[i] || '.', state: loc.describe, resources: doc.instances.length });
+      states.push({ module: mod, instances: doc.instances });
+      noteSkipped(doc, stats);
     }
     progress('state', modules.length, modules.length);
 
-    const entries = all.map(({ instance, module }) => ({ instance, region: regionOf(instance, module, region) }));
+    // The credentials' region is the last resort; with none, an instance of unknown region is not compared.
+    const entries = await withRegions(states, repo.root, credentials.region, (t) => !!AWS_READERS[t], stats);
     const { drifts, compared } = await compareLive(entries, aws, ignore, stats, { signal, onProgress: (done, total) => progress('compare', done, total) });
     return finish(drifts, compared, stats, aws, started);
   } finally {
@@ -119,11 +122,14 @@ export async function detectDrift(input: ScanInput): Promise<ScanOutcome> {
   }
 }
 
-/** A resource's region: its own `region` attribute (provider v6), its provider alias's, or the scan's. */
-function regionOf(instance: StateInstance, mod: RootModule, fallback: string): string {
-  const own = instance.attributes.region;
-  if (typeof own === 'string' && own) return own;
-  return mod.providerRegions.get(instance.providerAlias ?? '') ?? mod.providerRegions.get('') ?? fallback;
+/** Instances read from attributes_flat, and those with no attributes, named in the stats. */
+function noteSkipped(doc: StateDocument, stats: ScanStats): void {
+  const flat = doc.instances.filter((i) => i.flat).map((i) => i.address);
+  if (flat.length) {
+    const prev = stats.flatInstances ?? { count: 0, addresses: [] };
+    stats.flatInstances = { count: prev.count + flat.length, addresses: [...prev.addresses, ...flat].slice(0, 100) };
+  }
+  if (doc.empty.length) stats.emptyInstances = [...(stats.emptyInstances ?? []), ...doc.empty].slice(0, 100);
 }
 
 async function scanWithTofu(

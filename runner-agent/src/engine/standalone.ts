@@ -6,7 +6,10 @@
 //   - an aws_s3_bucket's inline attribute is skipped when a standalone resource manages it;
 //   - an aws_security_group's ingress/egress are compared without the rules that
 //     aws_security_group_rule / aws_vpc_security_group_*_rule resources manage (an out-of-band
-//     rule is still reported on the group, since no resource manages it).
+//     rule is still reported on the group, since no resource manages it);
+//   - an aws_iam_role's managed_policy_arns / inline_policy are skipped when the same state
+//     attaches policies to it with aws_iam_role_policy_attachment(s_exclusive) / aws_iam_role_policy
+//     (the role keeps a copy from its last refresh, which the attachments make stale).
 import { ruleAtoms } from './cloud/aws/security-groups.ts';
 import { MANAGED_ATOMS, type ManagedAtoms, type StateInstance } from './types.ts';
 
@@ -24,11 +27,21 @@ const S3_INLINE: Record<string, string> = {
   aws_s3_bucket_object_lock_configuration: 'object_lock_configuration',
 };
 
+const ROLE_INLINE: Record<string, string> = {
+  aws_iam_role_policy_attachment: 'managed_policy_arns',
+  aws_iam_role_policy_attachments_exclusive: 'managed_policy_arns',
+  aws_iam_role_policy: 'inline_policy',
+  aws_iam_role_policies_exclusive: 'inline_policy',
+};
+
 const s = (v: unknown) => (typeof v === 'string' ? v : '');
+/** The role an attachment names: `role` / `role_name`, else the `role:policy` id of aws_iam_role_policy. */
+const roleOf = (a: Record<string, unknown>) => s(a.role) || s(a.role_name) || s(a.id).split(':')[0];
 
 /** A function giving the state attributes to compare for each instance. */
 export function standaloneView(instances: StateInstance[]): (i: StateInstance) => Record<string, unknown> {
   const bucketInline = new Map<string, Set<string>>();
+  const roleInline = new Map<string, Set<string>>();
   const groupAtoms = new Map<string, ManagedAtoms>();
   const atomsOf = (group: string) => {
     let m = groupAtoms.get(group);
@@ -38,7 +51,11 @@ export function standaloneView(instances: StateInstance[]): (i: StateInstance) =
   for (const i of instances) {
     const a = i.attributes;
     const inline = S3_INLINE[i.type];
-    if (inline) {
+    if (ROLE_INLINE[i.type]) {
+      const role = roleOf(a);
+      if (!roleInline.has(role)) roleInline.set(role, new Set());
+      roleInline.get(role)!.add(ROLE_INLINE[i.type]);
+    } else if (inline) {
       const bucket = s(a.bucket) || s(a.id);
       if (!bucketInline.has(bucket)) bucketInline.set(bucket, new Set());
       bucketInline.get(bucket)!.add(inline);
@@ -66,6 +83,10 @@ export function standaloneView(instances: StateInstance[]): (i: StateInstance) =
       const skip = bucketInline.get(s(i.attributes.bucket) || s(i.attributes.id));
       if (!skip) return i.attributes;
       return Object.fromEntries(Object.entries(i.attributes).filter(([k]) => !skip.has(k)));
+    }
+    if (i.type === 'aws_iam_role') {
+      const skip = roleInline.get(s(i.attributes.name) || s(i.attributes.id));
+      if (skip) return Object.fromEntries(Object.entries(i.attributes).filter(([k]) => !skip.has(k)));
     }
     if (i.type === 'aws_security_group') {
       const managed = groupAtoms.get(s(i.attributes.id));

@@ -104,7 +104,7 @@ function endpointFiles(mod: RootModule, endpoint: string): { provider: [string, 
     '  s3_use_path_style = true', '  skip_credentials_validation = true', '  skip_requesting_account_id = true',
     '  skip_metadata_api_check = true',
   ].join('\n');
-  const aliases = mod.hasAwsProvider ? [...new Set(['', ...mod.providerRegions.keys()])] : [''];
+  const aliases = mod.hasAwsProvider ? [...new Set(['', ...mod.providers.map((p) => p.alias)])] : [''];
   const blocks = aliases.map((a) => `provider "aws" {\n${a ? `  alias = ${hclString(a)}\n` : ''}${settings}\n}\n`).join('\n');
   // An override file merges into existing provider blocks; without one, a plain file declares it.
   const provider: [string, string] = [mod.hasAwsProvider ? 'zz_drift_scan_override.tf' : 'zz_drift_scan_provider.tf', blocks];

@@ -1,0 +1,137 @@
+// The region of each state instance, from the most to the least direct evidence:
+//   1. the instance's own `region` attribute (AWS provider v6 resources carry one);
+//   2. its provider configuration, named in the state in any form (address.ts), root or
+//      module-local, with the alias's (and for_each instance's) region from its provider block:
+//      a literal, or variables (defaults, terraform.tfvars, *.auto.tfvars, module arguments)
+//      and locals that resolve to a literal (hcl-expr.ts);
+//   3. the region inside the instance's ARN, or its availability zone, in the state;
+//   4. the credentials' region (what the provider itself falls back to).
+// When none answers, the region is unknown and the instance is not compared: it is never
+// reported `deleted` from a guess.
+import path from 'node:path';
+import type { ProviderRef } from './address.ts';
+import { evaluate, type Scope } from './hcl-expr.ts';
+import { parseRootModule, type RootModule } from './hcl.ts';
+import type { ScanStats, StateInstance } from './types.ts';
+
+export type RegionSource = 'attribute' | 'provider' | 'variable' | 'arn' | 'zone' | 'credentials' | 'global';
+export interface RegionAnswer { region?: string; source?: RegionSource }
+
+const REGION = /^[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-\d+$/;
+/** Types whose API has one endpoint whatever the region (IAM, Route 53, CloudFront...). */
+const GLOBAL = /^aws_(iam_|route53_(?!resolver)|cloudfront_|organizations_|budgets_|shield_)/;
+/** A module argument that did not reduce to a literal: it hides the child's default. */
+const UNRESOLVED = Symbol('unresolved');
+
+export function arnRegion(attributes: Record<string, unknown>): string | undefined {
+  const arn = attributes.arn;
+  const m = typeof arn === 'string' ? /^arn:aws[\w-]*:[^:]*:([^:]*):/.exec(arn) : null;
+  return m && REGION.test(m[1]) ? m[1] : undefined;
+}
+
+function zoneRegion(attributes: Record<string, unknown>): string | undefined {
+  const az = attributes.availability_zone;
+  // us-east-1a, and local zones such as us-west-2-lax-1a.
+  const m = typeof az === 'string' ? /^([a-z]{2}(?:-gov)?-[a-z]+-\d+)/.exec(az) : null;
+  return m ? m[1] : undefined;
+}
+
+interface ModuleScope { module: RootModule; scope: Scope }
+
+export class RegionResolver {
+  private readonly modules = new Map<string, ModuleScope | undefined>();
+
+  constructor(private readonly root: RootModule, private readonly repoRoot: string, private readonly credentialsRegion: string) {
+    this.modules.set('', { module: root, scope: { variables: root.variables, locals: root.locals } });
+  }
+
+  /** Parses the local child modules that configure providers named by `instances`. */
+  async prepare(instances: StateInstance[]): Promise<void> {
+    for (const p of new Set(instances.map((i) => i.provider?.module).filter((m): m is string => !!m))) await this.load(p);
+  }
+
+  private async load(modulePath: string): Promise<ModuleScope | undefined> {
+    if (this.modules.has(modulePath)) return this.modules.get(modulePath);
+    this.modules.set(modulePath, undefined);
+    // `module.a["x"].module.b` -> parent `module.a["x"]`, call `b` (instance keys do not change the source).
+    const m = /^(?:(.*)\.)?module\.([\w-]+)(?:\[[^\]]*\])?$/.exec(modulePath);
+    if (!m) return undefined;
+    const parent = m[1] ? await this.load(m[1]) : this.modules.get('');
+    const call = parent?.module.moduleCalls.get(m[2]);
+    if (!parent || !call || !/^\.\.?\//.test(call.source)) return undefined; // registry and git sources are not fetched
+    const dir = path.resolve(parent.module.dir, call.source);
+    if (path.relative(this.repoRoot, dir).startsWith('..')) return undefined; // stays inside the checkout
+    let child: RootModule;
+    try {
+      child = await parseRootModule(dir, path.relative(this.repoRoot, dir));
+    } catch {
+      return undefined;
+    }
+    const variables = new Map(child.variables);
+    for (const [k, v] of Object.entries(call.args)) {
+      if (['source', 'version', 'providers', 'count', 'for_each', 'depends_on'].includes(k)) continue;
+      const value = evaluate(v, parent.scope);
+      variables.set(k, value === undefined ? UNRESOLVED : value);
+    }
+    const scoped = { module: child, scope: { variables, locals: child.locals } };
+    this.modules.set(modulePath, scoped);
+    return scoped;
+  }
+
+  /** The region its provider block gives, or undefined. */
+  private providerRegion(ref: ProviderRef | undefined): RegionAnswer {
+    const scoped = this.modules.get(ref?.module ?? '');
+    const block = scoped?.module.providers.find((p) => p.alias === (ref?.alias ?? ''));
+    if (!scoped || !block || block.region === undefined) return {};
+    let scope = scoped.scope;
+    if (ref?.key !== undefined && block.forEach !== undefined) {
+      // OpenTofu provider for_each: each.key is the instance key; each.value the map's value (a set's element is its key).
+      const all = evaluate(block.forEach, scope);
+      const key = String(ref.key);
+      const value = Array.isArray(all) ? key : all && typeof all === 'object' ? (all as Record<string, unknown>)[key] : undefined;
+      scope = { ...scope, each: { key, value } };
+    }
+    const region = evaluate(block.region, scope);
+    if (typeof region !== 'string' || !REGION.test(region)) return {};
+    return { region, source: typeof block.region === 'string' && !block.region.includes('${') ? 'provider' : 'variable' };
+  }
+
+  regionOf(instance: StateInstance): RegionAnswer {
+    const own = instance.attributes.region;
+    if (typeof own === 'string' && REGION.test(own)) return { region: own, source: 'attribute' };
+    const fromProvider = this.providerRegion(instance.provider);
+    if (fromProvider.region) return fromProvider;
+    const arn = arnRegion(instance.attributes);
+    if (arn) return { region: arn, source: 'arn' };
+    const zone = zoneRegion(instance.attributes);
+    if (zone) return { region: zone, source: 'zone' };
+    if (this.credentialsRegion) return { region: this.credentialsRegion, source: 'credentials' };
+    if (GLOBAL.test(instance.type)) return { region: 'us-east-1', source: 'global' };
+    return {};
+  }
+}
+
+/**
+ * Each instance with the region to read it in. Instances of types `compared` says are read but
+ * whose region is unknown are left out and counted in `stats.regionUnknown`; the sources of the
+ * regions used are counted in `stats.regionSources`.
+ */
+export async function withRegions(
+  roots: { module: RootModule; instances: StateInstance[] }[], repoRoot: string, credentialsRegion: string,
+  compared: (type: string) => boolean, stats: Pick<ScanStats, 'regionSources' | 'regionUnknown'>,
+): Promise<{ instance: StateInstance; region: string }[]> {
+  const out: { instance: StateInstance; region: string }[] = [];
+  for (const { module, instances } of roots) {
+    const resolver = new RegionResolver(module, repoRoot, credentialsRegion);
+    await resolver.prepare(instances);
+    for (const instance of instances) {
+      if (!compared(instance.type)) { out.push({ instance, region: '' }); continue; } // counted as unsupported by the comparison
+      const { region, source } = resolver.regionOf(instance);
+      const counts = region && source ? (stats.regionSources ??= {}) : (stats.regionUnknown ??= {});
+      const key = region && source ? source : instance.type;
+      counts[key] = (counts[key] ?? 0) + 1;
+      if (region) out.push({ instance, region });
+    }
+  }
+  return out;
+}
