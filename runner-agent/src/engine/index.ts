@@ -21,6 +21,8 @@ export { ScanError, type ScanErrorCode } from './errors.ts';
 export { SEVERITY_RULES, classify, type SeverityRule } from './rules.ts';
 export { IGNORED_ATTRIBUTES, parseIgnoreFile } from './ignore.ts';
 export { mapResourceDrift } from './tofu.ts';
+export { formatCoverage, stateCoverage, type CoverageReport, type TypeCoverage } from './coverage.ts';
+export { readStateDocument, type StateDocument } from './state-v4.ts';
 
 /** Resource types compared against the live cloud, per provider (README: supported resources). */
 export const SUPPORTED_RESOURCE_TYPES: Record<ScanInput['provider'], string[]> = {

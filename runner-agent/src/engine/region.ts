@@ -5,7 +5,9 @@
 //      a literal, or variables (defaults, terraform.tfvars, *.auto.tfvars, module arguments)
 //      and locals that resolve to a literal (hcl-expr.ts);
 //   3. the region inside the instance's ARN, or its availability zone, in the state;
-//   4. the credentials' region (what the provider itself falls back to).
+//   4. the region the ARNs and zones of the other instances of the same provider configuration
+//      agree on (one provider configuration talks to one region);
+//   5. the credentials' region (what the provider itself falls back to).
 // When none answers, the region is unknown and the instance is not compared: it is never
 // reported `deleted` from a guess.
 import path from 'node:path';
@@ -14,7 +16,7 @@ import { evaluate, type Scope } from './hcl-expr.ts';
 import { parseRootModule, type RootModule } from './hcl.ts';
 import type { ScanStats, StateInstance } from './types.ts';
 
-export type RegionSource = 'attribute' | 'provider' | 'variable' | 'arn' | 'zone' | 'credentials' | 'global';
+export type RegionSource = 'attribute' | 'provider' | 'variable' | 'arn' | 'zone' | 'peers' | 'credentials' | 'global';
 export interface RegionAnswer { region?: string; source?: RegionSource }
 
 const REGION = /^[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-\d+$/;
@@ -38,8 +40,17 @@ function zoneRegion(attributes: Record<string, unknown>): string | undefined {
 
 interface ModuleScope { module: RootModule; scope: Scope }
 
+const providerKey = (p: ProviderRef | undefined) => (p ? JSON.stringify([p.module ?? '', p.alias ?? '', p.key ?? null]) : '');
+/** A root module with no configuration: a state file read on its own (coverage). */
+export const noConfiguration = (dir: string): RootModule => ({
+  dir, files: [], providerRegions: new Map(), providers: [], variables: new Map(), locals: new Map(),
+  moduleCalls: new Map(), resources: new Set(), hasAwsProvider: false,
+});
+
 export class RegionResolver {
   private readonly modules = new Map<string, ModuleScope | undefined>();
+  /** Regions named by the ARNs and zones of each provider configuration's instances. */
+  private readonly peers = new Map<string, Set<string>>();
 
   constructor(private readonly root: RootModule, private readonly repoRoot: string, private readonly credentialsRegion: string) {
     this.modules.set('', { module: root, scope: { variables: root.variables, locals: root.locals } });
@@ -47,6 +58,15 @@ export class RegionResolver {
 
   /** Parses the local child modules that configure providers named by `instances`. */
   async prepare(instances: StateInstance[]): Promise<void> {
+    for (const i of instances) {
+      // An instance with its own region attribute (provider v6) may differ from its provider's.
+      if (i.attributes.region !== undefined) continue;
+      const r = arnRegion(i.attributes) ?? zoneRegion(i.attributes);
+      if (!r) continue;
+      const k = providerKey(i.provider);
+      if (!this.peers.has(k)) this.peers.set(k, new Set());
+      this.peers.get(k)!.add(r);
+    }
     for (const p of new Set(instances.map((i) => i.provider?.module).filter((m): m is string => !!m))) await this.load(p);
   }
 
@@ -105,6 +125,8 @@ export class RegionResolver {
     if (arn) return { region: arn, source: 'arn' };
     const zone = zoneRegion(instance.attributes);
     if (zone) return { region: zone, source: 'zone' };
+    const peers = this.peers.get(providerKey(instance.provider));
+    if (peers?.size === 1) return { region: [...peers][0], source: 'peers' };
     if (this.credentialsRegion) return { region: this.credentialsRegion, source: 'credentials' };
     if (GLOBAL.test(instance.type)) return { region: 'us-east-1', source: 'global' };
     return {};
