@@ -5,9 +5,11 @@
 //      a literal, or variables (defaults, terraform.tfvars, *.auto.tfvars, module arguments)
 //      and locals that resolve to a literal (hcl-expr.ts);
 //   3. the region inside the instance's ARN, or its availability zone, in the state;
-//   4. the region the ARNs and zones of the other instances of the same provider configuration
+//   4. the region of the resource it belongs to in the same state (a bucket's policy is where
+//      the bucket is, a group rule where its group is), by reference attributes;
+//   5. the region the ARNs and zones of the other instances of the same provider configuration
 //      agree on (one provider configuration talks to one region);
-//   5. the credentials' region (what the provider itself falls back to).
+//   6. the credentials' region (what the provider itself falls back to).
 // When none answers, the region is unknown and the instance is not compared: it is never
 // reported `deleted` from a guess.
 import path from 'node:path';
@@ -16,7 +18,7 @@ import { evaluate, type Scope } from './hcl-expr.ts';
 import { parseRootModule, type RootModule } from './hcl.ts';
 import type { ScanStats, StateInstance } from './types.ts';
 
-export type RegionSource = 'attribute' | 'provider' | 'variable' | 'arn' | 'zone' | 'peers' | 'credentials' | 'global';
+export type RegionSource = 'attribute' | 'provider' | 'variable' | 'arn' | 'zone' | 'reference' | 'peers' | 'credentials' | 'global';
 export interface RegionAnswer { region?: string; source?: RegionSource }
 
 const REGION = /^[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-\d+$/;
@@ -40,6 +42,14 @@ function zoneRegion(attributes: Record<string, unknown>): string | undefined {
 
 interface ModuleScope { module: RootModule; scope: Scope }
 
+/** Attributes naming the resource an instance belongs to (its id, or its ARN, which carries the region). */
+const REFERENCES = [
+  'bucket', 'security_group_id', 'vpc_id', 'subnet_id', 'instance_id', 'function_name', 'rest_api_id', 'api_id',
+  'load_balancer_arn', 'listener_arn', 'target_group_arn', 'topic_arn', 'queue_url', 'repository', 'table_name',
+  'cluster', 'db_instance_identifier', 'cluster_identifier', 'log_group_name', 'autoscaling_group_name', 'network_acl_id',
+  'route_table_id', 'allocation_id',
+];
+
 const providerKey = (p: ProviderRef | undefined) => (p ? JSON.stringify([p.module ?? '', p.alias ?? '', p.key ?? null]) : '');
 /** A root module with no configuration: a state file read on its own (coverage). */
 export const noConfiguration = (dir: string): RootModule => ({
@@ -51,6 +61,8 @@ export class RegionResolver {
   private readonly modules = new Map<string, ModuleScope | undefined>();
   /** Regions named by the ARNs and zones of each provider configuration's instances. */
   private readonly peers = new Map<string, Set<string>>();
+  /** Region of each instance whose own state names one, by its id, name and bucket. */
+  private readonly byId = new Map<string, string>();
 
   constructor(private readonly root: RootModule, private readonly repoRoot: string, private readonly credentialsRegion: string) {
     this.modules.set('', { module: root, scope: { variables: root.variables, locals: root.locals } });
@@ -59,10 +71,12 @@ export class RegionResolver {
   /** Parses the local child modules that configure providers named by `instances`. */
   async prepare(instances: StateInstance[]): Promise<void> {
     for (const i of instances) {
-      // An instance with its own region attribute (provider v6) may differ from its provider's.
-      if (i.attributes.region !== undefined) continue;
-      const r = arnRegion(i.attributes) ?? zoneRegion(i.attributes);
+      const own = typeof i.attributes.region === 'string' && REGION.test(i.attributes.region) ? i.attributes.region : undefined;
+      const r = own ?? arnRegion(i.attributes) ?? zoneRegion(i.attributes);
       if (!r) continue;
+      for (const k of ['id', 'name', 'bucket', 'arn']) if (typeof i.attributes[k] === 'string') this.byId.set(i.attributes[k] as string, r);
+      // An instance with its own region attribute (provider v6) may differ from its provider's.
+      if (own || i.attributes.region !== undefined) continue;
       const k = providerKey(i.provider);
       if (!this.peers.has(k)) this.peers.set(k, new Set());
       this.peers.get(k)!.add(r);
@@ -116,6 +130,16 @@ export class RegionResolver {
     return { region, source: typeof block.region === 'string' && !block.region.includes('${') ? 'provider' : 'variable' };
   }
 
+  private referencedRegion(instance: StateInstance): string | undefined {
+    for (const k of REFERENCES) {
+      const v = instance.attributes[k];
+      if (typeof v !== 'string' || !v) continue;
+      const r = arnRegion({ arn: v }) ?? this.byId.get(v) ?? /^https:\/\/sqs\.([a-z0-9-]+)\.amazonaws\.com\//.exec(v)?.[1];
+      if (r && REGION.test(r)) return r;
+    }
+    return undefined;
+  }
+
   regionOf(instance: StateInstance): RegionAnswer {
     const own = instance.attributes.region;
     if (typeof own === 'string' && REGION.test(own)) return { region: own, source: 'attribute' };
@@ -125,6 +149,8 @@ export class RegionResolver {
     if (arn) return { region: arn, source: 'arn' };
     const zone = zoneRegion(instance.attributes);
     if (zone) return { region: zone, source: 'zone' };
+    const owner = this.referencedRegion(instance);
+    if (owner) return { region: owner, source: 'reference' };
     const peers = this.peers.get(providerKey(instance.provider));
     if (peers?.size === 1) return { region: [...peers][0], source: 'peers' };
     if (this.credentialsRegion) return { region: this.credentialsRegion, source: 'credentials' };
