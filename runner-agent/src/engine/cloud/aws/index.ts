@@ -4,6 +4,11 @@ import { instanceReader } from './ec2.ts';
 import { securityGroupReader, securityGroupRuleReader, vpcRuleReader } from './security-groups.ts';
 import { policyReader, rolePolicyReader, roleReader } from './iam.ts';
 import type { TypeReader } from './reader.ts';
+import { groupReader, instanceProfileReader, rolePolicyAttachmentReader, userReader } from './iam-entities.ts';
+import { ebsVolumeReader, keyPairReader, launchTemplateReader } from './ec2-compute.ts';
+import { eipReader, natGatewayReader, networkInterfaceReader } from './ec2-network.ts';
+import { routeReader, routeTableAssociationReader, routeTableReader } from './route-tables.ts';
+import { internetGatewayReader, subnetReader, vpcReader } from './vpc.ts';
 import {
   bucketEncryptionReader, bucketPolicyReader, bucketReader, bucketVersioningReader, publicAccessBlockReader,
 } from './s3.ts';
@@ -22,6 +27,22 @@ export const AWS_READERS: Record<string, TypeReader> = {
   aws_iam_role: roleReader,
   aws_iam_policy: policyReader,
   aws_iam_role_policy: rolePolicyReader,
+  aws_vpc: vpcReader,
+  aws_subnet: subnetReader,
+  aws_internet_gateway: internetGatewayReader,
+  aws_route_table: routeTableReader,
+  aws_route_table_association: routeTableAssociationReader,
+  aws_route: routeReader,
+  aws_nat_gateway: natGatewayReader,
+  aws_eip: eipReader,
+  aws_network_interface: networkInterfaceReader,
+  aws_ebs_volume: ebsVolumeReader,
+  aws_key_pair: keyPairReader,
+  aws_launch_template: launchTemplateReader,
+  aws_iam_role_policy_attachment: rolePolicyAttachmentReader,
+  aws_iam_instance_profile: instanceProfileReader,
+  aws_iam_user: userReader,
+  aws_iam_group: groupReader,
 };
 
 export { AwsContext } from './context.ts';
