@@ -9,7 +9,7 @@ import { ScanError, timeoutError } from './errors.ts';
 import { parseRootModule, type RootModule } from './hcl.ts';
 import { buildIgnoreRules, loadIgnoreFile } from './ignore.ts';
 import { checkout } from './source.ts';
-import { withRegions } from './region.ts';
+import { defaultProviderRegion, withRegions } from './region.ts';
 import { locateState, readStateDocument, readStateText, type StateDocument } from './state.ts';
 import { findTofu, mapResourceDrift, runRefreshOnlyPlan } from './tofu.ts';
 import type { AwsCredentials, DetectedDrift, ScanInput, ScanOutcome, ScanStats, StateInstance } from './types.ts';
@@ -89,7 +89,7 @@ export async function detectDrift(input: ScanInput): Promise<ScanOutcome> {
     }
     progress('parse', roots.length, roots.length);
     checkAbort(signal);
-    const region = credentials.region || modules.find((m) => m.providerRegions.get(''))?.providerRegions.get('') || DEFAULT_REGION;
+    const region = credentials.region || modules.map(defaultProviderRegion).find(Boolean) || DEFAULT_REGION;
     aws = new AwsContext({ ...credentials, region }, region, input.endpoint, signal);
 
     if (input.useTofu) {

@@ -159,6 +159,13 @@ export class RegionResolver {
   }
 }
 
+/** The root module's default provider region, literal or resolved (for the scan's default clients). */
+export function defaultProviderRegion(root: RootModule): string | undefined {
+  const block = root.providers.find((p) => p.alias === '');
+  const region = block ? evaluate(block.region, { variables: root.variables, locals: root.locals }) : undefined;
+  return typeof region === 'string' && REGION.test(region) ? region : undefined;
+}
+
 /**
  * Each instance with the region to read it in. Instances of types `compared` says are read but
  * whose region is unknown are left out and counted in `stats.regionUnknown`; the sources of the
