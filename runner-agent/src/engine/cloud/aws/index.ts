@@ -4,6 +4,13 @@ import { instanceReader } from './ec2.ts';
 import { securityGroupReader, securityGroupRuleReader, vpcRuleReader } from './security-groups.ts';
 import { policyReader, rolePolicyReader, roleReader } from './iam.ts';
 import type { TypeReader } from './reader.ts';
+import { dynamodbTableReader } from './dynamodb.ts';
+import { ecrRepositoryReader } from './ecr.ts';
+import { ecsClusterReader, ecsServiceReader, ecsTaskDefinitionReader } from './ecs.ts';
+import { kmsKeyReader } from './kms.ts';
+import { lambdaFunctionReader } from './lambda.ts';
+import { logGroupReader } from './logs.ts';
+import { snsTopicReader, sqsQueueReader } from './queues-topics.ts';
 import { groupReader, instanceProfileReader, rolePolicyAttachmentReader, userReader } from './iam-entities.ts';
 import { ebsVolumeReader, keyPairReader, launchTemplateReader } from './ec2-compute.ts';
 import { eipReader, natGatewayReader, networkInterfaceReader } from './ec2-network.ts';
@@ -43,6 +50,16 @@ export const AWS_READERS: Record<string, TypeReader> = {
   aws_iam_instance_profile: instanceProfileReader,
   aws_iam_user: userReader,
   aws_iam_group: groupReader,
+  aws_kms_key: kmsKeyReader,
+  aws_sqs_queue: sqsQueueReader,
+  aws_sns_topic: snsTopicReader,
+  aws_cloudwatch_log_group: logGroupReader,
+  aws_lambda_function: lambdaFunctionReader,
+  aws_dynamodb_table: dynamodbTableReader,
+  aws_ecr_repository: ecrRepositoryReader,
+  aws_ecs_cluster: ecsClusterReader,
+  aws_ecs_service: ecsServiceReader,
+  aws_ecs_task_definition: ecsTaskDefinitionReader,
 };
 
 export { AwsContext } from './context.ts';

@@ -56,3 +56,14 @@ export function once<T>(ctx: AwsContext, key: string, fn: () => Promise<T>): Pro
   }
   return p;
 }
+
+/** Runs one read; the listed error names (the service's "not found") give undefined. */
+export async function unlessAbsent<O>(read: Promise<O>, absent: string[]): Promise<O | undefined> {
+  try {
+    return await read;
+  } catch (e) {
+    const name = (e as { name?: string })?.name ?? '';
+    if (absent.includes(name)) return undefined;
+    throw e;
+  }
+}
