@@ -122,3 +122,32 @@ t.test('sensitive attributes are compared by hash and never shown', async (t) =>
     diff: [{ attribute: 'tags.Token', before: '(sensitive value changed)', after: '(sensitive value changed)' }] }], 'the change shows, its values do not');
   t.notMatch(JSON.stringify(out), /hunter2|swordfish/, 'neither value anywhere in the outcome');
 });
+
+t.test('drift-runner coverage reads an s3:// state', async (t) => {
+  const { S3Client, CreateBucketCommand, PutObjectCommand } = await import('@aws-sdk/client-s3');
+  const { coverageMain } = await import('../../runner-agent/src/coverage-cli.ts');
+  const { PassThrough } = await import('node:stream');
+  const s3 = new S3Client({ endpoint, region: 'us-east-1', credentials: CREDENTIALS, forcePathStyle: true });
+  const bucket = `coverage-${suffix}`;
+  await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+  await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'env/prod.tfstate', Body: JSON.stringify({ version: 4, resources: [
+    resource('a', AWS, { id: 'sg-1', arn: 'arn:aws:ec2:eu-west-1:123456789012:security-group/sg-1' }),
+    { mode: 'managed', type: 'random_id', name: 'r', provider: 'provider["registry.terraform.io/hashicorp/random"]', instances: [{ attributes: { id: 'x' } }] },
+  ] }) }));
+  s3.destroy();
+  // The SDK's default credential chain reads the process environment.
+  const saved = { id: process.env.AWS_ACCESS_KEY_ID, secret: process.env.AWS_SECRET_ACCESS_KEY };
+  process.env.AWS_ACCESS_KEY_ID = CREDENTIALS.accessKeyId;
+  process.env.AWS_SECRET_ACCESS_KEY = CREDENTIALS.secretAccessKey;
+  t.teardown(() => {
+    for (const [k, v] of [['AWS_ACCESS_KEY_ID', saved.id], ['AWS_SECRET_ACCESS_KEY', saved.secret]] as const) {
+      if (v === undefined) delete process.env[k]; else process.env[k] = v;
+    }
+  });
+  const out = new PassThrough();
+  let text = '';
+  out.on('data', (c) => { text += c; });
+  const code = await coverageMain(['--json', `s3://${bucket}/env/prod.tfstate`, '--endpoint', endpoint], {}, out, new PassThrough());
+  t.equal(code, 0);
+  t.same(JSON.parse(text), { total: 1, compared: 1, percent: 100, byType: { aws_security_group: { total: 1, compared: 1 } }, other: 1 });
+});
