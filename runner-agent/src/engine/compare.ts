@@ -19,7 +19,11 @@ export interface CompareEntry { instance: StateInstance; region: string }
 
 export async function compareLive(
   entries: CompareEntry[], aws: AwsContext, ignore: IgnoreRules, stats: Pick<ScanStats, 'unsupported' | 'ignoredDiffs' | 'foundInArnRegion'>,
-  opts: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {},
+  opts: {
+    signal?: AbortSignal; onProgress?: (done: number, total: number) => void;
+    /** Every instance of the states, when `entries` leaves some out (unknown region): standalone resources still count. */
+    allInstances?: StateInstance[];
+  } = {},
 ): Promise<{ drifts: DetectedDrift[]; compared: number }> {
   const byType = new Map<string, CompareEntry[]>();
   for (const entry of entries) {
@@ -30,7 +34,7 @@ export async function compareLive(
     }
     byType.set(type, [...(byType.get(type) ?? []), entry]);
   }
-  const view = standaloneView(entries.map((e) => e.instance));
+  const view = standaloneView(opts.allInstances ?? entries.map((e) => e.instance));
   const total = [...byType.values()].reduce((n, l) => n + l.length, 0);
   const drifts: DetectedDrift[] = [];
   let done = 0;

@@ -116,7 +116,9 @@ export async function detectDrift(input: ScanInput): Promise<ScanOutcome> {
 
     // The credentials' region is the last resort; with none, an instance of unknown region is not compared.
     const entries = await withRegions(states, repo.root, credentials.region, (t) => !!AWS_READERS[t], stats);
-    const { drifts, compared } = await compareLive(entries, aws, ignore, stats, { signal, onProgress: (done, total) => progress('compare', done, total) });
+    const { drifts, compared } = await compareLive(entries, aws, ignore, stats, {
+      signal, onProgress: (done, total) => progress('compare', done, total), allInstances: states.flatMap((st) => st.instances),
+    });
     return finish(drifts, compared, stats, aws, started);
   } finally {
     aws?.destroy();
