@@ -136,3 +136,25 @@ t.test('the tofu path redacts what the plan marks sensitive', async (t) => {
   ]);
   t.notMatch(JSON.stringify(drifts), /secret/);
 });
+
+t.test('coverage: deposed objects left out, instances without attributes named', async (t) => {
+  const { readStateDocument } = await import('../../runner-agent/src/engine/state-v4.ts');
+  const { stateCoverage } = await import('../../runner-agent/src/engine/coverage.ts');
+  const doc = readStateDocument(JSON.stringify({ version: 4, resources: [
+    { mode: 'managed', type: 'aws_instance', name: 'a', provider: 'provider.aws', instances: [
+      { attributes: { id: 'i-1', arn: 'arn:aws:ec2:eu-west-1:1:instance/i-1' } },
+      { deposed: '00000001', attributes: { id: 'i-0' } },
+    ] },
+    { mode: 'managed', type: 'aws_instance', name: 'b', provider: 'provider.aws', instances: [{ schema_version: 1 }] },
+    { mode: 'managed', type: 'aws_glue_job', name: 'j', provider: 'provider.aws', instances: [{ attributes: { id: 'j' } }] },
+    { mode: 'data', type: 'aws_ami', name: 'x', provider: 'provider.aws', instances: [{ attributes: { id: 'ami' } }] },
+    { mode: 'managed', type: 'tls_private_key', name: 'k', provider: 'provider.tls', instances: [{ attributes: { id: 'k' } }] },
+  ] }), 'unit');
+  t.same(doc.empty, [{ address: 'aws_instance.b', type: 'aws_instance' }]);
+  t.equal(doc.deposed, 1);
+  const report = await stateCoverage(doc, { supported: (type) => type === 'aws_instance' });
+  t.same(report, {
+    total: 3, compared: 1, percent: 33.3, other: 1,
+    byType: { aws_instance: { total: 2, compared: 1, reason: 'no attributes in the state' }, aws_glue_job: { total: 1, compared: 0, reason: 'type not supported' } },
+  });
+});

@@ -2,7 +2,6 @@
 // reads live and, for the rest, why not (no reader for the type, no region found, no attributes
 // in the state). Offline: it reads the state (and, when given, the configuration beside it for
 // provider regions), never the cloud. `drift-runner coverage` prints it (cli.ts).
-import { parseAddress } from './address.ts';
 import type { RootModule } from './hcl.ts';
 import { noConfiguration, RegionResolver } from './region.ts';
 import type { StateDocument } from './state-v4.ts';
@@ -53,8 +52,7 @@ export async function stateCoverage(doc: StateDocument, opts: CoverageOptions): 
     if (!opts.supported(i.type)) count(i.type, REASONS.unsupported);
     else count(i.type, regions.regionOf(i).region ? undefined : REASONS.region);
   }
-  for (const address of doc.empty) {
-    const { type } = parseAddress(address);
+  for (const { type } of doc.empty) {
     if (type.startsWith('aws_')) count(type, REASONS.empty);
     else other++;
   }

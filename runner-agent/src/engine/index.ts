@@ -133,7 +133,7 @@ function noteSkipped(doc: StateDocument, stats: ScanStats): void {
     const prev = stats.flatInstances ?? { count: 0, addresses: [] };
     stats.flatInstances = { count: prev.count + flat.length, addresses: [...prev.addresses, ...flat].slice(0, 100) };
   }
-  if (doc.empty.length) stats.emptyInstances = [...(stats.emptyInstances ?? []), ...doc.empty].slice(0, 100);
+  if (doc.empty.length) stats.emptyInstances = [...(stats.emptyInstances ?? []), ...doc.empty.map((e) => e.address)].slice(0, 100);
 }
 
 async function scanWithTofu(

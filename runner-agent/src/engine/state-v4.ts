@@ -10,8 +10,8 @@ import { isObject } from './values.ts';
 
 export interface StateDocument {
   instances: StateInstance[];
-  /** Managed instances skipped because they hold no attributes at all, by address. */
-  empty: string[];
+  /** Managed instances skipped because they hold no attributes at all. */
+  empty: { address: string; type: string }[];
   /** Deposed objects (create_before_destroy leftovers), not compared. */
   deposed: number;
 }
@@ -98,7 +98,7 @@ export function readStateDocument(text: string, where: string): StateDocument {
         attributes = decodeFlatmap(f as Record<string, string>);
         flat = true;
       } else {
-        out.empty.push(address);
+        out.empty.push({ address, type: base.type });
         return;
       }
       out.instances.push({
