@@ -4,6 +4,10 @@ import { instanceReader } from './ec2.ts';
 import { securityGroupReader, securityGroupRuleReader, vpcRuleReader } from './security-groups.ts';
 import { policyReader, rolePolicyReader, roleReader } from './iam.ts';
 import type { TypeReader } from './reader.ts';
+import { autoscalingGroupReader } from './autoscaling.ts';
+import { listenerReader, loadBalancerReader, targetGroupReader } from './elbv2.ts';
+import { dbInstanceReader, dbSubnetGroupReader } from './rds.ts';
+import { route53RecordReader, route53ZoneReader } from './route53.ts';
 import { dynamodbTableReader } from './dynamodb.ts';
 import { ecrRepositoryReader } from './ecr.ts';
 import { ecsClusterReader, ecsServiceReader, ecsTaskDefinitionReader } from './ecs.ts';
@@ -60,6 +64,17 @@ export const AWS_READERS: Record<string, TypeReader> = {
   aws_ecs_cluster: ecsClusterReader,
   aws_ecs_service: ecsServiceReader,
   aws_ecs_task_definition: ecsTaskDefinitionReader,
+  aws_db_instance: dbInstanceReader,
+  aws_db_subnet_group: dbSubnetGroupReader,
+  aws_lb: loadBalancerReader,
+  aws_alb: loadBalancerReader,
+  aws_lb_listener: listenerReader,
+  aws_alb_listener: listenerReader,
+  aws_lb_target_group: targetGroupReader,
+  aws_alb_target_group: targetGroupReader,
+  aws_autoscaling_group: autoscalingGroupReader,
+  aws_route53_zone: route53ZoneReader,
+  aws_route53_record: route53RecordReader,
 };
 
 export { AwsContext } from './context.ts';
