@@ -98,12 +98,17 @@ t.test('a region that cannot be determined is counted, never a deletion', async 
   };
   const state = { version: 4, serial: 1, lineage: suffix, resources: [
     { mode: 'managed', type: 'aws_security_group_rule', name: 'r', provider: 'provider.aws', instances: [{ schema_version: 2, attributes: rule }] },
+    // Upgraded from Terraform 0.11: decoded, and named in the stats.
+    { mode: 'managed', type: 'aws_security_group_rule', name: 'old', provider: 'provider.aws', instances: [{ schema_version: 2, attributes_flat: {
+      id: 'sgrule-2', security_group_id: 'sg-0123456789abcdef0', type: 'ingress', protocol: 'tcp', from_port: '80', to_port: '80', 'cidr_blocks.#': '1', 'cidr_blocks.0': '10.0.0.0/8',
+    } }] },
   ] };
   const dir = folder({ 'main.tf': 'provider "aws" {\n  region = var.region\n}\nvariable "region" {}\n', 'terraform.tfstate': JSON.stringify(state) });
   const out = await scan(dir, '');
   t.same(out.drifts, [], 'no deletion reported');
   t.equal(out.resourcesScanned, 0);
-  t.same(out.stats.regionUnknown, { aws_security_group_rule: 1 }, 'the scan says which type lacked a region');
+  t.same(out.stats.regionUnknown, { aws_security_group_rule: 2 }, 'the scan says which type lacked a region');
+  t.same(out.stats.flatInstances, { count: 1, addresses: ['aws_security_group_rule.old'] });
 });
 
 t.test('sensitive attributes are compared by hash and never shown', async (t) => {
