@@ -117,7 +117,7 @@ function opensToAnyone(doc: unknown): boolean {
   const p = normalizePolicy(doc);
   const statements = isObject(p) && Array.isArray(p.Statement) ? p.Statement : [];
   return statements.some((s) => isObject(s) && s.Effect === 'Allow' && !s.Condition
-    && (s.Principal === '*' || (isObject(s.Principal) && Array.isArray(s.Principal.AWS) && s.Principal.AWS.includes('*'))));
+    && (s.Principal === '*' || (isObject(s.Principal) && [s.Principal.AWS].flat().includes('*'))));
 }
 
 /** Destination -> target pairs of route elements (aws_route_table.route) or of one aws_route's fields. */

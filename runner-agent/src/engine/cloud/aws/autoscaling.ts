@@ -4,14 +4,14 @@ import { DescribeAutoScalingGroups$, DescribeAutoScalingGroupsCommand, type Auto
 import { genericKey } from '../../diff.ts';
 import { chunk } from '../../limit.ts';
 import type { LiveAttributes } from '../../types.ts';
-import { isObject } from '../../values.ts';
+import { isEmpty, isObject } from '../../values.ts';
 import { answer, byRegion, str, type TypeReader } from './reader.ts';
 import { attrsOf, block, bool, list, num, opt } from './replay/kit.ts';
 
 const NAMES_PER_CALL = 100;
 const nameOf = (a: Record<string, unknown>) => str(a.name || a.id);
 
-function groupAttributes(g: AutoScalingGroup): LiveAttributes | null {
+function groupAttributes(g: AutoScalingGroup, state: Record<string, unknown>): LiveAttributes | null {
   if (g.Status?.startsWith('Delete')) return null;
   const lt = g.LaunchTemplate ?? g.MixedInstancesPolicy?.LaunchTemplate?.LaunchTemplateSpecification;
   return {
@@ -19,7 +19,9 @@ function groupAttributes(g: AutoScalingGroup): LiveAttributes | null {
     default_cooldown: g.DefaultCooldown, health_check_type: g.HealthCheckType, health_check_grace_period: g.HealthCheckGracePeriod,
     launch_configuration: g.LaunchConfigurationName ?? '', launch_template: lt && g.LaunchTemplate ? [{ id: lt.LaunchTemplateId, name: lt.LaunchTemplateName, version: lt.Version }] : [],
     vpc_zone_identifier: (g.VPCZoneIdentifier ?? '').split(',').filter(Boolean), availability_zones: g.AvailabilityZones ?? [],
-    target_group_arns: g.TargetGroupARNs ?? [], load_balancers: g.LoadBalancerNames ?? [], termination_policies: g.TerminationPolicies ?? [],
+    target_group_arns: g.TargetGroupARNs ?? [], load_balancers: g.LoadBalancerNames ?? [],
+    // ["Default"] is what an unset list reads back as.
+    termination_policies: g.TerminationPolicies?.join() === 'Default' && isEmpty(state.termination_policies) ? [] : g.TerminationPolicies ?? [],
     max_instance_lifetime: g.MaxInstanceLifetime ?? 0, capacity_rebalance: g.CapacityRebalance ?? false, service_linked_role_arn: g.ServiceLinkedRoleARN,
     protect_from_scale_in: g.NewInstancesProtectedFromScaleIn ?? false,
     tag: (g.Tags ?? []).filter((t) => t.Key && !t.Key.startsWith('aws:')).map((t) => ({ key: t.Key, value: t.Value ?? '', propagate_at_launch: t.PropagateAtLaunch ?? false })),
@@ -60,7 +62,7 @@ export const autoscalingGroupReader: TypeReader = {
       }
       for (const { item, index } of group) {
         const g = found.get(nameOf(item.instance.attributes));
-        if (g) out[index] = groupAttributes(g);
+        if (g) out[index] = groupAttributes(g, item.instance.attributes);
       }
     }
     return out;

@@ -33,8 +33,11 @@ async function describeMany<R>(items: Parameters<TypeReader['read']>[0], idOf: (
 
 // ---- clusters ----------------------------------------------------------------------------
 
+/** Container Insights "disabled" is every cluster's default: present or absent, it is the same setting. */
+const settingKey = (e: unknown) => (isObject(e) && e.name === 'containerInsights' && e.value === 'disabled' ? [] : genericKey(e));
+
 export const ecsClusterReader: TypeReader = {
-  spec: { sets: { setting: genericKey } },
+  spec: { sets: { setting: settingKey } },
   answers: [answer<{ clusters?: string[] }>('ecs', DescribeClusters$, (input, world) => {
     const all = attrsOf(world, 'aws_ecs_cluster');
     const ids = input.clusters ?? [];
