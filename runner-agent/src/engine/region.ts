@@ -9,7 +9,8 @@
 //      the bucket is, a group rule where its group is), by reference attributes;
 //   5. the region the ARNs and zones of the other instances of the same provider configuration
 //      agree on (one provider configuration talks to one region);
-//   6. the credentials' region (what the provider itself falls back to).
+//   6. the credentials' region (what the provider itself falls back to);
+//   7. for global APIs (IAM, Route 53, CloudFront...), us-east-1, where their endpoint is.
 // When none answers, the region is unknown and the instance is not compared: it is never
 // reported `deleted` from a guess.
 import path from 'node:path';
