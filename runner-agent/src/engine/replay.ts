@@ -17,6 +17,7 @@ export interface ReplayResult {
   drifts: { resourceAddress: string; resourceType: string; attributes: DiffEntry[] }[];
   unsupported: Record<string, number>;
   sdkCalls: number;
+  sdkCallsByService: Record<string, number>;
 }
 
 /** Every reader's answers, one per operation (readers sharing an API share its answer). */
@@ -39,7 +40,7 @@ export async function replayState(text: string, where: string): Promise<ReplayRe
     const stats = { unsupported: {} as Record<string, number>, ignoredDiffs: 0 };
     const { drifts, compared } = await compareLive(entries, aws, buildIgnoreRules([]), stats);
     return {
-      compared, unsupported: stats.unsupported, sdkCalls: aws.totalCalls,
+      compared, unsupported: stats.unsupported, sdkCalls: aws.totalCalls, sdkCallsByService: { ...aws.calls },
       drifts: drifts.map(({ resourceAddress, resourceType, diff }) => ({ resourceAddress, resourceType, attributes: diff })),
     };
   } finally {

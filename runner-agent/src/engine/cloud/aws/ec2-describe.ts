@@ -40,13 +40,32 @@ export async function ec2Records<R>(ctx: AwsContext, region: string, d: Ec2Descr
       byFilter: (values, token) => send({ Filters: [{ Name: d.filter, Values: values }], NextToken: token }) as Promise<{ NextToken?: string }>,
     }, collect);
   } else {
+    // Every page of a call by ids.
+    const all = async (ids: string[]) => {
+      let token: string | undefined;
+      do {
+        const out = await send({ [d.idsField]: ids, NextToken: token });
+        collect(out);
+        token = out.NextToken as string | undefined;
+      } while (token);
+    };
+    // Ids asked for and not answered are asked again while each round answers some (moto caps
+    // DescribeLaunchTemplates at 15 records without a NextToken).
+    const untilAnswered = async (ids: string[]) => {
+      for (let left = ids; left.length;) {
+        await all(left);
+        const still = left.filter((id) => !cache.has(id));
+        if (still.length === left.length) return;
+        left = still;
+      }
+    };
     for (const part of chunk(missing, d.batch ?? 200)) {
       try {
-        collect(await send({ [d.idsField]: part }));
+        await untilAnswered(part);
       } catch (e) {
         if (!notFound.test(errorName(e))) throw e;
         for (const id of part) {
-          try { collect(await send({ [d.idsField]: [id] })); } catch (e2) { if (!notFound.test(errorName(e2))) throw e2; }
+          try { await all([id]); } catch (e2) { if (!notFound.test(errorName(e2))) throw e2; }
         }
       }
     }
