@@ -20,8 +20,9 @@ import { createRateLimiter } from './guards/rate-limit.ts';
 import { createSigningGuard } from './guards/signing.ts';
 import type { CredentialKind, CredentialReader } from './guards/principal.ts';
 import { discoverPlugins, registerRoutes, validateManifests, type LoadedPlugin, type OpenApiFacts } from './loader.ts';
-import { errorHandler, notFoundHandler } from './error-handler.ts';
+import { clientErrorHandler, errorHandler, frameworkErrorHandler, notFoundHandler, refuseWhileClosing } from './error-handler.ts';
 import { createValidatorCompiler } from './validation.ts';
+import { checkJsonBody } from './input-rules.ts';
 import { registerHealth } from './health.ts';
 import { openapiInfo, addOpenApiFacts } from './openapi.ts';
 import type { AppContext, PluginInstance } from './context.ts';
@@ -48,7 +49,12 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     trustProxy: config.TRUST_PROXY,
     routerOptions: { ignoreTrailingSlash: true },
     exposeHeadRoutes: false,
+    // Every answer in the one error shape, including the ones Fastify and Node write themselves.
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
+    return503OnClosing: false,
   });
+  refuseWhileClosing(app);
   app.setValidatorCompiler(createValidatorCompiler());
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
@@ -57,11 +63,18 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     const text = body as string;
     req.rawBody = text;
     if (text === '') return done(null, undefined);
+    let parsed: unknown;
     try {
-      done(null, JSON.parse(text));
+      parsed = JSON.parse(text);
     } catch {
-      done(Object.assign(new Error('Body is not valid JSON'), { statusCode: 400 }), undefined);
+      return done(Object.assign(new Error('Body is not valid JSON'), { statusCode: 400 }), undefined);
     }
+    try {
+      checkJsonBody(parsed);
+    } catch (err) {
+      return done(err as Error, undefined);
+    }
+    done(null, parsed);
   });
   await app.register(multipart, { limits: { fileSize: 2 * 1024 * 1024, files: 1, fields: 5 } });
 
@@ -86,7 +99,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     bus: createEventBus(app.log),
     scheduler: createScheduler(db.db, { processEveryMs: opts.jobPollMs, lockLifetimeMs: opts.jobLockLifetimeMs }),
     mail: createMailer(config),
-    audit: createAudit(db, app.log),
+    audit: createAudit(db, redis.main, app.log),
     tenancy: createTenancy(db, caches),
     provideCredential: (kind, reader) => { readers.set(kind, reader); },
     onOrgDelete: (fn) => { orgDeleteHooks.push(fn); },
@@ -100,6 +113,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     await ctx.scheduler.stop();
     for (const i of instances.values()) await i.stop?.();
     await ctx.audit.flush();
+    ctx.audit.stop();
     ctx.mail.close();
     await caches.close();
     await redis.close();

@@ -4,7 +4,10 @@
 // It owns audit_logs, so the reads (pages, export cursors) and the deletions live here too.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Filter, FindCursor } from 'mongodb';
-import { escapeKey, type CollectionSpec, type Database } from './db.ts';
+import { isDuplicateKey, isStoreDown, type CollectionSpec, type Database } from './db.ts';
+import { redact } from './audit-body.ts';
+import { createAuditSpool, type AuditSpoolStats } from './audit-spool.ts';
+import type { Redis } from 'ioredis';
 import { newId } from './crypto.ts';
 import type { RouteSpec } from './manifest.ts';
 import { PLANS, type Plan } from './plans.ts';
@@ -65,20 +68,7 @@ function toQuery(f: AuditFilter): Filter<AuditEntry> {
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const NOT_LOGGED = [/^\/api\/csrf-token$/, /^\/api\/stats\//, /^\/api\/analytics\//, /^\/api\/status\//, /^\/health$/, /^\/api\/auth\/me$/, /^\/api\/notifications\/ping/];
-const REDACT = ['password', 'token', 'secret', 'key', 'authorization', 'webhookurl', 'cookie', 'csrf'];
-
-/** Replaces values of sensitive keys (case-insensitive substring) with [REDACTED], recursively. */
-export function redact(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(redact);
-  if (value && typeof value === 'object' && !(value instanceof Date) && !Buffer.isBuffer(value)) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => {
-      const lower = k.toLowerCase();
-      // Keys the database refuses (`$source`, `a.b`) are escaped, as storableKeys does.
-      return [escapeKey(k), REDACT.some((r) => lower.includes(r)) ? '[REDACTED]' : redact(v)];
-    }));
-  }
-  return value;
-}
+export { redact };
 
 /** `/api/orgs/:orgId/members` + PUT -> `http.put.orgs.orgId.members`. */
 export function autoAction(method: string, routeUrl: string): string {
@@ -99,8 +89,11 @@ export interface Audit {
   record(req: FastifyRequest, reply: FastifyReply, spec: RouteSpec): void;
   /** Explicit entries from services (logins, login failures, job outcomes). */
   write(entry: Omit<AuditEntry, '_id' | 'timestamp'> & { timestamp?: Date }): Promise<void>;
-  /** Waits for entries still being written (tests, shutdown). */
+  /** Waits for entries still being written (tests, shutdown), then writes those waiting in Redis. */
   flush(): Promise<void>;
+  /** Entries the database did not take at first: kept in Redis, written again, lost. */
+  failures(): AuditSpoolStats;
+  stop(): void;
   /** One page of matching entries, newest first, and how many match: two commands whatever the page size. */
   query(filter: AuditFilter, page: Page): Promise<{ entries: AuditEntry[]; total: number }>;
   /** Every matching entry, newest first, fetched in batches (streamed exports). */
@@ -115,13 +108,31 @@ export interface Audit {
   purge(policy: RetentionPolicy, orgIdsOnPlan: (plan: Plan) => Promise<string[]>, now?: Date): Promise<PurgeResult>;
 }
 
-export function createAudit(db: Database, log: { error(obj: object, msg: string): void }): Audit {
+export function createAudit(db: Database, redis: Redis, log: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void }): Audit {
   const logs = db.collection<AuditEntry>(AUDIT_LOGS);
   const pending = new Set<Promise<unknown>>();
 
-  const write: Audit['write'] = async (entry) => {
-    const p = logs.insertOne({ _id: newId(), timestamp: new Date(), ...entry })
-      .catch((err) => log.error({ err, action: entry.action }, 'audit write failed'));
+  /**
+   * Writes the entry; a duplicate _id means it was written already. An entry the database
+   * refuses for its content is written again with the body replaced by the reason, so the
+   * mutation stays in the trail; only an unreachable database throws.
+   */
+  async function insert(entry: AuditEntry): Promise<void> {
+    try {
+      await logs.insertOne(entry);
+    } catch (err) {
+      if (isDuplicateKey(err)) return;
+      if (isStoreDown(err)) throw err;
+      log.error({ err, action: entry.action }, 'audit entry refused by the database; kept without its body');
+      await logs.insertOne({ ...entry, body: { '[unstorable]': String((err as Error).message).slice(0, 200) }, details: undefined })
+        .catch((again) => { if (!isDuplicateKey(again)) throw again; });
+    }
+  }
+  const spool = createAuditSpool(redis, (e) => insert(e as AuditEntry), log);
+
+  const write: Audit['write'] = async (input) => {
+    const entry: AuditEntry = { _id: newId(), timestamp: new Date(), ...input };
+    const p = insert(entry).catch((err) => spool.keep(entry, err));
     pending.add(p);
     try { await p; } finally { pending.delete(p); }
   };
@@ -147,13 +158,18 @@ export function createAudit(db: Database, log: { error(obj: object, msg: string)
         resourceId,
         statusCode: reply.statusCode,
         body: redact(req.auditBody ?? req.body),
-        details: req.auditDetails,
+        details: req.auditDetails && (redact(req.auditDetails) as Record<string, unknown>),
         ipAddress: req.ip,
         userAgent: req.headers['user-agent'] ?? null,
       });
     },
     write,
-    async flush() { await Promise.all([...pending]); },
+    async flush() {
+      await Promise.all([...pending]);
+      await spool.drain();
+    },
+    failures: () => spool.stats(),
+    stop: () => spool.stop(),
     async query(filter, page) {
       const q = toQuery(filter);
       const { skip, limit } = pageWindow(page);

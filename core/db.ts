@@ -4,7 +4,7 @@
 // production MongoDB must not).
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { MongoClient, MongoServerError, type AnyBulkWriteOperation, type Collection, type OptionalUnlessRequiredId, type Db, type Document, type IndexDirection } from 'mongodb';
+import { MongoClient, MongoServerError, MongoNetworkError, MongoServerSelectionError, MongoNotConnectedError, MongoTopologyClosedError, type AnyBulkWriteOperation, type Collection, type OptionalUnlessRequiredId, type Db, type Document, type IndexDirection } from 'mongodb';
 
 export interface IndexSpec {
   key: Record<string, IndexDirection>;
@@ -91,6 +91,11 @@ export const indexName = (key: Record<string, unknown>) => Object.entries(key).m
 export const isDuplicateKey = (err: unknown) =>
   err instanceof MongoServerError && (err.code === 11000 || /SQLSTATE 23505|duplicate key/.test(err.message));
 
+/** The database could not be reached (as opposed to refusing a command). */
+export const isStoreDown = (err: unknown) =>
+  err instanceof MongoServerSelectionError || err instanceof MongoNetworkError
+  || err instanceof MongoNotConnectedError || err instanceof MongoTopologyClosedError;
+
 /** Inserts the document; false when a unique index refused it (the exactly-once building block of DESIGN.md). */
 export async function insertUnlessDuplicate<T extends Document>(col: Collection<T>, doc: OptionalUnlessRequiredId<T>): Promise<boolean> {
   try {
@@ -158,3 +163,13 @@ export const BULK_STATEMENTS = 10;
 export async function bulkWriteInChunks<T extends Document>(col: Collection<T>, ops: AnyBulkWriteOperation<T>[], ordered = false): Promise<void> {
   for (let i = 0; i < ops.length; i += BULK_STATEMENTS) await col.bulkWrite(ops.slice(i, i + BULK_STATEMENTS), { ordered });
 }
+
+/** What a store's update may change: never a record's identity, organization or creation time. */
+export type Changes<T> = Partial<Omit<T, '_id' | 'orgId' | 'createdAt'>>;
+
+/**
+ * The named fields a caller means to change, without the ones it left undefined. Services
+ * build an update from named input fields through this, never by spreading a request body.
+ */
+export const namedChanges = <T extends Record<string, unknown>>(fields: T): Partial<T> =>
+  Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<T>;

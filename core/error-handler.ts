@@ -1,9 +1,10 @@
 // The one error mapper (installed before any plugin): known errors keep their code,
 // status and message; Fastify's own 4xx keep their status; store outages become 503;
 // anything else is a generic 500 with the request id, logged in full, never a stack trace.
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { MongoNetworkError, MongoServerSelectionError, MongoNotConnectedError, MongoTopologyClosedError } from 'mongodb';
-import { AppError } from './errors.ts';
+import type { Duplex } from 'node:stream';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isStoreDown } from './db.ts';
+import { AppError, ERRORS } from './errors.ts';
 
 const STATUS_CODES: Record<number, string> = {
   400: 'bad_request', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 405: 'method_not_allowed',
@@ -22,6 +23,9 @@ export function errorHandler(err: FastifyError | AppError | Error, req: FastifyR
     const details = fe.validation.map((v) => ({ path: `${fe.validationContext ?? ''}${v.instancePath}`, message: v.message, params: v.params }));
     return send(reply, 400, 'validation_failed', `${where} ${first?.message ?? 'is invalid'}`, details);
   }
+  if (MALFORMED_UPLOAD.test(err.message) && !fe.statusCode) {
+    return send(reply, 400, 'bad_request', `The multipart/form-data body is malformed (${err.message})`);
+  }
   if (isStoreDown(err)) {
     req.log.error({ err }, 'store unavailable');
     return send(reply, 503, 'store_unavailable', 'The database is unavailable; try again shortly');
@@ -33,6 +37,9 @@ export function errorHandler(err: FastifyError | AppError | Error, req: FastifyR
   return send(reply, 500, 'internal', `Internal server error (request ${req.id})`);
 }
 
+// What the multipart parser (busboy) throws, without a status, for a body it cannot read.
+const MALFORMED_UPLOAD = /^(Multipart: Boundary not found|Unexpected end of (form|file|multipart data)|Malformed (part )?header|Malformed urlencoded form)/;
+
 export function notFoundHandler(req: FastifyRequest, reply: FastifyReply) {
   return send(reply, 404, 'not_found', `Route ${req.method} ${req.url.split('?')[0]} not found`);
 }
@@ -41,7 +48,42 @@ function send(reply: FastifyReply, status: number, code: string, message: string
   return reply.code(status).type('application/json').send({ success: false, error: details === undefined ? { code, message } : { code, message, details } });
 }
 
-function isStoreDown(err: unknown) {
-  return err instanceof MongoServerSelectionError || err instanceof MongoNetworkError
-    || err instanceof MongoNotConnectedError || err instanceof MongoTopologyClosedError;
+
+
+/**
+ * Fastify's frameworkErrors: what the router refuses before any route runs (a path parameter
+ * longer than maxParamLength is 414, a URL it cannot decode 400), in the one error shape.
+ */
+export function frameworkErrorHandler(err: FastifyError, _req: FastifyRequest, reply: FastifyReply) {
+  const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
+  const code = status === 414 ? 'uri_too_long' : 'bad_request';
+  return send(reply, status, code, status === 414 ? 'A path parameter is longer than the 100 characters accepted' : err.message);
+}
+
+/**
+ * The HTTP server's clientError (before Fastify sees a request): headers too large (431),
+ * a client that took too long (408), anything unparsable (400), in the one error shape.
+ */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex) {
+  if (err.code === 'ECONNRESET' || socket.destroyed || !socket.writable) return;
+  const [status, code, message] = err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'headers_too_large', 'The request headers are larger than the server accepts']
+    : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'request_timeout', 'The request took too long to arrive']
+    : [400, 'bad_request', 'The request is not valid HTTP'];
+  const body = JSON.stringify({ success: false, error: { code, message } });
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES_TEXT[status]}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+}
+const STATUS_CODES_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
+
+/**
+ * Requests that arrive while the server drains answer 503 in the one error shape (Fastify's
+ * own 503 has another); `Connection: close` sends the client elsewhere.
+ */
+export function refuseWhileClosing(app: FastifyInstance) {
+  let closing = false;
+  app.addHook('preClose', async () => { closing = true; });
+  app.addHook('onRequest', async (_req, reply) => {
+    if (!closing) return;
+    reply.header('connection', 'close');
+    return send(reply, 503, 'shutting_down', ERRORS.shutting_down[1]);
+  });
 }

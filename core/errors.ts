@@ -21,6 +21,10 @@ export const ERRORS = {
   rate_limited: [429, 'Too many requests'],
   internal: [500, 'Internal server error'],
   store_unavailable: [503, 'A required store is unavailable'],
+  shutting_down: [503, 'The server is shutting down; retry shortly'],
+  uri_too_long: [414, 'A path parameter is too long'],
+  headers_too_large: [431, 'The request headers are too large'],
+  request_timeout: [408, 'The request took too long to arrive'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type CoreErrorCode = keyof typeof ERRORS;

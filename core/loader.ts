@@ -13,6 +13,7 @@ import { PLANS, planRank, type Plan } from './plans.ts';
 import { RATE_LIMIT_NAMES } from './guards/rate-limit.ts';
 import { buildGuards, type GuardDeps } from './guards/chain.ts';
 import { closest } from './text.ts';
+import { closeSchema } from './input-rules.ts';
 import { ErrorBody, Envelope } from './schemas.ts';
 import type { OperatorConfig } from './config.ts';
 import type { PluginFactory } from './context.ts';
@@ -105,9 +106,9 @@ export function registerRoutes(app: FastifyInstance, plugin: LoadedPlugin, handl
         operationId: route.id,
         tags: [m.plugin],
         summary: route.summary,
-        params: route.params,
-        querystring: route.query,
-        body: route.body,
+        params: route.params && closeSchema(route.params, `${route.id} params`, true),
+        querystring: route.query && closeSchema(route.query, `${route.id} query`, true),
+        body: route.body && closeSchema(route.body, `${route.id} body`, false),
         consumes: route.consumes,
         security: route.auth === 'none' ? [] : securityFor(route.auth),
         response: responseSchemas(route, style),
@@ -130,7 +131,11 @@ const definedOnly = (o: Record<string, unknown>) => Object.fromEntries(Object.en
 function responseSchemas(route: RouteSpec, style: string) {
   const out: Record<string, TSchema> = { '4xx': ErrorBody, '5xx': ErrorBody };
   for (const [status, schema] of Object.entries(route.response)) {
-    if (status === '204') out[status] = Type.Null();
+    if (route.produces && Number(status) < 400) {
+      // Not JSON: the OpenAPI answer names its media types (Fastify does not serialize a raw reply).
+      const body = schema ?? Type.String({ format: 'binary' });
+      out[status] = { description: 'Success', content: Object.fromEntries(route.produces.map((type) => [type, { schema: body }])) } as unknown as TSchema;
+    } else if (status === '204') out[status] = Type.Null();
     else if (schema && style === 'envelope') out[status] = Envelope(schema);
     else if (schema) out[status] = schema;
   }

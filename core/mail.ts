@@ -1,5 +1,6 @@
 // Outgoing mail through one module: SMTP when SMTP_URL is set, otherwise a local outbox
 // folder of .eml files the operator can read (`npm run ops -- outbox`).
+import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import nodemailer from 'nodemailer';
@@ -21,8 +22,10 @@ export function createMailer(cfg: { SMTP_URL?: string; MAIL_FROM: string; MAIL_O
     async send(m) {
       const info = await stream.sendMail({ from: cfg.MAIL_FROM, ...m });
       await mkdir(outbox, { recursive: true });
-      const safeTo = m.to.replace(/[^a-zA-Z0-9@._-]/g, '_');
-      await writeFile(join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${safeTo}.eml`), info.message as Buffer);
+      // File names hold 255 bytes; an address may be longer (RFC 5321 allows 254 plus the rest of the name).
+      const safeTo = m.to.replace(/[^a-zA-Z0-9@._-]/g, '_').slice(0, 120);
+      // A random tail: two mails to one address in the same millisecond must not overwrite each other.
+      await writeFile(join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${safeTo}-${randomBytes(3).toString('hex')}.eml`), info.message as Buffer, { flag: 'wx' });
     },
     close: () => stream.close(),
   };

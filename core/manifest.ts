@@ -49,6 +49,8 @@ export interface RouteSpec {
   reply?: ReplyStyle;
   /** Content types other than JSON that the route accepts (multipart uploads). */
   consumes?: string[];
+  /** Media types of the success answer when it is not JSON (CSV exports, scripts, archives, images). */
+  produces?: string[];
   handler: string;
 }
 

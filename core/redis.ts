@@ -33,3 +33,25 @@ export async function connectRedis(url: string, keyPrefix: string): Promise<Redi
     },
   };
 }
+
+// Hands out the next number of a sequence, never below `atLeast`: concurrent callers each get
+// their own (the database cannot make read-max-then-insert atomic, DESIGN.md).
+const NEXT_IN_SEQUENCE = `local current = tonumber(redis.call('GET', KEYS[1]) or '-1')
+local floor = tonumber(ARGV[1])
+if current < floor then redis.call('SET', KEYS[1], floor) return floor end
+return redis.call('INCR', KEYS[1])`;
+
+/** The position a new record takes in its organization's list (nextInSequence below). */
+export type NextOrder = (orgId: string, atLeast: number) => Promise<number>;
+
+/**
+ * The next position of an ordered list (workspaces, widgets): `atLeast` is one past the highest
+ * stored position. Two concurrent creates get different positions; while Redis is down, `atLeast`.
+ */
+export async function nextInSequence(redis: Redis, key: string, atLeast: number): Promise<number> {
+  try {
+    return Number(await redis.eval(NEXT_IN_SEQUENCE, 1, `sequence:${key}`, atLeast));
+  } catch {
+    return atLeast;
+  }
+}

@@ -7,10 +7,14 @@ export const Timestamp = Type.String({ format: 'date-time' });
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const MAX_PAGE_SIZE = 100;
-export const PageQuery = (defaultLimit = 20, maxLimit = MAX_PAGE_SIZE) => Type.Object({
-  page: Type.Integer({ minimum: 1, default: 1 }),
+/** Highest page number a list accepts: 10 million records at the largest page size. */
+export const MAX_PAGE = 100_000;
+/** page and limit, for lists whose query has more fields. */
+export const pageFields = (defaultLimit = 20, maxLimit = MAX_PAGE_SIZE) => ({
+  page: Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1 }),
   limit: Type.Integer({ minimum: 1, maximum: maxLimit, default: defaultLimit }),
 });
+export const PageQuery = (defaultLimit = 20, maxLimit = MAX_PAGE_SIZE) => Type.Object(pageFields(defaultLimit, maxLimit));
 export type Page = { page: number; limit: number };
 
 export const ErrorBody = Type.Object({

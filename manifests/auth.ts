@@ -55,7 +55,7 @@ export default defineManifest({
     { id: 'uploadAvatar', method: 'POST', url: '/avatar', auth: 'user', consumes: ['multipart/form-data'],
       response: { 200: Type.Object({ avatar: Type.String(), contentType: Type.String(), size: Type.Integer() }) }, handler: 'uploadAvatar' },
     { id: 'getAvatar', method: 'GET', url: '/avatars/:userId', auth: 'none', reply: 'raw', params: Type.Object({ userId: Id }),
-      summary: 'Avatar image of a user (the URL in `avatar`)', response: { 200: null }, handler: 'getAvatar' },
+      summary: 'Avatar image of a user (the URL in `avatar`)', produces: ['image/png', 'image/jpeg', 'image/gif', 'image/webp'], response: { 200: null }, handler: 'getAvatar' },
     { id: 'createDownloadToken', method: 'POST', url: '/download-token', auth: 'user', response: { 200: ShortToken }, handler: 'downloadToken' },
     { id: 'createServiceToken', method: 'POST', url: '/service-token', auth: 'service-key', response: { 200: ShortToken }, handler: 'serviceToken' },
     { id: 'getDeletionStatus', method: 'GET', url: '/deletion-status', auth: 'user', response: { 200: DeletionStatus }, handler: 'deletionStatus' },

@@ -3,6 +3,7 @@
 // generate-fix, create-pr and approve-fix come with the AI and source-host integrations.
 import { Type } from 'typebox';
 import { defineManifest, type RouteSpec } from '../core/manifest.ts';
+import { PageQuery as corePageQuery } from '../core/schemas.ts';
 import {
   Aggregations, AutocompleteQuery, ConfigIdParams, DriftIdParams, DriftPage, DriftView, ExportQuery, FeedbackBody, Filters,
   ListQuery, Message, QueryQuery, RepoStatistics, ScanIdParams, SetStatusBody, Suggestions,
@@ -10,7 +11,7 @@ import {
 
 const read = { auth: 'bearer', scope: 'drifts:read', permission: 'drifts:read' } as const satisfies Partial<RouteSpec>;
 const write = { auth: 'bearer', scope: 'drifts:write', permission: 'drifts:write' } as const satisfies Partial<RouteSpec>;
-const PageQuery = Type.Object({ page: Type.Integer({ minimum: 1, default: 1 }), limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }) });
+const PageQuery = corePageQuery();
 const { sort: _sort, ...AggregationFilters } = Filters;
 
 export default defineManifest({
@@ -27,7 +28,7 @@ export default defineManifest({
       query: Type.Object(AggregationFilters), response: { 200: Aggregations }, handler: 'aggregations' },
     { id: 'exportDrifts', method: 'GET', url: '/export', auth: 'download', scope: 'drifts:read', permission: 'export:csv', reply: 'raw',
       summary: 'text/csv of every drift matching the /query filters, streamed. Bearer token, or ?token= from POST /api/auth/download-token',
-      query: ExportQuery, response: { 200: Type.String({ description: 'text/csv' }) }, handler: 'exportCsv' },
+      query: ExportQuery, produces: ['text/csv'], response: { 200: Type.String({ description: 'CSV, one drift a row' }) }, handler: 'exportCsv' },
     { id: 'getDriftSuggestions', method: 'GET', url: '/suggestions', ...read, summary: 'Filter fields, sort fields, values and the most frequent resource types and repositories', response: { 200: Suggestions }, handler: 'suggestions' },
     { id: 'autocompleteDrifts', method: 'GET', url: '/autocomplete', ...read, summary: 'Distinct values of an allow-listed field starting with prefix, most frequent first',
       query: AutocompleteQuery, response: { 200: Type.Array(Type.String()) }, handler: 'autocomplete' },

@@ -43,9 +43,9 @@ export default defineManifest({
       summary: 'Setup data including the runner token, the install command and the package URL', params: RunnerParams, response: { 200: SetupInfo }, handler: 'setupInfo' },
     { id: 'getRunnerSetupScript', method: 'GET', url: '/:runnerId/setup', auth: 'none', reply: 'raw',
       summary: 'The install script (text/x-shellscript); the runner token in ?token= (401 unless it is this runner\'s)',
-      params: RunnerParams, query: TokenQuery, response: { 200: Type.String({ description: 'text/x-shellscript' }) }, handler: 'setupScript' },
+      params: RunnerParams, query: TokenQuery, produces: ['text/x-shellscript'], response: { 200: Type.String({ description: 'The install script' }) }, handler: 'setupScript' },
     { id: 'getRunnerAgentPackage', method: 'GET', url: '/agent/package.tgz', auth: 'none', reply: 'raw',
       summary: 'The runner-agent npm package (application/gzip) the install script installs; a runner token in ?token=',
-      query: TokenQuery, response: { 200: Type.String({ description: 'application/gzip' }) }, handler: 'agentPackage' },
+      query: TokenQuery, produces: ['application/gzip'], response: { 200: Type.String({ format: 'binary', description: 'The npm package tarball' }) }, handler: 'agentPackage' },
   ],
 });

@@ -2569,6 +2569,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/gif": string;
+                    "image/webp": string;
+                };
+            };
             /** @description Default Response */
             "4XX": {
                 headers: {
@@ -4926,13 +4938,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/csv */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/csv": string;
                 };
             };
             /** @description Default Response */
@@ -7477,7 +7489,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description CSV text, streamed (attachment) */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7919,11 +7931,22 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description The provider-specific credential fields of the project's provider */
+        /** @description The credential fields of the project's provider (which are required is checked against it); fields of other providers are ignored */
         requestBody: {
             content: {
                 "application/json": {
-                    [key: string]: unknown;
+                    accessKeyId?: string;
+                    secretAccessKey?: string;
+                    region?: string;
+                    sessionToken?: string;
+                    subscriptionId?: string;
+                    tenantId?: string;
+                    clientId?: string;
+                    clientSecret?: string;
+                    projectId?: string;
+                    serviceAccountKey?: {
+                        [key: string]: unknown;
+                    };
                 };
             };
         };
@@ -8180,7 +8203,7 @@ export interface operations {
                     repositoryUrl?: string | null;
                     /** @description Non-empty: only a self-hosted runner carrying every one of these labels runs the scans; empty: the built-in executor runs them */
                     runnerLabels?: string[];
-                    /** @description Explicit Terraform state location: a path in the repository, an absolute path, or s3://bucket/key; otherwise the backend block decides */
+                    /** @description Explicit Terraform state location: a path in the repository, relative to each iacPath (no absolute path, no `..` leaving the repository), or s3://bucket/key; otherwise the backend block decides */
                     statePath?: string | null;
                 };
             };
@@ -8369,7 +8392,7 @@ export interface operations {
                     repositoryUrl?: string | null;
                     /** @description Non-empty: only a self-hosted runner carrying every one of these labels runs the scans; empty: the built-in executor runs them */
                     runnerLabels?: string[];
-                    /** @description Explicit Terraform state location: a path in the repository, an absolute path, or s3://bucket/key; otherwise the backend block decides */
+                    /** @description Explicit Terraform state location: a path in the repository, relative to each iacPath (no absolute path, no `..` leaving the repository), or s3://bucket/key; otherwise the backend block decides */
                     statePath?: string | null;
                 };
             };
@@ -9603,13 +9626,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/x-shellscript */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/x-shellscript": string;
                 };
             };
             /** @description Default Response */
@@ -9659,13 +9682,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description application/gzip */
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/gzip": string;
                 };
             };
             /** @description Default Response */

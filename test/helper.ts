@@ -60,9 +60,12 @@ export interface Session { token: string; refreshToken: string; userId: string; 
 let counter = 0;
 export const uniqueEmail = (tag = 'user') => `${tag}-${process.pid}-${++counter}-${randomBytes(2).toString('hex')}@example.com`;
 
-/** Registers a fresh user (with its default organization) and returns its session. */
-export async function register(app: App['app'], email = uniqueEmail(), password = 'correct horse battery'): Promise<Session> {
-  const res = await app.inject({ method: 'POST', url: '/api/auth/register', payload: { email, password } });
+/**
+ * Registers a fresh user (with its default organization) and returns its session. Tests that
+ * register more users than the Auth limit allows one address pass their own `remoteAddress`.
+ */
+export async function register(app: App['app'], email = uniqueEmail(), password = 'correct horse battery', remoteAddress?: string): Promise<Session> {
+  const res = await app.inject({ method: 'POST', url: '/api/auth/register', payload: { email, password }, ...(remoteAddress ? { remoteAddress } : {}) });
   if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
   const body = res.json();
   const me = await app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${body.token}` } });

@@ -5,6 +5,7 @@ import { createDriftStore } from '../drifts/store.ts';
 import { repoScope, repositoryDenied } from '../repo-configs/access.ts';
 import { createWidgetStore } from './store.ts';
 import { createWidgetService } from './service.ts';
+import { nextInSequence } from '../../core/redis.ts';
 import type { CreateWidget, UpdateWidget } from './schemas.ts';
 
 /**
@@ -19,7 +20,7 @@ const idOf = (req: FastifyRequest) => (req.params as { id: string }).id;
 
 export default definePlugin((ctx) => {
   const store = createWidgetStore(ctx.db);
-  const service = createWidgetService(store, createDriftStore(ctx.db));
+  const service = createWidgetService(store, createDriftStore(ctx.db), (orgId, atLeast) => nextInSequence(ctx.redis.main, `widget-order:${orgId}`, atLeast));
   ctx.onOrgDelete((orgId) => store.removeOrg(orgId));
   return {
     handlers: {

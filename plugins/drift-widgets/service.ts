@@ -7,13 +7,15 @@ import { badRequest, conflict, notFound } from '../../core/errors.ts';
 import type { DriftStore } from '../drifts/store.ts';
 import { MAX_WIDGETS, type Widget, type WidgetFilters, type WidgetStore } from './store.ts';
 import type { CreateWidget, UpdateWidget } from './schemas.ts';
+import { namedChanges, type Changes } from '../../core/db.ts';
+import type { NextOrder } from '../../core/redis.ts';
 
 export const widgetView = (w: Widget) => ({
   _id: w._id, title: w.title, type: w.type, filters: w.filters, order: w.order, metric: w.metric,
   lastRefreshed: w.lastRefreshed.toISOString(), createdAt: w.createdAt.toISOString(), updatedAt: w.updatedAt.toISOString(),
 });
 
-export function createWidgetService(store: WidgetStore, drifts: DriftStore) {
+export function createWidgetService(store: WidgetStore, drifts: DriftStore, nextOrder: NextOrder) {
   const metric = (orgId: string, f: WidgetFilters) => drifts.count(orgId, {
     status: f.status, severity: f.severity, resourceType: f.resourceType, q: f.q,
     repositoryConfig: f.repositoryConfigId ? [f.repositoryConfigId] : undefined,
@@ -33,7 +35,7 @@ export function createWidgetService(store: WidgetStore, drifts: DriftStore) {
       const now = new Date();
       const filters = input.filters ?? {};
       const w: Widget = {
-        _id: newId(), orgId, title: input.title, type: input.type, filters, order: existing.reduce((m, x) => Math.max(m, x.order), -1) + 1,
+        _id: newId(), orgId, title: input.title, type: input.type, filters, order: await nextOrder(orgId, existing.reduce((m, x) => Math.max(m, x.order), -1) + 1),
         metric: await metric(orgId, filters), lastRefreshed: now, createdAt: now, updatedAt: now,
       };
       await store.insert(w);
@@ -42,7 +44,7 @@ export function createWidgetService(store: WidgetStore, drifts: DriftStore) {
     async update(orgId: string, id: string, input: UpdateWidget) {
       const w = await load(orgId, id);
       const now = new Date();
-      const set: Partial<Widget> = { ...input, updatedAt: now };
+      const set: Changes<Widget> = namedChanges({ title: input.title, type: input.type, filters: input.filters, updatedAt: now });
       if (input.filters) Object.assign(set, { metric: await metric(orgId, input.filters), lastRefreshed: now });
       await store.update(orgId, id, set);
       return widgetView({ ...w, ...set });

@@ -1,5 +1,5 @@
 // The only file that touches `drift_widgets`; declares its index.
-import { bulkWriteInChunks, type CollectionSpec, type Database } from '../../core/db.ts';
+import { bulkWriteInChunks, type CollectionSpec, type Database, type Changes } from '../../core/db.ts';
 import type { DriftStatus, Severity } from '../drifts/store.ts';
 
 export const WIDGET_TYPES = ['count', 'chart', 'list'] as const;
@@ -30,10 +30,10 @@ export function createWidgetStore(db: Database) {
     count: (orgId: string) => col.countDocuments({ orgId }),
     get: (orgId: string, id: string) => col.findOne({ _id: id, orgId }),
     insert: async (w: Widget) => { await col.insertOne(w); },
-    update: async (orgId: string, id: string, set: Partial<Widget>) => (await col.updateOne({ _id: id, orgId }, { $set: set })).matchedCount > 0,
+    update: async (orgId: string, id: string, set: Changes<Widget>) => (await col.updateOne({ _id: id, orgId }, { $set: set })).matchedCount > 0,
     remove: async (orgId: string, id: string) => (await col.deleteOne({ _id: id, orgId })).deletedCount > 0,
     /** Many widgets at once (refresh all, reorder): one command per BULK_STATEMENTS widgets. */
-    async setMany(orgId: string, sets: { id: string; set: Partial<Widget> }[]) {
+    async setMany(orgId: string, sets: { id: string; set: Changes<Widget> }[]) {
       await bulkWriteInChunks(col, sets.map(({ id, set }) => ({ updateOne: { filter: { _id: id, orgId }, update: { $set: set } } })));
     },
     removeOrg: async (orgId: string) => { await col.deleteMany({ orgId }); },

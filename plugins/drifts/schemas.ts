@@ -1,7 +1,7 @@
 // TypeBox schemas of the drift routes, with their Static<> types beside them, and the
 // view that turns a stored drift into its wire shape.
 import { Type, type Static } from 'typebox';
-import { Id, Nullable, Timestamp } from '../../core/schemas.ts';
+import { Id, Nullable, Timestamp, pageFields } from '../../core/schemas.ts';
 import { CHANGE_TYPES, DRIFT_STATUSES, SEVERITIES, SORT_FIELDS, type Drift } from './store.ts';
 
 export const Severity = Type.Enum(SEVERITIES);
@@ -42,7 +42,7 @@ export function driftView(d: Drift): DriftView {
 
 /** One value or a comma-separated list: status=detected,acknowledged. */
 const listOf = (values: readonly string[]) => Type.String({ pattern: `^(${values.join('|')})(,(${values.join('|')}))*$`, description: `One or more (comma-separated) of ${values.join(', ')}` });
-const Page = { page: Type.Integer({ minimum: 1, default: 1 }), limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }) };
+const Page = pageFields();
 
 export const ListQuery = Type.Object({ ...Page, status: Type.Optional(listOf(DRIFT_STATUSES)), severity: Type.Optional(listOf(SEVERITIES)) });
 const sortValues = SORT_FIELDS.flatMap((f) => [f, `-${f}`]);

@@ -1,6 +1,6 @@
 // TypeBox schemas of the notification routes.
 import { Type } from 'typebox';
-import { Timestamp } from '../../core/schemas.ts';
+import { Timestamp, pageFields } from '../../core/schemas.ts';
 
 export const NotificationView = Type.Object({
   _id: Type.String(), orgId: Type.String(), type: Type.String(), title: Type.String(), message: Type.String(), read: Type.Boolean(), createdAt: Timestamp,
@@ -10,8 +10,7 @@ export const NotificationView = Type.Object({
   }),
 });
 export const ListQuery = Type.Object({
-  page: Type.Integer({ minimum: 1, default: 1 }),
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+  ...pageFields(),
   unreadOnly: Type.Optional(Type.Boolean()),
 });
 export const NotificationPage = Type.Object({

@@ -3,6 +3,7 @@
 import { Type, type Static } from 'typebox';
 import { Nullable, Timestamp } from '../../core/schemas.ts';
 import { Provider } from '../repo-configs/schemas.ts';
+import { CloudACredentials, CloudBCredentials, CloudCCredentials } from '../credentials/schemas.ts';
 
 export const CreateProject = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 100 }),
@@ -11,7 +12,10 @@ export const CreateProject = Type.Object({
 export type CreateProject = Static<typeof CreateProject>;
 export const UpdateProject = Type.Object({ name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })) }, { additionalProperties: false });
 /** cloud_a: accessKeyId, secretAccessKey, region, sessionToken?; cloud_b: subscriptionId, tenantId, clientId, clientSecret; cloud_c: projectId, serviceAccountKey. */
-export const ProjectCredentials = Type.Object({}, { additionalProperties: true, minProperties: 1, maxProperties: 10, description: 'The provider-specific credential fields of the project\'s provider' });
+export const ProjectCredentials = Type.Partial(Type.Object({ ...CloudACredentials.properties, ...CloudBCredentials.properties, ...CloudCCredentials.properties }), {
+  additionalProperties: false, minProperties: 1,
+  description: 'The credential fields of the project\'s provider (which are required is checked against it); fields of other providers are ignored',
+});
 
 export const CredentialSummary = Type.Object({ hasCredentials: Type.Boolean(), lastUpdated: Nullable(Timestamp) }, { additionalProperties: Type.String() });
 export const ProjectView = Type.Object({

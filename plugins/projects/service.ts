@@ -8,6 +8,7 @@ import { CloudACredentials, CloudBCredentials, CloudCCredentials } from '../cred
 import { summarizeCloudA, summarizeCloudB, summarizeCloudC } from '../credentials/mask.ts';
 import type { RepoConfigStore, Provider } from '../repo-configs/store.ts';
 import type { Project, ProjectStore } from './store.ts';
+import { namedChanges } from '../../core/db.ts';
 
 const RULES = {
   cloud_a: { schema: CloudACredentials, summarize: summarizeCloudA, fields: ['accessKeyId', 'secretAccessKey', 'region', 'sessionToken'] },
@@ -47,7 +48,7 @@ export function createProjectService(ctx: AppContext, store: ProjectStore, confi
     get: async (orgId: string, id: string) => one(orgId, await load(orgId, id)),
     async update(orgId: string, id: string, input: { name?: string }) {
       await load(orgId, id);
-      await store.update(orgId, id, { ...input, updatedAt: new Date() });
+      await store.update(orgId, id, namedChanges({ name: input.name, updatedAt: new Date() }));
       return one(orgId, await load(orgId, id));
     },
     async remove(orgId: string, id: string) {

@@ -1,7 +1,7 @@
 // The only file that touches `projects` and `project_defaults`; declares their indexes.
 // The default project is one pointer document per organization (_id = orgId), as for
 // workspaces: a single-document write, so never two defaults.
-import type { CollectionSpec, Database } from '../../core/db.ts';
+import type { CollectionSpec, Database, Changes } from '../../core/db.ts';
 import { isDuplicateKey } from '../../core/db.ts';
 import type { Provider } from '../repo-configs/store.ts';
 
@@ -30,7 +30,7 @@ export function createProjectStore(db: Database) {
     list: (orgId: string) => col.find({ orgId }).sort({ createdAt: 1 }).limit(1000).toArray(),
     get: (orgId: string, id: string) => col.findOne({ _id: id, orgId }),
     insert: async (doc: Project) => { await col.insertOne(doc); },
-    async update(orgId: string, id: string, set: Partial<Project>) {
+    async update(orgId: string, id: string, set: Changes<Project>) {
       return (await col.updateOne({ _id: id, orgId }, { $set: set })).matchedCount > 0;
     },
     async remove(orgId: string, id: string) {

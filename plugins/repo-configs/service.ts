@@ -14,6 +14,7 @@ import type { ProjectStore } from '../projects/store.ts';
 import { assertAllowed, repositoryDenied, type RepoScope } from './access.ts';
 import { REPOSITORY_URL_HINT, REPOSITORY_URL_SECRET, repositoryUrlKind, repositoryUrlSecret, type RepoConfig, type RepoConfigStore } from './store.ts';
 import type { CreateRepoConfig, UpdateRepoConfig } from './schemas.ts';
+import { repoPathProblem, statePathProblem } from '../../runner-agent/src/engine/paths.ts';
 
 /** Agenda job that creates a scheduled scan (defined by the scans plugin). */
 export const SCHEDULED_SCAN_JOB = 'scans.scheduled';
@@ -38,6 +39,26 @@ export const configView = (c: RepoConfig) => ({
   lastScanAt: c.lastScanAt?.toISOString() ?? null, lastScanStatus: c.lastScanStatus,
   createdAt: c.createdAt.toISOString(), updatedAt: c.updatedAt.toISOString(),
 });
+
+/**
+ * iacPaths and statePath name places inside the repository (statePath may be s3://bucket/key
+ * instead): the built-in executor runs on the service's host, and a path out of the checkout
+ * would read its files (issue #10). The engine applies the same rules (paths.ts) to configs
+ * stored before this check. On update, a statePath is checked against the iacPaths it will be
+ * read from, given or stored. A 400 like the schema's: validation_failed, details naming the field.
+ */
+export function checkPaths(input: { iacPaths?: string[]; statePath?: string | null }, stored?: Pick<RepoConfig, 'iacPaths' | 'statePath'>) {
+  if (input.iacPaths === undefined && input.statePath === undefined) return;
+  const refuse = (field: string, message: string) =>
+    new AppError('validation_failed', { message, details: [{ path: `body/${field}`, message }] });
+  for (const [i, p] of (input.iacPaths ?? []).entries()) {
+    const problem = repoPathProblem(p);
+    if (problem) throw refuse(`iacPaths/${i}`, `iacPaths[${i}] "${p}" ${problem}`);
+  }
+  const statePath = input.statePath !== undefined ? input.statePath?.trim() : stored?.statePath;
+  const problem = statePath ? statePathProblem(statePath, input.iacPaths ?? stored?.iacPaths ?? []) : undefined;
+  if (problem) throw refuse('statePath', `statePath "${statePath}" ${problem}`);
+}
 
 interface Deps { configs: RepoConfigStore; scans: ScanStore; drifts: DriftStore; workspaces: WorkspaceStore; projects: ProjectStore }
 
@@ -108,6 +129,7 @@ export function createRepoConfigService(ctx: AppContext, d: Deps) {
       // A token limited to some repositories cannot add one it would not be allowed to see.
       if (scope) throw repositoryDenied();
       const scheduleCron = input.scheduleCron ? checkCron(input.scheduleCron) : null;
+      checkPaths(input);
       await checkRefs(orgId, input);
       const workspaceId = input.workspaceId ?? await ensureDefaultWorkspace(d.workspaces, orgId);
       const now = new Date();
@@ -139,6 +161,7 @@ export function createRepoConfigService(ctx: AppContext, d: Deps) {
         if (input[k] !== undefined) set[k] = input[k]?.trim() || null;
       }
       if (input.scheduleCron !== undefined) set.scheduleCron = input.scheduleCron ? checkCron(input.scheduleCron) : null;
+      checkPaths(input, before);
       await checkRefs(orgId, input);
       await d.configs.update(orgId, id, set);
       if (set.scheduleCron !== undefined && set.scheduleCron !== before.scheduleCron) await schedule(orgId, id, set.scheduleCron);

@@ -3,7 +3,7 @@
 // repositories, a new config takes the lowest free slot "0".."limit-1", and the unique index
 // on (orgId, slot) lets exactly one of two concurrent creates have a given slot (DESIGN.md:
 // only unique indexes hold). Unlimited plans use the config's own id as its slot.
-import type { CollectionSpec, Database } from '../../core/db.ts';
+import type { CollectionSpec, Database, Changes } from '../../core/db.ts';
 import { insertUnlessDuplicate } from '../../core/db.ts';
 
 import path from 'node:path';
@@ -86,7 +86,7 @@ export function createRepoConfigStore(db: Database) {
     async insert(doc: RepoConfig): Promise<boolean> {
       return insertUnlessDuplicate(col, doc);
     },
-    async update(orgId: string, id: string, set: Partial<RepoConfig>) {
+    async update(orgId: string, id: string, set: Changes<RepoConfig>) {
       return (await col.updateOne({ _id: id, orgId }, { $set: set })).matchedCount > 0;
     },
     async remove(orgId: string, id: string) {

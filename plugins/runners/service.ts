@@ -9,6 +9,7 @@ import { pageWindow } from '../../core/schemas.ts';
 import type { Principal } from '../../core/guards/principal.ts';
 import type { Runner, RunnerStore } from './store.ts';
 import type { CreateRunner, Heartbeat, UpdateRunner } from './schemas.ts';
+import { namedChanges } from '../../core/db.ts';
 
 export const SWEEP_JOB = 'runners.mark-stale-offline';
 /** A heartbeat that changes nothing is written at most this often (heartbeats are a hot path). */
@@ -74,7 +75,7 @@ export function createRunnerService(ctx: AppContext, store: RunnerStore, failHel
     },
     get: async (orgId: string, id: string) => runnerView(await mustGet(orgId, id)),
     async update(orgId: string, id: string, input: UpdateRunner) {
-      const runner = await store.update(orgId, id, input);
+      const runner = await store.update(orgId, id, namedChanges({ name: input.name, labels: input.labels }));
       if (!runner) throw notFound('Runner');
       await byToken.invalidate(runner.tokenHash);
       return runnerView(runner);

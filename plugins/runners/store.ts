@@ -1,5 +1,5 @@
 // The only file that touches `runners`; declares its indexes.
-import type { CollectionSpec, Database } from '../../core/db.ts';
+import type { CollectionSpec, Database, Changes } from '../../core/db.ts';
 
 export const RUNNER_STATUSES = ['online', 'busy', 'offline'] as const;
 export type RunnerStatus = (typeof RUNNER_STATUSES)[number];
@@ -45,7 +45,7 @@ export function createRunnerStore(db: Database) {
     count: (orgId: string) => col.countDocuments({ orgId }),
     get: (orgId: string, id: string) => col.findOne({ _id: id, orgId }),
     byTokenHash: (tokenHash: string) => col.findOne({ tokenHash }),
-    async update(orgId: string, id: string, set: Partial<Runner>) {
+    async update(orgId: string, id: string, set: Changes<Runner>) {
       return col.findOneAndUpdate({ _id: id, orgId }, { $set: set }, { returnDocument: 'after' });
     },
     remove: (orgId: string, id: string) => col.findOneAndDelete({ _id: id, orgId }),

@@ -1,8 +1,10 @@
 // TypeBox schemas of the scan routes and of the result an executor reports.
 import { Type, type Static } from 'typebox';
-import { Id, Nullable, Timestamp } from '../../core/schemas.ts';
+import { Id, Nullable, PageQuery as corePageQuery, Timestamp, pageFields } from '../../core/schemas.ts';
 import { AiAnalysis, ChangeType, DriftView, Severity, TrendPoint } from '../drifts/schemas.ts';
 import { SCAN_STATUSES, type Scan } from './store.ts';
+
+const PageQuery = corePageQuery();
 
 export const ScanStatus = Type.Enum(SCAN_STATUSES);
 export const ScanView = Type.Object({
@@ -34,11 +36,10 @@ export const ScanDetails = Type.Object({
 });
 
 export const ListQuery = Type.Object({
-  page: Type.Integer({ minimum: 1, default: 1 }),
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+  ...pageFields(),
   status: Type.Optional(ScanStatus),
 });
-export const PageQuery = Type.Object({ page: Type.Integer({ minimum: 1, default: 1 }), limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }) });
+export { PageQuery };
 export const ScanPage = Type.Object({
   success: Type.Literal(true),
   data: Type.Array(ScanView),

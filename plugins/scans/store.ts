@@ -1,7 +1,7 @@
 // The only file that touches `scans`; declares its indexes. Every list is scoped by orgId
 // and, for a CLI token limited to some repositories, by repositoryConfig $in those ids
 // (equality for the index check, so the same indexes serve both).
-import type { CollectionSpec, Database } from '../../core/db.ts';
+import type { CollectionSpec, Database, Changes } from '../../core/db.ts';
 import type { Filter } from 'mongodb';
 
 export const SCAN_STATUSES = ['pending', 'running', 'completed', 'failed', 'cancelled'] as const;
@@ -64,7 +64,7 @@ export function createScanStore(db: Database) {
     oldest: (orgId: string, f: ScanFilter, limit: number) => col.find(filterOf(orgId, f)).sort({ createdAt: 1, _id: 1 }).limit(limit).toArray(),
     get: (orgId: string, id: string) => col.findOne({ _id: id, orgId }),
     insert: async (doc: Scan) => { await col.insertOne(doc); },
-    async update(orgId: string, id: string, set: Partial<Scan>) {
+    async update(orgId: string, id: string, set: Changes<Scan>) {
       await col.updateOne({ _id: id, orgId }, { $set: set });
     },
     count: (orgId: string, f: ScanFilter = {}) => col.countDocuments(filterOf(orgId, f)),

@@ -1,6 +1,7 @@
 // Handlers of the workspace routes (manifests/workspaces.ts).
 import type { FastifyRequest } from 'fastify';
 import { definePlugin } from '../../core/context.ts';
+import { nextInSequence } from '../../core/redis.ts';
 import { createRepoConfigStore } from '../repo-configs/store.ts';
 import { createWorkspaceStore } from './store.ts';
 import { createWorkspaceService } from './service.ts';
@@ -11,7 +12,7 @@ const idOf = (req: FastifyRequest) => (req.params as { id: string }).id;
 
 export default definePlugin((ctx) => {
   const store = createWorkspaceStore(ctx.db);
-  const service = createWorkspaceService(store, createRepoConfigStore(ctx.db));
+  const service = createWorkspaceService(store, createRepoConfigStore(ctx.db), (orgId, atLeast) => nextInSequence(ctx.redis.main, `workspace-order:${orgId}`, atLeast));
   ctx.onOrgDelete((orgId) => store.removeOrg(orgId));
   return {
     handlers: {

@@ -4,6 +4,8 @@ import { newId } from '../../core/crypto.ts';
 import { badRequest, conflict, notFound } from '../../core/errors.ts';
 import type { RepoConfigStore } from '../repo-configs/store.ts';
 import { firstWorkspaceId, type Workspace, type WorkspaceStore } from './store.ts';
+import { namedChanges } from '../../core/db.ts';
+import type { NextOrder } from '../../core/redis.ts';
 
 export const DEFAULT_WORKSPACE_NAME = 'Default';
 
@@ -19,7 +21,7 @@ export async function ensureDefaultWorkspace(store: WorkspaceStore, orgId: strin
   return (await store.defaultId(orgId)) ?? id;
 }
 
-export function createWorkspaceService(store: WorkspaceStore, configs: RepoConfigStore) {
+export function createWorkspaceService(store: WorkspaceStore, configs: RepoConfigStore, nextOrder: NextOrder) {
   const view = (w: Workspace, defaultId: string, counts: Map<string, number>) => ({
     _id: w._id, name: w.name, description: w.description, isDefault: w._id === defaultId, order: w.order,
     repoConfigCount: counts.get(w._id) ?? 0, createdAt: w.createdAt.toISOString(), updatedAt: w.updatedAt.toISOString(),
@@ -48,7 +50,7 @@ export function createWorkspaceService(store: WorkspaceStore, configs: RepoConfi
       const now = new Date();
       const w: Workspace = {
         _id: newId(), orgId, name: input.name, description: input.description ?? '',
-        order: existing.reduce((max, x) => Math.max(max, x.order), -1) + 1, createdAt: now, updatedAt: now,
+        order: await nextOrder(orgId, existing.reduce((max, x) => Math.max(max, x.order), -1) + 1), createdAt: now, updatedAt: now,
       };
       await store.insert(w);
       return one(orgId, w);
@@ -56,7 +58,7 @@ export function createWorkspaceService(store: WorkspaceStore, configs: RepoConfi
     get: async (orgId: string, id: string) => one(orgId, await load(orgId, id)),
     async update(orgId: string, id: string, input: { name?: string; description?: string }) {
       await load(orgId, id);
-      await store.update(orgId, id, { ...input, updatedAt: new Date() });
+      await store.update(orgId, id, namedChanges({ name: input.name, description: input.description, updatedAt: new Date() }));
       return one(orgId, await load(orgId, id));
     },
     async remove(orgId: string, id: string) {

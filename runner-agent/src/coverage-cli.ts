@@ -65,7 +65,7 @@ export async function coverageMain(argv: string[], env: NodeJS.ProcessEnv, out: 
     const doc = readStateDocument(await readState(source, region, values.endpoint ?? env.DRIFT_CLOUD_A_ENDPOINT), source);
     const configDir = values.config ?? (source.startsWith('s3://') ? undefined : path.dirname(path.resolve(source)));
     let module: RootModule | undefined;
-    if (configDir && (values.config || holdsConfig(configDir))) module = await parseRootModule(path.resolve(configDir), configDir);
+    if (configDir && (values.config || holdsConfig(configDir))) module = await parseRootModule(path.resolve(configDir), '');
     const report = await stateCoverage(doc, { supported: (t) => !!AWS_READERS[t], module, credentialsRegion: region });
     out.write(values.json ? `${JSON.stringify(report)}\n` : `${formatCoverage(report)}\n`);
     return 0;

@@ -67,7 +67,7 @@ async function listFiles(dir: string): Promise<string[]> {
     if (err.code === 'ENOENT') return [] as string[];
     throw err;
   });
-  // core/mail.ts names files <ISO time>-<recipient>.eml, so name order is time order.
+  // core/mail.ts names files <ISO time>-<recipient>-<random>.eml, so name order is time order.
   return names.filter((n) => n.endsWith('.eml')).sort();
 }
 

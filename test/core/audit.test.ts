@@ -1,5 +1,8 @@
 import t from 'tap';
+import { MongoNetworkError } from 'mongodb';
 import { autoAction, redact } from '../../core/audit.ts';
+import { createAuditSpool } from '../../core/audit-spool.ts';
+import { isDuplicateKey } from '../../core/db.ts';
 import { buildTestApp, register, bearer } from '../helper.ts';
 
 t.test('redaction: sensitive keys, any case, recursively', async (t) => {
@@ -10,6 +13,51 @@ t.test('redaction: sensitive keys, any case, recursively', async (t) => {
 
 t.test('keys the database refuses are escaped, at any depth', async (t) => {
   t.same(redact({ $source: 'x', tags: { 'kubernetes.io/role': 'a', list: [{ $ref: 1 }] } }), { '\uFF04source': 'x', tags: { 'kubernetes\uFF0Eio/role': 'a', list: [{ '\uFF04ref': 1 }] } });
+});
+
+t.test('credentials inside URLs are redacted in any string, refused body or not', async (t) => {
+  t.same(redact({ repositoryUrl: 'https://deploy:hunter2@git.example.com/o/r.git', note: 'clone git+ssh://tok@host/x then https://plain.example.com/a@b' }), {
+    repositoryUrl: 'https://[REDACTED]@git.example.com/o/r.git',
+    note: 'clone git+ssh://[REDACTED]@host/x then https://plain.example.com/a@b',
+  });
+  t.same(redact([['https://u:p@h/x']]), ['["https://[REDACTED]@h/x"]'], 'inside an array kept as text too');
+});
+
+t.test('what the database refuses becomes storable: nested arrays, NUL, depth, size', async (t) => {
+  t.same(redact({ x: [[1, [2]], 3] }), { x: ['[1,[2]]', 3] }, 'an array inside an array is kept as its JSON text');
+  t.same(redact({ 'a\u0000b': 'c\u0000d' }), { 'a\uFFFDb': 'c\uFFFDd' }, 'NUL made visible in keys and strings');
+  t.same(redact([[{ password: 'p' }]]), ['[{"password":"[REDACTED]"}]'], 'secrets redacted before an array becomes text');
+  let deep: unknown = 'bottom';
+  for (let i = 0; i < 100; i++) deep = { next: deep };
+  t.match(JSON.stringify(redact(deep)), /\[nested too deep\]/, 'depth bounded');
+  t.equal((redact('x'.repeat(10_000)) as string).length, 2000 + '…[truncated]'.length, 'long strings cut');
+  t.equal((redact(Array.from({ length: 500 }, (_, i) => i)) as unknown[]).length, 101, 'long arrays cut, with a note');
+});
+
+t.test('a failed audit write waits in Redis and is written once the database answers again', async (t) => {
+  const { ctx } = await buildTestApp(t);
+  const trail = ctx.db.db.collection('audit_logs');
+  let down = true;
+  const insert = async (e: object) => {
+    if (down) throw new MongoNetworkError('injected: the database is unreachable');
+    await trail.insertOne(e as never).catch((err) => { if (!isDuplicateKey(err)) throw err; });
+  };
+  const spool = createAuditSpool(ctx.redis.main, insert, { error() {}, warn() {} });
+  t.teardown(() => spool.stop());
+  const entries = [1, 2, 3].map((i) => ({ _id: `spooled-${i}`, orgId: null, action: 'test.spooled', timestamp: new Date() }));
+  for (const e of entries) await insert(e).catch((err) => spool.keep(e, err));
+  t.equal(await spool.drain(), 0, 'nothing written while the database is down');
+  t.equal(await trail.countDocuments({ orgId: null, action: 'test.spooled' }), 0);
+  down = false;
+  // Two drains at once (two processes): each entry is written exactly once.
+  const other = createAuditSpool(ctx.redis.main, insert, { error() {}, warn() {} });
+  t.teardown(() => other.stop());
+  await Promise.all([spool.drain(), other.drain()]);
+  const written = await trail.find({ orgId: null, action: 'test.spooled' }).toArray();
+  t.same(written.map((e) => e._id).sort(), entries.map((e) => e._id), 'every kept entry written once');
+  t.ok(written.every((e) => e.timestamp instanceof Date), 'dates survive the round trip');
+  t.equal(await ctx.redis.main.llen('audit:retry'), 0, 'the list is empty');
+  t.match(spool.stats(), { spooled: 3 }, 'counted');
 });
 
 t.test('auto action names', async (t) => {

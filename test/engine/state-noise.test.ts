@@ -72,7 +72,7 @@ t.test('.tofu files are read, and win over a .tf of the same name', async (t) =>
   writeFileSync(join(dir, 'vars.tofu.json'), JSON.stringify({ variable: { region: { default: 'eu-north-1' } } }));
   writeFileSync(join(dir, 'b.auto.tfvars'), 'region = "eu-south-1"\n');
   writeFileSync(join(dir, 'a.auto.tfvars.json'), '{"region": "eu-west-2"}');
-  const mod = await parseRootModule(dir, 'x');
+  const mod = await parseRootModule(dir, '');
   t.same(mod.files, ['main.tofu', 'vars.tofu.json'], 'main.tf is replaced by main.tofu');
   t.same(mod.providers, [{ alias: '', region: '${var.region}', forEach: undefined }]);
   t.equal(mod.variables.get('region'), 'eu-south-1', 'tfvars over the default, later *.auto.tfvars over earlier');

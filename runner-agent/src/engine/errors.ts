@@ -62,3 +62,26 @@ export function toScanError(err: unknown, what: string, opts: { signal?: AbortSi
   }
   return err;
 }
+
+// JSON.parse's messages quote the text ('Unexpected token 'r', "root:x:0:0"... is not valid
+// JSON'), and a scan's error is shown to every reader of the scan: a parse failure is described
+// by its kind and place only, never by the file's bytes.
+const JSON_KINDS: [RegExp, string][] = [
+  [/^Unexpected end of JSON input/, 'it ends before the JSON value does'],
+  [/^Unexpected token/, 'an unexpected character'],
+  [/^Unexpected non-whitespace character after JSON/, 'text after the JSON value'],
+  [/^Unterminated string/, 'an unterminated string'],
+  [/^Bad control character/, 'a control character inside a string'],
+  [/^Bad escaped character/, 'an invalid escape in a string'],
+  [/^Expected/, 'a missing property name, colon, comma or bracket'],
+];
+
+/** JSON.parse's error `err` on `text`, as "not valid JSON (<kind>, line L, column C)". */
+export function jsonProblem(err: unknown, text: string): string {
+  const message = err instanceof Error ? err.message : '';
+  const kind = JSON_KINDS.find(([re]) => re.test(message))?.[1] ?? 'a syntax error';
+  const at = /at position (\d+)/.exec(message);
+  if (!at) return `not valid JSON (${kind})`;
+  const before = text.slice(0, Number(at[1])).split('\n');
+  return `not valid JSON (${kind}, line ${before.length}, column ${before[before.length - 1].length + 1})`;
+}

@@ -7,7 +7,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from '@cdktf/hcl2json';
-import { ScanError } from './errors.ts';
+import { jsonProblem, ScanError } from './errors.ts';
+import { insideCheckout } from './paths.ts';
 import { isObject } from './values.ts';
 
 export interface Backend { type: string; config: Record<string, unknown> }
@@ -50,35 +51,65 @@ const varFiles = (entries: string[]) => [
   ...entries.filter((f) => /\.auto\.tfvars(\.json)?$/.test(f)),
 ];
 
-async function parseFile(dir: string, file: string, shown: string): Promise<Json> {
-  const text = await readFile(path.join(dir, file), 'utf8');
-  try {
-    const doc = file.endsWith('.json') ? JSON.parse(text) : await parse(file.replace(/\.tofu$/, '.tf'), text);
-    return isObject(doc) ? doc : {};
-  } catch (e) {
-    const msg = (e instanceof Error ? e.message : String(e)).split('\n').slice(0, 3).join(' ');
-    throw new ScanError('parse_error', `Could not parse ${path.posix.join(shown, file)}: ${msg}`, { cause: e });
+/**
+ * One file of the module, opened only inside the checkout (paths.ts: a symbolic link leading
+ * out of it is refused, never read). A parse error names the file and, at most, a line and a
+ * column: never the file's bytes.
+ */
+async function parseFile(root: string, rel: string): Promise<Json> {
+  const real = await insideCheckout(root, rel, rel, 'file');
+  if (!real) throw new ScanError('source_unavailable', `${rel} is a symbolic link to nothing`);
+  const text = await readFile(real, 'utf8');
+  let doc: unknown;
+  if (rel.endsWith('.json')) {
+    try {
+      doc = JSON.parse(text);
+    } catch (e) {
+      throw new ScanError('parse_error', `Could not parse ${rel}: ${jsonProblem(e, text)}`);
+    }
+  } else {
+    try {
+      doc = await parse(path.posix.basename(rel).replace(/\.tofu$/, '.tf'), text);
+    } catch (e) {
+      throw new ScanError('parse_error', `Could not parse ${rel}: ${hclProblem(e instanceof Error ? e.message : String(e))}`);
+    }
   }
+  return isObject(doc) ? doc : {};
 }
 
-export async function parseRootModule(dir: string, shown: string): Promise<RootModule> {
-  let entries: string[];
-  try {
-    entries = (await readdir(dir)).sort();
-  } catch {
-    throw new ScanError('source_unavailable', `IaC path "${shown}" does not exist in the repository`);
-  }
+/**
+ * The module at `shown` (repository-relative, '' = the root) of the checkout at `root`: its
+ * .tf/.tofu files, then the values of terraform.tfvars and *.auto.tfvars. The folder and each
+ * file are resolved inside the checkout first.
+ */
+export async function parseRootModule(root: string, shown: string): Promise<RootModule> {
+  const where = `IaC path "${shown}"`;
+  const dir = await insideCheckout(root, shown || '.', where, 'folder');
+  if (!dir) throw new ScanError('source_unavailable', `${where} does not exist in the repository`);
+  const entries = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isFile() || e.isSymbolicLink()).map((e) => e.name).sort();
   const files = configFiles(entries);
-  if (files.length === 0) throw new ScanError('parse_error', `IaC path "${shown}" holds no .tf or .tofu files`);
+  if (files.length === 0) throw new ScanError('parse_error', `${where} holds no .tf or .tofu files`);
   const mod: RootModule = {
     dir, files, providerRegions: new Map(), providers: [], variables: new Map(), locals: new Map(),
     moduleCalls: new Map(), resources: new Set(), hasAwsProvider: false,
   };
-  for (const file of files) collect(mod, await parseFile(dir, file, shown), path.posix.join(shown, file));
+  for (const file of files) collect(mod, await parseFile(root, path.posix.join(shown, file)), path.posix.join(shown, file));
   for (const file of varFiles(entries)) {
-    for (const [k, v] of Object.entries(await parseFile(dir, file, shown))) mod.variables.set(k, v);
+    for (const [k, v] of Object.entries(await parseFile(root, path.posix.join(shown, file)))) mod.variables.set(k, v);
   }
   return mod;
+}
+
+/**
+ * The first diagnostic of a failed HCL parse as "<summary> at line L, column C". HCL's details
+ * (after the `;`) may quote the source, and a message never carries a file's bytes: they are
+ * dropped, and so is a summary that is not plain words.
+ */
+function hclProblem(message: string): string {
+  const m = /:(\d+),(\d+)(?:-[\d,]+)?: ([^;\]]*);/.exec(message);
+  if (!m) return 'not valid HCL';
+  const summary = /^[A-Z][A-Za-z -]{0,80}$/.test(m[3]) ? m[3] : 'HCL syntax error';
+  return `${summary} at line ${m[1]}, column ${m[2]}`;
 }
 
 function collect(mod: RootModule, doc: Json, file: string): void {

@@ -15,8 +15,8 @@
 // `<type>.<attribute>`, `<address>.<attribute>` and, inside modules, as the address without its
 // module path, so `aws_instance.*.tags.LastSeen` also covers `module.app.aws_instance.web`.
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { formatAddress, parseAddress } from './address.ts';
+import { insideCheckout } from './paths.ts';
 import { globRegExp } from './values.ts';
 
 /** Attribute patterns per resource type; `*` applies to every type. */
@@ -116,12 +116,8 @@ function localAddress(address: string): string {
   }
 }
 
-/** Reads `<root>/.driftignore` (missing file = no patterns). */
+/** Reads `<root>/.driftignore` (missing file = no patterns); a link out of the checkout is refused (paths.ts). */
 export async function loadIgnoreFile(repoRoot: string): Promise<string[]> {
-  try {
-    return parseIgnoreFile(await readFile(path.join(repoRoot, '.driftignore'), 'utf8'));
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw e;
-  }
+  const file = await insideCheckout(repoRoot, '.driftignore', '.driftignore', 'file');
+  return file ? parseIgnoreFile(await readFile(file, 'utf8')) : [];
 }

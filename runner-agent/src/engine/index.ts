@@ -8,6 +8,7 @@ import { compareLive } from './compare.ts';
 import { ScanError, timeoutError } from './errors.ts';
 import { parseRootModule, type RootModule } from './hcl.ts';
 import { buildIgnoreRules, loadIgnoreFile } from './ignore.ts';
+import { repoPathProblem } from './paths.ts';
 import { checkout } from './source.ts';
 import { defaultProviderRegion, withRegions } from './region.ts';
 import { locateState, readStateDocument, readStateText, type StateDocument } from './state.ts';
@@ -46,12 +47,18 @@ function awsCredentials(c: ScanInput['credentials']): AwsCredentials {
   };
 }
 
-/** iacPaths as clean relative folders; none may leave the repository. */
+/**
+ * iacPaths as clean relative folders; none may leave the repository. A leading `/` is dropped
+ * (configs stored before the API refused it read it as a folder of the repository); anything
+ * else the API refuses (paths.ts) is refused here too, for configs stored before it did.
+ */
 function rootPaths(iacPaths: string[]): string[] {
   const list = iacPaths.length ? iacPaths : [''];
   return [...new Set(list.map((p) => {
-    const clean = path.posix.normalize(p.replace(/\\/g, '/').replace(/^\/+/, '') || '.').replace(/\/+$/, '');
-    if (clean === '..' || clean.startsWith('../')) throw new ScanError('source_unavailable', `IaC path "${p}" points outside the repository`);
+    const rel = p.replace(/^\/+/, '') || '.';
+    const problem = repoPathProblem(rel);
+    if (problem) throw new ScanError('source_unavailable', `IaC path "${p}" ${problem}`);
+    const clean = path.posix.normalize(rel).replace(/\/+$/, '');
     return clean === '.' ? '' : clean;
   }))];
 }
@@ -85,7 +92,7 @@ export async function detectDrift(input: ScanInput): Promise<ScanOutcome> {
     const modules: RootModule[] = [];
     for (const [i, r] of roots.entries()) {
       progress('parse', i, roots.length);
-      modules.push(await parseRootModule(path.join(repo.root, r), r));
+      modules.push(await parseRootModule(repo.root, r));
     }
     progress('parse', roots.length, roots.length);
     checkAbort(signal);
@@ -107,7 +114,7 @@ export async function detectDrift(input: ScanInput): Promise<ScanOutcome> {
     for (const [i, mod] of modules.entries()) {
       progress('state', i, modules.length);
       const loc = locateState(mod, roots[i], input.statePath);
-      const doc = readStateDocument(await readStateText(loc, aws), loc.describe);
+      const doc = readStateDocument(await readStateText(loc, aws, repo.root), loc.describe);
       stats.roots.push({ path: roots[i] || '.', state: loc.describe, resources: doc.instances.length });
       states.push({ module: mod, instances: doc.instances });
       noteSkipped(doc, stats);

@@ -3,7 +3,7 @@
 // parse_error that names where it is (a real state written by a tool, or edited by hand, can
 // hold `resources: [null]`, `instances: {}` ...), never a TypeError.
 import { formatAddress, parseProviderAddress, type ProviderRef } from './address.ts';
-import { ScanError } from './errors.ts';
+import { jsonProblem, ScanError } from './errors.ts';
 import { decodeFlatmap } from './flatmap.ts';
 import type { StateInstance } from './types.ts';
 import { isObject } from './values.ts';
@@ -48,14 +48,15 @@ export function readStateDocument(text: string, where: string): StateDocument {
   try {
     doc = JSON.parse(text);
   } catch (e) {
-    throw new ScanError('parse_error', `The state at ${where} is not valid JSON: ${(e as Error).message}`);
+    // JSON.parse's message quotes the text; the scan's error says only where and what kind.
+    throw new ScanError('parse_error', `The state at ${where} is ${jsonProblem(e, text)}`);
   }
   if (!isObject(doc)) throw new ScanError('parse_error', `The state at ${where} is ${describeValue(doc)}, not a state file`);
   if (doc.version !== 4) {
     const v = doc.version;
     const why = v === undefined ? 'has no "version" field'
       : typeof v === 'number' ? `has format version ${v}`
-        : `has "version": ${JSON.stringify(v)} (${describeValue(v)}; the format version is the number 4, unquoted)`;
+        : `has a "version" that is ${describeValue(v)}${typeof v === 'string' && /^[\w.-]{1,8}$/.test(v) ? ` (${JSON.stringify(v)})` : ''}; the format version is the number 4, unquoted`;
     throw new ScanError('parse_error', `The state at ${where} ${why}; the scanner reads format version 4 (Terraform 0.12 and later, OpenTofu)`);
   }
   const resources = doc.resources ?? [];

@@ -5,26 +5,34 @@ import path from 'node:path';
 import { GetObjectCommand, type GetObjectCommandOutput } from '@aws-sdk/client-s3';
 import { errorName, httpStatus, type AwsContext } from './cloud/aws/context.ts';
 import { ScanError } from './errors.ts';
+import { insideCheckout, repoPathProblem, S3_STATE_URL } from './paths.ts';
 import type { RootModule } from './hcl.ts';
 
 export type StateLocation =
   | { kind: 's3'; bucket: string; key: string; region?: string; describe: string }
-  | { kind: 'local'; file: string; describe: string };
+  /** `path` is relative to the repository root; readStateText opens it only inside the checkout. */
+  | { kind: 'local'; path: string; describe: string };
 
 const HINT = 'set the repository config\'s state path (a path in the repository or s3://bucket/key)';
 
 /** Where the state of `mod` lives. `shown` is the module folder as the user knows it. */
 export function locateState(mod: RootModule, shown: string, statePath?: string): StateLocation {
+  const where = shown || 'the repository root';
   if (statePath) {
-    const s3 = /^s3:\/\/([^/]+)\/(.+)$/.exec(statePath);
+    const s3 = S3_STATE_URL.exec(statePath);
     if (s3) return { kind: 's3', bucket: s3[1], key: s3[2], describe: `s3://${s3[1]}/${s3[2]} (configured state path)` };
-    return { kind: 'local', file: path.resolve(mod.dir, statePath), describe: `${statePath} (configured state path, relative to ${shown || 'the repository root'})` };
+    // Configs stored before the API checked statePath may still hold an absolute path or a `..`.
+    const problem = repoPathProblem(statePath, shown);
+    if (problem) throw new ScanError('state_not_found', `The repository config's statePath "${statePath}" ${problem}: set it to a path in the repository or s3://bucket/key`);
+    return { kind: 'local', path: path.posix.join(shown, statePath), describe: `${statePath} (configured state path, relative to ${where})` };
   }
   const b = mod.backend;
   if (!b || b.type === 'local') {
     const rel = typeof b?.config.path === 'string' ? b.config.path : 'terraform.tfstate';
     const from = b ? 'backend "local"' : 'no backend block, so the default local state';
-    return { kind: 'local', file: path.resolve(mod.dir, rel), describe: `${path.posix.join(shown, rel)} (${from})` };
+    const problem = repoPathProblem(rel, shown);
+    if (problem) throw new ScanError('state_not_found', `The path of backend "local" in ${where} ${problem}; ${HINT}`);
+    return { kind: 'local', path: path.posix.join(shown, rel), describe: `${path.posix.join(shown, rel)} (${from})` };
   }
   if (b.type === 's3') {
     const { bucket, key, region } = b.config;
@@ -36,14 +44,12 @@ export function locateState(mod: RootModule, shown: string, statePath?: string):
   throw new ScanError('state_not_found', `backend "${b.type}" in ${shown || 'the repository root'} is not supported by the scanner; ${HINT}`);
 }
 
-export async function readStateText(loc: StateLocation, aws: AwsContext | undefined): Promise<string> {
+/** The state's text; a local state only from inside the checkout at `repoRoot` (paths.ts). */
+export async function readStateText(loc: StateLocation, aws: AwsContext | undefined, repoRoot: string): Promise<string> {
   if (loc.kind === 'local') {
-    try {
-      return await readFile(loc.file, 'utf8');
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new ScanError('state_not_found', `No state file at ${loc.describe}`);
-      throw e;
-    }
+    const file = await insideCheckout(repoRoot, loc.path, loc.describe, 'file');
+    if (!file) throw new ScanError('state_not_found', `No state file at ${loc.describe}`);
+    return readFile(file, 'utf8');
   }
   if (!aws) throw new ScanError('no_credentials', `Reading the state at ${loc.describe} needs cloud_a credentials`);
   try {

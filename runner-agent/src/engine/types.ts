@@ -19,7 +19,7 @@ export interface ScanInput {
   credentials: AwsCredentials | Record<string, unknown> | null;
   /** AWS endpoint override (moto), from config. */
   endpoint?: string;
-  /** Explicit state location: a path inside the repository, an absolute path, or s3://bucket/key. */
+  /** Explicit state location: a path inside the repository (relative to each iacPath), or s3://bucket/key. */
   statePath?: string;
   /** Run a refresh-only plan with `tofu` or `terraform` when one is on PATH. */
   useTofu?: boolean;

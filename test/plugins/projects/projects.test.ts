@@ -12,6 +12,7 @@ t.test('projects: default, credentials sealed and masked, delete refused while u
   t.equal((await w.api('POST', '/api/projects', { name: 'x', provider: 'gcp' })).status, 400, 'provider is checked');
 
   const saved = await w.api('PUT', `/api/projects/${p1._id}/credentials`, { ...A, extra: 'dropped' });
+  t.equal(saved.res.headers['ratelimit-limit'], '60', 'under the Credentials limit, like every credentials route');
   t.equal(saved.status, 200);
   t.match(saved.body.data.credentials, { hasCredentials: true, accessKeyId: 'AKIA********MPLE', region: 'eu-west-1' }, 'masked on read');
   t.notOk(saved.body.toString().includes(A.secretAccessKey), 'no secret in the answer');

@@ -38,3 +38,14 @@ t.test('one default, create, reorder, set default, delete moves configs, default
   const token = await w.cli(['repos:read', 'repos:write']);
   t.equal((await w.api('GET', '/api/workspaces', undefined, token)).status, 403, 'closed to CLI tokens (no CLI scope is listed)');
 });
+
+t.test('concurrent creates each get their own position', async (t) => {
+  const w = await world(t);
+  const created = await Promise.all(Array.from({ length: 12 }, (_, i) => w.api('POST', '/api/workspaces', { name: `ws-${i}` })));
+  t.ok(created.every((r) => r.status === 201), 'all created');
+  const orders = created.map((r) => r.body.data.order as number);
+  t.equal(new Set(orders).size, orders.length, `no two workspaces share a position (${orders.join(',')})`);
+  const widgets = await Promise.all(Array.from({ length: 8 }, (_, i) => w.api('POST', '/api/drift-widgets', { title: `w-${i}`, type: 'count' })));
+  const widgetOrders = widgets.map((r) => r.body.data.order as number);
+  t.equal(new Set(widgetOrders).size, widgetOrders.length, `widgets too (${widgetOrders.join(',')})`);
+});

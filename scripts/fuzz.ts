@@ -1,0 +1,188 @@
+// `npm run fuzz`: schemathesis over every operation of the OpenAPI document the service
+// serves, as a fresh user whose organization is on the Team plan. Fails (exit 1) on any 5xx
+// or response that breaks the documented schema. Bounded: a few minutes on 2 cores.
+//
+// The service runs in this process on a free loopback port with a database and Redis key
+// prefix of its own (dropped at the end), so runs never collide with each other or with tests.
+// Routes that end the session or delete the user/organization would cut every later request
+// off (a first attempt logged itself out after 3 s); they are left out of the main run and
+// each fuzzed last, alone, with a user of its own.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import type { AppContext } from '../core/context.ts';
+import { ensureServices } from './services.ts';
+import { ensureSchemathesis } from './fuzz/venv.ts';
+import { readJson, readJunit, summarize, type RunResult } from './fuzz/report.ts';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const DATA = join(ROOT, '.data');
+const args = process.argv.slice(2);
+const opt = (name: string, dflt: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? process.env[`FUZZ_${name.toUpperCase().replace(/-/g, '_')}`] ?? dflt;
+
+const MAX_EXAMPLES = Number(opt('max-examples', '25'));
+const SEED = opt('seed', '');
+const WORKERS = opt('workers', '2');
+// A hard stop for each schemathesis run (seconds), on top of its own bounds.
+const TIMEOUT = Number(opt('timeout', '270'));
+// Sent with the bearer token: a 5xx or a schema violation fails the run. status_code and
+// content_type conformance are on too: every operation documents 4XX/5XX ranges, so they
+// flag only what the document truly lacks (e.g. a 200 that is not listed).
+const CHECKS = opt('checks', 'not_a_server_error,response_schema_conformance,status_code_conformance,content_type_conformance');
+
+// operationIds that revoke the caller's token or delete the caller's user/organization
+// (manifests/auth.ts, manifests/orgs.ts).
+const SESSION_ENDING = ['logout', 'requestDeletion', 'deleteOrganization'];
+// Named rate limits counted per user or per organization (x-rate-limit in the document): one
+// shared user would spend them in seconds and then only ever see 429, so each such operation
+// is called as a user (and organization) of its own. The per-IP `auth` limit cannot be spread.
+const PER_CALLER_LIMITS = ['credentials', 'strict', 'scan'];
+// Audit-log reads filter a collection every fuzzed write adds to (about 1 s a request on the
+// embedded FerretDB by the end): fewer fuzzing cases keep the run within its minutes.
+const SLOW = ['listAuditTrail', 'listOrgAuditLogs', 'exportOrgAuditLogs'];
+const SLOW_MAX_EXAMPLES = 8;
+
+const log = (line: string) => console.error(line);
+
+interface Account { token: string; userId: string; orgId: string }
+
+async function main(): Promise<number> {
+  const t0 = Date.now();
+  const st = ensureSchemathesis(join(DATA, 'fuzz-venv'), log);
+  const services = await ensureServices({ log: (l) => { if (!/already running|external/.test(l)) log(l); } });
+  process.env.MONGODB_URI ||= services.mongoUri;
+  process.env.REDIS_URL ||= services.redisUrl;
+
+  const run = `fuzz_${process.pid}_${randomBytes(3).toString('hex')}`;
+  const dir = join(DATA, 'fuzz', run);
+  mkdirSync(dir, { recursive: true });
+  // Imported after the URLs are set, as scripts/start.ts does.
+  const { loadConfig } = await import('../core/config.ts');
+  const { buildApp } = await import('../core/app.ts');
+  const config = loadConfig(process.env, {
+    MONGODB_DB: run, REDIS_KEY_PREFIX: `${run}:`, NODE_ENV: 'production', LOG_LEVEL: 'error',
+    JWT_SECRET: randomBytes(32).toString('hex'), ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    // Set so the service-key route is live (and refuses the fuzzer's made-up keys).
+    SERVICE_KEY: randomBytes(24).toString('hex'), ACCESS_TOKEN_TTL: 3600,
+    MAIL_OUTBOX_DIR: join(dir, 'outbox'),
+  });
+  config.operator = { plugins: {} }; // every plugin, as in the committed OpenAPI document
+  // Errors go to a file: the stack of each 5xx is the first thing a fixer wants.
+  const serverLog = join(dir, 'server.log');
+  const { app, ctx } = await buildApp({ config, logger: { level: 'error', file: serverLog } })
+    .catch(async (e: unknown) => { await services.stop(); throw e; });
+  const results: RunResult[] = [];
+  let base = '';
+  try {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+    const doc = await readDocument(base);
+    // Every account is made now: fuzzing register/login spends the per-IP auth rate limit.
+    const user = await account(base, ctx);
+    const own = new Map<string, Account>();
+    for (const id of doc.limited) own.set(id, await account(base, ctx));
+    const last = await Promise.all(SESSION_ENDING.map(() => account(base, ctx)));
+
+    const first = await schemathesis(st, base, dir, 'main', user, SESSION_ENDING.flatMap((id) => ['--exclude-operation-id', id]), MAX_EXAMPLES, own);
+    // Runner, service-key, download and public routes (a setup link's own token) may answer
+    // the user's token with nothing but 401/403. A user or bearer route that does means the
+    // session died mid-run (or auth broke): most of the run then tested nothing, so it fails.
+    for (const op of first.missingAuth ?? []) if (!doc.foreignAuth.has(op)) first.errors.push(`${op} answered only 401/403 to the fuzz user's token`);
+    results.push(first);
+    // Each session-ending route last and alone, with its own user: once it has succeeded,
+    // the rest of its cases check the 401s of a dead session.
+    for (const [i, id] of SESSION_ENDING.entries()) {
+      results.push(await schemathesis(st, base, dir, id, last[i], ['--include-operation-id', id], Math.min(MAX_EXAMPLES, 10)));
+    }
+  } finally {
+    await dropRun(ctx, config.REDIS_KEY_PREFIX);
+    await app.close();
+    await services.stop();
+  }
+  const summary = summarize(results, base, serverLog);
+  console.log(summary.text);
+  // The reports (JUnit, JSON, schemathesis' log, server.log) are kept only when they matter.
+  if (summary.failed === 0) rmSync(dir, { recursive: true, force: true });
+  console.log(`fuzz: ${((Date.now() - t0) / 1000).toFixed(0)}s${summary.failed ? `, reports in ${dir}` : ''}`);
+  return summary.failed ? 1 : 0;
+}
+
+/** From the served document: operationIds under a per-user or per-organization rate limit, and
+ * the operations ("METHOD /path") that do not take the user's bearer token (x-auth). */
+async function readDocument(base: string): Promise<{ limited: string[]; foreignAuth: Set<string> }> {
+  type Op = { operationId?: string; 'x-auth'?: string; 'x-rate-limit'?: string };
+  const doc = await (await fetch(`${base}/docs/json`)).json() as { paths: Record<string, Record<string, Op>> };
+  const ops = Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, ...op })));
+  return {
+    limited: ops.filter((op) => op.operationId && PER_CALLER_LIMITS.includes(op['x-rate-limit'] ?? '') && op['x-auth'] !== 'none').map((op) => op.operationId!),
+    foreignAuth: new Set(ops.filter((op) => op['x-auth'] !== 'user' && op['x-auth'] !== 'bearer').map((op) => op.key)),
+  };
+}
+
+/** A fresh user through the API, its default organization moved to the Team plan. */
+async function account(base: string, ctx: AppContext): Promise<Account> {
+  const email = `fuzz-${randomBytes(6).toString('hex')}@example.com`;
+  const reg = await fetch(`${base}/api/auth/register`, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: `fuzz ${randomBytes(9).toString('base64')}` }),
+  });
+  if (reg.status !== 201) throw new Error(`register: ${reg.status} ${await reg.text()}`);
+  const { token, user } = await reg.json() as { token: string; user: { id: string } };
+  const me = await fetch(`${base}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } });
+  const { defaultOrgId } = await me.json() as { defaultOrgId: string };
+  if (!(await ctx.tenancy.setPlan(defaultOrgId, 'team'))) throw new Error(`set-plan ${defaultOrgId} team failed`);
+  return { token, userId: user.id, orgId: defaultOrgId };
+}
+
+/** One schemathesis run; its JUnit report is the result (the console output is only shown). */
+async function schemathesis(st: string, base: string, dir: string, name: string, acct: Account, filter: string[], maxExamples: number, own = new Map<string, Account>()): Promise<RunResult> {
+  const junit = join(dir, `${name}.junit.xml`);
+  const json = join(dir, `${name}.json`);
+  // The org id every /api/orgs/{orgId} route takes is pinned to the caller's organization:
+  // made-up ids only ever reach the 404 of the membership guard.
+  const toml = join(dir, `${name}.toml`);
+  const header = (a: Account) => `headers = { Authorization = "Bearer ${a.token}" }`;
+  writeFileSync(toml, [
+    header(acct),
+    // No cache carried between runs (it lives in ./.schemathesis): each run starts the same.
+    '[cache]', 'enabled = false',
+    // In the file, not on the command line: a CLI option would override the per-operation one.
+    '[generation]', `max-examples = ${maxExamples}`,
+    '[parameters]', `"path.orgId" = "${acct.orgId}"`,
+    ...[...own].flatMap(([id, a]) => ['[[operations]]', `include-operation-id = "${id}"`, header(a)]),
+    ...SLOW.flatMap((id) => ['[[operations]]', `include-operation-id = "${id}"`, `generation.max-examples = ${Math.min(maxExamples, SLOW_MAX_EXAMPLES)}`]), '',
+  ].join('\n'));
+  const argv = [
+    '--config-file', toml, 'run', `${base}/docs/json`, '--url', base,
+    '--checks', CHECKS, '--workers', WORKERS,
+    // Deterministic generation by default: the same code gives the same cases, so a CI
+    // failure reproduces locally. `--seed=N` explores other cases by hand.
+    ...(SEED ? ['--seed', SEED] : ['--generation-deterministic']),
+    '--request-timeout', '20', '--suppress-health-check', 'all', '--no-color',
+    '--report', 'junit,json', '--report-junit-path', junit, '--report-json-path', json, ...filter,
+  ];
+  const out = join(dir, `${name}.log`);
+  log(`fuzz: ${name}: schemathesis ${argv.join(' ')}`);
+  const code = await new Promise<number>((resolve, reject) => {
+    // Run in the run's folder so nothing it writes lands in the checkout.
+    const child = spawn(st, argv, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SCHEMATHESIS_HOOKS: '' } });
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => chunks.push(c));
+    child.stderr.on('data', (c: Buffer) => chunks.push(c));
+    const timer = setTimeout(() => { log(`fuzz: ${name}: stopped after ${TIMEOUT}s`); child.kill('SIGINT'); }, TIMEOUT * 1000);
+    child.on('error', reject);
+    child.on('close', (c) => { clearTimeout(timer); writeFileSync(out, Buffer.concat(chunks)); resolve(c ?? 1); });
+  });
+  return { name, exitCode: code, ...readJson(json), ...readJunit(junit) };
+}
+
+/** Drops the run's database and Redis keys (as test/helper.ts does for a test file). */
+async function dropRun(ctx: AppContext, prefix: string): Promise<void> {
+  await ctx.db.db.dropDatabase().catch(() => undefined);
+  const keys = await ctx.redis.main.keys('*').catch(() => [] as string[]);
+  // keys() returns them with the prefix; del() would add it again.
+  if (keys.length) await ctx.redis.main.del(...keys.map((k) => k.slice(prefix.length))).catch(() => 0);
+}
+
+process.exit(await main().catch((e: unknown) => { console.error(`fuzz: ${e instanceof Error ? e.stack : String(e)}`); return 2; }));
