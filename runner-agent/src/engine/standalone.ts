@@ -9,9 +9,16 @@
 //     rule is still reported on the group, since no resource manages it);
 //   - an aws_iam_role's managed_policy_arns / inline_policy are skipped when the same state
 //     attaches policies to it with aws_iam_role_policy_attachment(s_exclusive) / aws_iam_role_policy
-//     (the role keeps a copy from its last refresh, which the attachments make stale).
+//     (the role keeps a copy from its last refresh, which the attachments make stale);
+//   - an aws_route_table's `route` is compared without the destinations aws_route resources
+//     manage (MANAGED_ROUTES; each aws_route compares its own route).
 import { ruleAtoms } from './cloud/aws/security-groups.ts';
 import { MANAGED_ATOMS, type ManagedAtoms, type StateInstance } from './types.ts';
+
+/** Destinations (`cidr|ipv6|prefix list`) of a route table that aws_route resources manage. */
+export const MANAGED_ROUTES = Symbol('managedRoutes');
+export const routeDestination = (r: Record<string, unknown>) =>
+  [r.cidr_block ?? r.destination_cidr_block, r.ipv6_cidr_block ?? r.destination_ipv6_cidr_block, r.destination_prefix_list_id].map((v) => (typeof v === 'string' ? v : '')).join('|');
 
 
 const S3_INLINE: Record<string, string> = {
@@ -43,6 +50,7 @@ export function standaloneView(instances: StateInstance[]): (i: StateInstance) =
   const bucketInline = new Map<string, Set<string>>();
   const roleInline = new Map<string, Set<string>>();
   const groupAtoms = new Map<string, ManagedAtoms>();
+  const tableRoutes = new Map<string, Set<string>>();
   const atomsOf = (group: string) => {
     let m = groupAtoms.get(group);
     if (!m) groupAtoms.set(group, (m = { ingress: new Set(), egress: new Set() }));
@@ -59,6 +67,10 @@ export function standaloneView(instances: StateInstance[]): (i: StateInstance) =
       const bucket = s(a.bucket) || s(a.id);
       if (!bucketInline.has(bucket)) bucketInline.set(bucket, new Set());
       bucketInline.get(bucket)!.add(inline);
+    } else if (i.type === 'aws_route') {
+      const table = s(a.route_table_id);
+      if (!tableRoutes.has(table)) tableRoutes.set(table, new Set());
+      tableRoutes.get(table)!.add(routeDestination(a));
     } else if (i.type === 'aws_security_group_rule') {
       const group = s(a.security_group_id);
       const src = s(a.source_security_group_id);
@@ -87,6 +99,10 @@ export function standaloneView(instances: StateInstance[]): (i: StateInstance) =
     if (i.type === 'aws_iam_role') {
       const skip = roleInline.get(s(i.attributes.name) || s(i.attributes.id));
       if (skip) return Object.fromEntries(Object.entries(i.attributes).filter(([k]) => !skip.has(k)));
+    }
+    if (i.type === 'aws_route_table') {
+      const managed = tableRoutes.get(s(i.attributes.id));
+      if (managed) return Object.assign({ ...i.attributes }, { [MANAGED_ROUTES]: managed });
     }
     if (i.type === 'aws_security_group') {
       const managed = groupAtoms.get(s(i.attributes.id));
