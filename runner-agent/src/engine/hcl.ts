@@ -61,7 +61,8 @@ async function parseFile(dir: string, file: string, shown: string): Promise<Json
   }
 }
 
-export async function parseRootModule(dir: string, shown: string): Promise<RootModule> {
+/** `asChild`: a module called by another, whose variables come from its call, not from *.tfvars. */
+export async function parseRootModule(dir: string, shown: string, asChild = false): Promise<RootModule> {
   let entries: string[];
   try {
     entries = (await readdir(dir)).sort();
@@ -75,7 +76,7 @@ export async function parseRootModule(dir: string, shown: string): Promise<RootM
     moduleCalls: new Map(), resources: new Set(), hasAwsProvider: false,
   };
   for (const file of files) collect(mod, await parseFile(dir, file, shown), path.posix.join(shown, file));
-  for (const file of varFiles(entries)) {
+  for (const file of asChild ? [] : varFiles(entries)) {
     for (const [k, v] of Object.entries(await parseFile(dir, file, shown))) mod.variables.set(k, v);
   }
   return mod;

@@ -98,7 +98,7 @@ export class RegionResolver {
     if (path.relative(this.repoRoot, dir).startsWith('..')) return undefined; // stays inside the checkout
     let child: RootModule;
     try {
-      child = await parseRootModule(dir, path.relative(this.repoRoot, dir));
+      child = await parseRootModule(dir, path.relative(this.repoRoot, dir), true);
     } catch {
       return undefined;
     }
