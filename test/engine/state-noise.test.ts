@@ -158,3 +158,19 @@ t.test('coverage: deposed objects left out, instances without attributes named',
     byType: { aws_instance: { total: 2, compared: 1, reason: 'no attributes in the state' }, aws_glue_job: { total: 1, compared: 0, reason: 'type not supported' } },
   });
 });
+
+t.test('a provider for_each over a map: each.value of the instance key', async (t) => {
+  const { RegionResolver } = await import('../../runner-agent/src/engine/region.ts');
+  const dir = mkdtempSync(join(tmpdir(), 'drift-foreach-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'main.tofu'), [
+    'locals {\n  regions = { east = "us-east-1", west = "us-west-2" }\n}',
+    'provider "aws" {\n  alias    = "r"\n  for_each = local.regions\n  region   = each.value\n}',
+    'provider "aws" {\n  alias    = "k"\n  for_each = toset(["eu-west-1"])\n  region   = each.key\n}',
+  ].join('\n'));
+  const regions = new RegionResolver(await parseRootModule(dir, 'x'), dir, '');
+  const inst = (alias: string, key: string): StateInstance => ({ address: 'aws_sqs_queue.q', type: 'aws_sqs_queue', name: 'q', attributes: {}, provider: { type: 'aws', alias, key } });
+  t.same(regions.regionOf(inst('r', 'west')), { region: 'us-west-2', source: 'variable' });
+  t.same(regions.regionOf(inst('k', 'eu-west-1')), { region: 'eu-west-1', source: 'variable' }, 'each.key of a set');
+  t.same(regions.regionOf(inst('r', 'north')), {}, 'a key the map does not hold: unknown');
+});
