@@ -89,13 +89,21 @@ t.test('tags compare as tags_all: default_tags are no drift', async (t) => {
 });
 
 t.test('role policies managed by their own resources are not compared on the role', async (t) => {
+  const { withoutManaged, MANAGED_POLICIES } = await import('../../runner-agent/src/engine/role-policies.ts');
   const inst = (type: string, name: string, attributes: Record<string, unknown>): StateInstance => ({ address: `${type}.${name}`, type, name, attributes });
-  const role = inst('aws_iam_role', 'r', { name: 'app', managed_policy_arns: ['arn:a'], inline_policy: [{ name: 'p', policy: '{}' }], description: 'd' });
+  // The role's copy is stale: it predates the attachment and the inline policy.
+  const role = inst('aws_iam_role', 'r', { name: 'app', managed_policy_arns: [], inline_policy: [{ name: '', policy: '' }], description: 'd' });
   const other = inst('aws_iam_role', 'o', { name: 'other', managed_policy_arns: ['arn:b'] });
   const view = standaloneView([role, other,
-    inst('aws_iam_role_policy_attachment', 'a', { role: 'app', policy_arn: 'arn:a' }), inst('aws_iam_role_policy', 'p', { id: 'app:p', name: 'p', policy: '{}' })]);
-  t.same(view(role), { name: 'app', description: 'd' }, 'both lists left to the attachment and the inline policy resources');
-  t.same(view(other), other.attributes, 'a role without them keeps its lists');
+    inst('aws_iam_role_policy_attachment', 'a', { role: 'app', policy_arn: 'arn:a' }), inst('aws_iam_role_policy', 'p', { id: 'app:p', name: 'p', role: 'app', policy: '{}' })]);
+  const state = view(role);
+  const managed = (state as Record<symbol, Parameters<typeof withoutManaged>[1]>)[MANAGED_POLICIES];
+  const compare = (live: Record<string, unknown>) => compareAttributes('aws_iam_role', 'aws_iam_role.r', state, withoutManaged(live, managed), roleReader.spec, noIgnore).diff;
+  t.same(compare({ name: 'app', description: 'd', managed_policy_arns: ['arn:a'], inline_policy: [{ name: 'p', policy: '{}' }] }), [],
+    'what the attachment and the inline policy resources manage is theirs');
+  const extra = compare({ name: 'app', description: 'd', managed_policy_arns: ['arn:a', 'arn:admin'], inline_policy: [{ name: 'p', policy: '{}' }] });
+  t.same(extra.map((d) => [d.attribute, d.after]), [['managed_policy_arns', ['arn:admin']]], 'a policy attached out of band is still reported on the role');
+  t.equal(view(other), other.attributes, 'a role without them keeps its lists');
 });
 
 t.test('the inline_policy placeholder is no policy', async (t) => {

@@ -10,6 +10,7 @@ import { timeoutError } from './errors.ts';
 import type { IgnoreRules } from './ignore.ts';
 import { arnRegion } from './region.ts';
 import { classify } from './rules.ts';
+import { MANAGED_POLICIES, withoutManaged, type ManagedPolicies } from './role-policies.ts';
 import { hashSensitive, redactDiff } from './sensitive.ts';
 import { standaloneView } from './standalone.ts';
 import type { DetectedDrift, LiveAttributes, ScanStats, StateInstance } from './types.ts';
@@ -88,7 +89,10 @@ function compareOne(
     const diff = redactDiff([{ attribute: 'id', before: instance.attributes.id ?? null, after: null }], sensitive);
     return { ...base, changeType: 'deleted', diff, ...classify({ resourceType: instance.type, changeType: 'deleted', diff }, instance.attributes) };
   }
-  const found = compareAttributes(instance.type, instance.address, hashSensitive(state, sensitive), hashSensitive(live, sensitive), spec, ignore);
+  // The live side loses what the state view left out: policies a role's own resources manage.
+  const managed = (state as { [MANAGED_POLICIES]?: ManagedPolicies })[MANAGED_POLICIES];
+  const seen = managed ? withoutManaged(live, managed) : live;
+  const found = compareAttributes(instance.type, instance.address, hashSensitive(state, sensitive), hashSensitive(seen, sensitive), spec, ignore);
   stats.ignoredDiffs += found.ignored;
   if (found.diff.length === 0) return undefined;
   const diff = redactDiff(found.diff, sensitive);

@@ -7,12 +7,12 @@
 //   - an aws_security_group's ingress/egress are compared without the rules that
 //     aws_security_group_rule / aws_vpc_security_group_*_rule resources manage (an out-of-band
 //     rule is still reported on the group, since no resource manages it);
-//   - an aws_iam_role's managed_policy_arns / inline_policy are skipped when the same state
-//     attaches policies to it with aws_iam_role_policy_attachment(s_exclusive) / aws_iam_role_policy
-//     (the role keeps a copy from its last refresh, which the attachments make stale);
+//   - an aws_iam_role's managed_policy_arns / inline_policy are compared without the policies
+//     the state manages with their own resources (role-policies.ts);
 //   - an aws_route_table's `route` is compared without the destinations aws_route resources
 //     manage (MANAGED_ROUTES; each aws_route compares its own route).
 import { ruleAtoms } from './cloud/aws/security-groups.ts';
+import { MANAGED_POLICIES, managedRolePolicies, withoutManaged } from './role-policies.ts';
 import { MANAGED_ATOMS, type ManagedAtoms, type StateInstance } from './types.ts';
 
 /** Destinations (`cidr|ipv6|prefix list`) of a route table that aws_route resources manage. */
@@ -34,21 +34,12 @@ const S3_INLINE: Record<string, string> = {
   aws_s3_bucket_object_lock_configuration: 'object_lock_configuration',
 };
 
-const ROLE_INLINE: Record<string, string> = {
-  aws_iam_role_policy_attachment: 'managed_policy_arns',
-  aws_iam_role_policy_attachments_exclusive: 'managed_policy_arns',
-  aws_iam_role_policy: 'inline_policy',
-  aws_iam_role_policies_exclusive: 'inline_policy',
-};
-
 const s = (v: unknown) => (typeof v === 'string' ? v : '');
-/** The role an attachment names: `role` / `role_name`, else the `role:policy` id of aws_iam_role_policy. */
-const roleOf = (a: Record<string, unknown>) => s(a.role) || s(a.role_name) || s(a.id).split(':')[0];
 
 /** A function giving the state attributes to compare for each instance. */
 export function standaloneView(instances: StateInstance[]): (i: StateInstance) => Record<string, unknown> {
   const bucketInline = new Map<string, Set<string>>();
-  const roleInline = new Map<string, Set<string>>();
+  const rolePolicies = managedRolePolicies(instances);
   const groupAtoms = new Map<string, ManagedAtoms>();
   const tableRoutes = new Map<string, Set<string>>();
   const atomsOf = (group: string) => {
@@ -59,11 +50,7 @@ export function standaloneView(instances: StateInstance[]): (i: StateInstance) =
   for (const i of instances) {
     const a = i.attributes;
     const inline = S3_INLINE[i.type];
-    if (ROLE_INLINE[i.type]) {
-      const role = roleOf(a);
-      if (!roleInline.has(role)) roleInline.set(role, new Set());
-      roleInline.get(role)!.add(ROLE_INLINE[i.type]);
-    } else if (inline) {
+    if (inline) {
       const bucket = s(a.bucket) || s(a.id);
       if (!bucketInline.has(bucket)) bucketInline.set(bucket, new Set());
       bucketInline.get(bucket)!.add(inline);
@@ -97,8 +84,8 @@ export function standaloneView(instances: StateInstance[]): (i: StateInstance) =
       return Object.fromEntries(Object.entries(i.attributes).filter(([k]) => !skip.has(k)));
     }
     if (i.type === 'aws_iam_role') {
-      const skip = roleInline.get(s(i.attributes.name) || s(i.attributes.id));
-      if (skip) return Object.fromEntries(Object.entries(i.attributes).filter(([k]) => !skip.has(k)));
+      const managed = rolePolicies.get(s(i.attributes.name) || s(i.attributes.id));
+      if (managed) return Object.assign(withoutManaged(i.attributes, managed), { [MANAGED_POLICIES]: managed });
     }
     if (i.type === 'aws_route_table') {
       const managed = tableRoutes.get(s(i.attributes.id));
