@@ -74,6 +74,18 @@ t.test('routes an aws_route manages are compared on the route, not on its table\
     'without the aws_route in the state, the same route is an out-of-band route to the world through an IGW');
 });
 
+t.test('the provider\'s spellings of "none" replay clean', async (t) => {
+  const fn = { address: 'aws_lambda_function.f', type: 'aws_lambda_function', name: 'f', attributes: {
+    function_name: 'f', role: 'arn:aws:iam::1:role/r', handler: 'index.handler', runtime: 'nodejs20.x', memory_size: 128, timeout: 3,
+    // Provider 5.x keeps one element of empty lists for "no VPC"; 4.x kept [].
+    vpc_config: [{ ipv6_allowed_for_dual_stack: false, security_group_ids: [], subnet_ids: [], vpc_id: '' }], environment: [], tags: {},
+  } };
+  const old = { ...fn, address: 'aws_lambda_function.g', name: 'g', attributes: { ...fn.attributes, function_name: 'g', vpc_config: [] } };
+  const out = await crossReplay([fn, old], [fn, old]);
+  t.equal(out.compared, 2);
+  t.same(out.drifts, [], 'no VPC either way');
+});
+
 t.test('an operation no reader answers fails loudly, naming it', async (t) => {
   const fake = await startFakeCloud(stateWorld([]), allAnswers().filter((a) => a.op[2] !== 'DescribeVpcs'));
   const ec2 = new EC2Client({ endpoint: fake.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' }, maxAttempts: 1 });
