@@ -2,7 +2,10 @@
 // the SDK, with a state in the provider's shape, compares clean; then out-of-band changes give
 // the drifts, severities and rule ids the rules table promises.
 import t from 'tap';
-import { CreateRouteCommand, CreateTagsCommand, DescribeSubnetsCommand, DescribeVpcsCommand, ModifySubnetAttributeCommand } from '@aws-sdk/client-ec2';
+import {
+  CreateRouteCommand, CreateTagsCommand, DescribeRouteTablesCommand, DescribeSecurityGroupsCommand, DescribeSubnetsCommand, DescribeVpcsCommand, ModifySubnetAttributeCommand,
+} from '@aws-sdk/client-ec2';
+import { renderPermissions } from '../../runner-agent/src/engine/cloud/aws/security-groups.ts';
 import { AttachUserPolicyCommand, CreateUserCommand, DetachRolePolicyCommand, DetachUserPolicyCommand, IAMClient, PutUserPolicyCommand } from '@aws-sdk/client-iam';
 import { CreateAliasCommand, CreateKeyCommand, KMSClient, ScheduleKeyDeletionCommand } from '@aws-sdk/client-kms';
 import { CloudWatchLogsClient, DeleteLogGroupCommand } from '@aws-sdk/client-cloudwatch-logs';
@@ -77,7 +80,7 @@ t.test('the same state replays clean against the replay fake (no moto)', async (
   t.same(out.drifts, [], 'no drift: the fake answers this state as moto does');
 });
 
-t.test('default VPC and subnet, user policies and KMS aliases compare clean, and a detached user policy is deleted', async (t) => {
+t.test('default VPC, subnet, security group and route table, user policies and KMS aliases compare clean, and a detached user policy is deleted', async (t) => {
   const vpc = (await net.ec2.send(new DescribeVpcsCommand({ Filters: [{ Name: 'is-default', Values: ['true'] }] }))).Vpcs![0];
   const subnet = (await net.ec2.send(new DescribeSubnetsCommand({ Filters: [{ Name: 'vpc-id', Values: [vpc.VpcId!] }] }))).Subnets![0];
   const iam = new IAMClient(cfg);
@@ -102,8 +105,20 @@ t.test('default VPC and subnet, user policies and KMS aliases compare clean, and
     { type: 'aws_iam_user_policy', name: 'u', attributes: { id: `${user}:list`, user, name: 'list', name_prefix: '', policy: doc } },
     { type: 'aws_kms_alias', name: 'k', attributes: { id: `alias/estate-${suffix}`, name: `alias/estate-${suffix}`, arn: `arn:aws:kms:${REGION}:123456789012:alias/estate-${suffix}`, target_key_id: key.KeyId, target_key_arn: key.Arn } },
   ];
+  // The estate VPC's own default security group and main route table, as aws_default_* resources.
+  const sg = (await net.ec2.send(new DescribeSecurityGroupsCommand({ GroupIds: [net.ids.defaultSgId] }))).SecurityGroups![0];
+  const main = (await net.ec2.send(new DescribeRouteTablesCommand({ Filters: [{ Name: 'vpc-id', Values: [net.ids.vpcId] }, { Name: 'association.main', Values: ['true'] }] }))).RouteTables![0];
+  extra.push(
+    { type: 'aws_default_security_group', name: 'default', attributes: {
+      id: sg.GroupId, arn: sg.SecurityGroupArn, name: 'default', description: sg.Description, vpc_id: net.ids.vpcId, owner_id: sg.OwnerId, revoke_rules_on_delete: false,
+      ingress: renderPermissions(sg.IpPermissions, sg.GroupId!), egress: renderPermissions(sg.IpPermissionsEgress, sg.GroupId!), tags: {}, tags_all: {},
+    } },
+    { type: 'aws_default_route_table', name: 'main', attributes: {
+      id: main.RouteTableId, default_route_table_id: main.RouteTableId, vpc_id: net.ids.vpcId, owner_id: main.OwnerId, route: [], propagating_vgws: [], tags: {}, tags_all: {},
+    } },
+  );
   const clean = await scan(extra);
-  t.equal(clean.compared, 5, 'all five compared');
+  t.equal(clean.compared, 7, 'all seven compared');
   t.same(clean.drifts, [], 'no drift');
   await iam.send(new DetachUserPolicyCommand({ UserName: user, PolicyArn: svc.names.policyArn }));
   t.match((await scan(extra)).drifts, [{ resourceAddress: 'aws_iam_user_policy_attachment.u', changeType: 'deleted' }], 'the detached policy is the one drift');

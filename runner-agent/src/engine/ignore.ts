@@ -32,6 +32,8 @@ export const IGNORED_ATTRIBUTES: Record<string, string[]> = {
     'get_password_data', 'secondary_private_ips', 'associate_public_ip_address', 'security_groups',
   ],
   aws_security_group: ['owner_id', 'name_prefix', 'revoke_rules_on_delete'],
+  aws_default_security_group: ['owner_id', 'name_prefix', 'revoke_rules_on_delete'],
+  aws_default_route_table: ['owner_id', 'default_route_table_id'],
   aws_security_group_rule: ['security_group_rule_id'],
   aws_vpc_security_group_ingress_rule: ['security_group_rule_id', 'tags_all'],
   aws_vpc_security_group_egress_rule: ['security_group_rule_id', 'tags_all'],

@@ -87,11 +87,11 @@ export function standaloneView(instances: StateInstance[]): (i: StateInstance) =
       const managed = rolePolicies.get(s(i.attributes.name) || s(i.attributes.id));
       if (managed) return Object.assign(withoutManaged(i.attributes, managed), { [MANAGED_POLICIES]: managed });
     }
-    if (i.type === 'aws_route_table') {
+    if (i.type === 'aws_route_table' || i.type === 'aws_default_route_table') {
       const managed = tableRoutes.get(s(i.attributes.id));
       if (managed) return Object.assign({ ...i.attributes }, { [MANAGED_ROUTES]: managed });
     }
-    if (i.type === 'aws_security_group') {
+    if (i.type === 'aws_security_group' || i.type === 'aws_default_security_group') {
       const managed = groupAtoms.get(s(i.attributes.id));
       if (managed) return Object.assign({ ...i.attributes }, { [MANAGED_ATOMS]: managed });
     }

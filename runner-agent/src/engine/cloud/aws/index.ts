@@ -79,6 +79,8 @@ export const AWS_READERS: Record<string, TypeReader> = {
   aws_route53_record: route53RecordReader,
   aws_default_vpc: vpcReader,
   aws_default_subnet: subnetReader,
+  aws_default_security_group: securityGroupReader,
+  aws_default_route_table: routeTableReader,
   aws_iam_user_policy_attachment: userPolicyAttachmentReader,
   aws_iam_user_policy: userPolicyReader,
   aws_kms_alias: kmsAliasReader,

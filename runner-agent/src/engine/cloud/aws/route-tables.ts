@@ -64,7 +64,7 @@ function fakeTables(world: FakeWorld): Record<string, unknown>[] {
     if (!t) tables.set(id, t = { a, routes: new Map(), assoc: [] });
     return t;
   };
-  for (const a of attrsOf(world, 'aws_route_table')) {
+  for (const a of [...attrsOf(world, 'aws_route_table'), ...attrsOf(world, 'aws_default_route_table')]) {
     const t = table(str(a.id), a);
     for (const r of Array.isArray(a.route) ? a.route.filter(isObject) : []) t.routes.set(JSON.stringify(destination(r)), apiRoute(r));
   }
