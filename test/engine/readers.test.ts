@@ -6,7 +6,10 @@ import {
   CreateRouteCommand, CreateTagsCommand, DescribeRouteTablesCommand, DescribeSecurityGroupsCommand, DescribeSubnetsCommand, DescribeVpcsCommand, ModifySubnetAttributeCommand,
 } from '@aws-sdk/client-ec2';
 import { renderPermissions } from '../../runner-agent/src/engine/cloud/aws/security-groups.ts';
-import { AttachUserPolicyCommand, CreateUserCommand, DetachRolePolicyCommand, DetachUserPolicyCommand, IAMClient, PutUserPolicyCommand } from '@aws-sdk/client-iam';
+import {
+  AttachUserPolicyCommand, CreateAccessKeyCommand, CreateUserCommand, DetachRolePolicyCommand, DetachUserPolicyCommand, IAMClient, PutUserPolicyCommand,
+  UpdateAccessKeyCommand,
+} from '@aws-sdk/client-iam';
 import { CreateAliasCommand, CreateKeyCommand, KMSClient, ScheduleKeyDeletionCommand } from '@aws-sdk/client-kms';
 import { CloudWatchLogsClient, DeleteLogGroupCommand } from '@aws-sdk/client-cloudwatch-logs';
 import { ModifyDBInstanceCommand, RDSClient } from '@aws-sdk/client-rds';
@@ -80,7 +83,7 @@ t.test('the same state replays clean against the replay fake (no moto)', async (
   t.same(out.drifts, [], 'no drift: the fake answers this state as moto does');
 });
 
-t.test('default VPC, subnet, security group and route table, user policies and KMS aliases compare clean, and a detached user policy is deleted', async (t) => {
+t.test('default VPC, subnet, security group and route table, user policies, access keys and KMS aliases compare clean; a detached user policy is deleted, a deactivated key changed', async (t) => {
   const vpc = (await net.ec2.send(new DescribeVpcsCommand({ Filters: [{ Name: 'is-default', Values: ['true'] }] }))).Vpcs![0];
   const subnet = (await net.ec2.send(new DescribeSubnetsCommand({ Filters: [{ Name: 'vpc-id', Values: [vpc.VpcId!] }] }))).Subnets![0];
   const iam = new IAMClient(cfg);
@@ -117,11 +120,19 @@ t.test('default VPC, subnet, security group and route table, user policies and K
       id: main.RouteTableId, default_route_table_id: main.RouteTableId, vpc_id: net.ids.vpcId, owner_id: main.OwnerId, route: [], propagating_vgws: [], tags: {}, tags_all: {},
     } },
   );
+  const accessKey = (await iam.send(new CreateAccessKeyCommand({ UserName: user }))).AccessKey!;
+  extra.push({ type: 'aws_iam_access_key', name: 'ci', attributes: {
+    id: accessKey.AccessKeyId, user, status: 'Active', secret: accessKey.SecretAccessKey, create_date: accessKey.CreateDate?.toISOString(), pgp_key: null,
+  } });
   const clean = await scan(extra);
-  t.equal(clean.compared, 7, 'all seven compared');
+  t.equal(clean.compared, 8, 'all eight compared');
   t.same(clean.drifts, [], 'no drift');
   await iam.send(new DetachUserPolicyCommand({ UserName: user, PolicyArn: svc.names.policyArn }));
-  t.match((await scan(extra)).drifts, [{ resourceAddress: 'aws_iam_user_policy_attachment.u', changeType: 'deleted' }], 'the detached policy is the one drift');
+  await iam.send(new UpdateAccessKeyCommand({ UserName: user, AccessKeyId: accessKey.AccessKeyId, Status: 'Inactive' }));
+  const after = byAddress((await scan(extra)).drifts);
+  t.same(Object.keys(after).sort(), ['aws_iam_access_key.ci', 'aws_iam_user_policy_attachment.u'], 'the detached policy and the deactivated key drift');
+  t.match(after['aws_iam_user_policy_attachment.u'], { changeType: 'deleted' });
+  t.match(after['aws_iam_access_key.ci'], { changeType: 'changed', diff: [{ attribute: 'status', before: 'Active', after: 'Inactive' }] });
 });
 
 t.test('out-of-band changes give their drifts, severities and rules', async (t) => {

@@ -97,6 +97,8 @@ export const SEVERITY_RULES: SeverityRule[] = [
   { id: 'network-access-changed', severity: 'high', description: 'Network path changed (security groups, gateways, associations, public IPs)',
     types: ['aws_route', 'aws_route_table', 'aws_route_table_association', 'aws_network_interface', 'aws_eip', 'aws_nat_gateway', 'aws_lambda_function', 'aws_ecs_service', 'aws_launch_template', 'aws_autoscaling_group'],
     attributes: ['route', 'gateway_id', 'nat_gateway_id', 'subnet_id', 'route_table_id', 'security_groups', 'vpc_security_group_ids', 'instance', 'network_interface', 'vpc_config', 'network_configuration'] },
+  { id: 'access-key-reactivated', severity: 'high', description: 'An IAM access key the state holds inactive was made active',
+    types: ['aws_iam_access_key'], attributes: ['status'], becomes: ['Active'] },
   { id: 'tags-only', severity: 'low', description: 'Only tags changed', changeTypes: ['changed'], onlyAttributes: TAGS },
   { id: 'deleted', severity: 'high', description: 'Resource deleted outside IaC', changeTypes: ['deleted'] },
   { id: 'changed', severity: 'medium', description: 'Resource changed outside IaC', changeTypes: ['changed'] },

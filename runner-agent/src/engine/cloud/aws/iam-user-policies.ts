@@ -1,9 +1,9 @@
-// aws_iam_user_policy_attachment and aws_iam_user_policy: attachments share one
-// ListAttachedUserPolicies per user (not one per attachment); inline policies cost one
-// GetUserPolicy each. NoSuchEntity (user or policy gone) means deleted.
+// aws_iam_user_policy_attachment, aws_iam_user_policy and aws_iam_access_key: attachments
+// share one ListAttachedUserPolicies per user and access keys one ListAccessKeys per user (not
+// one per resource); inline policies cost one GetUserPolicy each. NoSuchEntity means deleted.
 import {
-  GetUserPolicy$, GetUserPolicyCommand, ListAttachedUserPolicies$, ListAttachedUserPoliciesCommand,
-  type GetUserPolicyCommandOutput, type ListAttachedUserPoliciesCommandOutput,
+  GetUserPolicy$, GetUserPolicyCommand, ListAccessKeys$, ListAccessKeysCommand, ListAttachedUserPolicies$, ListAttachedUserPoliciesCommand,
+  type AccessKeyMetadata, type GetUserPolicyCommandOutput, type ListAccessKeysCommandOutput, type ListAttachedUserPoliciesCommandOutput,
 } from '@aws-sdk/client-iam';
 import { mapLimit } from '../../limit.ts';
 import { errorName, PER_RESOURCE_CONCURRENCY, type AwsContext } from './context.ts';
@@ -20,6 +20,7 @@ const userPolicyKey = (a: Record<string, unknown>) => {
 
 function userExists(world: FakeWorld, user: string): void {
   const known = [...attrsOf(world, 'aws_iam_user').map((a) => str(a.name || a.id)), ...attrsOf(world, 'aws_iam_user_policy_attachment').map((a) => str(a.user)),
+    ...attrsOf(world, 'aws_iam_access_key').map((a) => str(a.user)),
     ...attrsOf(world, 'aws_iam_user_policy').map((a) => userPolicyKey(a).user)];
   if (!known.includes(user)) throw noSuch(`user with name ${user}`);
 }
@@ -74,5 +75,38 @@ export const userPolicyReader: TypeReader = {
       if (GONE.has(errorName(e))) return null;
       throw e;
     }
+  }),
+};
+
+function accessKeysOf(ctx: AwsContext, user: string): Promise<Map<string, AccessKeyMetadata> | undefined> {
+  return once(ctx, `iam:access-keys:${user}`, async () => {
+    const keys = new Map<string, AccessKeyMetadata>();
+    let marker: string | undefined;
+    try {
+      do {
+        const out = await ctx.send<ListAccessKeysCommandOutput>(ctx.iam(), new ListAccessKeysCommand({ UserName: user, Marker: marker }), 'iam:ListAccessKeys');
+        for (const k of out.AccessKeyMetadata ?? []) if (k.AccessKeyId) keys.set(k.AccessKeyId, k);
+        marker = out.IsTruncated ? out.Marker : undefined;
+      } while (marker);
+    } catch (e) {
+      if (GONE.has(errorName(e))) return undefined;
+      throw e;
+    }
+    return keys;
+  });
+}
+
+/** Only the key's user and status are compared: its secret is never readable again. */
+export const accessKeyReader: TypeReader = {
+  spec: {},
+  answers: [answer<{ UserName: string }>('iam', ListAccessKeys$, (input, world) => {
+    userExists(world, input.UserName);
+    return { AccessKeyMetadata: attrsOf(world, 'aws_iam_access_key').filter((a) => str(a.user) === input.UserName).map((a) => ({
+      UserName: input.UserName, AccessKeyId: str(a.id), Status: str(a.status) || 'Active', CreateDate: new Date(str(a.create_date) || 0),
+    })), IsTruncated: false };
+  })],
+  read: (items, ctx) => mapLimit(items, PER_RESOURCE_CONCURRENCY, async ({ instance }) => {
+    const k = (await accessKeysOf(ctx, str(instance.attributes.user)))?.get(str(instance.attributes.id));
+    return k ? { id: k.AccessKeyId, user: k.UserName, status: k.Status } : null;
   }),
 };

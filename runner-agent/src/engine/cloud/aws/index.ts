@@ -5,7 +5,7 @@ import { securityGroupReader, securityGroupRuleReader, vpcRuleReader } from './s
 import { policyReader, rolePolicyReader, roleReader } from './iam.ts';
 import type { TypeReader } from './reader.ts';
 import { kmsAliasReader } from './kms-alias.ts';
-import { userPolicyAttachmentReader, userPolicyReader } from './iam-user-policies.ts';
+import { accessKeyReader, userPolicyAttachmentReader, userPolicyReader } from './iam-user-policies.ts';
 import { autoscalingGroupReader } from './autoscaling.ts';
 import { listenerReader, loadBalancerReader, targetGroupReader } from './elbv2.ts';
 import { dbInstanceReader, dbSubnetGroupReader } from './rds.ts';
@@ -84,6 +84,7 @@ export const AWS_READERS: Record<string, TypeReader> = {
   aws_iam_user_policy_attachment: userPolicyAttachmentReader,
   aws_iam_user_policy: userPolicyReader,
   aws_kms_alias: kmsAliasReader,
+  aws_iam_access_key: accessKeyReader,
 };
 
 export { AwsContext } from './context.ts';
