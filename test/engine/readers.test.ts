@@ -2,9 +2,15 @@
 // the SDK, with a state in the provider's shape, compares clean; then out-of-band changes give
 // the drifts, severities and rule ids the rules table promises.
 import t from 'tap';
-import { CreateRouteCommand, CreateTagsCommand, ModifySubnetAttributeCommand } from '@aws-sdk/client-ec2';
-import { DetachRolePolicyCommand, IAMClient } from '@aws-sdk/client-iam';
-import { KMSClient, ScheduleKeyDeletionCommand } from '@aws-sdk/client-kms';
+import {
+  CreateRouteCommand, CreateTagsCommand, DescribeRouteTablesCommand, DescribeSecurityGroupsCommand, DescribeSubnetsCommand, DescribeVpcsCommand, ModifySubnetAttributeCommand,
+} from '@aws-sdk/client-ec2';
+import { renderPermissions } from '../../runner-agent/src/engine/cloud/aws/security-groups.ts';
+import {
+  AttachUserPolicyCommand, CreateAccessKeyCommand, CreateUserCommand, DetachRolePolicyCommand, DetachUserPolicyCommand, IAMClient, PutUserPolicyCommand,
+  UpdateAccessKeyCommand,
+} from '@aws-sdk/client-iam';
+import { CreateAliasCommand, CreateKeyCommand, KMSClient, ScheduleKeyDeletionCommand } from '@aws-sdk/client-kms';
 import { CloudWatchLogsClient, DeleteLogGroupCommand } from '@aws-sdk/client-cloudwatch-logs';
 import { ModifyDBInstanceCommand, RDSClient } from '@aws-sdk/client-rds';
 import { SetTopicAttributesCommand, SNSClient } from '@aws-sdk/client-sns';
@@ -75,6 +81,58 @@ t.test('the same state replays clean against the replay fake (no moto)', async (
   const out = await replayState(JSON.stringify(doc), 'estate');
   t.equal(out.compared, resources.length, 'every instance compared');
   t.same(out.drifts, [], 'no drift: the fake answers this state as moto does');
+});
+
+t.test('default VPC, subnet, security group and route table, user policies, access keys and KMS aliases compare clean; a detached user policy is deleted, a deactivated key changed', async (t) => {
+  const vpc = (await net.ec2.send(new DescribeVpcsCommand({ Filters: [{ Name: 'is-default', Values: ['true'] }] }))).Vpcs![0];
+  const subnet = (await net.ec2.send(new DescribeSubnetsCommand({ Filters: [{ Name: 'vpc-id', Values: [vpc.VpcId!] }] }))).Subnets![0];
+  const iam = new IAMClient(cfg);
+  const user = `estate-extra-${suffix}`;
+  await iam.send(new CreateUserCommand({ UserName: user }));
+  await iam.send(new AttachUserPolicyCommand({ UserName: user, PolicyArn: svc.names.policyArn }));
+  const doc = JSON.stringify({ Version: '2012-10-17', Statement: [{ Effect: 'Allow', Action: 's3:ListBucket', Resource: '*' }] });
+  await iam.send(new PutUserPolicyCommand({ UserName: user, PolicyName: 'list', PolicyDocument: doc }));
+  const kms = new KMSClient(cfg);
+  const key = (await kms.send(new CreateKeyCommand({}))).KeyMetadata!;
+  await kms.send(new CreateAliasCommand({ AliasName: `alias/estate-${suffix}`, TargetKeyId: key.KeyId }));
+  const extra: Res[] = [
+    { type: 'aws_default_vpc', name: 'default', attributes: {
+      id: vpc.VpcId, cidr_block: vpc.CidrBlock, instance_tenancy: 'default', enable_dns_support: true, enable_dns_hostnames: true, force_destroy: false,
+      existing_default_vpc: true, ipv6_cidr_block: '', tags: {}, tags_all: {},
+    } },
+    { type: 'aws_default_subnet', name: 'a', attributes: {
+      id: subnet.SubnetId, availability_zone: subnet.AvailabilityZone, cidr_block: subnet.CidrBlock, vpc_id: vpc.VpcId, map_public_ip_on_launch: subnet.MapPublicIpOnLaunch,
+      assign_ipv6_address_on_creation: false, force_destroy: false, existing_default_subnet: true, tags: {}, tags_all: {},
+    } },
+    { type: 'aws_iam_user_policy_attachment', name: 'u', attributes: { id: `${user}-2024`, user, policy_arn: svc.names.policyArn } },
+    { type: 'aws_iam_user_policy', name: 'u', attributes: { id: `${user}:list`, user, name: 'list', name_prefix: '', policy: doc } },
+    { type: 'aws_kms_alias', name: 'k', attributes: { id: `alias/estate-${suffix}`, name: `alias/estate-${suffix}`, arn: `arn:aws:kms:${REGION}:123456789012:alias/estate-${suffix}`, target_key_id: key.KeyId, target_key_arn: key.Arn } },
+  ];
+  // The estate VPC's own default security group and main route table, as aws_default_* resources.
+  const sg = (await net.ec2.send(new DescribeSecurityGroupsCommand({ GroupIds: [net.ids.defaultSgId] }))).SecurityGroups![0];
+  const main = (await net.ec2.send(new DescribeRouteTablesCommand({ Filters: [{ Name: 'vpc-id', Values: [net.ids.vpcId] }, { Name: 'association.main', Values: ['true'] }] }))).RouteTables![0];
+  extra.push(
+    { type: 'aws_default_security_group', name: 'default', attributes: {
+      id: sg.GroupId, arn: sg.SecurityGroupArn, name: 'default', description: sg.Description, vpc_id: net.ids.vpcId, owner_id: sg.OwnerId, revoke_rules_on_delete: false,
+      ingress: renderPermissions(sg.IpPermissions, sg.GroupId!), egress: renderPermissions(sg.IpPermissionsEgress, sg.GroupId!), tags: {}, tags_all: {},
+    } },
+    { type: 'aws_default_route_table', name: 'main', attributes: {
+      id: main.RouteTableId, default_route_table_id: main.RouteTableId, vpc_id: net.ids.vpcId, owner_id: main.OwnerId, route: [], propagating_vgws: [], tags: {}, tags_all: {},
+    } },
+  );
+  const accessKey = (await iam.send(new CreateAccessKeyCommand({ UserName: user }))).AccessKey!;
+  extra.push({ type: 'aws_iam_access_key', name: 'ci', attributes: {
+    id: accessKey.AccessKeyId, user, status: 'Active', secret: accessKey.SecretAccessKey, create_date: accessKey.CreateDate?.toISOString(), pgp_key: null,
+  } });
+  const clean = await scan(extra);
+  t.equal(clean.compared, 8, 'all eight compared');
+  t.same(clean.drifts, [], 'no drift');
+  await iam.send(new DetachUserPolicyCommand({ UserName: user, PolicyArn: svc.names.policyArn }));
+  await iam.send(new UpdateAccessKeyCommand({ UserName: user, AccessKeyId: accessKey.AccessKeyId, Status: 'Inactive' }));
+  const after = byAddress((await scan(extra)).drifts);
+  t.same(Object.keys(after).sort(), ['aws_iam_access_key.ci', 'aws_iam_user_policy_attachment.u'], 'the detached policy and the deactivated key drift');
+  t.match(after['aws_iam_user_policy_attachment.u'], { changeType: 'deleted' });
+  t.match(after['aws_iam_access_key.ci'], { changeType: 'changed', diff: [{ attribute: 'status', before: 'Active', after: 'Inactive' }] });
 });
 
 t.test('out-of-band changes give their drifts, severities and rules', async (t) => {

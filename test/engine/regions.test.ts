@@ -156,3 +156,14 @@ t.test('drift-runner coverage reads an s3:// state', async (t) => {
   t.equal(code, 0);
   t.same(JSON.parse(text), { total: 1, compared: 1, percent: 100, byType: { aws_security_group: { total: 1, compared: 1 } }, other: 1 });
 });
+
+t.test('a deletion in a region only the credentials gave is reported, and the stats say so', async (t) => {
+  const state = { version: 4, serial: 1, lineage: suffix, resources: [
+    resource('gone', 'provider.aws', { id: 'sg-0fffffffffffffff0', name: 'gone', description: 'gone', ingress: [], egress: [] }),
+  ] };
+  const dir = folder({ 'main.tf': 'provider "aws" {}\n', 'terraform.tfstate': JSON.stringify(state) });
+  const out = await scan(dir, 'eu-north-1');
+  t.match(out.drifts, [{ resourceAddress: 'aws_security_group.gone', changeType: 'deleted' }]);
+  t.same(out.stats.regionSources, { credentials: 1 });
+  t.same(out.stats.deletedInAssumedRegion, ['aws_security_group.gone (eu-north-1, from credentials)']);
+});

@@ -89,13 +89,21 @@ t.test('tags compare as tags_all: default_tags are no drift', async (t) => {
 });
 
 t.test('role policies managed by their own resources are not compared on the role', async (t) => {
+  const { withoutManaged, MANAGED_POLICIES } = await import('../../runner-agent/src/engine/role-policies.ts');
   const inst = (type: string, name: string, attributes: Record<string, unknown>): StateInstance => ({ address: `${type}.${name}`, type, name, attributes });
-  const role = inst('aws_iam_role', 'r', { name: 'app', managed_policy_arns: ['arn:a'], inline_policy: [{ name: 'p', policy: '{}' }], description: 'd' });
+  // The role's copy is stale: it predates the attachment and the inline policy.
+  const role = inst('aws_iam_role', 'r', { name: 'app', managed_policy_arns: [], inline_policy: [{ name: '', policy: '' }], description: 'd' });
   const other = inst('aws_iam_role', 'o', { name: 'other', managed_policy_arns: ['arn:b'] });
   const view = standaloneView([role, other,
-    inst('aws_iam_role_policy_attachment', 'a', { role: 'app', policy_arn: 'arn:a' }), inst('aws_iam_role_policy', 'p', { id: 'app:p', name: 'p', policy: '{}' })]);
-  t.same(view(role), { name: 'app', description: 'd' }, 'both lists left to the attachment and the inline policy resources');
-  t.same(view(other), other.attributes, 'a role without them keeps its lists');
+    inst('aws_iam_role_policy_attachment', 'a', { role: 'app', policy_arn: 'arn:a' }), inst('aws_iam_role_policy', 'p', { id: 'app:p', name: 'p', role: 'app', policy: '{}' })]);
+  const state = view(role);
+  const managed = (state as Record<symbol, Parameters<typeof withoutManaged>[1]>)[MANAGED_POLICIES];
+  const compare = (live: Record<string, unknown>) => compareAttributes('aws_iam_role', 'aws_iam_role.r', state, withoutManaged(live, managed), roleReader.spec, noIgnore).diff;
+  t.same(compare({ name: 'app', description: 'd', managed_policy_arns: ['arn:a'], inline_policy: [{ name: 'p', policy: '{}' }] }), [],
+    'what the attachment and the inline policy resources manage is theirs');
+  const extra = compare({ name: 'app', description: 'd', managed_policy_arns: ['arn:a', 'arn:admin'], inline_policy: [{ name: 'p', policy: '{}' }] });
+  t.same(extra.map((d) => [d.attribute, d.after]), [['managed_policy_arns', ['arn:admin']]], 'a policy attached out of band is still reported on the role');
+  t.equal(view(other), other.attributes, 'a role without them keeps its lists');
 });
 
 t.test('the inline_policy placeholder is no policy', async (t) => {
@@ -157,4 +165,20 @@ t.test('coverage: deposed objects left out, instances without attributes named',
     total: 3, compared: 1, percent: 33.3, other: 1,
     byType: { aws_instance: { total: 2, compared: 1, reason: 'no attributes in the state' }, aws_glue_job: { total: 1, compared: 0, reason: 'type not supported' } },
   });
+});
+
+t.test('a provider for_each over a map: each.value of the instance key', async (t) => {
+  const { RegionResolver } = await import('../../runner-agent/src/engine/region.ts');
+  const dir = mkdtempSync(join(tmpdir(), 'drift-foreach-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'main.tofu'), [
+    'locals {\n  regions = { east = "us-east-1", west = "us-west-2" }\n}',
+    'provider "aws" {\n  alias    = "r"\n  for_each = local.regions\n  region   = each.value\n}',
+    'provider "aws" {\n  alias    = "k"\n  for_each = toset(["eu-west-1"])\n  region   = each.key\n}',
+  ].join('\n'));
+  const regions = new RegionResolver(await parseRootModule(dir, ''), dir, '');
+  const inst = (alias: string, key: string): StateInstance => ({ address: 'aws_sqs_queue.q', type: 'aws_sqs_queue', name: 'q', attributes: {}, provider: { type: 'aws', alias, key } });
+  t.same(regions.regionOf(inst('r', 'west')), { region: 'us-west-2', source: 'variable' });
+  t.same(regions.regionOf(inst('k', 'eu-west-1')), { region: 'eu-west-1', source: 'variable' }, 'each.key of a set');
+  t.same(regions.regionOf(inst('r', 'north')), {}, 'a key the map does not hold: unknown');
 });

@@ -10,15 +10,18 @@ import { timeoutError } from './errors.ts';
 import type { IgnoreRules } from './ignore.ts';
 import { arnRegion } from './region.ts';
 import { classify } from './rules.ts';
+import { MANAGED_POLICIES, withoutManaged, type ManagedPolicies } from './role-policies.ts';
 import { hashSensitive, redactDiff } from './sensitive.ts';
 import { standaloneView } from './standalone.ts';
 import type { DetectedDrift, LiveAttributes, ScanStats, StateInstance } from './types.ts';
 import { withAllTags } from './values.ts';
 
-export interface CompareEntry { instance: StateInstance; region: string }
+/** `regionSource`: where the region came from (region.ts); an assumed one is noted on a deletion. */
+export interface CompareEntry { instance: StateInstance; region: string; regionSource?: string }
+const ASSUMED = new Set(['credentials', 'peers']);
 
 export async function compareLive(
-  entries: CompareEntry[], aws: AwsContext, ignore: IgnoreRules, stats: Pick<ScanStats, 'unsupported' | 'ignoredDiffs' | 'foundInArnRegion'>,
+  entries: CompareEntry[], aws: AwsContext, ignore: IgnoreRules, stats: Pick<ScanStats, 'unsupported' | 'ignoredDiffs' | 'foundInArnRegion' | 'deletedInAssumedRegion'>,
   opts: {
     signal?: AbortSignal; onProgress?: (done: number, total: number) => void;
     /** Every instance of the states, when `entries` leaves some out (unknown region): standalone resources still count. */
@@ -44,9 +47,13 @@ export async function compareLive(
     const reader = AWS_READERS[type];
     const live = await reader.read(list, aws);
     await recheckInArnRegion(list, live, aws, stats);
-    list.forEach(({ instance }, i) => {
+    list.forEach(({ instance, region, regionSource }, i) => {
       const drift = compareOne(instance, withAllTags(view(instance)), live[i], reader.spec, ignore, stats);
       if (drift) drifts.push(drift);
+      if (drift?.changeType === 'deleted' && regionSource && ASSUMED.has(regionSource)) {
+        const names = (stats.deletedInAssumedRegion ??= []);
+        if (names.length < LISTED) names.push(`${instance.address} (${region}, from ${regionSource})`);
+      }
     });
     done += list.length;
     opts.onProgress?.(done, total);
@@ -82,7 +89,10 @@ function compareOne(
     const diff = redactDiff([{ attribute: 'id', before: instance.attributes.id ?? null, after: null }], sensitive);
     return { ...base, changeType: 'deleted', diff, ...classify({ resourceType: instance.type, changeType: 'deleted', diff }, instance.attributes) };
   }
-  const found = compareAttributes(instance.type, instance.address, hashSensitive(state, sensitive), hashSensitive(live, sensitive), spec, ignore);
+  // The live side loses what the state view left out: policies a role's own resources manage.
+  const managed = (state as { [MANAGED_POLICIES]?: ManagedPolicies })[MANAGED_POLICIES];
+  const seen = managed ? withoutManaged(live, managed) : live;
+  const found = compareAttributes(instance.type, instance.address, hashSensitive(state, sensitive), hashSensitive(seen, sensitive), spec, ignore);
   stats.ignoredDiffs += found.ignored;
   if (found.diff.length === 0) return undefined;
   const diff = redactDiff(found.diff, sensitive);

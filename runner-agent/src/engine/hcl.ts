@@ -80,9 +80,10 @@ async function parseFile(root: string, rel: string): Promise<Json> {
 /**
  * The module at `shown` (repository-relative, '' = the root) of the checkout at `root`: its
  * .tf/.tofu files, then the values of terraform.tfvars and *.auto.tfvars. The folder and each
- * file are resolved inside the checkout first.
+ * file are resolved inside the checkout first. `asChild`: a module called by another, whose
+ * variables come from its call, not from *.tfvars.
  */
-export async function parseRootModule(root: string, shown: string): Promise<RootModule> {
+export async function parseRootModule(root: string, shown: string, asChild = false): Promise<RootModule> {
   const where = `IaC path "${shown}"`;
   const dir = await insideCheckout(root, shown || '.', where, 'folder');
   if (!dir) throw new ScanError('source_unavailable', `${where} does not exist in the repository`);
@@ -94,7 +95,7 @@ export async function parseRootModule(root: string, shown: string): Promise<Root
     moduleCalls: new Map(), resources: new Set(), hasAwsProvider: false,
   };
   for (const file of files) collect(mod, await parseFile(root, path.posix.join(shown, file)), path.posix.join(shown, file));
-  for (const file of varFiles(entries)) {
+  for (const file of asChild ? [] : varFiles(entries)) {
     for (const [k, v] of Object.entries(await parseFile(root, path.posix.join(shown, file)))) mod.variables.set(k, v);
   }
   return mod;

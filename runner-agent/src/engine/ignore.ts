@@ -32,6 +32,8 @@ export const IGNORED_ATTRIBUTES: Record<string, string[]> = {
     'get_password_data', 'secondary_private_ips', 'associate_public_ip_address', 'security_groups',
   ],
   aws_security_group: ['owner_id', 'name_prefix', 'revoke_rules_on_delete'],
+  aws_default_security_group: ['owner_id', 'name_prefix', 'revoke_rules_on_delete'],
+  aws_default_route_table: ['owner_id', 'default_route_table_id'],
   aws_security_group_rule: ['security_group_rule_id'],
   aws_vpc_security_group_ingress_rule: ['security_group_rule_id', 'tags_all'],
   aws_vpc_security_group_egress_rule: ['security_group_rule_id', 'tags_all'],
@@ -47,6 +49,9 @@ export const IGNORED_ATTRIBUTES: Record<string, string[]> = {
   // Computed identifiers and values the API fills in (duplicates of the id, owners, generated names).
   aws_vpc: ['owner_id', 'dhcp_options_id', 'main_route_table_id', 'default_network_acl_id', 'default_route_table_id', 'default_security_group_id', 'ipv6_association_id'],
   aws_subnet: ['owner_id', 'availability_zone_id', 'ipv6_cidr_block_association_id'],
+  aws_default_vpc: ['owner_id', 'dhcp_options_id', 'main_route_table_id', 'default_network_acl_id', 'default_route_table_id', 'default_security_group_id', 'ipv6_association_id', 'force_destroy', 'existing_default_vpc'],
+  aws_default_subnet: ['owner_id', 'availability_zone_id', 'ipv6_cidr_block_association_id', 'force_destroy', 'existing_default_subnet'],
+  aws_kms_alias: ['name_prefix', 'target_key_arn'],
   aws_internet_gateway: ['owner_id'],
   aws_route_table: ['owner_id'],
   aws_route: ['origin', 'state', 'instance_owner_id'],

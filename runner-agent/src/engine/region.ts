@@ -98,7 +98,7 @@ export class RegionResolver {
     if (path.relative(this.repoRoot, dir).startsWith('..')) return undefined; // stays inside the checkout
     let child: RootModule;
     try {
-      child = await parseRootModule(this.repoRoot, path.relative(this.repoRoot, dir).split(path.sep).join('/'));
+      child = await parseRootModule(this.repoRoot, path.relative(this.repoRoot, dir).split(path.sep).join('/'), true);
     } catch {
       return undefined;
     }
@@ -175,8 +175,8 @@ export function defaultProviderRegion(root: RootModule): string | undefined {
 export async function withRegions(
   roots: { module: RootModule; instances: StateInstance[] }[], repoRoot: string, credentialsRegion: string,
   compared: (type: string) => boolean, stats: Pick<ScanStats, 'regionSources' | 'regionUnknown'>,
-): Promise<{ instance: StateInstance; region: string }[]> {
-  const out: { instance: StateInstance; region: string }[] = [];
+): Promise<{ instance: StateInstance; region: string; regionSource?: RegionSource }[]> {
+  const out: { instance: StateInstance; region: string; regionSource?: RegionSource }[] = [];
   for (const { module, instances } of roots) {
     const resolver = new RegionResolver(module, repoRoot, credentialsRegion);
     await resolver.prepare(instances);
@@ -186,7 +186,7 @@ export async function withRegions(
       const counts = region && source ? (stats.regionSources ??= {}) : (stats.regionUnknown ??= {});
       const key = region && source ? source : instance.type;
       counts[key] = (counts[key] ?? 0) + 1;
-      if (region) out.push({ instance, region });
+      if (region) out.push({ instance, region, regionSource: source });
     }
   }
   return out;

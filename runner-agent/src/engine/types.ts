@@ -64,6 +64,11 @@ export interface ScanStats {
   regionUnknown?: Record<string, number>;
   /** Instances not found in the region asked but found in the region their ARN names (first 100 addresses). */
   foundInArnRegion?: string[];
+  /**
+   * Deletions reported in a region no configuration or ARN of the instance named (the credentials'
+   * region, or the one its provider's other instances live in): "address (region, from source)".
+   */
+  deletedInAssumedRegion?: string[];
   /** Instances read from `attributes_flat` (states upgraded from Terraform 0.11), first 100 addresses, and their count. */
   flatInstances?: { count: number; addresses: string[] };
   /** Managed instances the state holds with no attributes at all, not compared (first 100 addresses). */

@@ -86,7 +86,8 @@ export function ec2Answer<R>(d: Ec2Describe<R>, records: (world: FakeWorld) => R
  * attribute shape (null when the record stands for a deleted resource, e.g. state "deleted").
  */
 export function ec2Reader<R>(d: Ec2Describe<R>, opts: {
-  type: string; spec?: TypeReader['spec']; idOfState?: (a: Record<string, unknown>) => string;
+  /** `aliases`: other resource types managing the same records (aws_default_vpc is an aws_vpc). */
+  type: string; aliases?: string[]; spec?: TypeReader['spec']; idOfState?: (a: Record<string, unknown>) => string;
   live: (r: R, state: Record<string, unknown>, ctx: AwsContext, region: string) => LiveAttributes | null | Promise<LiveAttributes | null>;
   /** Replay: the API record the state's attributes stand for (R's shape; enum fields as plain strings). */
   record: (a: Record<string, unknown>, instance: StateInstance) => Record<string, unknown>; extraAnswers?: Answer[];
@@ -94,7 +95,7 @@ export function ec2Reader<R>(d: Ec2Describe<R>, opts: {
   const stateId = opts.idOfState ?? ((a: Record<string, unknown>) => str(a.id));
   return {
     spec: opts.spec ?? {},
-    answers: [ec2Answer(d, (world) => world.of(opts.type).map((i) => opts.record(i.attributes, i))), ...(opts.extraAnswers ?? [])],
+    answers: [ec2Answer(d, (world) => [opts.type, ...(opts.aliases ?? [])].flatMap((t) => world.of(t)).map((i) => opts.record(i.attributes, i))), ...(opts.extraAnswers ?? [])],
     async read(items, ctx) {
       const out: (LiveAttributes | null)[] = new Array(items.length).fill(null);
       for (const [region, group] of byRegion(items)) {

@@ -4,6 +4,8 @@ import { instanceReader } from './ec2.ts';
 import { securityGroupReader, securityGroupRuleReader, vpcRuleReader } from './security-groups.ts';
 import { policyReader, rolePolicyReader, roleReader } from './iam.ts';
 import type { TypeReader } from './reader.ts';
+import { kmsAliasReader } from './kms-alias.ts';
+import { accessKeyReader, userPolicyAttachmentReader, userPolicyReader } from './iam-user-policies.ts';
 import { autoscalingGroupReader } from './autoscaling.ts';
 import { listenerReader, loadBalancerReader, targetGroupReader } from './elbv2.ts';
 import { dbInstanceReader, dbSubnetGroupReader } from './rds.ts';
@@ -75,6 +77,14 @@ export const AWS_READERS: Record<string, TypeReader> = {
   aws_autoscaling_group: autoscalingGroupReader,
   aws_route53_zone: route53ZoneReader,
   aws_route53_record: route53RecordReader,
+  aws_default_vpc: vpcReader,
+  aws_default_subnet: subnetReader,
+  aws_default_security_group: securityGroupReader,
+  aws_default_route_table: routeTableReader,
+  aws_iam_user_policy_attachment: userPolicyAttachmentReader,
+  aws_iam_user_policy: userPolicyReader,
+  aws_kms_alias: kmsAliasReader,
+  aws_iam_access_key: accessKeyReader,
 };
 
 export { AwsContext } from './context.ts';

@@ -37,7 +37,10 @@ export const lambdaFunctionReader: TypeReader = {
     const f = out?.Configuration;
     if (!f) return null;
     const tags = out.Tags ?? {};
-    const vpc = f.VpcConfig?.SubnetIds?.length ? [{ subnet_ids: f.VpcConfig.SubnetIds, security_group_ids: f.VpcConfig.SecurityGroupIds ?? [], vpc_id: f.VpcConfig.VpcId ?? '' }] : [];
+    // No VPC: providers store [] or one element of empty lists (and a false ipv6 flag); either is "none".
+    const stateVpc = list(block(instance.attributes.vpc_config).subnet_ids).length > 0;
+    const vpc = f.VpcConfig?.SubnetIds?.length ? [{ subnet_ids: f.VpcConfig.SubnetIds, security_group_ids: f.VpcConfig.SecurityGroupIds ?? [], vpc_id: f.VpcConfig.VpcId ?? '' }]
+      : stateVpc ? [] : undefined;
     return {
       function_name: f.FunctionName, arn: f.FunctionArn, role: f.Role, handler: f.Handler ?? '', runtime: f.Runtime ?? '', memory_size: f.MemorySize, timeout: f.Timeout,
       description: f.Description ?? '', environment: f.Environment?.Variables && Object.keys(f.Environment.Variables).length ? [{ variables: f.Environment.Variables }] : [],

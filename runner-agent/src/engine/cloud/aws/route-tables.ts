@@ -5,6 +5,7 @@ import { DescribeRouteTables$, DescribeRouteTablesCommand, type Route, type Rout
 import { genericKey } from '../../diff.ts';
 import { isObject, tagMap } from '../../values.ts';
 import type { LiveAttributes } from '../../types.ts';
+import { MANAGED_ROUTES, routeDestination } from '../../standalone.ts';
 import { ec2Answer, ec2Records, type Ec2Describe } from './ec2-describe.ts';
 import { byRegion, str, type FakeWorld, type TypeReader } from './reader.ts';
 import { attrsOf, opt, stateTags, tagList } from './replay/kit.ts';
@@ -63,7 +64,7 @@ function fakeTables(world: FakeWorld): Record<string, unknown>[] {
     if (!t) tables.set(id, t = { a, routes: new Map(), assoc: [] });
     return t;
   };
-  for (const a of attrsOf(world, 'aws_route_table')) {
+  for (const a of [...attrsOf(world, 'aws_route_table'), ...attrsOf(world, 'aws_default_route_table')]) {
     const t = table(str(a.id), a);
     for (const r of Array.isArray(a.route) ? a.route.filter(isObject) : []) t.routes.set(JSON.stringify(destination(r)), apiRoute(r));
   }
@@ -82,8 +83,14 @@ const answers = [ec2Answer(TABLES, fakeTables)];
 
 const routeElement = (r: Route) => ({ cidr_block: r.DestinationCidrBlock ?? '', ipv6_cidr_block: r.DestinationIpv6CidrBlock ?? '', destination_prefix_list_id: r.DestinationPrefixListId ?? '', ...routeTarget(r) });
 
+/** A route's key, or none when an aws_route resource of the same state manages its destination (standalone.ts). */
+function routeKey(e: unknown, owner: Record<string, unknown>): string[] {
+  const managed = (owner as { [MANAGED_ROUTES]?: Set<string> })[MANAGED_ROUTES];
+  return isObject(e) && managed?.has(routeDestination(e)) ? [] : genericKey(e);
+}
+
 export const routeTableReader: TypeReader = {
-  spec: { sets: { route: genericKey } },
+  spec: { sets: { route: routeKey } },
   answers,
   read: (items, ctx) => tablesOf(ctx, items, (a) => str(a.id), (t) => {
     const tags = tagMap(t.Tags);

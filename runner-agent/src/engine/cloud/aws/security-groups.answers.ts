@@ -13,7 +13,7 @@ interface Rule { egress: boolean; element: Record<string, unknown>; id?: string;
 function rulesByGroup(world: FakeWorld): Map<string, Rule[]> {
   const out = new Map<string, Rule[]>();
   const add = (group: string, r: Rule) => { if (group) out.set(group, [...(out.get(group) ?? []), r]); };
-  for (const g of world.of('aws_security_group')) {
+  for (const g of [...world.of('aws_security_group'), ...world.of('aws_default_security_group')]) {
     const a = g.attributes;
     for (const dir of ['ingress', 'egress'] as const) {
       for (const e of Array.isArray(a[dir]) ? a[dir] : []) if (isObject(e)) add(str(a.id), { egress: dir === 'egress', element: e });
@@ -56,7 +56,7 @@ function permissions(atoms: string[], groupId: string) {
 
 export const securityGroupsAnswer = answer<{ GroupIds?: string[]; Filters?: { Name?: string; Values?: string[] }[] }>('ec2', DescribeSecurityGroups$, (input, world) => {
   const rules = rulesByGroup(world);
-  const groups = new Map(world.of('aws_security_group').map((g) => [str(g.attributes.id), g.attributes]));
+  const groups = new Map([...world.of('aws_security_group'), ...world.of('aws_default_security_group')].map((g) => [str(g.attributes.id), g.attributes]));
   for (const id of rules.keys()) if (!groups.has(id)) groups.set(id, { id });
   const picked = ec2Select([...groups.values()], (a) => str(a.id), input.GroupIds, filterValues(input, 'group-id'), 'InvalidGroup.NotFound');
   return { SecurityGroups: picked.map((a) => {

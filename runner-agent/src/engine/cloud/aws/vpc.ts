@@ -1,5 +1,6 @@
-// aws_vpc, aws_subnet, aws_internet_gateway: batched Describe calls (ec2-describe.ts). A VPC's
-// DNS settings need one DescribeVpcAttribute each, read only when the state records them.
+// aws_vpc, aws_subnet (and their aws_default_ twins), aws_internet_gateway: batched Describe
+// calls (ec2-describe.ts). A VPC's DNS settings need one DescribeVpcAttribute each, read only
+// when the state records them.
 import {
   DescribeInternetGateways$, DescribeInternetGatewaysCommand, DescribeSubnets$, DescribeSubnetsCommand, DescribeVpcAttribute$,
   DescribeVpcAttributeCommand, DescribeVpcs$, DescribeVpcsCommand, type DescribeVpcAttributeCommandOutput, type InternetGateway,
@@ -22,6 +23,7 @@ export const vpcReader = ec2Reader<Vpc>({
   notFound: 'InvalidVpcID.NotFound', idOf: (v) => v.VpcId ?? '',
 }, {
   type: 'aws_vpc',
+  aliases: ['aws_default_vpc'],
   async live(v, state, ctx, region) {
     const tags = tagMap(v.Tags);
     const live: Record<string, unknown> = {
@@ -38,7 +40,7 @@ export const vpcReader = ec2Reader<Vpc>({
     Tags: tagList(stateTags(a)),
   }),
   extraAnswers: [answer<{ VpcId: string; Attribute: string }>('ec2', DescribeVpcAttribute$, (input, world) => {
-    const a = attrsOf(world, 'aws_vpc').find((x) => str(x.id) === input.VpcId);
+    const a = [...attrsOf(world, 'aws_vpc'), ...attrsOf(world, 'aws_default_vpc')].find((x) => str(x.id) === input.VpcId);
     if (!a) throw new FakeError('InvalidVpcID.NotFound', `The vpc ID '${input.VpcId}' does not exist`);
     const value = { Value: bool(input.Attribute === 'enableDnsSupport' ? a.enable_dns_support : a.enable_dns_hostnames) };
     return { VpcId: input.VpcId, ...(input.Attribute === 'enableDnsSupport' ? { EnableDnsSupport: value } : { EnableDnsHostnames: value }) };
@@ -50,6 +52,7 @@ export const subnetReader = ec2Reader<Subnet>({
   notFound: 'InvalidSubnetID.NotFound', idOf: (s) => s.SubnetId ?? '',
 }, {
   type: 'aws_subnet',
+  aliases: ['aws_default_subnet'],
   live: (s) => {
     const tags = tagMap(s.Tags);
     return {
