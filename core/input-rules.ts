@@ -34,6 +34,12 @@ function visit(s: unknown, where: string, coerced: boolean): void {
   if (Array.isArray(s)) { s.forEach((x, i) => visit(x, `${where}[${i}]`, coerced)); return; }
   const node = s as Schema;
   if (node.type === 'object' && node.additionalProperties === undefined) node.additionalProperties = false;
+  // A field with a default may be left out (the validator fills it in): not required in the document either.
+  if (Array.isArray(node.required) && node.properties) {
+    const props = node.properties as Record<string, Schema>;
+    node.required = node.required.filter((name: string) => props[name]?.default === undefined);
+    if (!(node.required as string[]).length) delete node.required;
+  }
   if (node.type === 'string' && node.enum === undefined && node.const === undefined) {
     if (node.pattern === undefined) node.pattern = NO_NUL;
     else if (mayMatchNul(String(node.pattern))) {

@@ -11,7 +11,7 @@ import { AUTH_KINDS, type Manifest, type RouteSpec, type Handler } from './manif
 import { CLI_SCOPES, PERMISSIONS } from './permissions.ts';
 import { PLANS, planRank, type Plan } from './plans.ts';
 import { RATE_LIMIT_NAMES } from './guards/rate-limit.ts';
-import { buildGuards, type GuardDeps } from './guards/chain.ts';
+import { buildGuards, needsOrgContext, type GuardDeps } from './guards/chain.ts';
 import { closest } from './text.ts';
 import { closeSchema } from './input-rules.ts';
 import { ErrorBody, Envelope } from './schemas.ts';
@@ -86,7 +86,7 @@ export function validateManifests(plugins: LoadedPlugin[], handlers: Map<string,
   }
 }
 
-export interface OpenApiFacts { cli: boolean; scopes: string[]; permission?: string; plan?: Plan; rateLimit?: string; audit?: string; auth: string }
+export interface OpenApiFacts { cli: boolean; scopes: string[]; permission?: string; plan?: Plan; rateLimit?: string; audit?: string; auth: string; orgHeader: boolean }
 
 export function registerRoutes(app: FastifyInstance, plugin: LoadedPlugin, handlers: Record<string, Handler>, deps: GuardDeps, facts: Map<string, OpenApiFacts>): void {
   const m = plugin.manifest;
@@ -96,7 +96,7 @@ export function registerRoutes(app: FastifyInstance, plugin: LoadedPlugin, handl
     const guards = buildGuards(route, plan, deps);
     const successCode = Number(Object.keys(route.response).find((s) => Number(s) < 400));
     const handler = handlers[route.handler];
-    facts.set(route.id, { cli: Boolean(route.scope || route.cliAllowed) && (route.auth === 'bearer' || route.auth === 'download'), scopes: route.scope ? [route.scope] : [], permission: route.ownerOnly ? 'owner' : route.permission, plan, rateLimit: route.rateLimit, audit: route.audit, auth: route.auth });
+    facts.set(route.id, { cli: Boolean(route.scope || route.cliAllowed) && (route.auth === 'bearer' || route.auth === 'download'), scopes: route.scope ? [route.scope] : [], permission: route.ownerOnly ? 'owner' : route.permission, plan, rateLimit: route.rateLimit, audit: route.audit, auth: route.auth, orgHeader: needsOrgContext(route, plan) && !route.orgParam });
 
     app.route({
       method: route.method,

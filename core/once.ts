@@ -60,9 +60,15 @@ export function createOnce(db: Database, redis: Redis, log?: Pick<FastifyBaseLog
       const insert = () => insertUnlessDuplicate(keys, { _id: key, at: new Date(), orgId });
       if (await insert()) return true;
       if (!options?.staleAfterMs) return false;
-      // Takers of a stale claim race on the insert after the delete: the unique _id still lets one win.
-      const gone = await keys.deleteOne({ _id: key, at: { $lt: new Date(Date.now() - options.staleAfterMs) } });
-      return gone.deletedCount > 0 && insert();
+      const held = await keys.findOne({ _id: key });
+      if (!held) return insert(); // given back meanwhile
+      if (held.at.getTime() >= Date.now() - options.staleAfterMs) return false;
+      // One taker per stale claim: a delete-then-insert let two win on FerretDB, whose delete is
+      // not atomic with its filter (one taker deleted the claim another had just made). The
+      // takeover is itself a unique key, named after the claim it replaces.
+      if (!(await insertUnlessDuplicate(keys, { _id: `${key}#taken-over@${held.at.getTime()}`, at: new Date(), orgId }))) return false;
+      await keys.updateOne({ _id: key }, { $set: { at: new Date() } });
+      return true;
     },
     async release(key) {
       await keys.deleteOne({ _id: key });

@@ -29,6 +29,13 @@ export function openapiInfo(config: Config) {
   };
 }
 
+/** The organization a request acts in, where the path does not name it (README "Organization context"). */
+const ORG_HEADER = {
+  in: 'header', name: 'x-org-id', required: false,
+  description: "The organization to act in (the caller must be a member); without it, the caller's default organization",
+  schema: { type: 'string', pattern: '^[a-f0-9]{24}$' },
+};
+
 type Doc = { paths?: Record<string, Record<string, { operationId?: string } & Record<string, unknown>>> };
 
 export function addOpenApiFacts<T>(input: T, facts: Map<string, OpenApiFacts>): T {
@@ -44,6 +51,10 @@ export function addOpenApiFacts<T>(input: T, facts: Map<string, OpenApiFacts>): 
       op['x-plan'] = f.plan ?? 'free';
       if (f.rateLimit) op['x-rate-limit'] = f.rateLimit;
       if (f.audit) op['x-audit-action'] = f.audit;
+      if (f.orgHeader) {
+        const parameters = (op.parameters ?? []) as unknown[];
+        op.parameters = [...parameters, ORG_HEADER];
+      }
     }
   }
   return doc as T;

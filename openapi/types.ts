@@ -1644,9 +1644,9 @@ export type $defs = Record<string, never>;
 export interface operations {
     listAuditTrail: {
         parameters: {
-            query: {
-                page: number;
-                limit: number;
+            query?: {
+                page?: number;
+                limit?: number;
                 /** @description ISO 8601, inclusive */
                 from?: string;
                 /** @description ISO 8601, inclusive */
@@ -1655,7 +1655,10 @@ export interface operations {
                 /** @description Record id (24 lowercase hex characters) */
                 userId?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2292,7 +2295,10 @@ export interface operations {
     getQuota: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2990,7 +2996,10 @@ export interface operations {
     createCliToken: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3000,9 +3009,9 @@ export interface operations {
                     name: string;
                     scopes: ("repos:read" | "repos:write" | "scans:read" | "scans:trigger" | "drifts:read" | "drifts:write" | "runners:read" | "runners:manage")[];
                     /** @default false */
-                    allRepositories: boolean;
+                    allRepositories?: boolean;
                     /** @default [] */
-                    repositories: string[];
+                    repositories?: string[];
                 };
             };
         };
@@ -3123,7 +3132,10 @@ export interface operations {
     getCloudACredentials: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3184,7 +3196,10 @@ export interface operations {
     setCloudACredentials: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3254,7 +3269,10 @@ export interface operations {
     deleteCloudACredentials: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3310,7 +3328,10 @@ export interface operations {
     getCloudACredentialsFull: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3371,7 +3392,10 @@ export interface operations {
     getCloudBCredentials: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3435,7 +3459,10 @@ export interface operations {
     setCloudBCredentials: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3508,7 +3535,10 @@ export interface operations {
     deleteCloudBCredentials: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3564,7 +3594,10 @@ export interface operations {
     getCloudBCredentialsFull: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3625,7 +3658,10 @@ export interface operations {
     getCloudCCredentials: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3686,7 +3722,10 @@ export interface operations {
     setCloudCCredentials: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3756,7 +3795,10 @@ export interface operations {
     deleteCloudCCredentials: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3812,7 +3854,10 @@ export interface operations {
     getCloudCCredentialsFull: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3873,7 +3918,10 @@ export interface operations {
     getCredentialRotationStatus: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3937,7 +3985,10 @@ export interface operations {
     listWidgets: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4017,7 +4068,10 @@ export interface operations {
     createWidget: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4114,7 +4168,10 @@ export interface operations {
     refreshWidgets: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4194,7 +4251,10 @@ export interface operations {
     reorderWidgets: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4280,7 +4340,10 @@ export interface operations {
     getWidget: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path: {
                 /** @description Record id (24 lowercase hex characters) */
                 id: string;
@@ -4363,7 +4426,10 @@ export interface operations {
     updateWidget: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path: {
                 /** @description Record id (24 lowercase hex characters) */
                 id: string;
@@ -4463,7 +4529,10 @@ export interface operations {
     deleteWidget: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path: {
                 /** @description Record id (24 lowercase hex characters) */
                 id: string;
@@ -4526,7 +4595,10 @@ export interface operations {
     refreshWidget: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path: {
                 /** @description Record id (24 lowercase hex characters) */
                 id: string;
@@ -4608,15 +4680,18 @@ export interface operations {
     };
     listDrifts: {
         parameters: {
-            query: {
-                page: number;
-                limit: number;
+            query?: {
+                page?: number;
+                limit?: number;
                 /** @description One or more (comma-separated) of detected, acknowledged, resolved, ignored */
                 status?: string;
                 /** @description One or more (comma-separated) of critical, high, medium, low */
                 severity?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4716,9 +4791,9 @@ export interface operations {
     };
     queryDrifts: {
         parameters: {
-            query: {
-                page: number;
-                limit: number;
+            query?: {
+                page?: number;
+                limit?: number;
                 /** @description Free text over resourceAddress and resourceType (case-insensitive) */
                 q?: string;
                 /** @description One or more (comma-separated) of detected, acknowledged, resolved, ignored */
@@ -4731,7 +4806,10 @@ export interface operations {
                 /** @description One of detectedAt, severity, status, resourceType, resourceAddress; prefix - for descending. Default -detectedAt */
                 sort?: "detectedAt" | "-detectedAt" | "severity" | "-severity" | "status" | "-status" | "resourceType" | "-resourceType" | "resourceAddress" | "-resourceAddress";
             };
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4842,7 +4920,10 @@ export interface operations {
                 /** @description Record id (24 lowercase hex characters) */
                 repositoryConfigId?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4932,7 +5013,10 @@ export interface operations {
                 /** @description One of detectedAt, severity, status, resourceType, resourceAddress; prefix - for descending. Default -detectedAt */
                 sort?: "detectedAt" | "-detectedAt" | "severity" | "-severity" | "status" | "-status" | "resourceType" | "-resourceType" | "resourceAddress" | "-resourceAddress";
             };
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4986,7 +5070,10 @@ export interface operations {
     getDriftSuggestions: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5061,7 +5148,10 @@ export interface operations {
                 prefix?: string;
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5119,7 +5209,10 @@ export interface operations {
     listScanDrifts: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path: {
                 /** @description Record id (24 lowercase hex characters) */
                 scanId: string;
@@ -5216,11 +5309,14 @@ export interface operations {
     };
     listRepositoryDrifts: {
         parameters: {
-            query: {
-                page: number;
-                limit: number;
+            query?: {
+                page?: number;
+                limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path: {
                 /** @description Record id (24 lowercase hex characters) */
                 repositoryConfigId: string;
@@ -5318,7 +5414,10 @@ export interface operations {
     getRepositoryDriftStatistics: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path: {
                 /** @description Record id (24 lowercase hex characters) */
                 repositoryConfigId: string;
@@ -5403,7 +5502,10 @@ export interface operations {
     getDrift: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path: {
                 /** @description Record id (24 lowercase hex characters) */
                 driftId: string;
@@ -5501,7 +5603,10 @@ export interface operations {
     setDriftStatus: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path: {
                 /** @description Record id (24 lowercase hex characters) */
                 driftId: string;
@@ -5605,7 +5710,10 @@ export interface operations {
     rateDrift: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path: {
                 /** @description Record id (24 lowercase hex characters) */
                 driftId: string;
@@ -5674,9 +5782,9 @@ export interface operations {
     };
     listNotifications: {
         parameters: {
-            query: {
-                page: number;
-                limit: number;
+            query?: {
+                page?: number;
+                limit?: number;
                 unreadOnly?: boolean;
             };
             header?: never;
@@ -6325,9 +6433,9 @@ export interface operations {
     };
     listMembers: {
         parameters: {
-            query: {
-                page: number;
-                limit: number;
+            query?: {
+                page?: number;
+                limit?: number;
             };
             header?: never;
             path: {
@@ -6899,9 +7007,9 @@ export interface operations {
     };
     listInvitations: {
         parameters: {
-            query: {
-                page: number;
-                limit: number;
+            query?: {
+                page?: number;
+                limit?: number;
                 status?: "pending" | "accepted" | "revoked" | "expired";
             };
             header?: never;
@@ -7381,9 +7489,9 @@ export interface operations {
     };
     listOrgAuditLogs: {
         parameters: {
-            query: {
-                page: number;
-                limit: number;
+            query?: {
+                page?: number;
+                limit?: number;
                 /** @description Exact action name, e.g. member.role_changed */
                 action?: string;
                 /** @description Record id (24 lowercase hex characters) */
@@ -7537,7 +7645,10 @@ export interface operations {
     listProjects: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7613,7 +7724,10 @@ export interface operations {
     createProject: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7697,7 +7811,10 @@ export interface operations {
     getProject: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path: {
                 /** @description Record id (24 lowercase hex characters) */
                 id: string;
@@ -7776,7 +7893,10 @@ export interface operations {
     updateProject: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path: {
                 /** @description Record id (24 lowercase hex characters) */
                 id: string;
@@ -7861,7 +7981,10 @@ export interface operations {
     deleteProject: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path: {
                 /** @description Record id (24 lowercase hex characters) */
                 id: string;
@@ -7924,7 +8047,10 @@ export interface operations {
     setProjectCredentials: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path: {
                 /** @description Record id (24 lowercase hex characters) */
                 id: string;
@@ -8021,7 +8147,10 @@ export interface operations {
     setDefaultProject: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path: {
                 /** @description Record id (24 lowercase hex characters) */
                 id: string;
@@ -8100,7 +8229,10 @@ export interface operations {
     listRepoConfigs: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8180,7 +8312,10 @@ export interface operations {
     createRepoConfig: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8283,7 +8418,10 @@ export interface operations {
     getRepoConfig: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path: {
                 /** @description Record id (24 lowercase hex characters) */
                 id: string;
@@ -8366,7 +8504,10 @@ export interface operations {
     updateRepoConfig: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path: {
                 /** @description Record id (24 lowercase hex characters) */
                 id: string;
@@ -8472,7 +8613,10 @@ export interface operations {
     deleteRepoConfig: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path: {
                 /** @description Record id (24 lowercase hex characters) */
                 id: string;
@@ -8535,7 +8679,10 @@ export interface operations {
     getRepoConfigForEdit: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path: {
                 /** @description Record id (24 lowercase hex characters) */
                 id: string;
@@ -8620,7 +8767,10 @@ export interface operations {
     getRepoConfigStats: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path: {
                 /** @description Record id (24 lowercase hex characters) */
                 id: string;
@@ -8688,11 +8838,14 @@ export interface operations {
     };
     listRunners: {
         parameters: {
-            query: {
-                page: number;
-                limit: number;
+            query?: {
+                page?: number;
+                limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8779,7 +8932,10 @@ export interface operations {
     createRunner: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8788,7 +8944,7 @@ export interface operations {
                 "application/json": {
                     name: string;
                     /** @default [] */
-                    labels: string[];
+                    labels?: string[];
                 };
             };
         };
@@ -8876,7 +9032,10 @@ export interface operations {
     getRunner: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path: {
                 /** @description Record id (24 lowercase hex characters) */
                 runnerId: string;
@@ -8966,7 +9125,10 @@ export interface operations {
     updateRunner: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path: {
                 /** @description Record id (24 lowercase hex characters) */
                 runnerId: string;
@@ -9063,7 +9225,10 @@ export interface operations {
     deleteRunner: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path: {
                 /** @description Record id (24 lowercase hex characters) */
                 runnerId: string;
@@ -9126,7 +9291,10 @@ export interface operations {
     regenerateRunnerToken: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path: {
                 /** @description Record id (24 lowercase hex characters) */
                 runnerId: string;
@@ -9191,7 +9359,10 @@ export interface operations {
     markRunnerOffline: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path: {
                 /** @description Record id (24 lowercase hex characters) */
                 runnerId: string;
@@ -9544,7 +9715,10 @@ export interface operations {
     getRunnerSetupInfo: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path: {
                 /** @description Record id (24 lowercase hex characters) */
                 runnerId: string;
@@ -9729,12 +9903,15 @@ export interface operations {
     };
     listScans: {
         parameters: {
-            query: {
-                page: number;
-                limit: number;
+            query?: {
+                page?: number;
+                limit?: number;
                 status?: "pending" | "running" | "completed" | "failed" | "cancelled";
             };
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9815,7 +9992,10 @@ export interface operations {
     getScanDashboard: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9903,7 +10083,10 @@ export interface operations {
     triggerScan: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path: {
                 /** @description Record id (24 lowercase hex characters) */
                 repositoryConfigId: string;
@@ -9981,11 +10164,14 @@ export interface operations {
     };
     listRepositoryScans: {
         parameters: {
-            query: {
-                page: number;
-                limit: number;
+            query?: {
+                page?: number;
+                limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path: {
                 /** @description Record id (24 lowercase hex characters) */
                 repositoryConfigId: string;
@@ -10064,7 +10250,10 @@ export interface operations {
     getLatestRepositoryScan: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path: {
                 /** @description Record id (24 lowercase hex characters) */
                 repositoryConfigId: string;
@@ -10143,7 +10332,10 @@ export interface operations {
     getScan: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path: {
                 /** @description Record id (24 lowercase hex characters) */
                 scanId: string;
@@ -10222,7 +10414,10 @@ export interface operations {
     deleteScan: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path: {
                 /** @description Record id (24 lowercase hex characters) */
                 scanId: string;
@@ -10285,7 +10480,10 @@ export interface operations {
     getScanDetails: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path: {
                 /** @description Record id (24 lowercase hex characters) */
                 scanId: string;
@@ -10403,7 +10601,10 @@ export interface operations {
     cancelScan: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path: {
                 /** @description Record id (24 lowercase hex characters) */
                 scanId: string;
@@ -10482,7 +10683,10 @@ export interface operations {
     listWorkspaces: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10551,7 +10755,10 @@ export interface operations {
     createWorkspace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10627,7 +10834,10 @@ export interface operations {
     reorderWorkspaces: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10702,7 +10912,10 @@ export interface operations {
     getWorkspace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path: {
                 /** @description Record id (24 lowercase hex characters) */
                 id: string;
@@ -10774,7 +10987,10 @@ export interface operations {
     updateWorkspace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path: {
                 /** @description Record id (24 lowercase hex characters) */
                 id: string;
@@ -10853,7 +11069,10 @@ export interface operations {
     deleteWorkspace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path: {
                 /** @description Record id (24 lowercase hex characters) */
                 id: string;
@@ -10916,7 +11135,10 @@ export interface operations {
     setDefaultWorkspace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
             path: {
                 /** @description Record id (24 lowercase hex characters) */
                 id: string;

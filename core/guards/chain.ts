@@ -20,8 +20,12 @@ export interface GuardDeps {
 
 const ID = /^[a-f0-9]{24}$/;
 
+/** Whether the route acts in an organization (from its path parameter, x-org-id or the caller's default). */
+export const needsOrgContext = (spec: RouteSpec, requiredPlan: Plan | undefined) =>
+  Boolean(spec.orgContext ?? (spec.orgParam || spec.permission || spec.ownerOnly || (requiredPlan && requiredPlan !== 'free')));
+
 export function buildGuards(spec: RouteSpec, requiredPlan: Plan | undefined, deps: GuardDeps) {
-  const needsOrg = Boolean(spec.orgContext ?? (spec.orgParam || spec.permission || spec.ownerOnly || (requiredPlan && requiredPlan !== 'free')));
+  const needsOrg = needsOrgContext(spec, requiredPlan);
   const onRequest: onRequestHookHandler[] = [];
 
   if (spec.auth !== 'none') {

@@ -37,7 +37,11 @@ t.test('claims are kept past anything they guard, then purged; released and stal
   await ctx.once.release('fresh');
   t.equal(await ctx.once.claim('fresh', 'o'), true, 'a released claim can be claimed again');
   t.equal(await ctx.once.claim('fresh', 'o', { staleAfterMs: 60_000 }), false, 'a fresh claim is not taken over');
-  await keys.updateOne({ _id: 'fresh' }, { $set: { at: new Date(Date.now() - 120_000) } });
-  const takers = await Promise.all(Array.from({ length: 20 }, () => ctx.once.claim('fresh', 'o', { staleAfterMs: 60_000 })));
-  t.equal(takers.filter(Boolean).length, 1, 'a stale one is taken over by one of 20 concurrent callers');
+  // Several rounds: each round's winner's claim is made stale again and raced for once more.
+  for (let round = 1; round <= 5; round++) {
+    await keys.updateOne({ _id: 'fresh' }, { $set: { at: new Date(Date.now() - 120_000 - round) } });
+    const takers = await Promise.all(Array.from({ length: 20 }, () => ctx.once.claim('fresh', 'o', { staleAfterMs: 60_000 })));
+    t.equal(takers.filter(Boolean).length, 1, `round ${round}: a stale one is taken over by one of 20 concurrent callers`);
+    t.equal(await ctx.once.claim('fresh', 'o', { staleAfterMs: 60_000 }), false, `round ${round}: the new claim is fresh`);
+  }
 });
