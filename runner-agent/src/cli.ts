@@ -1,6 +1,8 @@
 // drift-runner command line:
 //   drift-runner start --url <api> --token <rn_...> [--state-dir DIR] [--poll-interval s]
 //                      [--heartbeat-interval s] [--grace-period s] [--cloud-a-endpoint URL]
+//   drift-runner coverage <state file | s3://bucket/key> [--json] ...  (coverage-cli.ts)
+//   drift-runner replay <state file> [--json]                          (replay-cli.ts)
 //   drift-runner --version | --help
 // Every flag has an environment variable (flags win): DRIFT_API_URL, DRIFT_RUNNER_TOKEN,
 // DRIFT_RUNNER_STATE_DIR, DRIFT_POLL_INTERVAL, DRIFT_HEARTBEAT_INTERVAL, DRIFT_GRACE_PERIOD,
@@ -19,6 +21,8 @@ Options (or environment variables):
   --heartbeat-interval SECONDS DRIFT_HEARTBEAT_INTERVAL  (default 30; keep it below the service's RUNNER_OFFLINE_AFTER)
   --grace-period SECONDS       DRIFT_GRACE_PERIOD        on SIGTERM, time the running scan gets to finish (default 30)
   --cloud-a-endpoint URL       DRIFT_CLOUD_A_ENDPOINT    cloud_a API endpoint override (replaces the job's)
+  drift-runner coverage <state file | s3://bucket/key> [--json]   what share of a state the engine compares (--help for options)
+  drift-runner replay <state file> [--json]   the engine against a fake cloud built from the state: every drift is a false positive
   drift-runner --version       print the version`;
 
 class UsageError extends Error {}
@@ -62,6 +66,9 @@ export function parse(argv: string[], env: NodeJS.ProcessEnv) {
 export const log = (level: 'info' | 'warn' | 'error', msg: string) => process.stderr.write(`${new Date().toISOString()} ${level} ${msg}\n`);
 
 export async function main(argv = process.argv.slice(2), env = process.env): Promise<number> {
+  // Tools a user runs on their own state: their own flags, loaded only when asked for.
+  if (argv[0] === 'coverage') return (await import('./coverage-cli.ts')).coverageMain(argv.slice(1), env, process.stdout, process.stderr);
+  if (argv[0] === 'replay') return (await import('./replay-cli.ts')).replayMain(argv.slice(1), process.stdout, process.stderr);
   let parsed;
   try {
     parsed = parse(argv, env);

@@ -129,9 +129,9 @@ t.test('files that do not parse: where and what kind, never their bytes', async 
   await refused(t, scan({ source: path({ 'main.tf': SG_TF, 'terraform.tfstate': `{"version": 4,\n "resources": [${MARKER}` }) }),
     /is not valid JSON/, 'a state cut short');
   await refused(t, scan({ source: path({ 'main.tf': SG_TF, 'terraform.tfstate': JSON.stringify({ version: MARKER }) }) }),
-    /has a format version that is not a number; the scanner reads version 4/, 'a version that is text');
-  await refused(t, scan({ source: path({ 'main.tf': SG_TF, 'terraform.tfstate': JSON.stringify([MARKER]) }) }), /is not a state file$/, 'a JSON array');
-  await refused(t, scan({ source: path({ 'main.tf': SG_TF, 'terraform.tfstate': '{"version":3}' }) }), /has format version 3; the scanner reads version 4/, 'an old format, its number kept');
+    /has a "version" that is a string; the format version is the number 4, unquoted; the scanner reads format version 4/, 'a version that is text');
+  await refused(t, scan({ source: path({ 'main.tf': SG_TF, 'terraform.tfstate': JSON.stringify([MARKER]) }) }), /is a list, not a state file$/, 'a JSON array');
+  await refused(t, scan({ source: path({ 'main.tf': SG_TF, 'terraform.tfstate': '{"version":3}' }) }), /has format version 3; the scanner reads format version 4/, 'an old format, its number kept');
   await refused(t, scan({ source: path({ 'main.tf': shadow }) }), /^Could not parse main\.tf: [A-Z][A-Za-z -]+ at line 1, column \d+$/, 'a .tf file that is not HCL');
   await refused(t, scan({ source: path({ 'main.tf': `resource "x" "y" {\n  a = "${MARKER}\n}\n` }) }), /^Could not parse main\.tf: .* at line 2, column \d+$/, 'an unterminated string');
   await refused(t, scan({ source: path({ 'main.tf.json': `{"resource": ${MARKER}}` }) }), /^Could not parse main\.tf\.json: not valid JSON \(an unexpected character\)$/, 'a .tf.json that is not JSON');

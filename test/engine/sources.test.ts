@@ -80,7 +80,7 @@ t.test('errors a user can act on', async (t) => {
   await rejects(scan({ source: path({ 'main.tf': 'terraform {\n  backend "gcs" {\n    bucket = "b"\n  }\n}\n' }) }), 'state_not_found', /backend "gcs" .* not supported.*state path/, 'unsupported backend');
   await rejects(scan({ source: path({ 'main.tf': 'terraform {\n  backend "s3" {}\n}\n' }) }), 'state_not_found', /partial backend configuration/, 'partial s3 backend');
   await rejects(scan({ source: path({ 'main.tf': 'resource "aws_instance" "x" {\n  ami = \n}\n' }) }), 'parse_error', /Could not parse main\.tf/, 'bad HCL');
-  await rejects(scan({ source: path({ 'README.md': 'x' }) }), 'parse_error', /IaC path "" holds no \.tf files/, 'no .tf files');
+  await rejects(scan({ source: path({ 'README.md': 'x' }) }), 'parse_error', /IaC path "" holds no \.tf or \.tofu files/, 'no .tf files');
   await rejects(scan({ iacPaths: ['nope'] }), 'source_unavailable', /IaC path "nope" does not exist/, 'missing iacPath');
   await rejects(scan({ iacPaths: ['../etc'] }), 'source_unavailable', /outside the repository/, 'iacPath escaping the repository');
   await rejects(scan({ source: path({ 'main.tf': SG_TF, 'terraform.tfstate': '{"version":3}' }) }), 'parse_error', /format version 3/, 'old state format');

@@ -70,3 +70,47 @@ export function parseAddress(address: string): ParsedAddress {
   if (rest.length !== 2 || rest[0].index !== undefined) throw new Error(`invalid resource address "${address}": expected [module.X.]TYPE.NAME[index]`);
   return { module: mod.length ? mod.join('.') : undefined, mode, type: rest[0].name, name: rest[1].name, indexKey: rest[1].index };
 }
+
+/**
+ * A provider configuration as a state names it. Every form Terraform 0.12+ and OpenTofu write:
+ *   provider.aws, provider.aws.west                          (0.12's legacy form)
+ *   provider["registry.terraform.io/hashicorp/aws"].west     (0.13 and later)
+ *   module.m.provider["registry.terraform.io/hashicorp/aws"] (a provider configured inside a module)
+ *   provider["registry.opentofu.org/hashicorp/aws"].by_region["eu-west-1"] (OpenTofu 1.9 provider for_each)
+ */
+export interface ProviderRef {
+  /** Module path of the configuring module (`module.a.module.b`), absent for the root module. */
+  module?: string;
+  /** Provider type: the last part of its source address (`aws`). */
+  type: string;
+  alias?: string;
+  /** Instance key of a provider configured with for_each (OpenTofu 1.9). */
+  key?: IndexKey;
+}
+
+export function parseProviderAddress(address: string): ProviderRef {
+  const parts = steps(address);
+  const mod: string[] = [];
+  let k = 0;
+  while (parts[k]?.name === 'module' && parts[k].index === undefined && k + 1 < parts.length) {
+    mod.push(`module.${parts[k + 1].raw}`);
+    k += 2;
+  }
+  const head = parts[k];
+  if (head?.name !== 'provider') throw new Error(`invalid provider address "${address}": expected [module.X.]provider...`);
+  let type: string;
+  let rest = parts.slice(k + 1);
+  if (typeof head.index === 'string') {
+    // provider["host/namespace/type"]: the type is the source's last part.
+    type = head.index.split('/').pop() ?? '';
+  } else if (head.index === undefined && rest.length > 0 && rest[0].index === undefined) {
+    type = rest[0].name;
+    rest = rest.slice(1);
+  } else throw new Error(`invalid provider address "${address}": no provider type`);
+  if (!type || rest.length > 1) throw new Error(`invalid provider address "${address}"`);
+  return {
+    ...(mod.length ? { module: mod.join('.') } : {}), type,
+    ...(rest[0] ? { alias: rest[0].name } : {}),
+    ...(rest[0]?.index !== undefined ? { key: rest[0].index } : {}),
+  };
+}

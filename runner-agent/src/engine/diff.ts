@@ -12,6 +12,11 @@ export interface CompareSpec {
   policies?: string[];
   /** Lists of objects whose order carries no meaning, with the key that identifies equal elements. */
   sets?: Record<string, (element: unknown, owner: Record<string, unknown>, attribute: string) => string[]>;
+  /**
+   * Attributes the state implies without storing them, compared like stored ones (a KMS key the
+   * state holds as enabled implies key_state "Enabled": a key scheduled for deletion then shows).
+   */
+  implied?: (state: Record<string, unknown>) => Record<string, unknown>;
 }
 
 export interface CompareResult { diff: DiffEntry[]; ignored: number }
@@ -24,7 +29,9 @@ const pathMatches = (pattern: string, p: string) => {
 
 /** Element keys of a set of objects: each element may stand for several atoms (e.g. one rule per CIDR). */
 function setKeys(list: unknown, keyOf: NonNullable<CompareSpec['sets']>[string], owner: Record<string, unknown>, attribute: string): string[] {
-  const arr = Array.isArray(list) ? list : [];
+  // Empty elements are placeholders, not members: the provider writes inline_policy as
+  // [{"name":"","policy":""}] for a role without inline policies.
+  const arr = (Array.isArray(list) ? list : []).filter((e) => !isEmpty(e));
   return [...new Set(arr.flatMap((e) => keyOf(e, owner, attribute)))].sort();
 }
 
@@ -111,9 +118,10 @@ export function compareAttributes(
     if (scalarKey(a) !== scalarKey(b)) emit(p, a, b);
   };
 
-  for (const key of Object.keys(state).filter((k) => k in live).sort()) {
+  const view = spec.implied ? { ...spec.implied(state), ...state } : state;
+  for (const key of Object.keys(view).filter((k) => k in live).sort()) {
     if (live[key] === undefined) continue;
-    walk(key, state[key], live[key], state);
+    walk(key, view[key], live[key], state);
   }
   return { diff, ignored };
 

@@ -3,16 +3,15 @@
 // module's state, reads the live resources through the cloud SDK (or runs a refresh-only plan)
 // and returns drift records with attribute-level diffs and a severity from rules.ts.
 import path from 'node:path';
-import { AWS_READERS, AwsContext, type ReadItem } from './cloud/aws/index.ts';
-import { compareAttributes } from './diff.ts';
-import { jsonProblem, ScanError, timeoutError } from './errors.ts';
+import { AWS_READERS, AwsContext } from './cloud/aws/index.ts';
+import { compareLive } from './compare.ts';
+import { ScanError, timeoutError } from './errors.ts';
 import { parseRootModule, type RootModule } from './hcl.ts';
 import { buildIgnoreRules, loadIgnoreFile } from './ignore.ts';
 import { repoPathProblem } from './paths.ts';
-import { classify } from './rules.ts';
 import { checkout } from './source.ts';
-import { standaloneView } from './standalone.ts';
-import { locateState, parseState, readStateText } from './state.ts';
+import { defaultProviderRegion, withRegions } from './region.ts';
+import { locateState, readStateDocument, readStateText, type StateDocument } from './state.ts';
 import { findTofu, mapResourceDrift, runRefreshOnlyPlan } from './tofu.ts';
 import type { AwsCredentials, DetectedDrift, ScanInput, ScanOutcome, ScanStats, StateInstance } from './types.ts';
 
@@ -23,6 +22,8 @@ export { ScanError, type ScanErrorCode } from './errors.ts';
 export { SEVERITY_RULES, classify, type SeverityRule } from './rules.ts';
 export { IGNORED_ATTRIBUTES, parseIgnoreFile } from './ignore.ts';
 export { mapResourceDrift } from './tofu.ts';
+export { formatCoverage, stateCoverage, type CoverageReport, type TypeCoverage } from './coverage.ts';
+export { readStateDocument, type StateDocument } from './state-v4.ts';
 
 /** Resource types compared against the live cloud, per provider (README: supported resources). */
 export const SUPPORTED_RESOURCE_TYPES: Record<ScanInput['provider'], string[]> = {
@@ -62,29 +63,6 @@ function rootPaths(iacPaths: string[]): string[] {
   }))];
 }
 
-/**
- * The state's instances. parseState's own messages may quote the file (JSON.parse's do, and a
- * non-numeric version would be repeated); a scan's error never does: it says where and what kind.
- */
-function readState(text: string, where: string): StateInstance[] {
-  try {
-    return parseState(text, where);
-  } catch (e) {
-    if (!(e instanceof ScanError)) throw e;
-    let doc: unknown;
-    try {
-      doc = JSON.parse(text);
-    } catch (err) {
-      throw new ScanError('parse_error', `The state at ${where} is ${jsonProblem(err, text)}`);
-    }
-    const version = (doc as { version?: unknown } | null)?.version;
-    if (typeof doc !== 'object' || doc === null || Array.isArray(doc) || version === undefined) throw new ScanError('parse_error', `The state at ${where} is not a state file`);
-    const shown = typeof version === 'number' && Number.isInteger(version) && Math.abs(version) < 1000 ? `format version ${version}` : 'a format version that is not a number';
-    if (version !== 4) throw new ScanError('parse_error', `The state at ${where} has ${shown}; the scanner reads version 4 (Terraform 0.12 and later, OpenTofu)`);
-    throw new ScanError('parse_error', `The state at ${where} is not a state file the scanner can read`);
-  }
-}
-
 const checkAbort = (signal?: AbortSignal) => { if (signal?.aborted) throw timeoutError(signal); };
 
 export async function detectDrift(input: ScanInput): Promise<ScanOutcome> {
@@ -118,7 +96,7 @@ export async function detectDrift(input: ScanInput): Promise<ScanOutcome> {
     }
     progress('parse', roots.length, roots.length);
     checkAbort(signal);
-    const region = credentials.region || modules.find((m) => m.providerRegions.get(''))?.providerRegions.get('') || DEFAULT_REGION;
+    const region = credentials.region || modules.map(defaultProviderRegion).find(Boolean) || DEFAULT_REGION;
     aws = new AwsContext({ ...credentials, region }, region, input.endpoint, signal);
 
     if (input.useTofu) {
@@ -132,70 +110,37 @@ export async function detectDrift(input: ScanInput): Promise<ScanOutcome> {
     }
 
     // States first (all roots), then live reads batched per resource type across roots.
-    const all: { instance: StateInstance; module: RootModule }[] = [];
+    const states: { module: RootModule; instances: StateInstance[] }[] = [];
     for (const [i, mod] of modules.entries()) {
       progress('state', i, modules.length);
       const loc = locateState(mod, roots[i], input.statePath);
-      const instances = readState(await readStateText(loc, aws, repo.root), loc.describe);
-      stats.roots.push({ path: roots[i] || '.', state: loc.describe, resources: instances.length });
-      for (const instance of instances) all.push({ instance, module: mod });
+      const doc = readStateDocument(await readStateText(loc, aws, repo.root), loc.describe);
+      stats.roots.push({ path: roots[i] || '.', state: loc.describe, resources: doc.instances.length });
+      states.push({ module: mod, instances: doc.instances });
+      noteSkipped(doc, stats);
     }
     progress('state', modules.length, modules.length);
 
-    const byType = new Map<string, { instance: StateInstance; module: RootModule }[]>();
-    for (const entry of all) {
-      if (!AWS_READERS[entry.instance.type]) {
-        stats.unsupported[entry.instance.type] = (stats.unsupported[entry.instance.type] ?? 0) + 1;
-        continue;
-      }
-      const list = byType.get(entry.instance.type) ?? [];
-      list.push(entry);
-      byType.set(entry.instance.type, list);
-    }
-    const view = standaloneView(all.map((e) => e.instance));
-    const total = [...byType.values()].reduce((n, l) => n + l.length, 0);
-    const drifts: DetectedDrift[] = [];
-    let done = 0;
-    progress('compare', 0, total);
-    for (const [type, entries] of byType) {
-      checkAbort(signal);
-      const reader = AWS_READERS[type];
-      const items: ReadItem[] = entries.map(({ instance, module }) => ({ instance, region: regionOf(instance, module, region) }));
-      const live = await reader.read(items, aws);
-      entries.forEach(({ instance }, i) => {
-        const drift = compareOne(instance, view(instance), live[i], reader.spec, ignore, stats);
-        if (drift) drifts.push(drift);
-      });
-      done += entries.length;
-      progress('compare', done, total);
-    }
-    return finish(drifts, total, stats, aws, started);
+    // The credentials' region is the last resort; with none, an instance of unknown region is not compared.
+    const entries = await withRegions(states, repo.root, credentials.region, (t) => !!AWS_READERS[t], stats);
+    const { drifts, compared } = await compareLive(entries, aws, ignore, stats, {
+      signal, onProgress: (done, total) => progress('compare', done, total), allInstances: states.flatMap((st) => st.instances),
+    });
+    return finish(drifts, compared, stats, aws, started);
   } finally {
     aws?.destroy();
     await repo.cleanup();
   }
 }
 
-/** A resource's region: its own `region` attribute (provider v6), its provider alias's, or the scan's. */
-function regionOf(instance: StateInstance, mod: RootModule, fallback: string): string {
-  const own = instance.attributes.region;
-  if (typeof own === 'string' && own) return own;
-  return mod.providerRegions.get(instance.providerAlias ?? '') ?? mod.providerRegions.get('') ?? fallback;
-}
-
-function compareOne(
-  instance: StateInstance, state: Record<string, unknown>, live: Record<string, unknown> | null, spec: (typeof AWS_READERS)[string]['spec'],
-  ignore: ReturnType<typeof buildIgnoreRules>, stats: ScanStats,
-): DetectedDrift | undefined {
-  const base = { resourceType: instance.type, resourceAddress: instance.address };
-  if (live === null) {
-    const diff = [{ attribute: 'id', before: instance.attributes.id ?? null, after: null }];
-    return { ...base, changeType: 'deleted', diff, ...classify({ resourceType: instance.type, changeType: 'deleted', diff }, instance.attributes) };
+/** Instances read from attributes_flat, and those with no attributes, named in the stats. */
+function noteSkipped(doc: StateDocument, stats: ScanStats): void {
+  const flat = doc.instances.filter((i) => i.flat).map((i) => i.address);
+  if (flat.length) {
+    const prev = stats.flatInstances ?? { count: 0, addresses: [] };
+    stats.flatInstances = { count: prev.count + flat.length, addresses: [...prev.addresses, ...flat].slice(0, 100) };
   }
-  const { diff, ignored } = compareAttributes(instance.type, instance.address, state, live, spec, ignore);
-  stats.ignoredDiffs += ignored;
-  if (diff.length === 0) return undefined;
-  return { ...base, changeType: 'changed', diff, ...classify({ resourceType: instance.type, changeType: 'changed', diff }, instance.attributes) };
+  if (doc.empty.length) stats.emptyInstances = [...(stats.emptyInstances ?? []), ...doc.empty.map((e) => e.address)].slice(0, 100);
 }
 
 async function scanWithTofu(

@@ -8,8 +8,10 @@
 //                  that its `before` did not hold (e.g. a CIDR newly let in)
 //   becomes        ... and that entry's `after` equals one of these values ('' matches any empty)
 //   onlyAttributes every diff entry's attribute matches one of these globs
+//   opensToAnyone  ... and that entry's `after` is a policy letting anyone (Principal "*") in, its `before` not
+//   gainsRoute     ... and that entry's `after` routes a destination through a target id prefix that `before` did not
 import type { ChangeType, DiffEntry, Severity } from './types.ts';
-import { globRegExp, isEmpty, isObject, scalarKey } from './values.ts';
+import { globRegExp, isEmpty, isObject, normalizePolicy, scalarKey } from './values.ts';
 
 export interface SeverityRule {
   id: string;
@@ -22,14 +24,17 @@ export interface SeverityRule {
   gains?: string[];
   becomes?: unknown[];
   onlyAttributes?: string[];
+  opensToAnyone?: boolean;
+  gainsRoute?: { destinations: string[]; targetPrefix: string };
 }
 
 const WORLD = ['0.0.0.0/0', '::/0'];
+const ROUTE_TO_IGW = { destinations: WORLD, targetPrefix: 'igw-' };
 const TAGS = ['tags', 'tags.*', 'tags_all', 'tags_all.*'];
 
 export const SEVERITY_RULES: SeverityRule[] = [
   { id: 'sg-ingress-open-to-world', severity: 'critical', description: 'Security group ingress opened to 0.0.0.0/0 or ::/0',
-    types: ['aws_security_group'], changeTypes: ['changed'], attributes: ['ingress'], gains: WORLD },
+    types: ['aws_security_group', 'aws_default_security_group'], changeTypes: ['changed'], attributes: ['ingress'], gains: WORLD },
   { id: 'sg-rule-ingress-open-to-world', severity: 'critical', description: 'Ingress rule opened to 0.0.0.0/0 or ::/0',
     types: ['aws_security_group_rule'], where: { type: 'ingress' }, attributes: ['cidr_blocks', 'ipv6_cidr_blocks'], gains: WORLD },
   { id: 'vpc-ingress-rule-open-to-world', severity: 'critical', description: 'Ingress rule opened to 0.0.0.0/0 or ::/0',
@@ -55,11 +60,45 @@ export const SEVERITY_RULES: SeverityRule[] = [
   { id: 's3-bucket-versioning-disabled', severity: 'medium', description: 'S3 bucket versioning suspended',
     types: ['aws_s3_bucket'], attributes: ['versioning.*.enabled'], becomes: [false] },
   { id: 'sg-ingress-changed', severity: 'high', description: 'Security group ingress rules changed',
-    types: ['aws_security_group'], attributes: ['ingress'] },
+    types: ['aws_security_group', 'aws_default_security_group'], attributes: ['ingress'] },
   { id: 'instance-access-changed', severity: 'high', description: 'Instance security groups or instance profile changed',
     types: ['aws_instance'], attributes: ['vpc_security_group_ids', 'iam_instance_profile'] },
   { id: 'instance-type-changed', severity: 'medium', description: 'Instance type changed',
     types: ['aws_instance'], attributes: ['instance_type'] },
+  { id: 'route-world-via-igw', severity: 'critical', description: 'Route table routes 0.0.0.0/0 or ::/0 through an internet gateway',
+    types: ['aws_route_table', 'aws_default_route_table'], attributes: ['route'], gainsRoute: ROUTE_TO_IGW },
+  { id: 'route-changed-to-igw', severity: 'critical', description: 'Route to 0.0.0.0/0 or ::/0 now goes through an internet gateway',
+    types: ['aws_route'], attributes: ['gateway_id'], gainsRoute: ROUTE_TO_IGW },
+  { id: 'subnet-public-ip-on-launch', severity: 'high', description: 'Subnet now gives instances public IPs at launch',
+    types: ['aws_subnet'], attributes: ['map_public_ip_on_launch'], becomes: [true] },
+  { id: 'db-publicly-accessible', severity: 'critical', description: 'Database made publicly accessible',
+    types: ['aws_db_instance'], attributes: ['publicly_accessible'], becomes: [true] },
+  { id: 'db-deletion-protection-off', severity: 'high', description: 'Database deletion protection turned off',
+    types: ['aws_db_instance'], attributes: ['deletion_protection'], becomes: [false] },
+  { id: 'db-access-changed', severity: 'high', description: 'Database security groups or subnet group changed',
+    types: ['aws_db_instance'], attributes: ['vpc_security_group_ids', 'db_subnet_group_name'] },
+  { id: 'kms-key-pending-deletion', severity: 'critical', description: 'KMS key scheduled for deletion',
+    types: ['aws_kms_key'], attributes: ['key_state'], becomes: ['PendingDeletion', 'PendingReplicaDeletion'] },
+  { id: 'kms-key-disabled', severity: 'high', description: 'KMS key disabled',
+    types: ['aws_kms_key'], attributes: ['is_enabled', 'key_state'], becomes: [false, 'Disabled'] },
+  { id: 'kms-key-policy-changed', severity: 'high', description: 'KMS key policy or rotation changed',
+    types: ['aws_kms_key'], attributes: ['policy', 'enable_key_rotation'] },
+  { id: 'queue-topic-policy-public', severity: 'critical', description: 'SQS queue or SNS topic policy opened to everyone (Principal "*")',
+    types: ['aws_sqs_queue', 'aws_sns_topic'], attributes: ['policy'], opensToAnyone: true },
+  { id: 'queue-topic-policy-changed', severity: 'high', description: 'SQS queue or SNS topic policy changed',
+    types: ['aws_sqs_queue', 'aws_sns_topic'], attributes: ['policy'] },
+  { id: 'encryption-key-removed', severity: 'high', description: 'Encryption key removed from a queue, topic, table, log group or repository',
+    types: ['aws_sqs_queue', 'aws_sns_topic', 'aws_cloudwatch_log_group', 'aws_ecr_repository', 'aws_dynamodb_table'],
+    attributes: ['kms_master_key_id', 'kms_key_id', 'encryption_configuration*', 'server_side_encryption*'], becomes: [''] },
+  { id: 'lb-exposed', severity: 'high', description: 'Load balancer became internet-facing, or its security groups or listener changed',
+    types: ['aws_lb', 'aws_alb', 'aws_lb_listener'], attributes: ['internal', 'security_groups', 'protocol', 'port', 'default_action', 'certificate_arn', 'ssl_policy'] },
+  { id: 'iam-access-changed', severity: 'high', description: 'IAM attachment, instance profile role or permissions boundary changed',
+    types: ['aws_iam_role_policy_attachment', 'aws_iam_instance_profile', 'aws_iam_user', 'aws_iam_group'], attributes: ['role', 'policy_arn', 'permissions_boundary'] },
+  { id: 'network-access-changed', severity: 'high', description: 'Network path changed (security groups, gateways, associations, public IPs)',
+    types: ['aws_route', 'aws_route_table', 'aws_route_table_association', 'aws_network_interface', 'aws_eip', 'aws_nat_gateway', 'aws_lambda_function', 'aws_ecs_service', 'aws_launch_template', 'aws_autoscaling_group'],
+    attributes: ['route', 'gateway_id', 'nat_gateway_id', 'subnet_id', 'route_table_id', 'security_groups', 'vpc_security_group_ids', 'instance', 'network_interface', 'vpc_config', 'network_configuration'] },
+  { id: 'access-key-reactivated', severity: 'high', description: 'An IAM access key the state holds inactive was made active',
+    types: ['aws_iam_access_key'], attributes: ['status'], becomes: ['Active'] },
   { id: 'tags-only', severity: 'low', description: 'Only tags changed', changeTypes: ['changed'], onlyAttributes: TAGS },
   { id: 'deleted', severity: 'high', description: 'Resource deleted outside IaC', changeTypes: ['deleted'] },
   { id: 'changed', severity: 'medium', description: 'Resource changed outside IaC', changeTypes: ['changed'] },
@@ -75,7 +114,33 @@ function leaves(v: unknown, out = new Set<string>()): Set<string> {
 
 const anyGlob = (globs: string[]) => { const res = globs.map((g) => globRegExp(g)); return (s: string) => res.some((r) => r.test(s)); };
 
-function entryMatches(rule: SeverityRule, d: DiffEntry): boolean {
+/** Whether a policy document has an Allow statement for Principal "*" (or AWS "*") without a Condition. */
+function opensToAnyone(doc: unknown): boolean {
+  const p = normalizePolicy(doc);
+  const statements = isObject(p) && Array.isArray(p.Statement) ? p.Statement : [];
+  return statements.some((s) => isObject(s) && s.Effect === 'Allow' && !s.Condition
+    && (s.Principal === '*' || (isObject(s.Principal) && [s.Principal.AWS].flat().includes('*'))));
+}
+
+/** Destination -> target pairs of route elements (aws_route_table.route) or of one aws_route's fields. */
+function routesOf(v: unknown, owner?: Record<string, unknown>): string[] {
+  const list = Array.isArray(v) ? v : owner ? [owner] : [];
+  return list.filter(isObject).flatMap((r) => {
+    const dest = scalarKey(r.cidr_block ?? r.destination_cidr_block) || scalarKey(r.ipv6_cidr_block ?? r.destination_ipv6_cidr_block);
+    return [`${dest}>${scalarKey(r.gateway_id)}`];
+  });
+}
+
+function gainsRoute(rule: NonNullable<SeverityRule['gainsRoute']>, d: DiffEntry, state: Record<string, unknown>): boolean {
+  const single = d.attribute === 'gateway_id';
+  const after = single ? routesOf(undefined, { ...state, gateway_id: d.after }) : routesOf(d.after);
+  const before = new Set(single ? routesOf(undefined, state) : routesOf(d.before));
+  return after.some((r) => !before.has(r) && rule.destinations.some((w) => r.startsWith(`${w}>${rule.targetPrefix}`)));
+}
+
+function entryMatches(rule: SeverityRule, d: DiffEntry, state: Record<string, unknown> = {}): boolean {
+  if (rule.opensToAnyone && !(opensToAnyone(d.after) && !opensToAnyone(d.before))) return false;
+  if (rule.gainsRoute && !gainsRoute(rule.gainsRoute, d, state)) return false;
   if (rule.gains) {
     const before = leaves(d.before);
     const after = leaves(d.after);
@@ -98,9 +163,9 @@ export function ruleMatches(rule: SeverityRule, drift: { resourceType: string; c
   }
   if (rule.attributes) {
     const m = anyGlob(rule.attributes);
-    if (!drift.diff.some((d) => m(d.attribute) && entryMatches(rule, d))) return false;
+    if (!drift.diff.some((d) => m(d.attribute) && entryMatches(rule, d, stateAttributes))) return false;
   } else if (rule.gains || rule.becomes) {
-    if (!drift.diff.some((d) => entryMatches(rule, d))) return false;
+    if (!drift.diff.some((d) => entryMatches(rule, d, stateAttributes))) return false;
   }
   return true;
 }

@@ -6,9 +6,19 @@
 //   - an aws_s3_bucket's inline attribute is skipped when a standalone resource manages it;
 //   - an aws_security_group's ingress/egress are compared without the rules that
 //     aws_security_group_rule / aws_vpc_security_group_*_rule resources manage (an out-of-band
-//     rule is still reported on the group, since no resource manages it).
+//     rule is still reported on the group, since no resource manages it);
+//   - an aws_iam_role's managed_policy_arns / inline_policy are compared without the policies
+//     the state manages with their own resources (role-policies.ts);
+//   - an aws_route_table's `route` is compared without the destinations aws_route resources
+//     manage (MANAGED_ROUTES; each aws_route compares its own route).
 import { ruleAtoms } from './cloud/aws/security-groups.ts';
+import { MANAGED_POLICIES, managedRolePolicies, withoutManaged } from './role-policies.ts';
 import { MANAGED_ATOMS, type ManagedAtoms, type StateInstance } from './types.ts';
+
+/** Destinations (`cidr|ipv6|prefix list`) of a route table that aws_route resources manage. */
+export const MANAGED_ROUTES = Symbol('managedRoutes');
+export const routeDestination = (r: Record<string, unknown>) =>
+  [r.cidr_block ?? r.destination_cidr_block, r.ipv6_cidr_block ?? r.destination_ipv6_cidr_block, r.destination_prefix_list_id].map((v) => (typeof v === 'string' ? v : '')).join('|');
 
 
 const S3_INLINE: Record<string, string> = {
@@ -29,7 +39,9 @@ const s = (v: unknown) => (typeof v === 'string' ? v : '');
 /** A function giving the state attributes to compare for each instance. */
 export function standaloneView(instances: StateInstance[]): (i: StateInstance) => Record<string, unknown> {
   const bucketInline = new Map<string, Set<string>>();
+  const rolePolicies = managedRolePolicies(instances);
   const groupAtoms = new Map<string, ManagedAtoms>();
+  const tableRoutes = new Map<string, Set<string>>();
   const atomsOf = (group: string) => {
     let m = groupAtoms.get(group);
     if (!m) groupAtoms.set(group, (m = { ingress: new Set(), egress: new Set() }));
@@ -42,6 +54,10 @@ export function standaloneView(instances: StateInstance[]): (i: StateInstance) =
       const bucket = s(a.bucket) || s(a.id);
       if (!bucketInline.has(bucket)) bucketInline.set(bucket, new Set());
       bucketInline.get(bucket)!.add(inline);
+    } else if (i.type === 'aws_route') {
+      const table = s(a.route_table_id);
+      if (!tableRoutes.has(table)) tableRoutes.set(table, new Set());
+      tableRoutes.get(table)!.add(routeDestination(a));
     } else if (i.type === 'aws_security_group_rule') {
       const group = s(a.security_group_id);
       const src = s(a.source_security_group_id);
@@ -67,7 +83,15 @@ export function standaloneView(instances: StateInstance[]): (i: StateInstance) =
       if (!skip) return i.attributes;
       return Object.fromEntries(Object.entries(i.attributes).filter(([k]) => !skip.has(k)));
     }
-    if (i.type === 'aws_security_group') {
+    if (i.type === 'aws_iam_role') {
+      const managed = rolePolicies.get(s(i.attributes.name) || s(i.attributes.id));
+      if (managed) return Object.assign(withoutManaged(i.attributes, managed), { [MANAGED_POLICIES]: managed });
+    }
+    if (i.type === 'aws_route_table' || i.type === 'aws_default_route_table') {
+      const managed = tableRoutes.get(s(i.attributes.id));
+      if (managed) return Object.assign({ ...i.attributes }, { [MANAGED_ROUTES]: managed });
+    }
+    if (i.type === 'aws_security_group' || i.type === 'aws_default_security_group') {
       const managed = groupAtoms.get(s(i.attributes.id));
       if (managed) return Object.assign({ ...i.attributes }, { [MANAGED_ATOMS]: managed });
     }

@@ -3,13 +3,10 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { GetObjectCommand, type GetObjectCommandOutput } from '@aws-sdk/client-s3';
-import { formatAddress } from './address.ts';
 import { errorName, httpStatus, type AwsContext } from './cloud/aws/context.ts';
 import { ScanError } from './errors.ts';
 import { insideCheckout, repoPathProblem, S3_STATE_URL } from './paths.ts';
 import type { RootModule } from './hcl.ts';
-import type { StateInstance } from './types.ts';
-import { isObject } from './values.ts';
 
 export type StateLocation =
   | { kind: 's3'; bucket: string; key: string; region?: string; describe: string }
@@ -66,35 +63,5 @@ export async function readStateText(loc: StateLocation, aws: AwsContext | undefi
   }
 }
 
-interface V4Resource {
-  module?: string; mode?: string; type?: string; name?: string; provider?: string;
-  instances?: { index_key?: number | string; attributes?: Record<string, unknown>; deposed?: string }[];
-}
-
-/** Managed resource instances of a v4 state (data sources and deposed objects are skipped). */
-export function parseState(text: string, where: string): StateInstance[] {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (e) {
-    throw new ScanError('parse_error', `The state at ${where} is not valid JSON: ${(e as Error).message}`);
-  }
-  if (!isObject(doc)) throw new ScanError('parse_error', `The state at ${where} is not a state file`);
-  if (doc.version !== 4) {
-    throw new ScanError('parse_error', `The state at ${where} has format version ${String(doc.version)}; the scanner reads version 4 (Terraform 0.12 and later, OpenTofu)`);
-  }
-  const out: StateInstance[] = [];
-  for (const r of (Array.isArray(doc.resources) ? doc.resources : []) as V4Resource[]) {
-    if (r.mode !== 'managed' || !r.type || !r.name) continue;
-    const alias = /^provider\[[^\]]*\]\.([\w-]+)$/.exec(r.provider ?? '')?.[1];
-    for (const inst of r.instances ?? []) {
-      if (inst.deposed || !isObject(inst.attributes)) continue;
-      out.push({
-        address: formatAddress({ module: r.module, type: r.type, name: r.name, indexKey: inst.index_key }),
-        type: r.type, name: r.name, module: r.module, indexKey: inst.index_key, providerAlias: alias,
-        attributes: inst.attributes,
-      });
-    }
-  }
-  return out;
-}
+// Parsing the state's text: state-v4.ts.
+export { parseState, readStateDocument, type StateDocument } from './state-v4.ts';

@@ -13,6 +13,7 @@ import { compareAttributes } from './diff.ts';
 import type { RootModule } from './hcl.ts';
 import type { IgnoreRules } from './ignore.ts';
 import { classify } from './rules.ts';
+import { hashSensitive, redactDiff } from './sensitive.ts';
 import type { AwsCredentials, ChangeType, DetectedDrift, DiffEntry } from './types.ts';
 import { isObject } from './values.ts';
 
@@ -31,6 +32,14 @@ export function findTofu(envPath = process.env.PATH ?? ''): string | undefined {
 }
 
 type Json = Record<string, unknown>;
+
+/** Paths marked `true` in a plan's before_sensitive / after_sensitive mirror of the values. */
+function sensitivePaths(mirror: unknown, at: string[] = [], out: string[][] = []): string[][] {
+  if (mirror === true) out.push(at);
+  else if (Array.isArray(mirror)) mirror.forEach((m, i) => sensitivePaths(m, [...at, String(i)], out));
+  else if (isObject(mirror)) for (const [k, m] of Object.entries(mirror)) sensitivePaths(m, [...at, k], out);
+  return out;
+}
 
 function countManaged(module: unknown): number {
   if (!isObject(module)) return 0;
@@ -53,17 +62,18 @@ export function mapResourceDrift(plan: unknown, ignore: IgnoreRules): { drifts: 
     const type = String(e.type ?? '');
     const address = String(e.address ?? '');
     const before = isObject(change.before) ? change.before : {};
+    const sensitive = [...sensitivePaths(change.before_sensitive), ...sensitivePaths(change.after_sensitive)];
     let changeType: ChangeType;
     let diff: DiffEntry[];
     if (actions.includes('delete') || change.after === null) {
       changeType = 'deleted';
-      diff = [{ attribute: 'id', before: before.id ?? null, after: null }];
+      diff = redactDiff([{ attribute: 'id', before: before.id ?? null, after: null }], sensitive);
     } else if (actions.includes('update')) {
       changeType = 'changed';
       const after = isObject(change.after) ? change.after : {};
-      const r = compareAttributes(type, address, before, after, AWS_READERS[type]?.spec ?? {}, ignore);
+      const r = compareAttributes(type, address, hashSensitive(before, sensitive), hashSensitive(after, sensitive), AWS_READERS[type]?.spec ?? {}, ignore);
       ignored += r.ignored;
-      diff = r.diff;
+      diff = redactDiff(r.diff, sensitive);
       if (diff.length === 0) continue; // only noise changed
     } else continue;
     const { severity, ruleId } = classify({ resourceType: type, changeType, diff }, before);
@@ -104,7 +114,7 @@ function endpointFiles(mod: RootModule, endpoint: string): { provider: [string, 
     '  s3_use_path_style = true', '  skip_credentials_validation = true', '  skip_requesting_account_id = true',
     '  skip_metadata_api_check = true',
   ].join('\n');
-  const aliases = mod.hasAwsProvider ? [...new Set(['', ...mod.providerRegions.keys()])] : [''];
+  const aliases = mod.hasAwsProvider ? [...new Set(['', ...mod.providers.map((p) => p.alias)])] : [''];
   const blocks = aliases.map((a) => `provider "aws" {\n${a ? `  alias = ${hclString(a)}\n` : ''}${settings}\n}\n`).join('\n');
   // An override file merges into existing provider blocks; without one, a plain file declares it.
   const provider: [string, string] = [mod.hasAwsProvider ? 'zz_drift_scan_override.tf' : 'zz_drift_scan_provider.tf', blocks];

@@ -1,4 +1,5 @@
 // Shared shapes of the detection engine. index.ts re-exports the public ones.
+import type { ProviderRef } from './address.ts';
 
 export type Provider = 'cloud_a' | 'cloud_b' | 'cloud_c';
 export type Severity = 'critical' | 'high' | 'medium' | 'low';
@@ -57,6 +58,21 @@ export interface ScanStats {
   /** Why a requested tofu/terraform run did not happen or failed (the SDK path ran instead). */
   tofuSkipped?: string;
   binary?: string;
+  /** Compared instances by where their region came from (region.ts: provider, variable, arn, zone, credentials...). */
+  regionSources?: Record<string, number>;
+  /** Instances not compared because no region could be determined for them (never reported deleted), by type. */
+  regionUnknown?: Record<string, number>;
+  /** Instances not found in the region asked but found in the region their ARN names (first 100 addresses). */
+  foundInArnRegion?: string[];
+  /**
+   * Deletions reported in a region no configuration or ARN of the instance named (the credentials'
+   * region, or the one its provider's other instances live in): "address (region, from source)".
+   */
+  deletedInAssumedRegion?: string[];
+  /** Instances read from `attributes_flat` (states upgraded from Terraform 0.11), first 100 addresses, and their count. */
+  flatInstances?: { count: number; addresses: string[] };
+  /** Managed instances the state holds with no attributes at all, not compared (first 100 addresses). */
+  emptyInstances?: string[];
 }
 
 export interface ScanOutcome { drifts: DetectedDrift[]; resourcesScanned: number; stats: ScanStats }
@@ -68,9 +84,15 @@ export interface StateInstance {
   name: string;
   module?: string;
   indexKey?: number | string;
-  /** Provider alias, from `provider["registry.terraform.io/hashicorp/aws"].alias`. */
+  /** Provider alias of a root-module provider, from `provider["registry.terraform.io/hashicorp/aws"].alias`. */
   providerAlias?: string;
+  /** The provider configuration the instance was written by (resource's or, in OpenTofu 1.9, the instance's own). */
+  provider?: ProviderRef;
   attributes: Record<string, unknown>;
+  /** Attribute paths the state marks sensitive (`sensitive_attributes`), e.g. [["password"]]; never shown in a drift. */
+  sensitivePaths?: string[][];
+  /** Attributes decoded from `attributes_flat` (a state upgraded from Terraform 0.11). */
+  flat?: boolean;
 }
 
 export type LiveAttributes = Record<string, unknown>;

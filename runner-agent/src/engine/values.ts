@@ -131,3 +131,18 @@ export function globRegExp(pattern: string, allowSuffix = false): RegExp {
   const body = pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
   return new RegExp(`^${body}${allowSuffix ? '(\\..*)?' : ''}$`);
 }
+
+/**
+ * State attributes with `tags` replaced by `tags_all` when the state holds it: the live tags
+ * include the provider's default_tags, which `tags` leaves out and `tags_all` holds (provider
+ * 3.38+). An older state without `tags_all` keeps its `tags`.
+ */
+export function withAllTags(attrs: Record<string, unknown>): Record<string, unknown> {
+  const all = attrs.tags_all;
+  if (!isObject(all) || !('tags_all' in attrs)) return attrs;
+  const own = isObject(attrs.tags) ? attrs.tags : {};
+  // A tags_all that lacks some of `tags` is not the full set (a state written mid-upgrade): keep tags.
+  if (!Object.keys(own).every((k) => k in all)) return attrs;
+  const { tags_all: _dropped, ...rest } = attrs;
+  return { ...rest, tags: all };
+}

@@ -1,8 +1,20 @@
 // One scan's AWS clients: endpoint override (moto), request timeouts, the caller's abort signal,
 // and a count of every request sent (stats.sdkCalls). Clients are created per region on demand.
+import { AutoScalingClient } from '@aws-sdk/client-auto-scaling';
+import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EC2Client } from '@aws-sdk/client-ec2';
+import { ECRClient } from '@aws-sdk/client-ecr';
+import { ECSClient } from '@aws-sdk/client-ecs';
+import { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { IAMClient } from '@aws-sdk/client-iam';
+import { KMSClient } from '@aws-sdk/client-kms';
+import { LambdaClient } from '@aws-sdk/client-lambda';
+import { RDSClient } from '@aws-sdk/client-rds';
+import { Route53Client } from '@aws-sdk/client-route-53';
 import { S3Client } from '@aws-sdk/client-s3';
+import { SNSClient } from '@aws-sdk/client-sns';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import type { AwsCredentials } from '../../types.ts';
 import { toScanError } from '../../errors.ts';
 
@@ -11,7 +23,16 @@ export const PER_RESOURCE_CONCURRENCY = 8;
 const REQUEST_TIMEOUT_MS = 30_000;
 
 interface Sendable<O> { send(command: unknown, options?: { abortSignal?: AbortSignal }): Promise<O> }
-type AnyClient = EC2Client | S3Client | IAMClient;
+
+/** One SDK client class per service, keyed by the service's signing name (also the key of stats.sdkCallsByService). */
+export const AWS_CLIENTS = {
+  ec2: EC2Client, s3: S3Client, iam: IAMClient, route53: Route53Client, elasticloadbalancing: ElasticLoadBalancingV2Client,
+  rds: RDSClient, ecr: ECRClient, ecs: ECSClient, lambda: LambdaClient, dynamodb: DynamoDBClient, logs: CloudWatchLogsClient,
+  kms: KMSClient, sns: SNSClient, sqs: SQSClient, autoscaling: AutoScalingClient,
+};
+export type AwsService = keyof typeof AWS_CLIENTS;
+type ClientOf<S extends AwsService> = InstanceType<(typeof AWS_CLIENTS)[S]>;
+type AnyClient = ClientOf<AwsService>;
 
 export class AwsContext {
   readonly calls: Record<string, number> = {};
@@ -27,15 +48,17 @@ export class AwsContext {
 
   get totalCalls(): number { return Object.values(this.calls).reduce((a, b) => a + b, 0); }
 
-  private client<C extends AnyClient>(service: string, region: string, make: (cfg: Record<string, unknown>) => C): C {
+  private client<S extends AwsService>(service: S, region: string): ClientOf<S> {
     const key = `${service}:${region}`;
-    let c = this.clients.get(key) as C | undefined;
+    let c = this.clients.get(key) as ClientOf<S> | undefined;
     if (!c) {
       const { accessKeyId, secretAccessKey, sessionToken } = this.credentials;
-      c = make({
+      const Ctor = AWS_CLIENTS[service] as unknown as new (cfg: Record<string, unknown>) => ClientOf<S>;
+      c = new Ctor({
         region,
         credentials: { accessKeyId, secretAccessKey, sessionToken },
         ...(this.endpoint ? { endpoint: this.endpoint } : {}),
+        ...(service === 's3' ? { forcePathStyle: true } : {}),
         maxAttempts: 3,
         requestHandler: { requestTimeout: REQUEST_TIMEOUT_MS, connectionTimeout: 5_000 },
       });
@@ -50,10 +73,22 @@ export class AwsContext {
     return c;
   }
 
-  ec2(region = this.defaultRegion): EC2Client { return this.client('ec2', region, (cfg) => new EC2Client(cfg)); }
-  s3(region = this.defaultRegion): S3Client { return this.client('s3', region, (cfg) => new S3Client({ ...cfg, forcePathStyle: true })); }
-  // IAM is global; its endpoint lives in us-east-1 (moto answers on the same override).
-  iam(): IAMClient { return this.client('iam', 'us-east-1', (cfg) => new IAMClient(cfg)); }
+  ec2(region = this.defaultRegion) { return this.client('ec2', region); }
+  s3(region = this.defaultRegion) { return this.client('s3', region); }
+  elbv2(region = this.defaultRegion) { return this.client('elasticloadbalancing', region); }
+  rds(region = this.defaultRegion) { return this.client('rds', region); }
+  ecr(region = this.defaultRegion) { return this.client('ecr', region); }
+  ecs(region = this.defaultRegion) { return this.client('ecs', region); }
+  lambda(region = this.defaultRegion) { return this.client('lambda', region); }
+  dynamodb(region = this.defaultRegion) { return this.client('dynamodb', region); }
+  logs(region = this.defaultRegion) { return this.client('logs', region); }
+  kms(region = this.defaultRegion) { return this.client('kms', region); }
+  sns(region = this.defaultRegion) { return this.client('sns', region); }
+  sqs(region = this.defaultRegion) { return this.client('sqs', region); }
+  autoscaling(region = this.defaultRegion) { return this.client('autoscaling', region); }
+  // IAM and Route 53 are global; their endpoints live in us-east-1 (moto answers on the same override).
+  iam() { return this.client('iam', 'us-east-1'); }
+  route53() { return this.client('route53', 'us-east-1'); }
 
   /** Sends one command with the scan's abort signal; errors the user can act on become ScanErrors. */
   async send<O>(client: AnyClient, command: unknown, what: string): Promise<O> {

@@ -1,11 +1,12 @@
 // EC2 instances, read in batches: one DescribeInstances per 1,000 ids (security groups and their
 // rules are in security-groups.ts).
-import { DescribeInstancesCommand, type DescribeInstancesCommandInput, type DescribeInstancesCommandOutput, type Instance } from '@aws-sdk/client-ec2';
+import { DescribeInstances$, DescribeInstancesCommand, type DescribeInstancesCommandInput, type DescribeInstancesCommandOutput, type Instance } from '@aws-sdk/client-ec2';
 import { chunk } from '../../limit.ts';
 import type { LiveAttributes } from '../../types.ts';
 import { tagMap } from '../../values.ts';
 import { errorName, type AwsContext } from './context.ts';
-import { byRegion, str, type TypeReader } from './reader.ts';
+import { answer, byRegion, str, type TypeReader } from './reader.ts';
+import { bool, ec2Select, filterValues, list, opt, stateTags, tagList } from './replay/kit.ts';
 
 const INSTANCE_BATCH = 1000;
 export const FILTER_VALUES = 200; // AWS accepts at most 200 values per filter
@@ -86,8 +87,25 @@ function instanceAttributes(i: Instance, region: string, ownerId: string): LiveA
 
 const GONE_STATES = new Set(['terminated', 'shutting-down']);
 
+/** Replay: the state's instances as DescribeInstances returns them. */
+const instancesAnswer = answer<{ InstanceIds?: string[]; Filters?: { Name?: string; Values?: string[] }[] }>('ec2', DescribeInstances$, (input, world) => {
+  const all = world.of('aws_instance').map((i) => i.attributes);
+  const picked = ec2Select(all, (a) => str(a.id), input.InstanceIds, filterValues(input, 'instance-id'), 'InvalidInstanceID.NotFound');
+  return { Reservations: picked.map((a) => ({ Instances: [{
+    InstanceId: str(a.id), ImageId: opt(a.ami), InstanceType: opt(a.instance_type),
+    Placement: { AvailabilityZone: opt(a.availability_zone), Tenancy: opt(a.tenancy) },
+    KeyName: opt(a.key_name), SubnetId: opt(a.subnet_id), PrivateIpAddress: opt(a.private_ip), PublicIpAddress: opt(a.public_ip),
+    PrivateDnsName: opt(a.private_dns), PublicDnsName: opt(a.public_dns),
+    SecurityGroups: list(a.vpc_security_group_ids).map((GroupId) => ({ GroupId })),
+    IamInstanceProfile: opt(a.iam_instance_profile) ? { Arn: `arn:aws:iam::${str(a.arn).split(':')[4] ?? ''}:instance-profile/${str(a.iam_instance_profile)}` } : undefined,
+    Monitoring: { State: bool(a.monitoring) ? 'enabled' : 'disabled' }, EbsOptimized: bool(a.ebs_optimized), SourceDestCheck: bool(a.source_dest_check),
+    State: { Name: opt(a.instance_state) ?? 'running' }, Tags: tagList(stateTags(a)),
+  }] })) };
+});
+
 export const instanceReader: TypeReader = {
   spec: {},
+  answers: [instancesAnswer],
   async read(items, ctx) {
     const out: (LiveAttributes | null)[] = new Array(items.length).fill(null);
     for (const [region, group] of byRegion(items)) {

@@ -12,6 +12,7 @@ import type { LiveAttributes } from '../../types.ts';
 import { tagMap } from '../../values.ts';
 import { errorName, PER_RESOURCE_CONCURRENCY, type AwsContext } from './context.ts';
 import { str, type TypeReader } from './reader.ts';
+import { getRolePolicy, POLICY_ANSWERS, ROLE_ANSWERS } from './iam.answers.ts';
 
 const NOT_FOUND = new Set(['NoSuchEntity', 'NoSuchEntityException']);
 
@@ -57,6 +58,7 @@ async function attachedPolicies(ctx: AwsContext, role: string): Promise<string[]
 
 export const roleReader: TypeReader = {
   spec: { policies: ['assume_role_policy'], sets: { inline_policy: genericKey } },
+  answers: ROLE_ANSWERS,
   read: (items, ctx) => mapLimit(items, PER_RESOURCE_CONCURRENCY, async ({ instance }) => {
     const state = instance.attributes;
     const name = str(state.name || state.id);
@@ -79,6 +81,7 @@ export const roleReader: TypeReader = {
 
 export const policyReader: TypeReader = {
   spec: { policies: ['policy'] },
+  answers: POLICY_ANSWERS,
   read: (items, ctx) => mapLimit(items, PER_RESOURCE_CONCURRENCY, async ({ instance }) => {
     const arn = str(instance.attributes.arn || instance.attributes.id);
     const p = (await read<GetPolicyCommandOutput>(ctx, new GetPolicyCommand({ PolicyArn: arn }), 'iam:GetPolicy'))?.Policy;
@@ -94,6 +97,7 @@ export const policyReader: TypeReader = {
 
 export const rolePolicyReader: TypeReader = {
   spec: { policies: ['policy'] },
+  answers: [getRolePolicy],
   read: (items, ctx) => mapLimit(items, PER_RESOURCE_CONCURRENCY, async ({ instance }) => {
     const [idRole, idName] = str(instance.attributes.id).split(':');
     const role = str(instance.attributes.role) || idRole;

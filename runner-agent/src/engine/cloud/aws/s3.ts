@@ -11,6 +11,7 @@ import type { LiveAttributes } from '../../types.ts';
 import { tagMap } from '../../values.ts';
 import { errorName, httpStatus, PER_RESOURCE_CONCURRENCY, type AwsContext } from './context.ts';
 import { once, str, type ReadItem, type TypeReader } from './reader.ts';
+import { S3_ANSWERS } from './s3.answers.ts';
 
 const policyPaths = { policies: ['policy'] };
 
@@ -64,6 +65,7 @@ const bucketOf = (item: ReadItem) => str(item.instance.attributes.bucket || item
 function perBucket(build: (ctx: AwsContext, region: string, bucket: string, state: Record<string, unknown>) => Promise<LiveAttributes | null>, spec = {}): TypeReader {
   return {
     spec,
+    answers: S3_ANSWERS,
     read: (items, ctx) => mapLimit(items, PER_RESOURCE_CONCURRENCY, async (item) => {
       const bucket = bucketOf(item);
       if (!bucket || !(await bucketExists(ctx, item.region, bucket))) return null;

@@ -11,6 +11,7 @@ import { isObject, scalarKey, tagMap } from '../../values.ts';
 import type { AwsContext } from './context.ts';
 import { describeByFilter, describeByIds } from './ec2.ts';
 import { byRegion, str, type ReadItem, type TypeReader } from './reader.ts';
+import { groupRulesAnswer, securityGroupsAnswer } from './security-groups.answers.ts';
 
 const GROUP_BATCH = 500;
 
@@ -107,6 +108,7 @@ function groupRuleAtoms(e: unknown, owner: Record<string, unknown>, attribute: s
 
 export const securityGroupReader: TypeReader = {
   spec: { sets: { ingress: groupRuleAtoms, egress: groupRuleAtoms } },
+  answers: [securityGroupsAnswer],
   async read(items, ctx) {
     const out: (LiveAttributes | null)[] = new Array(items.length).fill(null);
     for (const [region, group] of byRegion(items)) {
@@ -165,6 +167,7 @@ function atomSource(e: Record<string, unknown>, source: string): string {
 
 export const securityGroupRuleReader: TypeReader = {
   spec: {},
+  answers: [securityGroupsAnswer],
   async read(items, ctx) {
     const out: (LiveAttributes | null)[] = new Array(items.length).fill(null);
     for (const [region, group] of byRegion(items)) {
@@ -205,6 +208,7 @@ function vpcRuleAttributes(r: SecurityGroupRule): LiveAttributes {
 export function vpcRuleReader(egress: boolean): TypeReader {
   return {
     spec: {},
+    answers: [groupRulesAnswer],
     async read(items: ReadItem[], ctx: AwsContext) {
       const out: (LiveAttributes | null)[] = new Array(items.length).fill(null);
       for (const [region, group] of byRegion(items)) {

@@ -1,0 +1,84 @@
+// How much of a state the engine compares: per resource type, the managed aws_* instances it
+// reads live and, for the rest, why not (no reader for the type, no region found, no attributes
+// in the state). Offline: it reads the state (and, when given, the configuration beside it for
+// provider regions), never the cloud. `drift-runner coverage` prints it (cli.ts).
+import type { RootModule } from './hcl.ts';
+import { noConfiguration, RegionResolver } from './region.ts';
+import type { StateDocument } from './state-v4.ts';
+
+export interface TypeCoverage { total: number; compared: number; reason?: string }
+
+export interface CoverageReport {
+  /** Managed aws_* instances (deposed objects excluded). */
+  total: number;
+  compared: number;
+  /** compared / total, in percent with one decimal (100 for a state with no aws_* instance). */
+  percent: number;
+  byType: Record<string, TypeCoverage>;
+  /** Managed instances of other providers (random_*, tls_*, null_resource...), outside the percentage. */
+  other: number;
+}
+
+export const REASONS = {
+  unsupported: 'type not supported',
+  region: 'region unknown',
+  empty: 'no attributes in the state',
+} as const;
+
+export interface CoverageOptions {
+  /** Whether the engine has a live reader for a type (cloud/aws/index.ts AWS_READERS). */
+  supported: (type: string) => boolean;
+  /** The configuration beside the state, for provider regions; none = the state alone. */
+  module?: RootModule;
+  repoRoot?: string;
+  /** The region the scan's credentials would carry (the last resort of region.ts). */
+  credentialsRegion?: string;
+}
+
+export async function stateCoverage(doc: StateDocument, opts: CoverageOptions): Promise<CoverageReport> {
+  const module = opts.module ?? noConfiguration(process.cwd());
+  const regions = new RegionResolver(module, opts.repoRoot ?? module.dir, opts.credentialsRegion ?? '');
+  await regions.prepare(doc.instances);
+  const byType: Record<string, TypeCoverage & { why: Set<string> }> = {};
+  let other = 0;
+  const count = (type: string, why?: string) => {
+    const t = (byType[type] ??= { total: 0, compared: 0, why: new Set() });
+    t.total++;
+    if (why) t.why.add(why);
+    else t.compared++;
+  };
+  for (const i of doc.instances) {
+    if (!i.type.startsWith('aws_')) { other++; continue; }
+    if (!opts.supported(i.type)) count(i.type, REASONS.unsupported);
+    else count(i.type, regions.regionOf(i).region ? undefined : REASONS.region);
+  }
+  for (const { type } of doc.empty) {
+    if (type.startsWith('aws_')) count(type, REASONS.empty);
+    else other++;
+  }
+  const total = Object.values(byType).reduce((n, t) => n + t.total, 0);
+  const compared = Object.values(byType).reduce((n, t) => n + t.compared, 0);
+  const sorted = Object.keys(byType).sort((a, b) => byType[b].total - byType[a].total || a.localeCompare(b));
+  return {
+    total, compared,
+    percent: total ? Math.round((compared / total) * 1000) / 10 : 100,
+    byType: Object.fromEntries(sorted.map((type) => {
+      const { total: n, compared: c, why } = byType[type];
+      return [type, { total: n, compared: c, ...(why.size ? { reason: [...why].join('; ') } : {}) }];
+    })),
+    other,
+  };
+}
+
+/** The report as a table for a terminal. */
+export function formatCoverage(r: CoverageReport): string {
+  const rows = Object.entries(r.byType).map(([type, t]) => [type, String(t.total), String(t.compared), t.reason ?? '']);
+  const width = rows.reduce((w, row) => row.map((c, i) => Math.max(w[i], c.length)), ['resource type', 'total', 'compared', ''].map((h) => h.length));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 1 || i === 2 ? c.padStart(width[i]) : c.padEnd(width[i]))).join('  ').trimEnd();
+  return [
+    line(['resource type', 'total', 'compared', 'not compared because']),
+    ...rows.map(line),
+    '',
+    `${r.compared} of ${r.total} aws_* instances compared (${r.percent}%); ${r.other} instances of other providers not counted`,
+  ].join('\n');
+}
