@@ -82,15 +82,19 @@ const familyOf = (prefixes: Record<string, 1>[]): IndexSpec[] => prefixes.flatMa
   ...(p.resourceType ? [] : [{ key: { orgId: 1, ...p, status: 1, severityRank: 1, resourceType: 1, _id: -1 } } as IndexSpec]),
 ]);
 /**
- * resourceId, location and ruleId: one of them, alone or with a repository (a filter or a
- * CLI token's repositories), under every sort. Combining two of them, or one with
- * resourceType, is not indexed as such (the check would name it): 18 indexes serve the
- * lookups a user makes ("this security group", "everything in eu-west-1", "this rule").
+ * resourceId, location and ruleId: each alone, or with a repository (a filter or a CLI token's
+ * repositories), under every sort; two or three of them together under the default sort
+ * (severity and status sorts are served too: they are equality fields). Not indexed as such:
+ * one of them with resourceType, or several with an address or type sort.
  */
 export const PLACE_FILTERS = ['resourceId', 'location', 'ruleId'] as const;
+const placeCombos = [['resourceId', 'location'], ['resourceId', 'ruleId'], ['location', 'ruleId'], ['resourceId', 'location', 'ruleId']];
 const queryIndexes: IndexSpec[] = [
   ...familyOf(PREFIXES),
   ...PLACE_FILTERS.flatMap((f) => familyOf([{ [f]: 1 }, { repositoryConfig: 1, [f]: 1 }])),
+  ...placeCombos.flatMap((c) => ([{}, { repositoryConfig: 1 }] as Record<string, 1>[]).map((p): IndexSpec => ({
+    key: { orgId: 1, ...p, ...Object.fromEntries(c.map((f) => [f, 1])), status: 1, severityRank: 1, detectedAt: -1, _id: -1 },
+  }))),
 ];
 
 export const DRIFTS: CollectionSpec = {
