@@ -12,6 +12,7 @@ import { toReportedDrifts } from '../../plugins/executor/scan-job.ts';
 import { world as serviceWorld } from '../plugins/drifts/world.ts';
 import { CREDENTIALS, createWorld, git, REGION, TRUST_POLICY, type World } from './world.ts';
 
+type Stored = { _id: string; resourceAddress: string; declaredIn: { file: string; line: number } | null };
 const w: World = await createWorld();
 t.teardown(() => w.cleanup());
 
@@ -31,7 +32,7 @@ t.test('a scan against moto stores where each drifted resource lives and is decl
   const s = await serviceWorld(t);
   const configId = await s.config('acme/infra');
   const scanId = await s.scanWith(configId, toReportedDrifts(out.drifts));
-  const stored = Object.fromEntries(((await s.api('GET', `/api/drifts/scan/${scanId}`)).body.data as { resourceAddress: string }[]).map((d) => [d.resourceAddress, d]));
+  const stored = Object.fromEntries(((await s.api('GET', `/api/drifts/scan/${scanId}`)).body.data as Stored[]).map((d) => [d.resourceAddress, d]));
   t.same(Object.keys(stored).sort(), ['aws_iam_role.app', 'aws_instance.web', 'aws_s3_bucket.data', 'aws_security_group.web'], 'the four changed resources');
   const main = 'infra/main.tf';
   const common = { provider: 'cloud_a', module: '', commit: head };
@@ -52,9 +53,9 @@ t.test('a scan against moto stores where each drifted resource lives and is decl
     ...common, ruleId: 'iam-role-policy-changed', severity: 'high', resourceId: w.roleName, location: 'us-east-1', account: /^\d{12}$/,
     declaredIn: { file: main, line: lineOf(main, 'resource "aws_iam_role" "app"') },
   }, 'the IAM role: its name, the account of its ARN');
-  t.ok(Object.values(stored).every((d) => (d as { declaredIn: { line: number } }).declaredIn.line > 1), 'every line found');
+  t.ok(Object.values(stored).every((d) => (d.declaredIn?.line ?? 0) > 1), 'every line found');
 
-  const sgView = stored['aws_security_group.web'] as { _id: string };
+  const sgView = stored['aws_security_group.web'];
   const one = (await s.api('GET', `/api/drifts/${sgView._id}`)).body.data;
   t.comment(JSON.stringify({ ...one, diff: '(omitted)' }));
   const byId = (await s.api('GET', `/api/drifts/query?resourceId=${w.sgId}`)).body.data as { _id: string }[];
