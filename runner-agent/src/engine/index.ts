@@ -10,7 +10,7 @@ import { parseRootModule, type RootModule } from './hcl.ts';
 import { buildIgnoreRules, loadIgnoreFile } from './ignore.ts';
 import { repoPathProblem } from './paths.ts';
 import { checkout } from './source.ts';
-import { parseAddress } from './address.ts';
+import { moduleOf, parseAddress } from './address.ts';
 import { defaultProviderRegion, RegionResolver, withRegions } from './region.ts';
 import { locateState, readStateDocument, readStateText, type StateDocument } from './state.ts';
 import { findTofu, mapResourceDrift, runRefreshOnlyPlan } from './tofu.ts';
@@ -174,7 +174,7 @@ async function scanWithTofu(
     const resolver = new RegionResolver(mod, repoRoot, '');
     for (const d of mapped.drifts) {
       const at = moduleAddress(d.resourceAddress);
-      if (at) d.declaredIn = await declarations.find((await resolver.moduleAt(at.module ?? ''))?.module, at.type, at.name);
+      if (at) d.declaredIn = await declarations.find((await resolver.moduleAt(moduleOf(at.module)))?.module, at.type, at.name);
     }
     drifts.push(...mapped.drifts);
     scanned += mapped.resourcesScanned;

@@ -14,7 +14,7 @@
 // When none answers, the region is unknown and the instance is not compared: it is never
 // reported `deleted` from a guess.
 import path from 'node:path';
-import type { ProviderRef } from './address.ts';
+import { moduleOf, type ProviderRef } from './address.ts';
 import { evaluate, type Scope } from './hcl-expr.ts';
 import { parseRootModule, type RootModule } from './hcl.ts';
 import type { DeclaredIn, ScanStats, StateInstance } from './types.ts';
@@ -190,7 +190,8 @@ export async function withRegions(
       const key = region && source ? source : instance.type;
       counts[key] = (counts[key] ?? 0) + 1;
       if (!region) continue;
-      const declaredIn = await declarations.find((await resolver.moduleAt(instance.module ?? ''))?.module, instance.type, instance.name);
+      // Instance keys do not change a module's source: one parse per module call, whatever its count or for_each.
+      const declaredIn = await declarations.find((await resolver.moduleAt(moduleOf(instance.module)))?.module, instance.type, instance.name);
       out.push({ instance, region, regionSource: source, declaredIn });
     }
   }
