@@ -6,7 +6,7 @@ import { defineManifest, type RouteSpec } from '../core/manifest.ts';
 import { PageQuery as corePageQuery } from '../core/schemas.ts';
 import {
   Aggregations, AutocompleteQuery, ConfigIdParams, DriftIdParams, DriftPage, DriftView, ExportQuery, FeedbackBody, Filters,
-  ListQuery, Message, QueryQuery, RepoStatistics, ScanIdParams, SetStatusBody, Suggestions,
+  ListQuery, Message, QueryQuery, RepoStatistics, ScanIdParams, SetStatusBody, SeverityRuleView, Suggestions,
 } from '../plugins/drifts/schemas.ts';
 
 const read = { auth: 'bearer', scope: 'drifts:read', permission: 'drifts:read' } as const satisfies Partial<RouteSpec>;
@@ -22,13 +22,16 @@ export default defineManifest({
   routes: [
     { id: 'listDrifts', method: 'GET', url: '/', ...read, reply: 'named', summary: 'Newest first; {success, data, pagination}', query: ListQuery, response: { 200: DriftPage }, handler: 'list' },
     { id: 'queryDrifts', method: 'GET', url: '/query', ...read, reply: 'named',
-      summary: 'Filters q (address and type), status, severity, resourceType, repositoryConfigId; sort on an allow-listed field, - for descending',
+      summary: 'Filters q (address and type), status, severity, resourceType, repositoryConfigId, resourceId, location, ruleId; sort on an allow-listed field, - for descending',
       query: QueryQuery, response: { 200: DriftPage }, handler: 'query' },
     { id: 'getDriftAggregations', method: 'GET', url: '/aggregations', ...read, summary: 'bySeverity, byStatus, byResourceType over the filters; trend of the last 30 UTC days',
       query: Type.Object(AggregationFilters), response: { 200: Aggregations }, handler: 'aggregations' },
     { id: 'exportDrifts', method: 'GET', url: '/export', auth: 'download', scope: 'drifts:read', permission: 'export:csv', reply: 'raw',
       summary: 'text/csv of every drift matching the /query filters, streamed. Bearer token, or ?token= from POST /api/auth/download-token',
       query: ExportQuery, produces: ['text/csv'], response: { 200: Type.String({ description: 'CSV, one drift a row' }) }, handler: 'exportCsv' },
+    { id: 'listSeverityRules', method: 'GET', url: '/rules', ...read,
+      summary: 'The severity rule table the engine classifies with, in the order it tries them: the first that matches decides a drift\'s severity and ruleId',
+      response: { 200: Type.Array(SeverityRuleView) }, handler: 'rules' },
     { id: 'getDriftSuggestions', method: 'GET', url: '/suggestions', ...read, summary: 'Filter fields, sort fields, values and the most frequent resource types and repositories', response: { 200: Suggestions }, handler: 'suggestions' },
     { id: 'autocompleteDrifts', method: 'GET', url: '/autocomplete', ...read, summary: 'Distinct values of an allow-listed field starting with prefix, most frequent first',
       query: AutocompleteQuery, response: { 200: Type.Array(Type.String()) }, handler: 'autocomplete' },

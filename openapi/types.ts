@@ -574,7 +574,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Filters q (address and type), status, severity, resourceType, repositoryConfigId; sort on an allow-listed field, - for descending */
+        /** Filters q (address and type), status, severity, resourceType, repositoryConfigId, resourceId, location, ruleId; sort on an allow-listed field, - for descending */
         get: operations["queryDrifts"];
         put?: never;
         post?: never;
@@ -610,6 +610,23 @@ export interface paths {
         };
         /** text/csv of every drift matching the /query filters, streamed. Bearer token, or ?token= from POST /api/auth/download-token */
         get: operations["exportDrifts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/drifts/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The severity rule table the engine classifies with, in the order it tries them: the first that matches decides a drift's severity and ruleId */
+        get: operations["listSeverityRules"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4687,6 +4704,12 @@ export interface operations {
                 status?: string;
                 /** @description One or more (comma-separated) of critical, high, medium, low */
                 severity?: string;
+                /** @description The cloud's id of the resource, exactly */
+                resourceId?: string;
+                /** @description Region, location or zone, exactly */
+                location?: string;
+                /** @description Severity rule id, exactly (GET /api/drifts/rules) */
+                ruleId?: string;
             };
             header?: {
                 /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
@@ -4743,6 +4766,25 @@ export interface operations {
                                 /** Format: date-time */
                                 at: string;
                             } | null;
+                            /** @description The severity rule that matched (GET /api/drifts/rules) */
+                            ruleId: string | null;
+                            /** @description The cloud's own id: instance or security group id, bucket name, role name or ARN, ARM id, self link */
+                            resourceId: string | null;
+                            provider: ("cloud_a" | "cloud_b" | "cloud_c") | (never | null);
+                            /** @description AWS region, Azure location, Google region or zone */
+                            location: string | null;
+                            /** @description AWS account id, Azure subscription id, Google project */
+                            account: string | null;
+                            /** @description Module path of the address (module.a.module.b), "" for the root module */
+                            module: string | null;
+                            declaredIn: {
+                                /** @description Relative to the repository root */
+                                file: string;
+                                /** @description 1-based line of the resource block */
+                                line: number;
+                            } | null;
+                            /** @description The commit the latest scan that found it read */
+                            commit: string | null;
                         }[];
                         pagination: {
                             page: number;
@@ -4803,6 +4845,12 @@ export interface operations {
                 resourceType?: string;
                 /** @description Record id (24 lowercase hex characters) */
                 repositoryConfigId?: string;
+                /** @description The cloud's id of the resource, exactly */
+                resourceId?: string;
+                /** @description Region, location or zone, exactly */
+                location?: string;
+                /** @description Severity rule id, exactly (GET /api/drifts/rules) */
+                ruleId?: string;
                 /** @description One of detectedAt, severity, status, resourceType, resourceAddress; prefix - for descending. Default -detectedAt */
                 sort?: "detectedAt" | "-detectedAt" | "severity" | "-severity" | "status" | "-status" | "resourceType" | "-resourceType" | "resourceAddress" | "-resourceAddress";
             };
@@ -4861,6 +4909,25 @@ export interface operations {
                                 /** Format: date-time */
                                 at: string;
                             } | null;
+                            /** @description The severity rule that matched (GET /api/drifts/rules) */
+                            ruleId: string | null;
+                            /** @description The cloud's own id: instance or security group id, bucket name, role name or ARN, ARM id, self link */
+                            resourceId: string | null;
+                            provider: ("cloud_a" | "cloud_b" | "cloud_c") | (never | null);
+                            /** @description AWS region, Azure location, Google region or zone */
+                            location: string | null;
+                            /** @description AWS account id, Azure subscription id, Google project */
+                            account: string | null;
+                            /** @description Module path of the address (module.a.module.b), "" for the root module */
+                            module: string | null;
+                            declaredIn: {
+                                /** @description Relative to the repository root */
+                                file: string;
+                                /** @description 1-based line of the resource block */
+                                line: number;
+                            } | null;
+                            /** @description The commit the latest scan that found it read */
+                            commit: string | null;
                         }[];
                         pagination: {
                             page: number;
@@ -4919,6 +4986,12 @@ export interface operations {
                 resourceType?: string;
                 /** @description Record id (24 lowercase hex characters) */
                 repositoryConfigId?: string;
+                /** @description The cloud's id of the resource, exactly */
+                resourceId?: string;
+                /** @description Region, location or zone, exactly */
+                location?: string;
+                /** @description Severity rule id, exactly (GET /api/drifts/rules) */
+                ruleId?: string;
             };
             header?: {
                 /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
@@ -5010,6 +5083,12 @@ export interface operations {
                 resourceType?: string;
                 /** @description Record id (24 lowercase hex characters) */
                 repositoryConfigId?: string;
+                /** @description The cloud's id of the resource, exactly */
+                resourceId?: string;
+                /** @description Region, location or zone, exactly */
+                location?: string;
+                /** @description Severity rule id, exactly (GET /api/drifts/rules) */
+                ruleId?: string;
                 /** @description One of detectedAt, severity, status, resourceType, resourceAddress; prefix - for descending. Default -detectedAt */
                 sort?: "detectedAt" | "-detectedAt" | "severity" | "-severity" | "status" | "-status" | "resourceType" | "-resourceType" | "resourceAddress" | "-resourceAddress";
             };
@@ -5029,6 +5108,81 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listSeverityRules: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            id: string;
+                            /** @enum {unknown} */
+                            severity: "critical" | "high" | "medium" | "low";
+                            description: string;
+                            /** @description Globs; [] = every type */
+                            resourceTypes: string[];
+                            /** @description Attribute globs of the diff; [] = any */
+                            attributes: string[];
+                            changeTypes: string[];
+                            /** @description When the rule matches, in words */
+                            condition: string;
+                            /** @description Why it gets its severity */
+                            rationale: string;
+                        }[];
+                    };
                 };
             };
             /** @description Default Response */
@@ -5267,6 +5421,25 @@ export interface operations {
                                 /** Format: date-time */
                                 at: string;
                             } | null;
+                            /** @description The severity rule that matched (GET /api/drifts/rules) */
+                            ruleId: string | null;
+                            /** @description The cloud's own id: instance or security group id, bucket name, role name or ARN, ARM id, self link */
+                            resourceId: string | null;
+                            provider: ("cloud_a" | "cloud_b" | "cloud_c") | (never | null);
+                            /** @description AWS region, Azure location, Google region or zone */
+                            location: string | null;
+                            /** @description AWS account id, Azure subscription id, Google project */
+                            account: string | null;
+                            /** @description Module path of the address (module.a.module.b), "" for the root module */
+                            module: string | null;
+                            declaredIn: {
+                                /** @description Relative to the repository root */
+                                file: string;
+                                /** @description 1-based line of the resource block */
+                                line: number;
+                            } | null;
+                            /** @description The commit the latest scan that found it read */
+                            commit: string | null;
                         }[];
                     };
                 };
@@ -5371,6 +5544,25 @@ export interface operations {
                                 /** Format: date-time */
                                 at: string;
                             } | null;
+                            /** @description The severity rule that matched (GET /api/drifts/rules) */
+                            ruleId: string | null;
+                            /** @description The cloud's own id: instance or security group id, bucket name, role name or ARN, ARM id, self link */
+                            resourceId: string | null;
+                            provider: ("cloud_a" | "cloud_b" | "cloud_c") | (never | null);
+                            /** @description AWS region, Azure location, Google region or zone */
+                            location: string | null;
+                            /** @description AWS account id, Azure subscription id, Google project */
+                            account: string | null;
+                            /** @description Module path of the address (module.a.module.b), "" for the root module */
+                            module: string | null;
+                            declaredIn: {
+                                /** @description Relative to the repository root */
+                                file: string;
+                                /** @description 1-based line of the resource block */
+                                line: number;
+                            } | null;
+                            /** @description The commit the latest scan that found it read */
+                            commit: string | null;
                         }[];
                     };
                 };
@@ -5560,6 +5752,25 @@ export interface operations {
                                 /** Format: date-time */
                                 at: string;
                             } | null;
+                            /** @description The severity rule that matched (GET /api/drifts/rules) */
+                            ruleId: string | null;
+                            /** @description The cloud's own id: instance or security group id, bucket name, role name or ARN, ARM id, self link */
+                            resourceId: string | null;
+                            provider: ("cloud_a" | "cloud_b" | "cloud_c") | (never | null);
+                            /** @description AWS region, Azure location, Google region or zone */
+                            location: string | null;
+                            /** @description AWS account id, Azure subscription id, Google project */
+                            account: string | null;
+                            /** @description Module path of the address (module.a.module.b), "" for the root module */
+                            module: string | null;
+                            declaredIn: {
+                                /** @description Relative to the repository root */
+                                file: string;
+                                /** @description 1-based line of the resource block */
+                                line: number;
+                            } | null;
+                            /** @description The commit the latest scan that found it read */
+                            commit: string | null;
                         };
                     };
                 };
@@ -5667,6 +5878,25 @@ export interface operations {
                                 /** Format: date-time */
                                 at: string;
                             } | null;
+                            /** @description The severity rule that matched (GET /api/drifts/rules) */
+                            ruleId: string | null;
+                            /** @description The cloud's own id: instance or security group id, bucket name, role name or ARN, ARM id, self link */
+                            resourceId: string | null;
+                            provider: ("cloud_a" | "cloud_b" | "cloud_c") | (never | null);
+                            /** @description AWS region, Azure location, Google region or zone */
+                            location: string | null;
+                            /** @description AWS account id, Azure subscription id, Google project */
+                            account: string | null;
+                            /** @description Module path of the address (module.a.module.b), "" for the root module */
+                            module: string | null;
+                            declaredIn: {
+                                /** @description Relative to the repository root */
+                                file: string;
+                                /** @description 1-based line of the resource block */
+                                line: number;
+                            } | null;
+                            /** @description The commit the latest scan that found it read */
+                            commit: string | null;
                         };
                     };
                 };
@@ -9647,7 +9877,25 @@ export interface operations {
                                 before: unknown;
                                 after: unknown;
                             }[];
-                            ruleId?: string;
+                            /** @description The severity rule that matched (GET /api/drifts/rules) */
+                            ruleId?: string | null;
+                            /** @description The cloud's own id: instance or security group id, bucket name, role name or ARN, ARM id, self link */
+                            resourceId?: string | null;
+                            provider?: ("cloud_a" | "cloud_b" | "cloud_c") | (never | null);
+                            /** @description AWS region, Azure location, Google region or zone */
+                            location?: string | null;
+                            /** @description AWS account id, Azure subscription id, Google project */
+                            account?: string | null;
+                            /** @description Module path of the address (module.a.module.b), "" for the root module */
+                            module?: string | null;
+                            declaredIn?: {
+                                /** @description Relative to the repository root */
+                                file: string;
+                                /** @description 1-based line of the resource block */
+                                line: number;
+                            } | null;
+                            /** @description The commit scanned */
+                            commit?: string | null;
                         }[];
                         resourcesScanned?: number;
                         stats?: {
@@ -10557,6 +10805,25 @@ export interface operations {
                                     /** Format: date-time */
                                     at: string;
                                 } | null;
+                                /** @description The severity rule that matched (GET /api/drifts/rules) */
+                                ruleId: string | null;
+                                /** @description The cloud's own id: instance or security group id, bucket name, role name or ARN, ARM id, self link */
+                                resourceId: string | null;
+                                provider: ("cloud_a" | "cloud_b" | "cloud_c") | (never | null);
+                                /** @description AWS region, Azure location, Google region or zone */
+                                location: string | null;
+                                /** @description AWS account id, Azure subscription id, Google project */
+                                account: string | null;
+                                /** @description Module path of the address (module.a.module.b), "" for the root module */
+                                module: string | null;
+                                declaredIn: {
+                                    /** @description Relative to the repository root */
+                                    file: string;
+                                    /** @description 1-based line of the resource block */
+                                    line: number;
+                                } | null;
+                                /** @description The commit the latest scan that found it read */
+                                commit: string | null;
                             }[];
                         };
                     };

@@ -32,6 +32,7 @@ export default definePlugin((ctx) => {
       byScan: (req) => service.byScan(orgOf(req), params(req).scanId, repoScope(req)),
       byRepository: (req) => service.byRepository(orgOf(req), params(req).repositoryConfigId, req.query as { page: number; limit: number }, repoScope(req)),
       statistics: (req) => service.statistics(orgOf(req), params(req).repositoryConfigId, repoScope(req)),
+      rules: () => service.rules(),
       get: (req) => service.get(orgOf(req), params(req).driftId, repoScope(req)),
       setStatus: (req) => service.setStatus(orgOf(req), params(req).driftId, (req.body as { status: 'acknowledged' | 'resolved' | 'ignored' }).status, repoScope(req)),
       feedback: (req) => service.feedback(orgOf(req), params(req).driftId, req.body as { rating: number; comment?: string }, req.principal?.userId, repoScope(req)),

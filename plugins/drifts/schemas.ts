@@ -2,13 +2,38 @@
 // view that turns a stored drift into its wire shape.
 import { Type, type Static } from 'typebox';
 import { Id, Nullable, Timestamp, pageFields } from '../../core/schemas.ts';
-import { CHANGE_TYPES, DRIFT_STATUSES, SEVERITIES, SORT_FIELDS, type Drift } from './store.ts';
+import { CHANGE_TYPES, DRIFT_STATUSES, PROVIDERS, SEVERITIES, SORT_FIELDS, type Drift, type DriftPlacement } from './store.ts';
 
 export const Severity = Type.Enum(SEVERITIES);
 export const DriftStatus = Type.Enum(DRIFT_STATUSES);
 export const ChangeType = Type.Enum(CHANGE_TYPES);
 
 export const AiAnalysis = Type.Object({ summary: Type.String(), riskLevel: Type.String(), recommendation: Type.String() });
+export const Provider = Type.Enum(PROVIDERS);
+/** The resource block in the scanned commit; null for a module from outside the repository. */
+export const DeclaredIn = Type.Object({
+  file: Type.String({ minLength: 1, maxLength: 1000, description: 'Relative to the repository root' }),
+  line: Type.Integer({ minimum: 1, description: '1-based line of the resource block' }),
+});
+
+/** Where a drifted resource lives and is declared, and the rule that rated it; null when unknown. */
+const placementFields = {
+  ruleId: Nullable(Type.String({ maxLength: 100, description: 'The severity rule that matched (GET /api/drifts/rules)' })),
+  resourceId: Nullable(Type.String({ maxLength: 2048, description: "The cloud's own id: instance or security group id, bucket name, role name or ARN, ARM id, self link" })),
+  provider: Nullable(Provider),
+  location: Nullable(Type.String({ maxLength: 100, description: 'AWS region, Azure location, Google region or zone' })),
+  account: Nullable(Type.String({ maxLength: 100, description: 'AWS account id, Azure subscription id, Google project' })),
+  module: Nullable(Type.String({ maxLength: 1000, description: 'Module path of the address (module.a.module.b), "" for the root module' })),
+  declaredIn: Nullable(DeclaredIn),
+};
+/** The same fields as an executor reports them: each optional, so an older runner that sends none still reports. */
+export const ReportedPlacement = {
+  ruleId: Type.Optional(placementFields.ruleId), resourceId: Type.Optional(placementFields.resourceId),
+  provider: Type.Optional(placementFields.provider), location: Type.Optional(placementFields.location),
+  account: Type.Optional(placementFields.account), module: Type.Optional(placementFields.module),
+  declaredIn: Type.Optional(placementFields.declaredIn),
+  commit: Type.Optional(Nullable(Type.String({ pattern: '^[0-9a-f]{7,64}$', description: 'The commit scanned' }))),
+};
 export const DriftView = Type.Object({
   _id: Type.String(),
   resourceType: Type.String(),
@@ -27,8 +52,16 @@ export const DriftView = Type.Object({
   diff: Type.Record(Type.String(), Type.Unknown()),
   aiAnalysis: Nullable(AiAnalysis),
   feedback: Nullable(Type.Object({ rating: Type.Integer(), comment: Nullable(Type.String()), at: Timestamp })),
+  ...placementFields,
+  commit: Nullable(Type.String({ description: 'The commit the latest scan that found it read' })),
 });
 export type DriftView = Static<typeof DriftView>;
+
+/** Stored placement fields; a record written before they existed reads as null. */
+export const placementView = (d: Partial<DriftPlacement>): DriftPlacement => ({
+  ruleId: d.ruleId ?? null, resourceId: d.resourceId ?? null, provider: d.provider ?? null, location: d.location ?? null,
+  account: d.account ?? null, module: d.module ?? null, declaredIn: d.declaredIn ?? null,
+});
 
 export function driftView(d: Drift): DriftView {
   return {
@@ -37,6 +70,7 @@ export function driftView(d: Drift): DriftView {
     detectedAt: d.detectedAt.toISOString(), lastSeenAt: d.lastSeenAt.toISOString(), resolvedAt: d.resolvedAt?.toISOString() ?? null,
     resolvedBy: d.resolvedBy, diff: d.diff ?? {}, aiAnalysis: d.aiAnalysis ?? null,
     feedback: d.feedback ? { rating: d.feedback.rating, comment: d.feedback.comment, at: d.feedback.at.toISOString() } : null,
+    ...placementView(d), commit: d.commit ?? null,
   };
 }
 
@@ -44,14 +78,20 @@ export function driftView(d: Drift): DriftView {
 const listOf = (values: readonly string[]) => Type.String({ pattern: `^(${values.join('|')})(,(${values.join('|')}))*$`, description: `One or more (comma-separated) of ${values.join(', ')}` });
 const Page = pageFields();
 
-export const ListQuery = Type.Object({ ...Page, status: Type.Optional(listOf(DRIFT_STATUSES)), severity: Type.Optional(listOf(SEVERITIES)) });
 const sortValues = SORT_FIELDS.flatMap((f) => [f, `-${f}`]);
+const placeFilters = {
+  resourceId: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: "The cloud's id of the resource, exactly" })),
+  location: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Region, location or zone, exactly' })),
+  ruleId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Severity rule id, exactly (GET /api/drifts/rules)' })),
+};
+export const ListQuery = Type.Object({ ...Page, status: Type.Optional(listOf(DRIFT_STATUSES)), severity: Type.Optional(listOf(SEVERITIES)), ...placeFilters });
 export const Filters = {
   q: Type.Optional(Type.String({ maxLength: 200, description: 'Free text over resourceAddress and resourceType (case-insensitive)' })),
   status: Type.Optional(listOf(DRIFT_STATUSES)),
   severity: Type.Optional(listOf(SEVERITIES)),
   resourceType: Type.Optional(Type.String({ maxLength: 200 })),
   repositoryConfigId: Type.Optional(Id),
+  ...placeFilters,
   sort: Type.Optional(Type.Enum(sortValues, { description: `One of ${SORT_FIELDS.join(', ')}; prefix - for descending. Default -detectedAt` })),
 };
 export const QueryQuery = Type.Object({ ...Page, ...Filters });
@@ -97,6 +137,17 @@ export const RepoStatistics = Type.Object({
   resolvedByUser: Type.Integer(),
   resolutionRate: Type.Number({ description: 'resolved / total, 0 when there are none' }),
   resolutionRateBySeverity: Type.Object({ critical: Type.Number(), high: Type.Number(), medium: Type.Number(), low: Type.Number() }),
+});
+
+export const SeverityRuleView = Type.Object({
+  id: Type.String(),
+  severity: Severity,
+  description: Type.String(),
+  resourceTypes: Type.Array(Type.String(), { description: 'Globs; [] = every type' }),
+  attributes: Type.Array(Type.String(), { description: 'Attribute globs of the diff; [] = any' }),
+  changeTypes: Type.Array(Type.String()),
+  condition: Type.String({ description: 'When the rule matches, in words' }),
+  rationale: Type.String({ description: 'Why it gets its severity' }),
 });
 
 export const DriftIdParams = Type.Object({ driftId: Id });

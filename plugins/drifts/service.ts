@@ -6,6 +6,7 @@ import { conflict, notFound } from '../../core/errors.ts';
 import { assertAllowed, narrow, type RepoScope } from '../repo-configs/access.ts';
 import type { RepoConfigStore } from '../repo-configs/store.ts';
 import type { ScanStore } from '../scans/store.ts';
+import { RULE_TABLE } from '../../runner-agent/src/engine/rule-table.ts';
 import { driftTrend, isoDay } from './trend.ts';
 import { driftView } from './schemas.ts';
 import { DRIFT_STATUSES, driftSort, SEVERITIES, SORT_FIELDS, type Drift, type DriftFilter, type DriftStatus, type DriftStore, type Severity } from './store.ts';
@@ -22,7 +23,10 @@ export const STATUS_SOURCES: Record<'acknowledged' | 'ignored' | 'resolved', rea
   resolved: ['detected', 'acknowledged', 'ignored'],
 };
 
-export interface FilterQuery { q?: string; status?: string; severity?: string; resourceType?: string; repositoryConfigId?: string; sort?: string }
+export interface FilterQuery {
+  q?: string; status?: string; severity?: string; resourceType?: string; repositoryConfigId?: string; sort?: string;
+  resourceId?: string; location?: string; ruleId?: string;
+}
 
 const split = <T extends string>(v: string | undefined) => (v ? (v.split(',') as T[]) : undefined);
 const zeroSeverity = () => ({ critical: 0, high: 0, medium: 0, low: 0 });
@@ -35,6 +39,9 @@ export function toFilter(q: FilterQuery, scope: RepoScope): DriftFilter {
     severity: split<Severity>(q.severity),
     resourceType: q.resourceType || undefined,
     repositoryConfig: narrow(scope, q.repositoryConfigId),
+    resourceId: q.resourceId || undefined,
+    location: q.location || undefined,
+    ruleId: q.ruleId || undefined,
   };
 }
 
@@ -60,7 +67,7 @@ export function createDriftService(ctx: AppContext, d: Deps) {
 
   return {
     list: (orgId: string, q: FilterQuery & { page: number; limit: number }, scope: RepoScope) =>
-      page(orgId, toFilter({ status: q.status, severity: q.severity }, scope), undefined, q),
+      page(orgId, toFilter({ status: q.status, severity: q.severity, resourceId: q.resourceId, location: q.location, ruleId: q.ruleId }, scope), undefined, q),
     query: (orgId: string, q: FilterQuery & { page: number; limit: number }, scope: RepoScope) =>
       page(orgId, toFilter(q, scope), q.sort, q),
 
@@ -91,7 +98,7 @@ export function createDriftService(ctx: AppContext, d: Deps) {
         d.drifts.distinctPrefix(orgId, 'repositoryName', '', 20, repos),
       ]);
       return {
-        fields: ['q', 'status', 'severity', 'resourceType', 'repositoryConfigId'],
+        fields: ['q', 'status', 'severity', 'resourceType', 'repositoryConfigId', 'resourceId', 'location', 'ruleId'],
         sortFields: SORT_FIELDS.flatMap((s) => [s, `-${s}`]),
         statuses: [...DRIFT_STATUSES],
         severities: [...SEVERITIES],
@@ -141,6 +148,9 @@ export function createDriftService(ctx: AppContext, d: Deps) {
         resolutionRateBySeverity: Object.fromEntries(SEVERITIES.map((s) => [s, rate(resolvedBySeverity[s], bySeverity[s])])) as Record<Severity, number>,
       };
     },
+
+    /** The severity table the engine classifies with, in the order it tries the rules. */
+    rules: () => RULE_TABLE,
 
     get: async (orgId: string, id: string, scope: RepoScope) => driftView(await load(orgId, id, scope)),
 

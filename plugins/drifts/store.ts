@@ -24,7 +24,23 @@ export type ChangeType = (typeof CHANGE_TYPES)[number];
 export const OPEN = 'open';
 
 export interface AiAnalysis { summary: string; riskLevel: string; recommendation: string }
-export interface Drift {
+export const PROVIDERS = ['cloud_a', 'cloud_b', 'cloud_c'] as const;
+/**
+ * Where the resource lives and is declared, and the rule that rated it, as the executor
+ * reported them (runner-agent/src/engine where.ts). Each is null when unknown, and absent on
+ * records stored before they existed (the view gives null).
+ */
+export interface DriftPlacement {
+  ruleId: string | null;
+  resourceId: string | null;
+  provider: (typeof PROVIDERS)[number] | null;
+  location: string | null;
+  account: string | null;
+  /** '' for the root module. */
+  module: string | null;
+  declaredIn: { file: string; line: number } | null;
+}
+export interface Drift extends Partial<DriftPlacement> {
   _id: string;
   orgId: string;
   repositoryConfig: string;
@@ -52,17 +68,34 @@ export interface Drift {
   statusChangedAt: Date | null;
   feedback: { rating: number; comment: string | null; userId: string; at: Date } | null;
   updatedAt: Date;
+  /** The commit the latest scan that found it read. */
+  commit?: string | null;
 }
 
 export const SORT_FIELDS = ['detectedAt', 'severity', 'status', 'resourceType', 'resourceAddress'] as const;
 export type SortField = (typeof SORT_FIELDS)[number];
 
 const PREFIXES: Record<string, 1>[] = [{}, { repositoryConfig: 1 }, { resourceType: 1 }, { repositoryConfig: 1, resourceType: 1 }];
-const queryIndexes: IndexSpec[] = PREFIXES.flatMap((p) => [
+const familyOf = (prefixes: Record<string, 1>[]): IndexSpec[] => prefixes.flatMap((p) => [
   { key: { orgId: 1, ...p, status: 1, severityRank: 1, detectedAt: -1, _id: -1 } },
   { key: { orgId: 1, ...p, status: 1, severityRank: 1, resourceAddress: 1, _id: -1 } },
   ...(p.resourceType ? [] : [{ key: { orgId: 1, ...p, status: 1, severityRank: 1, resourceType: 1, _id: -1 } } as IndexSpec]),
 ]);
+/**
+ * resourceId, location and ruleId: each alone, or with a repository (a filter or a CLI token's
+ * repositories), under every sort; two or three of them together under the default sort
+ * (severity and status sorts are served too: they are equality fields). Not indexed as such:
+ * one of them with resourceType, or several with an address or type sort.
+ */
+export const PLACE_FILTERS = ['resourceId', 'location', 'ruleId'] as const;
+const placeCombos = [['resourceId', 'location'], ['resourceId', 'ruleId'], ['location', 'ruleId'], ['resourceId', 'location', 'ruleId']];
+const queryIndexes: IndexSpec[] = [
+  ...familyOf(PREFIXES),
+  ...PLACE_FILTERS.flatMap((f) => familyOf([{ [f]: 1 }, { repositoryConfig: 1, [f]: 1 }])),
+  ...placeCombos.flatMap((c) => ([{}, { repositoryConfig: 1 }] as Record<string, 1>[]).map((p): IndexSpec => ({
+    key: { orgId: 1, ...p, ...Object.fromEntries(c.map((f) => [f, 1])), status: 1, severityRank: 1, detectedAt: -1, _id: -1 },
+  }))),
+];
 
 export const DRIFTS: CollectionSpec = {
   name: 'drifts', owner: 'plugins/drifts',
@@ -84,6 +117,9 @@ export interface DriftFilter {
   /** Config ids: one (a filter), several (a CLI token's repositories), or undefined (all). */
   repositoryConfig?: readonly string[];
   q?: string;
+  resourceId?: string;
+  location?: string;
+  ruleId?: string;
 }
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -92,6 +128,7 @@ export function driftFilter(orgId: string, f: DriftFilter): Filter<Drift> {
   const filter: Filter<Drift> = { orgId };
   if (f.repositoryConfig) filter.repositoryConfig = f.repositoryConfig.length === 1 ? f.repositoryConfig[0] : { $in: [...f.repositoryConfig] };
   if (f.resourceType) filter.resourceType = f.resourceType;
+  for (const k of PLACE_FILTERS) if (f[k]) filter[k] = f[k];
   // Always present, so the same index family serves every combination (see above).
   filter.status = { $in: [...(f.status?.length ? f.status : DRIFT_STATUSES)] };
   filter.severityRank = { $in: (f.severity?.length ? f.severity : SEVERITIES).map((s) => SEVERITY_RANK[s]) };
@@ -117,7 +154,9 @@ export function driftSort(sort: string | undefined): Record<string, 1 | -1> {
 
 /** What the CSV export reads: no diff or analysis, so each batch stays small. */
 const EXPORT_FIELDS = Object.fromEntries(['resourceType', 'resourceAddress', 'severity', 'status', 'changeType', 'repositoryName', 'repositoryConfig',
-  'scan', 'detectedAt', 'lastSeenAt', 'resolvedAt', 'resolvedBy'].map((f) => [f, 1]));
+  'scan', 'detectedAt', 'lastSeenAt', 'resolvedAt', 'resolvedBy', 'ruleId', 'resourceId', 'location', 'account', 'declaredIn'].map((f) => [f, 1]));
+
+const PLACEMENT_PROJECTION = { ruleId: 1, resourceId: 1, provider: 1, location: 1, account: 1, module: 1, declaredIn: 1 } as const;
 
 export function createDriftStore(db: Database) {
   const col = db.collection<Drift>(DRIFTS);
@@ -171,7 +210,7 @@ export function createDriftStore(db: Database) {
     /** The open drifts of one config, projected to what the comparison needs. */
     openOf: (orgId: string, repositoryConfig: string) =>
       // One round trip for any realistic N: the projected documents are small (the diff, to see whether it changed).
-      col.find({ orgId, repositoryConfig, openKey: OPEN }, { projection: { _id: 1, resourceAddress: 1, status: 1, severity: 1, changeType: 1, lastScan: 1, scan: 1, diff: 1 } }).batchSize(50_000).toArray(),
+      col.find({ orgId, repositoryConfig, openKey: OPEN }, { projection: { _id: 1, resourceAddress: 1, status: 1, severity: 1, changeType: 1, lastScan: 1, scan: 1, diff: 1, ...PLACEMENT_PROJECTION } }).batchSize(50_000).toArray(),
     /** Inserts what it can; returns the addresses that hit the open-record unique index (a concurrent scan of the same config inserted them). */
     async insertMany(docs: Drift[]): Promise<string[]> {
       if (!docs.length) return [];

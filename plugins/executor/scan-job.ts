@@ -101,6 +101,14 @@ export function toReportedDrifts(drifts: DetectedDrift[]): Extract<ScanResult, {
     severity: d.severity,
     changeType: d.changeType === 'deleted' ? 'removed' as const : 'changed' as const,
     diff: { changes: d.diff.map((e) => ({ attribute: e.attribute, before: e.before ?? null, after: e.after ?? null })) },
+    ruleId: d.ruleId?.slice(0, 100) ?? null,
+    resourceId: d.resourceId?.slice(0, 2048) ?? null,
+    provider: d.provider ?? null,
+    location: d.location?.slice(0, 100) ?? null,
+    account: d.account?.slice(0, 100) ?? null,
+    module: d.module?.slice(0, 1000) ?? null,
+    declaredIn: d.declaredIn ? { file: d.declaredIn.file.slice(0, 1000), line: d.declaredIn.line } : null,
+    commit: d.commit ?? null,
   }));
 }
 

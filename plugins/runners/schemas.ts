@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Id, MAX_RUNNER_LABELS, Nullable, RunnerLabel as Label, Timestamp } from '../../core/schemas.ts';
+import { ReportedPlacement } from '../drifts/schemas.ts';
 
 export const RunnerParams = Type.Object({ runnerId: Id });
 export const CreateRunner = Type.Object({
@@ -47,7 +48,9 @@ export const AgentDrift = Type.Object({
   changeType: Type.Union([Type.Literal('changed'), Type.Literal('deleted')]),
   severity: Severity,
   diff: Type.Array(Type.Object({ attribute: Type.String({ maxLength: 1000 }), before: Type.Unknown(), after: Type.Unknown() })),
-  ruleId: Type.Optional(Type.String({ maxLength: 100 })),
+  // ruleId, resourceId, provider, location, account, module, declaredIn, commit: each optional,
+  // so a runner older than these fields still reports (they are stored as null).
+  ...ReportedPlacement,
 });
 export const JobStatusBody = Type.Object({
   jobId: Type.String({ pattern: '^[a-f0-9]{24}$' }),

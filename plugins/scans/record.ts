@@ -10,8 +10,8 @@
 //
 // Statements for a completed scan with N drifts, whatever N is: read the scan, claim, read
 // the config's open drifts once, insertMany the new ones, one updateMany per distinct
-// (severity, changeType) among the drifts found again with the same diff, one bulk write for
-// those whose diff changed (a command per drift inside it), one updateMany for those resolved,
+// (severity, changeType, commit) among the drifts found again with the same diff and placement, one bulk write for
+// those whose diff or placement changed (a command per drift inside it), one updateMany for those resolved,
 // update the scan, update the config. Counters are taken from the records.
 import { Value } from 'typebox/value';
 import type { AppContext } from '../../core/context.ts';
@@ -23,6 +23,7 @@ import type { RepoConfigStore } from '../repo-configs/store.ts';
 import { isoDay } from '../drifts/trend.ts';
 import { FINAL, type Scan, type ScanStore } from './store.ts';
 import { ScanResult, scanView, type ReportedDrift } from './schemas.ts';
+import { placementView } from '../drifts/schemas.ts';
 
 /** Longer than any result write takes (5,000 drifts: seconds); after it a claim's holder is presumed dead. */
 const CLAIM_STALE_MS = 10 * 60_000;
@@ -59,14 +60,16 @@ export function createRecorder(ctx: AppContext, d: Deps) {
     // Found again: each keeps its record and takes this scan's severity, changeType and diff.
     // Most come back unchanged: one updateMany per (severity, changeType) for those; a drift
     // whose diff changed gets its own update, all of them in one bulk write.
-    const again = new Map<string, { severity: Drift['severity']; changeType: Drift['changeType']; ids: string[] }>();
+    const again = new Map<string, { severity: Drift['severity']; changeType: Drift['changeType']; commit: string | null; ids: string[] }>();
+    // A drift whose rule, id or declaration moved (a line added above its block) is rewritten the same way.
     const rediffed: { id: string; r: ReportedDrift; diff: Drift['diff'] }[] = [];
     const seenAgain = (existing: Drift, r: ReportedDrift) => {
       const diff = storableKeys(r.diff ?? {}) as Drift['diff'];
-      if (JSON.stringify(diff) !== JSON.stringify(existing.diff ?? {})) { rediffed.push({ id: existing._id, r, diff }); return; }
+      const moved = JSON.stringify(placementView(r)) !== JSON.stringify(placementView(existing));
+      if (moved || JSON.stringify(diff) !== JSON.stringify(existing.diff ?? {})) { rediffed.push({ id: existing._id, r, diff }); return; }
       const changeType = r.changeType ?? 'changed';
-      const key = `${r.severity}|${changeType}`;
-      if (!again.has(key)) again.set(key, { severity: r.severity, changeType, ids: [] });
+      const key = `${r.severity}|${changeType}|${r.commit ?? ''}`;
+      if (!again.has(key)) again.set(key, { severity: r.severity, changeType, commit: r.commit ?? null, ids: [] });
       again.get(key)!.ids.push(existing._id);
     };
     // Open drifts this very scan inserted: a retry after a failed write (see the header).
@@ -80,7 +83,7 @@ export function createRecorder(ctx: AppContext, d: Deps) {
         resourceType: r.resourceType, resourceAddress: r.resourceAddress, severity: r.severity, severityRank: SEVERITY_RANK[r.severity],
         status: 'detected', changeType: r.changeType ?? 'changed', diff: storableKeys(r.diff ?? {}) as Drift['diff'], aiAnalysis: r.aiAnalysis ?? null, openKey: OPEN,
         detectedAt: now, day: isoDay(now), lastSeenAt: now, resolvedAt: null, resolvedDay: null, resolvedBy: null,
-        statusChangedAt: null, feedback: null, updatedAt: now,
+        statusChangedAt: null, feedback: null, updatedAt: now, ...placementView(r), commit: r.commit ?? null,
       });
     }
     // Ignored drifts stay ignored when they disappear: ignoring is the user's decision about that resource.
@@ -95,14 +98,15 @@ export function createRecorder(ctx: AppContext, d: Deps) {
     }
     for (const g of again.values()) {
       await d.drifts.updateMany({ orgId, repositoryConfig, openKey: OPEN, _id: { $in: g.ids } }, {
-        lastScan: scanId, lastSeenAt: now, severity: g.severity, severityRank: SEVERITY_RANK[g.severity], changeType: g.changeType, updatedAt: now,
+        lastScan: scanId, lastSeenAt: now, severity: g.severity, severityRank: SEVERITY_RANK[g.severity], changeType: g.changeType, commit: g.commit, updatedAt: now,
       });
     }
     await d.drifts.bulk(rediffed.map(({ id, r, diff }) => ({
       updateOne: {
         filter: { _id: id, orgId, openKey: OPEN },
         update: { $set: {
-          lastScan: scanId, lastSeenAt: now, severity: r.severity, severityRank: SEVERITY_RANK[r.severity], changeType: r.changeType ?? 'changed', diff, updatedAt: now,
+          lastScan: scanId, lastSeenAt: now, severity: r.severity, severityRank: SEVERITY_RANK[r.severity], changeType: r.changeType ?? 'changed', diff,
+          ...placementView(r), commit: r.commit ?? null, updatedAt: now,
         } },
       },
     })));

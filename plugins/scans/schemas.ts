@@ -1,7 +1,7 @@
 // TypeBox schemas of the scan routes and of the result an executor reports.
 import { Type, type Static } from 'typebox';
 import { Id, Nullable, PageQuery as corePageQuery, Timestamp, pageFields } from '../../core/schemas.ts';
-import { AiAnalysis, ChangeType, DriftView, Severity, TrendPoint } from '../drifts/schemas.ts';
+import { AiAnalysis, ChangeType, DriftView, ReportedPlacement, Severity, TrendPoint } from '../drifts/schemas.ts';
 import { SCAN_STATUSES, type Scan } from './store.ts';
 
 const PageQuery = corePageQuery();
@@ -65,6 +65,7 @@ export const ReportedDrift = Type.Object({
   changeType: Type.Optional(ChangeType),
   diff: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
   aiAnalysis: Type.Optional(AiAnalysis),
+  ...ReportedPlacement,
 });
 export type ReportedDrift = Static<typeof ReportedDrift>;
 export const ScanResult = Type.Union([

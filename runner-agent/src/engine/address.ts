@@ -114,3 +114,8 @@ export function parseProviderAddress(address: string): ProviderRef {
     ...(rest[0]?.index !== undefined ? { key: rest[0].index } : {}),
   };
 }
+
+/** A module path without its instance keys: `module.a["x"].module.b[0]` -> `module.a.module.b` ('' for the root). */
+export function moduleOf(modulePath: string | undefined): string {
+  return modulePath ? steps(modulePath).map((s) => s.name).join('.') : '';
+}

@@ -13,11 +13,12 @@ import { classify } from './rules.ts';
 import { MANAGED_POLICIES, withoutManaged, type ManagedPolicies } from './role-policies.ts';
 import { hashSensitive, redactDiff } from './sensitive.ts';
 import { standaloneView } from './standalone.ts';
-import type { DetectedDrift, LiveAttributes, ScanStats, StateInstance } from './types.ts';
+import type { DeclaredIn, DetectedDrift, LiveAttributes, ScanStats, StateInstance } from './types.ts';
 import { withAllTags } from './values.ts';
+import { placementOf } from './where.ts';
 
 /** `regionSource`: where the region came from (region.ts); an assumed one is noted on a deletion. */
-export interface CompareEntry { instance: StateInstance; region: string; regionSource?: string }
+export interface CompareEntry { instance: StateInstance; region: string; regionSource?: string; declaredIn?: DeclaredIn | null }
 const ASSUMED = new Set(['credentials', 'peers']);
 
 export async function compareLive(
@@ -47,8 +48,9 @@ export async function compareLive(
     const reader = AWS_READERS[type];
     const live = await reader.read(list, aws);
     await recheckInArnRegion(list, live, aws, stats);
-    list.forEach(({ instance, region, regionSource }, i) => {
-      const drift = compareOne(instance, withAllTags(view(instance)), live[i], reader.spec, ignore, stats);
+    list.forEach((entry, i) => {
+      const { instance, region, regionSource } = entry;
+      const drift = compareOne(entry, withAllTags(view(instance)), live[i], reader.spec, ignore, stats);
       if (drift) drifts.push(drift);
       if (drift?.changeType === 'deleted' && regionSource && ASSUMED.has(regionSource)) {
         const names = (stats.deletedInAssumedRegion ??= []);
@@ -74,16 +76,17 @@ async function recheckInArnRegion(
   again.forEach((x, k) => {
     if (found[k] === null) return;
     live[x.i] = found[k];
+    list[x.i] = { ...x.entry, region: x.region! }; // the drift's location is where it was found
     const names = (stats.foundInArnRegion ??= []);
     if (names.length < LISTED) names.push(x.entry.instance.address);
   });
 }
 
 function compareOne(
-  instance: StateInstance, state: Record<string, unknown>, live: Record<string, unknown> | null, spec: CompareSpec,
+  { instance, region, declaredIn }: CompareEntry, state: Record<string, unknown>, live: Record<string, unknown> | null, spec: CompareSpec,
   ignore: IgnoreRules, stats: Pick<ScanStats, 'ignoredDiffs'>,
 ): DetectedDrift | undefined {
-  const base = { resourceType: instance.type, resourceAddress: instance.address };
+  const base = { resourceType: instance.type, resourceAddress: instance.address, ...placementOf(instance, region, declaredIn) };
   const sensitive = instance.sensitivePaths ?? [];
   if (live === null) {
     const diff = redactDiff([{ attribute: 'id', before: instance.attributes.id ?? null, after: null }], sensitive);

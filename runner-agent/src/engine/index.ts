@@ -10,16 +10,21 @@ import { parseRootModule, type RootModule } from './hcl.ts';
 import { buildIgnoreRules, loadIgnoreFile } from './ignore.ts';
 import { repoPathProblem } from './paths.ts';
 import { checkout } from './source.ts';
-import { defaultProviderRegion, withRegions } from './region.ts';
+import { moduleOf, parseAddress } from './address.ts';
+import { defaultProviderRegion, RegionResolver, withRegions } from './region.ts';
 import { locateState, readStateDocument, readStateText, type StateDocument } from './state.ts';
 import { findTofu, mapResourceDrift, runRefreshOnlyPlan } from './tofu.ts';
 import type { AwsCredentials, DetectedDrift, ScanInput, ScanOutcome, ScanStats, StateInstance } from './types.ts';
+import { Declarations } from './where.ts';
+
+const moduleAddress = (address: string) => { try { return parseAddress(address); } catch { return undefined; } };
 
 export type {
   AwsCredentials, ChangeType, DetectedDrift, DiffEntry, Provider, ScanInput, ScanOutcome, ScanStats, Severity,
 } from './types.ts';
 export { ScanError, type ScanErrorCode } from './errors.ts';
 export { SEVERITY_RULES, classify, type SeverityRule } from './rules.ts';
+export { RULE_TABLE, conditionText, type RuleRow } from './rule-table.ts';
 export { IGNORED_ATTRIBUTES, parseIgnoreFile } from './ignore.ts';
 export { mapResourceDrift } from './tofu.ts';
 export { formatCoverage, stateCoverage, type CoverageReport, type TypeCoverage } from './coverage.ts';
@@ -105,7 +110,7 @@ export async function detectDrift(input: ScanInput): Promise<ScanOutcome> {
       else if (input.statePath) stats.tofuSkipped = 'a configured state path is read by the SDK path only';
       else {
         const viaTofu = await scanWithTofu(bin, repo.root, roots, modules, { ...credentials, region }, input, ignore, stats);
-        if (viaTofu) return finish(viaTofu.drifts, viaTofu.scanned, stats, aws, started);
+        if (viaTofu) return finish(withSource(viaTofu.drifts, repo.commit), viaTofu.scanned, stats, aws, started);
       }
     }
 
@@ -126,12 +131,16 @@ export async function detectDrift(input: ScanInput): Promise<ScanOutcome> {
     const { drifts, compared } = await compareLive(entries, aws, ignore, stats, {
       signal, onProgress: (done, total) => progress('compare', done, total), allInstances: states.flatMap((st) => st.instances),
     });
-    return finish(drifts, compared, stats, aws, started);
+    return finish(withSource(drifts, repo.commit), compared, stats, aws, started);
   } finally {
     aws?.destroy();
     await repo.cleanup();
   }
 }
+
+/** Every drift of this scan names its provider and the commit scanned (null for a folder that is no git repository). */
+const withSource = (drifts: DetectedDrift[], commit: string | undefined): DetectedDrift[] =>
+  drifts.map((d) => ({ ...d, provider: 'cloud_a', commit: commit ?? null }));
 
 /** Instances read from attributes_flat, and those with no attributes, named in the stats. */
 function noteSkipped(doc: StateDocument, stats: ScanStats): void {
@@ -148,6 +157,7 @@ async function scanWithTofu(
   input: ScanInput, ignore: ReturnType<typeof buildIgnoreRules>, stats: ScanStats,
 ): Promise<{ drifts: DetectedDrift[]; scanned: number } | undefined> {
   const drifts: DetectedDrift[] = [];
+  const declarations = new Declarations(repoRoot);
   let scanned = 0;
   for (const [i, mod] of modules.entries()) {
     input.onProgress?.({ phase: 'plan', done: i, total: modules.length });
@@ -161,6 +171,11 @@ async function scanWithTofu(
       return undefined;
     }
     const mapped = mapResourceDrift(plan, ignore);
+    const resolver = new RegionResolver(mod, repoRoot, '');
+    for (const d of mapped.drifts) {
+      const at = moduleAddress(d.resourceAddress);
+      if (at) d.declaredIn = await declarations.find((await resolver.moduleAt(moduleOf(at.module)))?.module, at.type, at.name);
+    }
     drifts.push(...mapped.drifts);
     scanned += mapped.resourcesScanned;
     stats.ignoredDiffs += mapped.ignored;

@@ -14,10 +14,11 @@
 // When none answers, the region is unknown and the instance is not compared: it is never
 // reported `deleted` from a guess.
 import path from 'node:path';
-import type { ProviderRef } from './address.ts';
+import { moduleOf, type ProviderRef } from './address.ts';
 import { evaluate, type Scope } from './hcl-expr.ts';
 import { parseRootModule, type RootModule } from './hcl.ts';
-import type { ScanStats, StateInstance } from './types.ts';
+import type { DeclaredIn, ScanStats, StateInstance } from './types.ts';
+import { Declarations } from './where.ts';
 
 export type RegionSource = 'attribute' | 'provider' | 'variable' | 'arn' | 'zone' | 'reference' | 'peers' | 'credentials' | 'global';
 export interface RegionAnswer { region?: string; source?: RegionSource }
@@ -82,16 +83,17 @@ export class RegionResolver {
       if (!this.peers.has(k)) this.peers.set(k, new Set());
       this.peers.get(k)!.add(r);
     }
-    for (const p of new Set(instances.map((i) => i.provider?.module).filter((m): m is string => !!m))) await this.load(p);
+    for (const p of new Set(instances.map((i) => i.provider?.module).filter((m): m is string => !!m))) await this.moduleAt(p);
   }
 
-  private async load(modulePath: string): Promise<ModuleScope | undefined> {
+  /** The parsed module at a module path (instance keys allowed); undefined when it is not a local module of the checkout. */
+  async moduleAt(modulePath: string): Promise<ModuleScope | undefined> {
     if (this.modules.has(modulePath)) return this.modules.get(modulePath);
     this.modules.set(modulePath, undefined);
     // `module.a["x"].module.b` -> parent `module.a["x"]`, call `b` (instance keys do not change the source).
     const m = /^(?:(.*)\.)?module\.([\w-]+)(?:\[[^\]]*\])?$/.exec(modulePath);
     if (!m) return undefined;
-    const parent = m[1] ? await this.load(m[1]) : this.modules.get('');
+    const parent = m[1] ? await this.moduleAt(m[1]) : this.modules.get('');
     const call = parent?.module.moduleCalls.get(m[2]);
     if (!parent || !call || !/^\.\.?\//.test(call.source)) return undefined; // registry and git sources are not fetched
     const dir = path.resolve(parent.module.dir, call.source);
@@ -175,8 +177,9 @@ export function defaultProviderRegion(root: RootModule): string | undefined {
 export async function withRegions(
   roots: { module: RootModule; instances: StateInstance[] }[], repoRoot: string, credentialsRegion: string,
   compared: (type: string) => boolean, stats: Pick<ScanStats, 'regionSources' | 'regionUnknown'>,
-): Promise<{ instance: StateInstance; region: string; regionSource?: RegionSource }[]> {
-  const out: { instance: StateInstance; region: string; regionSource?: RegionSource }[] = [];
+): Promise<{ instance: StateInstance; region: string; regionSource?: RegionSource; declaredIn?: DeclaredIn | null }[]> {
+  const out: { instance: StateInstance; region: string; regionSource?: RegionSource; declaredIn?: DeclaredIn | null }[] = [];
+  const declarations = new Declarations(repoRoot);
   for (const { module, instances } of roots) {
     const resolver = new RegionResolver(module, repoRoot, credentialsRegion);
     await resolver.prepare(instances);
@@ -186,7 +189,10 @@ export async function withRegions(
       const counts = region && source ? (stats.regionSources ??= {}) : (stats.regionUnknown ??= {});
       const key = region && source ? source : instance.type;
       counts[key] = (counts[key] ?? 0) + 1;
-      if (region) out.push({ instance, region, regionSource: source });
+      if (!region) continue;
+      // Instance keys do not change a module's source: one parse per module call, whatever its count or for_each.
+      const declaredIn = await declarations.find((await resolver.moduleAt(moduleOf(instance.module)))?.module, instance.type, instance.name);
+      out.push({ instance, region, regionSource: source, declaredIn });
     }
   }
   return out;

@@ -2,7 +2,7 @@
 // afterwards), or a local folder used in place.
 import { execFile } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ScanError, timeoutError } from './errors.ts';
@@ -29,12 +29,27 @@ function summarize(stderr: string): string {
   return lines.slice(-3).join(' ').slice(0, 500) || 'no output';
 }
 
+/**
+ * HEAD of a local folder that is itself a git work tree's top; undefined for a plain folder or
+ * one inside another repository (whose files the commit would not name relative to the folder).
+ */
+async function folderCommit(root: string, signal?: AbortSignal): Promise<string | undefined> {
+  try {
+    const top = (await git(['rev-parse', '--show-toplevel'], root, signal)).stdout.trim();
+    if (await realpath(top) !== await realpath(root)) return undefined;
+    return (await git(['rev-parse', 'HEAD'], root, signal)).stdout.trim() || undefined;
+  } catch {
+    return undefined; // no git, not a repository, or no commit yet
+  }
+}
+
 export async function checkout(source: ScanInput['source'], signal?: AbortSignal): Promise<Checkout> {
   if (source.kind === 'path') {
     if (!existsSync(source.path) || !statSync(source.path).isDirectory()) {
       throw new ScanError('source_unavailable', `Repository folder ${source.path} does not exist or is not a folder`);
     }
-    return { root: path.resolve(source.path), cleanup: async () => undefined };
+    const root = path.resolve(source.path);
+    return { root, commit: await folderCommit(root, signal), cleanup: async () => undefined };
   }
   const dir = await mkdtemp(path.join(tmpdir(), 'drift-scan-'));
   const cleanup = () => rm(dir, { recursive: true, force: true });

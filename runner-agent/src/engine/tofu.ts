@@ -12,10 +12,12 @@ import { AWS_READERS } from './cloud/aws/index.ts';
 import { compareAttributes } from './diff.ts';
 import type { RootModule } from './hcl.ts';
 import type { IgnoreRules } from './ignore.ts';
+import { moduleOf, parseAddress } from './address.ts';
 import { classify } from './rules.ts';
 import { hashSensitive, redactDiff } from './sensitive.ts';
 import type { AwsCredentials, ChangeType, DetectedDrift, DiffEntry } from './types.ts';
 import { isObject } from './values.ts';
+import { accountOf, resourceIdOf } from './where.ts';
 
 /** `tofu` if on PATH, else `terraform`, else undefined. */
 export function findTofu(envPath = process.env.PATH ?? ''): string | undefined {
@@ -48,6 +50,8 @@ function countManaged(module: unknown): number {
   return own + children.reduce((n: number, c) => n + countManaged(c), 0);
 }
 
+const moduleOfAddress = (address: string) => { try { return parseAddress(address).module; } catch { return undefined; } };
+
 /** Maps a plan JSON document's resource_drift entries to drift records. */
 export function mapResourceDrift(plan: unknown, ignore: IgnoreRules): { drifts: DetectedDrift[]; resourcesScanned: number; ignored: number } {
   const doc = isObject(plan) ? plan : {};
@@ -77,7 +81,11 @@ export function mapResourceDrift(plan: unknown, ignore: IgnoreRules): { drifts: 
       if (diff.length === 0) continue; // only noise changed
     } else continue;
     const { severity, ruleId } = classify({ resourceType: type, changeType, diff }, before);
-    drifts.push({ resourceType: type, resourceAddress: address, changeType, severity, diff, ruleId });
+    // A plan names no region per resource: location stays null on this path (index.ts adds declaredIn).
+    drifts.push({
+      resourceType: type, resourceAddress: address, changeType, severity, diff, ruleId,
+      resourceId: resourceIdOf(before), location: null, account: accountOf(before), module: moduleOf(moduleOfAddress(address)), declaredIn: null,
+    });
   }
   // prior_state is the refreshed state: resources found deleted are no longer in it.
   const deleted = drifts.filter((d) => d.changeType === 'deleted').length;

@@ -37,7 +37,19 @@ export interface DetectedDrift {
   diff: DiffEntry[];
   /** Id of the severity rule that decided `severity` (rules.ts). */
   ruleId?: string;
+  /** Where the resource lives and is declared (where.ts); absent or null when unknown. */
+  resourceId?: string | null;
+  provider?: Provider | null;
+  location?: string | null;
+  account?: string | null;
+  /** Module path of the address (`module.a.module.b`, instance keys stripped), '' for the root module. */
+  module?: string;
+  declaredIn?: DeclaredIn | null;
+  commit?: string | null;
 }
+
+/** The `resource` block of a drifted instance: the file relative to the repository root, its 1-based line. */
+export interface DeclaredIn { file: string; line: number }
 
 export interface ScanStats {
   mode: 'sdk' | 'tofu';
