@@ -4,16 +4,14 @@
 //     request path; the fake answers every listing in one page, so paged listings are noted);
 //  2. scan time of a mixed estate against a private moto: 10,000 real resources of the new types,
 //     scanned as a 1,000-instance prefix of every kind and as the whole, with moto's CPU share.
-import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startMoto as startPrivateMoto } from './private-moto.ts';
 import { AWS_READERS } from '../../runner-agent/src/engine/cloud/aws/index.ts';
 import { detectDrift } from '../../runner-agent/src/engine/index.ts';
 import { replayState } from '../../runner-agent/src/engine/replay.ts';
-import { motoBinary, motoPing } from '../services/moto.ts';
 import { buildNetwork, type Res } from '../../test/engine/estate-network.ts';
 import { buildPlatform } from '../../test/engine/estate-platform.ts';
 import { buildServices } from '../../test/engine/estate-services.ts';
@@ -27,28 +25,7 @@ const stateDoc = (list: Res[]) => JSON.stringify({ version: 4, serial: 1, lineag
   instances: [{ schema_version: 0, attributes: r.attributes, sensitive_attributes: [] }],
 })) });
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => { const p = (s.address() as { port: number }).port; s.close(() => resolve(p)); });
-  });
-}
-
-async function startMoto(): Promise<{ endpoint: string; pid: number; stop: () => void }> {
-  const logs = path.join(DATA, 'logs');
-  mkdirSync(logs, { recursive: true });
-  const exe = await motoBinary({ repo: REPO, data: DATA, logs, pgPort: 0, mongoPort: 0, redisPort: 0, motoPort: 0, timeoutMs: 60_000, log });
-  const port = await freePort();
-  const fd = openSync(path.join(logs, 'moto-bench-readers.log'), 'w');
-  const child = spawn(exe, ['-H', '127.0.0.1', '-p', String(port)], { stdio: ['ignore', fd, fd] });
-  closeSync(fd);
-  const endpoint = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  while (!(await motoPing(endpoint))) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error('the benchmark moto did not start');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return { endpoint, pid: child.pid!, stop: () => child.kill('SIGTERM') };
-}
+const startMoto = () => startPrivateMoto(REPO, DATA, 'moto-bench-readers.log', log);
 
 function procCpuMs(pid: number): number {
   try {

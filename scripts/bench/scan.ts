@@ -7,11 +7,11 @@
 // Each size is scanned in its own process so its peak RSS is its own. moto's CPU time during
 // each scan is read from /proc, to tell the emulator's share of the wall time from the engine's.
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startMoto as startPrivateMoto } from './private-moto.ts';
 import {
   CreateSecurityGroupCommand, CreateTagsCommand, DescribeImagesCommand, DescribeSecurityGroupsCommand, EC2Client, RunInstancesCommand,
   type Instance,
@@ -21,7 +21,6 @@ import { CreateBucketCommand, PutBucketVersioningCommand, PutPublicAccessBlockCo
 import { detectDrift } from '../../runner-agent/src/engine/index.ts';
 import { renderPermissions } from '../../runner-agent/src/engine/cloud/aws/security-groups.ts';
 import { mapLimit } from '../../runner-agent/src/engine/limit.ts';
-import { motoBinary, motoPing } from '../services/moto.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const DATA = path.resolve(process.env.DRIFT_DATA_DIR ?? path.join(REPO, '.data'));
@@ -69,28 +68,7 @@ function procCpuMs(pid: number): number {
 
 // ---- the cloud and the states ----------------------------------------------------------------
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => { const p = (s.address() as { port: number }).port; s.close(() => resolve(p)); });
-  });
-}
-
-async function startMoto(): Promise<{ endpoint: string; pid: number; stop: () => void }> {
-  const logs = path.join(DATA, 'logs');
-  mkdirSync(logs, { recursive: true });
-  const exe = await motoBinary({ repo: REPO, data: DATA, logs, pgPort: 0, mongoPort: 0, redisPort: 0, motoPort: 0, timeoutMs: 60_000, log });
-  const port = await freePort();
-  const logFd = openSync(path.join(logs, 'moto-bench.log'), 'w');
-  const child = spawn(exe, ['-H', '127.0.0.1', '-p', String(port)], { stdio: ['ignore', logFd, logFd] });
-  closeSync(logFd);
-  const endpoint = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  while (!(await motoPing(endpoint))) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error('the benchmark moto did not start');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return { endpoint, pid: child.pid!, stop: () => child.kill('SIGTERM') };
-}
+const startMoto = () => startPrivateMoto(REPO, DATA, 'moto-bench.log', log);
 
 type Res = { type: string; name: string; attributes: Record<string, unknown> };
 
