@@ -1,6 +1,7 @@
 // The one error mapper (installed before any plugin): known errors keep their code,
 // status and message; Fastify's own 4xx keep their status; store outages become 503;
 // anything else is a generic 500 with the request id, logged in full, never a stack trace.
+import { STATUS_CODES as HTTP_REASONS } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isStoreDown } from './db.ts';
@@ -56,8 +57,8 @@ function send(reply: FastifyReply, status: number, code: string, message: string
  */
 export function frameworkErrorHandler(err: FastifyError, _req: FastifyRequest, reply: FastifyReply) {
   const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
-  const code = status === 414 ? 'uri_too_long' : 'bad_request';
-  return send(reply, status, code, status === 414 ? 'A path parameter is longer than the 100 characters accepted' : err.message);
+  if (status === 414) return send(reply, 414, 'uri_too_long', ERRORS.uri_too_long[1]);
+  return send(reply, status, 'bad_request', err.message);
 }
 
 /**
@@ -66,13 +67,12 @@ export function frameworkErrorHandler(err: FastifyError, _req: FastifyRequest, r
  */
 export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex) {
   if (err.code === 'ECONNRESET' || socket.destroyed || !socket.writable) return;
-  const [status, code, message] = err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'headers_too_large', 'The request headers are larger than the server accepts']
-    : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'request_timeout', 'The request took too long to arrive']
-    : [400, 'bad_request', 'The request is not valid HTTP'];
+  const code = err.code === 'HPE_HEADER_OVERFLOW' ? 'headers_too_large' : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'request_timeout' : 'bad_request';
+  const [status, known] = ERRORS[code];
+  const message = code === 'bad_request' ? 'The request is not valid HTTP' : known;
   const body = JSON.stringify({ success: false, error: { code, message } });
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES_TEXT[status]}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  socket.end(`HTTP/1.1 ${status} ${HTTP_REASONS[status]}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
 }
-const STATUS_CODES_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
 
 /**
  * Requests that arrive while the server drains answer 503 in the one error shape (Fastify's

@@ -22,8 +22,8 @@ export const ERRORS = {
   internal: [500, 'Internal server error'],
   store_unavailable: [503, 'A required store is unavailable'],
   shutting_down: [503, 'The server is shutting down; retry shortly'],
-  uri_too_long: [414, 'A path parameter is too long'],
-  headers_too_large: [431, 'The request headers are too large'],
+  uri_too_long: [414, 'A path parameter is longer than the 100 characters accepted'],
+  headers_too_large: [431, 'The request headers are larger than the server accepts'],
   request_timeout: [408, 'The request took too long to arrive'],
 } as const satisfies Record<string, readonly [number, string]>;
 
