@@ -1,5 +1,5 @@
 import t from 'tap';
-import { world, drift } from '../drifts/world.ts';
+import { world, drift } from '../../fixtures/world.ts';
 
 t.test('widgets: metric from filters, refresh one or all, reorder, update, delete', async (t) => {
   const w = await world(t);

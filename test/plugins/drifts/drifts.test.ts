@@ -1,5 +1,5 @@
 import t, { type Test } from 'tap';
-import { world, drift } from './world.ts';
+import { world, drift } from '../../fixtures/world.ts';
 import { CSV_COLUMNS } from '../../../plugins/drifts/export.ts';
 
 async function seeded(t: Test) {

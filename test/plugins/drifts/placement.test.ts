@@ -3,7 +3,7 @@
 // the resourceId, location and ruleId filters on the lists, /query and the export; the CSV
 // columns; and the severity rule table the engine classifies with.
 import t from 'tap';
-import { world, drift } from './world.ts';
+import { world, drift } from '../../fixtures/world.ts';
 import { SEVERITY_RULES } from '../../../runner-agent/src/engine/rules.ts';
 import type { ReportedDrift } from '../../../plugins/scans/schemas.ts';
 

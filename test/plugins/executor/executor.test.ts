@@ -3,7 +3,7 @@
 // are in test/e2e/scan.test.ts.
 import t from 'tap';
 import { buildTestApp, register, bearer, TEST_SECRETS } from '../../helper.ts';
-import { world } from '../drifts/world.ts';
+import { world } from '../../fixtures/world.ts';
 import { loadConfig } from '../../../core/config.ts';
 import type { Executor } from '../../../plugins/executor/service.ts';
 

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { world, drift } from '../drifts/world.ts';
+import { world, drift } from '../../fixtures/world.ts';
 
 t.test('notifications from scan and drift events: list, unread count, read, delete', async (t) => {
   const w = await world(t);

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { world } from '../drifts/world.ts';
+import { world } from '../../fixtures/world.ts';
 
 const A = { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYSECRETKEY', region: 'eu-west-1' };
 

@@ -1,7 +1,7 @@
 // Issue #10, point 2: statePath and iacPaths name places inside the repository (or S3), checked
 // at create and at update: a path out of it is 400 validation_failed naming the field.
 import t from 'tap';
-import { world } from '../drifts/world.ts';
+import { world } from '../../fixtures/world.ts';
 
 t.test('statePath and iacPaths stay inside the repository, at create and at update', async (t) => {
   const w = await world(t);

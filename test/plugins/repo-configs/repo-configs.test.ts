@@ -1,5 +1,5 @@
 import t from 'tap';
-import { world } from '../drifts/world.ts';
+import { world } from '../../fixtures/world.ts';
 import { SCHEDULED_SCAN_JOB } from '../../../plugins/repo-configs/service.ts';
 
 const jobsOf = (w: Awaited<ReturnType<typeof world>>, id: string) =>

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { cronTickAtOrBefore } from '../../../plugins/scans/service.ts';
-import { world } from '../drifts/world.ts';
+import { world } from '../../fixtures/world.ts';
 import { SCHEDULED_SCAN_JOB } from '../../../plugins/repo-configs/service.ts';
 
 const jobsOf = (w: Awaited<ReturnType<typeof world>>, id: string) =>

@@ -2,7 +2,7 @@
 // the exactly-once primitive. 50 runners polling at once over 40 pending scans: every scan is
 // claimed exactly once, no runner gets two, ten get nothing.
 import t from 'tap';
-import { world } from '../drifts/world.ts';
+import { world } from '../../fixtures/world.ts';
 
 t.test('50 runners poll at once for 40 pending scans: each scan claimed exactly once', async (t) => {
   const w = await world(t);

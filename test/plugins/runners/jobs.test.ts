@@ -1,7 +1,7 @@
 // Runner job routes: claim by labels, the job payload, status reports (idempotent, only the
 // holder), jobsCompleted, config problems, and the jobs of a runner that goes offline.
 import t from 'tap';
-import { world } from '../drifts/world.ts';
+import { world } from '../../fixtures/world.ts';
 import type { RunnerService } from '../../../plugins/runners/service.ts';
 
 type W = Awaited<ReturnType<typeof world>>;

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { world, drift } from '../drifts/world.ts';
+import { world, drift } from '../../fixtures/world.ts';
 import { EXECUTE_JOB } from '../../../plugins/scans/service.ts';
 import type { DomainEvent } from '../../../core/events.ts';
 import { createRecorder } from '../../../plugins/scans/record.ts';

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { world } from '../drifts/world.ts';
+import { world } from '../../fixtures/world.ts';
 
 t.test('one default, create, reorder, set default, delete moves configs, default cannot be deleted', async (t) => {
   const w = await world(t);

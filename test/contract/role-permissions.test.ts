@@ -3,11 +3,11 @@
 // that names it, and a role holding every other slug is refused with 403. Driven from the
 // manifests like the contract tests, so a route is covered the moment it is declared.
 import t from 'tap';
-import { PERMISSIONS, type Permission } from '../../../core/permissions.ts';
-import { fullUrl } from '../../../core/loader.ts';
-import { buildTestApp, register, bearer } from '../../helper.ts';
-import { loadFixtures } from '../../contract/fixtures/index.ts';
-import { addMember, addRole } from './helper.ts';
+import { PERMISSIONS, type Permission } from '../../core/permissions.ts';
+import { fullUrl } from '../../core/loader.ts';
+import { buildTestApp, register, bearer } from '../helper.ts';
+import { loadFixtures } from './fixtures/index.ts';
+import { addMember, addRole } from '../plugins/orgs/helper.ts';
 
 const randomId = () => 'abcdef0123456789abcdef01';
 
