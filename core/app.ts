@@ -4,6 +4,8 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import multipart from '@fastify/multipart';
+import fastifyAuth from '@fastify/auth';
+import fp from 'fastify-plugin';
 import type { Config } from './config.ts';
 import { checkOperatorPlugins } from './config.ts';
 import { connectDatabase } from './db.ts';
@@ -19,14 +21,16 @@ import { createTenancy } from './tenancy/index.ts';
 import { createRateLimiter } from './guards/rate-limit.ts';
 import { createSigningGuard } from './guards/signing.ts';
 import type { CredentialKind, CredentialReader } from './guards/principal.ts';
-import { discoverPlugins, registerRoutes, validateManifests, type LoadedPlugin, type OpenApiFacts } from './loader.ts';
+import { checkHandlers, discoverPlugins, orderPlugins, registerRoutes, validateManifests, type LoadedPlugin, type OpenApiFacts } from './loader.ts';
+import type { RepositoryOf } from './guards/repositories.ts';
 import { clientErrorHandler, errorHandler, frameworkErrorHandler, notFoundHandler, refuseWhileClosing } from './error-handler.ts';
 import { createValidatorCompiler } from './validation.ts';
 import { checkJsonBody } from './input-rules.ts';
 import { registerHealth } from './health.ts';
 import { openapiInfo, addOpenApiFacts } from './openapi.ts';
-import type { AppContext, PluginInstance } from './context.ts';
-import type { Handler } from './manifest.ts';
+import type { AppContext } from './context.ts';
+import type { AnyHandler } from './manifest.ts';
+import type { BuiltPlugin, PluginServices } from './plugin.ts';
 
 export interface BuildOptions {
   config: Config;
@@ -39,7 +43,16 @@ export interface BuildOptions {
   jobLockLifetimeMs?: number;
 }
 
-export interface App { app: FastifyInstance; ctx: AppContext; plugins: LoadedPlugin[] }
+export interface App {
+  app: FastifyInstance;
+  ctx: AppContext;
+  plugins: LoadedPlugin[];
+  /** The services the enabled plugins offer (tests and operator scripts). */
+  services: Partial<PluginServices>;
+}
+
+/** The fastify-plugin name of the engine's part (the `ctx` decoration); every plugin depends on it. */
+export const ENGINE = 'drift-engine';
 
 export async function buildApp(opts: BuildOptions): Promise<App> {
   const { config } = opts;
@@ -85,6 +98,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   });
   const caches = await createCacheHub(redis.main, redis.sub, `${config.REDIS_KEY_PREFIX}invalidate:${config.MONGODB_DB}`);
   const readers = new Map<CredentialKind, CredentialReader>();
+  const records = new Map<string, RepositoryOf>();
   const orgDeleteHooks: ((orgId: string) => Promise<void>)[] = [];
   db.collection(ONCE_KEYS);
   db.collection(AGENDA_JOBS);
@@ -104,14 +118,24 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     provideCredential: (kind, reader) => { readers.set(kind, reader); },
     onOrgDelete: (fn) => { orgDeleteHooks.push(fn); },
     deleteOrgData: async (orgId) => { for (const fn of orgDeleteHooks) await fn(orgId); },
-    services: {},
+    defineRepositoryRecord: (kind, repositoryOf) => {
+      if (records.has(kind)) throw new Error(`repository record "${kind}" is defined twice`);
+      records.set(kind, repositoryOf);
+    },
+    repositoryOf: async (kind, orgId, id) => {
+      const find = records.get(kind);
+      if (!find) throw new Error(`no plugin defines repository record "${kind}"`);
+      return find(orgId, id);
+    },
   };
-  app.decorate('ctx', ctx);
-  const instances = new Map<string, PluginInstance>();
+  // The engine's decoration is a named fastify-plugin, so each plugin's registration can declare it.
+  await app.register(fp(async (instance) => { instance.decorate('ctx', ctx); }, { name: ENGINE, fastify: '5.x' }));
+  await app.register(fastifyAuth);
+  const instances = new Map<string, BuiltPlugin>();
   // Registered before anything else can fail, so a failed boot still closes its connections.
   app.addHook('onClose', async () => {
     await ctx.scheduler.stop();
-    for (const i of instances.values()) await i.stop?.();
+    for (const i of [...instances.values()].reverse()) await i.stop?.();
     await ctx.audit.flush();
     ctx.audit.stop();
     ctx.mail.close();
@@ -121,7 +145,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   });
 
   try {
-    return await loadPlugins(app, ctx, readers, instances, opts);
+    return await loadPlugins(app, ctx, readers, records, instances, opts);
   } catch (err) {
     await app.close().catch(() => undefined);
     throw err;
@@ -129,16 +153,15 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
 }
 
 async function loadPlugins(
-  app: FastifyInstance, ctx: AppContext, readers: Map<CredentialKind, CredentialReader>,
-  instances: Map<string, PluginInstance>, opts: BuildOptions,
+  app: FastifyInstance, ctx: AppContext, readers: Map<CredentialKind, CredentialReader>, records: Map<string, RepositoryOf>,
+  instances: Map<string, BuiltPlugin>, opts: BuildOptions,
 ): Promise<App> {
   const { config, db, redis } = ctx;
 
   const plugins = await discoverPlugins(config.operator);
   checkOperatorPlugins(config.operator, plugins.map((p) => p.manifest.plugin));
-  for (const p of plugins) if (p.enabled) instances.set(p.manifest.plugin, await p.factory(ctx));
-  const handlers = new Map<string, Record<string, Handler>>([...instances].map(([name, i]) => [name, i.handlers]));
-  validateManifests(plugins.filter((p) => p.enabled), handlers);
+  validateManifests(plugins.filter((p) => p.enabled));
+  const ordered = orderPlugins(plugins);
 
   const facts = new Map<string, OpenApiFacts>();
   await app.register(swagger, {
@@ -147,15 +170,32 @@ async function loadPlugins(
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
-  const deps = { readers, tenancy: ctx.tenancy, rateLimit: createRateLimiter(redis.main, app.log), verifySignature: createSigningGuard(ctx.once) };
-  for (const p of plugins) {
-    if (p.enabled) registerRoutes(app, p, instances.get(p.manifest.plugin)!.handlers, deps, facts);
+  const deps = { auth: app.auth.bind(app), readers, records, tenancy: ctx.tenancy, rateLimit: createRateLimiter(redis.main, app.log), verifySignature: createSigningGuard(ctx.once) };
+  const services: Record<string, unknown> = {};
+  for (const p of ordered) {
+    const { definition } = p;
+    const name = p.manifest.plugin;
+    // Each build sees only what it declared: its needs, and its uses that are enabled.
+    const own = Object.fromEntries([...definition.needs, ...(definition.uses ?? [])].filter((d) => d in services).map((d) => [d, services[d]]));
+    // fastify-plugin: the name and dependencies Fastify itself checks at registration.
+    await app.register(fp(async () => {
+      const built = await definition.build(ctx, own);
+      instances.set(name, built);
+      if (built.provides !== undefined) services[name] = built.provides;
+    }, { name, fastify: '5.x', dependencies: [ENGINE, ...Object.keys(own)] }));
+  }
+  // Routes after every build: a repository record kind may be defined by a later plugin.
+  const recordKinds = new Set(records.keys());
+  for (const p of ordered) {
+    const handlers = instances.get(p.manifest.plugin)!.handlers as Record<string, AnyHandler>;
+    checkHandlers(p.manifest, handlers, recordKinds);
+    registerRoutes(app, p, handlers, deps, facts);
   }
   registerHealth(app, db, redis);
 
   app.addHook('onResponse', async (req, reply) => {
     const spec = req.routeOptions.config.spec;
-    if (spec) ctx.audit.record(req, reply, spec);
+    if (spec && spec.audit !== false) ctx.audit.record(req, reply, spec);
   });
 
   // Exactly-once keys would otherwise pile up (a scheduled scan alone leaves one a tick).
@@ -171,7 +211,7 @@ async function loadPlugins(
     await ctx.scheduler.start();
   }
 
-  return { app, ctx, plugins };
+  return { app, ctx, plugins, services: services as Partial<PluginServices> };
 }
 
 declare module 'fastify' {

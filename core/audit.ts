@@ -67,7 +67,6 @@ function toQuery(f: AuditFilter): Filter<AuditEntry> {
 }
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-const NOT_LOGGED = [/^\/api\/csrf-token$/, /^\/api\/stats\//, /^\/api\/analytics\//, /^\/api\/status\//, /^\/health$/, /^\/api\/auth\/me$/, /^\/api\/notifications\/ping/];
 export { redact };
 
 /** `/api/orgs/:orgId/members` + PUT -> `http.put.orgs.orgId.members`. */
@@ -139,16 +138,21 @@ export function createAudit(db: Database, redis: Redis, log: { error(obj: object
 
   return {
     record(req, reply, spec) {
-      if (!MUTATING.has(req.method) || req.skipAudit) return;
+      // The manifest decides (RouteSpec.audit): false never reaches here.
+      const rule = typeof spec.audit === 'object' ? spec.audit : { action: spec.audit || undefined };
+      if (!MUTATING.has(req.method)) return;
+      const failed = reply.statusCode >= 400;
+      const result = req.routeResult;
+      if (!failed && rule.skip?.(result)) return;
       const route = req.routeOptions.url ?? req.url;
-      if (NOT_LOGGED.some((re) => re.test(route))) return;
       // Unauthenticated routes are audited only where the manifest names an action (signup, login).
-      const actor = req.principal ?? req.auditActor;
-      if (!actor && !spec.audit) return;
+      const actor = req.principal ?? (!failed && result !== undefined ? rule.actor?.(result) : undefined);
+      if (!actor && !rule.action) return;
       const { resourceType, resourceId } = resourceOf(route, req.params as Record<string, string>);
+      const details = !failed && result !== undefined ? rule.details?.(result, req.body) : undefined;
       void write({
-        orgId: req.org?.id ?? actor?.orgId ?? actor?.defaultOrgId ?? null,
-        action: req.auditAction ?? spec.audit ?? autoAction(req.method, route),
+        orgId: req.org?.id ?? actor?.orgId ?? (actor as { defaultOrgId?: string })?.defaultOrgId ?? null,
+        action: (failed && rule.failure) || rule.action || autoAction(req.method, route),
         userId: actor?.userId ?? null,
         actorName: actor?.email,
         actorKind: actor?.kind,
@@ -157,8 +161,8 @@ export function createAudit(db: Database, redis: Redis, log: { error(obj: object
         resourceType,
         resourceId,
         statusCode: reply.statusCode,
-        body: redact(req.auditBody ?? req.body),
-        details: req.auditDetails && (redact(req.auditDetails) as Record<string, unknown>),
+        body: redact(rule.body && req.body !== undefined ? rule.body(req.body) : req.body),
+        details: details && (redact(details) as Record<string, unknown>),
         ipAddress: req.ip,
         userAgent: req.headers['user-agent'] ?? null,
       });
@@ -211,16 +215,3 @@ export function createAudit(db: Database, redis: Redis, log: { error(obj: object
   };
 }
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** Set by handlers of unauthenticated routes once they know who acted (login, signup). */
-    auditActor?: import('./guards/principal.ts').Principal;
-    /** Overrides the action for this request (e.g. auth.login_failed). */
-    auditAction?: string;
-    auditDetails?: Record<string, unknown>;
-    /** Recorded instead of the request body (a body too large or too detailed to keep whole). */
-    auditBody?: unknown;
-    /** Set by high-frequency routes (runner heartbeats) when the request changed nothing worth a record. */
-    skipAudit?: boolean;
-  }
-}

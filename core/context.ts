@@ -12,7 +12,7 @@ import type { Mailer } from './mail.ts';
 import type { Audit } from './audit.ts';
 import type { Tenancy } from './tenancy/index.ts';
 import type { CredentialKind, CredentialReader } from './guards/principal.ts';
-import type { Handler } from './manifest.ts';
+import type { RepositoryOf } from './guards/repositories.ts';
 
 export interface AppContext {
   config: Config;
@@ -33,16 +33,14 @@ export interface AppContext {
   onOrgDelete(fn: (orgId: string) => Promise<void>): void;
   /** Runs every plugin's organization-deletion hook (used by the orgs plugin). */
   deleteOrgData(orgId: string): Promise<void>;
-  /** Plugins can offer services to other plugins (e.g. accounts -> quota usage). */
-  services: Record<string, unknown>;
+  /**
+   * Names a kind of record routes can hold CLI tokens to (manifest `repositories: {param,
+   * record}`): how to find the repository config of one record of this kind.
+   */
+  defineRepositoryRecord(kind: string, repositoryOf: RepositoryOf): void;
+  /**
+   * The repository config id of a record of a defined kind, or null when the organization has
+   * no such record: lets a plugin answer 404 for another plugin's record without needing it.
+   */
+  repositoryOf(kind: string, orgId: string, id: string): Promise<string | null>;
 }
-
-export interface PluginInstance {
-  handlers: Record<string, Handler>;
-  /** Runs after all plugins are built and indexes exist; define jobs, subscribe to events. */
-  start?(): Promise<void>;
-  stop?(): Promise<void>;
-}
-
-export type PluginFactory = (ctx: AppContext) => PluginInstance | Promise<PluginInstance>;
-export const definePlugin = (factory: PluginFactory) => factory;

@@ -14,8 +14,10 @@ export const ERRORS = {
   plan_required: [403, 'Your plan does not include this feature'],
   token_kind_denied: [403, 'This route does not accept this kind of token'],
   repository_denied: [403, 'Token is not allowed to access this repository'],
+  plan_limit: [403, 'Your plan limit is reached'],
   not_found: [404, 'Not found'],
   conflict: [409, 'Conflict'],
+  credentials_unreadable: [409, 'Stored credentials cannot be decrypted; save them again'],
   payload_too_large: [413, 'Request body is too large'],
   unsupported_media_type: [415, 'Unsupported media type'],
   rate_limited: [429, 'Too many requests'],
@@ -27,19 +29,20 @@ export const ERRORS = {
   request_timeout: [408, 'The request took too long to arrive'],
 } as const satisfies Record<string, readonly [number, string]>;
 
-export type CoreErrorCode = keyof typeof ERRORS;
+/** The only codes an AppError takes: a new kind of failure is a new row above. */
+export type ErrorCode = keyof typeof ERRORS;
 
 export class AppError extends Error {
   readonly statusCode: number;
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly details?: unknown;
   readonly headers?: Record<string, string>;
 
-  constructor(code: string, opts: { status?: number; message?: string; details?: unknown; headers?: Record<string, string> } = {}) {
-    const known = (ERRORS as Record<string, readonly [number, string]>)[code];
-    super(opts.message ?? known?.[1] ?? code);
+  constructor(code: ErrorCode, opts: { message?: string; details?: unknown; headers?: Record<string, string> } = {}) {
+    const [status, message] = ERRORS[code];
+    super(opts.message ?? message);
     this.code = code;
-    this.statusCode = opts.status ?? known?.[0] ?? 400;
+    this.statusCode = status;
     this.details = opts.details;
     this.headers = opts.headers;
   }
@@ -49,6 +52,6 @@ export class AppError extends Error {
 export const notFound = (what = 'Resource') => new AppError('not_found', { message: `${what} not found` });
 export const badRequest = (message: string, details?: unknown) => new AppError('bad_request', { message, details });
 export const conflict = (message: string, details?: unknown) => new AppError('conflict', { message, details });
-export const forbidden = (message = 'Forbidden', code = 'forbidden') => new AppError(code, { status: 403, message });
+export const forbidden = (message = 'Forbidden') => new AppError('forbidden', { message });
 export const unauthorized = (message?: string, code: 'unauthorized' | 'invalid_token' = 'unauthorized') =>
   new AppError(code, { message });

@@ -1,22 +1,24 @@
-// Manifests -> routes. Discovers manifests/<plugin>.ts, checks every entry before the
-// server listens (duplicate ids or paths, unknown scopes, permissions, plans, limits,
-// handlers, each with a "did you mean"), then registers each enabled route with its
-// schemas, guard chain and OpenAPI facts.
+// Manifests -> routes. Discovers manifests/<plugin>.ts and plugins/<plugin>/index.ts, orders
+// the plugins by what they declare they need, checks every entry before the server listens
+// (duplicate ids or paths, unknown scopes, permissions, plans, limits, handlers, repository
+// records, each with a "did you mean"), then registers each enabled route with its schemas,
+// guard chain and OpenAPI facts.
 import { readdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type TSchema } from 'typebox';
-import { AUTH_KINDS, type Manifest, type RouteSpec, type Handler } from './manifest.ts';
+import { AUTH_KINDS, type AnyHandler, type Manifest, type RouteSpec } from './manifest.ts';
 import { CLI_SCOPES, PERMISSIONS } from './permissions.ts';
 import { PLANS, planRank, type Plan } from './plans.ts';
 import { RATE_LIMIT_NAMES } from './guards/rate-limit.ts';
 import { buildGuards, needsOrgContext, type GuardDeps } from './guards/chain.ts';
+import { repoScope } from './guards/repositories.ts';
 import { closest } from './text.ts';
 import { closeSchema } from './input-rules.ts';
 import { ErrorBody, Envelope } from './schemas.ts';
 import type { OperatorConfig } from './config.ts';
-import type { PluginFactory } from './context.ts';
+import type { LoadedDefinition } from './plugin.ts';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -26,10 +28,10 @@ export interface LoadedPlugin {
   manifest: Manifest;
   enabled: boolean;
   plan: Plan | undefined;
-  factory: PluginFactory;
+  definition: LoadedDefinition;
 }
 
-/** Every manifest in manifests/, with its plugin factory and the operator's setting. */
+/** Every manifest in manifests/ (names sorted), with its plugin definition and the operator's setting. */
 export async function discoverPlugins(operator: OperatorConfig, root = ROOT): Promise<LoadedPlugin[]> {
   const files = readdirSync(join(root, 'manifests')).filter((f) => f.endsWith('.ts')).sort();
   const plugins: LoadedPlugin[] = [];
@@ -37,17 +39,59 @@ export async function discoverPlugins(operator: OperatorConfig, root = ROOT): Pr
     const manifest = (await import(pathToFileURL(join(root, 'manifests', file)).href)).default as Manifest;
     const name = file.replace(/\.ts$/, '');
     if (manifest?.plugin !== name) throw new ManifestError(`manifests/${file}: plugin name "${manifest?.plugin}" must match the file name "${name}"`);
-    let factory: PluginFactory;
+    let definition: LoadedDefinition;
     try {
-      factory = (await import(pathToFileURL(join(root, 'plugins', name, 'index.ts')).href)).default;
+      definition = (await import(pathToFileURL(join(root, 'plugins', name, 'index.ts')).href)).default;
     } catch (err) {
       throw new ManifestError(`manifests/${file}: cannot load plugins/${name}/index.ts (${(err as Error).message})`);
     }
+    if (definition?.manifest?.plugin !== name || typeof definition.build !== 'function') {
+      throw new ManifestError(`plugins/${name}/index.ts: its default export must be definePlugin({manifest, needs, build}) with the manifest of manifests/${file}`);
+    }
     const setting = operator.plugins[name];
     if (manifest.required && setting?.enabled === false) throw new ManifestError(`DRIFT_CONFIG: plugin "${name}" is required and cannot be disabled`);
-    plugins.push({ manifest, factory, enabled: setting?.enabled ?? true, plan: setting?.plan ?? manifest.plan });
+    plugins.push({ manifest, definition, enabled: setting?.enabled ?? true, plan: setting?.plan ?? manifest.plan });
   }
   return plugins;
+}
+
+/**
+ * The enabled plugins in an order where each comes after every plugin it needs or uses
+ * (ties keep the name order). Refuses, naming the plugin, a need that does not exist or is
+ * disabled, and a circle of needs.
+ */
+export function orderPlugins(plugins: LoadedPlugin[]): LoadedPlugin[] {
+  const byName = new Map(plugins.map((p) => [p.manifest.plugin, p]));
+  const enabled = plugins.filter((p) => p.enabled);
+  for (const p of enabled) {
+    const name = p.manifest.plugin;
+    for (const dep of [...p.definition.needs, ...(p.definition.uses ?? [])]) {
+      if (byName.has(dep)) continue;
+      const hint = closest(dep, [...byName.keys()]);
+      throw new ManifestError(`plugins/${name}: needs plugin "${dep}", which does not exist${hint ? `; did you mean "${hint}"?` : ''}`);
+    }
+    for (const dep of p.definition.needs) {
+      if (!byName.get(dep)!.enabled) {
+        throw new ManifestError(`plugins/${name}: needs plugin "${dep}", which is disabled in DRIFT_CONFIG; enable "${dep}" or disable "${name}"`);
+      }
+    }
+  }
+  const order: LoadedPlugin[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (p: LoadedPlugin, path: string[]) => {
+    const name = p.manifest.plugin;
+    if (state.get(name) === 'done') return;
+    if (state.get(name) === 'visiting') throw new ManifestError(`plugins: a circle of needs: ${[...path.slice(path.indexOf(name)), name].join(' -> ')}`);
+    state.set(name, 'visiting');
+    for (const dep of [...p.definition.needs, ...(p.definition.uses ?? [])]) {
+      const d = byName.get(dep)!;
+      if (d.enabled) visit(d, [...path, name]);
+    }
+    state.set(name, 'done');
+    order.push(p);
+  };
+  for (const p of enabled) visit(p, []);
+  return order;
 }
 
 /** The plan a route needs: the higher of its plugin's tier and its own. */
@@ -58,7 +102,7 @@ export function routePlan(plugin: LoadedPlugin, route: RouteSpec): Plan | undefi
 
 export const fullUrl = (m: Manifest, r: RouteSpec) => (m.prefix + r.url).replace(/(.)\/$/, '$1');
 
-export function validateManifests(plugins: LoadedPlugin[], handlers: Map<string, Record<string, Handler>>): void {
+export function validateManifests(plugins: LoadedPlugin[]): void {
   const ids = new Map<string, string>();
   const paths = new Map<string, string>();
   for (const { manifest: m } of plugins) {
@@ -79,16 +123,38 @@ export function validateManifests(plugins: LoadedPlugin[], handlers: Map<string,
       check(r.permission, PERMISSIONS, 'permission', r);
       check(r.plan, PLANS, 'plan', r);
       check(r.rateLimit, RATE_LIMIT_NAMES, 'rate limit', r);
-      const own = handlers.get(m.plugin) ?? {};
-      check(r.handler, Object.keys(own), 'handler', r);
+      const rule = r.repositories;
+      if (typeof rule === 'object' && !new RegExp(`/:${rule.param}(/|$)`).test(r.url)) {
+        throw new ManifestError(`${where(r)}: repositories names param "${rule.param}", which is not in the path ${r.url}`);
+      }
       if (!Object.keys(r.response).some((s) => Number(s) < 400)) throw new ManifestError(`${where(r)}: no success response declared`);
     }
   }
 }
 
-export interface OpenApiFacts { cli: boolean; scopes: string[]; permission?: string; plan?: Plan; rateLimit?: string; audit?: string; auth: string; orgHeader: boolean }
+/** A built plugin's handlers cover its manifest's names, and every repository record kind is defined. */
+export function checkHandlers(m: Manifest, handlers: Record<string, unknown>, records: ReadonlySet<string>): void {
+  for (const r of m.routes) {
+    const where = `manifests/${m.plugin}.ts route "${r.id}"`;
+    if (typeof handlers[r.handler] !== 'function') {
+      const hint = closest(r.handler, Object.keys(handlers));
+      throw new ManifestError(`${where}: unknown handler "${r.handler}"${hint ? `; did you mean "${hint}"?` : ''}`);
+    }
+    const rule = r.repositories;
+    if (typeof rule === 'object' && !records.has(rule.record)) {
+      const hint = closest(rule.record, [...records]);
+      throw new ManifestError(`${where}: repositories names record "${rule.record}", which no enabled plugin defines${hint ? `; did you mean "${hint}"?` : ''}`);
+    }
+  }
+}
 
-export function registerRoutes(app: FastifyInstance, plugin: LoadedPlugin, handlers: Record<string, Handler>, deps: GuardDeps, facts: Map<string, OpenApiFacts>): void {
+export interface OpenApiFacts { cli: boolean; scopes: string[]; permission?: string; plan?: Plan; rateLimit?: string; audit?: string | false; repositories?: string; auth: string; orgHeader: boolean }
+
+/** What the audit extension says of a route: its curated action, false, or nothing (derived). */
+const auditFact = (audit: RouteSpec['audit']) => (typeof audit === 'object' ? audit.action : audit);
+const repositoriesFact = (rule: RouteSpec['repositories']) => (typeof rule === 'object' ? `record:${rule.record}:${rule.param}` : rule);
+
+export function registerRoutes(app: FastifyInstance, plugin: LoadedPlugin, handlers: Record<string, AnyHandler>, deps: GuardDeps, facts: Map<string, OpenApiFacts>): void {
   const m = plugin.manifest;
   for (const route of m.routes) {
     const style = route.reply ?? m.reply;
@@ -96,7 +162,7 @@ export function registerRoutes(app: FastifyInstance, plugin: LoadedPlugin, handl
     const guards = buildGuards(route, plan, deps);
     const successCode = Number(Object.keys(route.response).find((s) => Number(s) < 400));
     const handler = handlers[route.handler];
-    facts.set(route.id, { cli: Boolean(route.scope || route.cliAllowed) && (route.auth === 'bearer' || route.auth === 'download'), scopes: route.scope ? [route.scope] : [], permission: route.ownerOnly ? 'owner' : route.permission, plan, rateLimit: route.rateLimit, audit: route.audit, auth: route.auth, orgHeader: needsOrgContext(route, plan) && !route.orgParam });
+    facts.set(route.id, { cli: Boolean(route.scope || route.cliAllowed) && (route.auth === 'bearer' || route.auth === 'download'), scopes: route.scope ? [route.scope] : [], permission: route.ownerOnly ? 'owner' : route.permission, plan, rateLimit: route.rateLimit, audit: auditFact(route.audit), repositories: repositoriesFact(route.repositories), auth: route.auth, orgHeader: needsOrgContext(route, plan) && !route.orgParam });
 
     app.route({
       method: route.method,
@@ -115,8 +181,10 @@ export function registerRoutes(app: FastifyInstance, plugin: LoadedPlugin, handl
       }),
       onRequest: guards.onRequest,
       preValidation: guards.preValidation,
+      preHandler: guards.preHandler,
       async handler(req, reply) {
-        const result = await handler(req, reply);
+        const result = await handler(inputOf(req, reply));
+        req.routeResult = result;
         if (reply.sent || style === 'raw') return reply;
         if (successCode === 204) return reply.code(204).send();
         return reply.code(successCode).send(style === 'envelope' ? { success: true, data: result ?? null } : result);
@@ -124,6 +192,11 @@ export function registerRoutes(app: FastifyInstance, plugin: LoadedPlugin, handl
     });
   }
 }
+
+const inputOf = (req: FastifyRequest, reply: FastifyReply) => ({
+  params: req.params, query: req.query, body: req.body, org: req.org, principal: req.principal,
+  repositories: repoScope(req), req, reply,
+}) as Parameters<AnyHandler>[0];
 
 // Fastify warns about schema keys that are present but undefined.
 const definedOnly = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
@@ -148,6 +221,7 @@ function securityFor(auth: string) {
     case 'bearer': return [{ bearerAuth: [] }, { cliToken: [] }];
     case 'download': return [{ downloadToken: [] }, { bearerAuth: [] }, { cliToken: [] }];
     case 'runner': return [{ runnerToken: [] }];
+    case 'runner-link': return [{ runnerLink: [] }];
     case 'scim': return [{ scimToken: [] }];
     case 'service-key': return [{ serviceKey: [] }];
     default: return [];
@@ -156,4 +230,8 @@ function securityFor(auth: string) {
 
 declare module 'fastify' {
   interface FastifyContextConfig { spec?: RouteSpec }
+  interface FastifyRequest {
+    /** What the handler returned (the audit rule reads it). */
+    routeResult?: unknown;
+  }
 }

@@ -2,11 +2,20 @@
 // entry into a Fastify route with its schemas, its guard chain and its OpenAPI entry.
 import type { TSchema } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { CallSerializerTypeProvider, CallValidatorTypeProvider } from 'fastify/types/type-provider.js';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { CliScope, Permission } from './permissions.ts';
 import type { Plan } from './plans.ts';
 import type { RateLimitName } from './guards/rate-limit.ts';
+import type { OrgContext, Principal } from './guards/principal.ts';
+import type { RepoScope } from './guards/repositories.ts';
 
-export const AUTH_KINDS = ['none', 'user', 'bearer', 'runner', 'scim', 'service-key', 'download'] as const;
+/**
+ * How a request proves who it is. `runner-link`: a runner token in the `token` query
+ * parameter (the install script and agent package links, fetched by curl); when the path
+ * names a `:runnerId`, the token must be that runner's.
+ */
+export const AUTH_KINDS = ['none', 'user', 'bearer', 'runner', 'runner-link', 'scim', 'service-key', 'download'] as const;
 export type AuthKind = (typeof AUTH_KINDS)[number];
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type ReplyStyle = 'envelope' | 'named' | 'raw';
@@ -34,8 +43,17 @@ export interface RouteSpec {
   /** Minimum plan; the plugin's tier applies when absent. */
   plan?: Plan;
   rateLimit?: RateLimitName;
-  /** Curated audit action; otherwise http.<method>.<path> is derived. */
-  audit?: string;
+  /**
+   * The audit trail (core/audit.ts). Absent: an authenticated POST/PUT/PATCH/DELETE is
+   * recorded as http.<method>.<path>. A name: recorded under that curated action (also when
+   * unauthenticated, e.g. sign-in). false: never recorded. A rule: see AuditRule.
+   */
+  audit?: false | string | AuditRule;
+  /**
+   * How a CLI token limited to some repositories is held to them (SPEC Authentication 3),
+   * decided by the engine before the handler (core/guards/repositories.ts).
+   */
+  repositories?: RepositoryRule;
   /** Path parameter naming the organization (org routes); otherwise x-org-id or the default org. */
   orgParam?: string;
   /** Needs an organization context (default: true for user/bearer routes with a permission, plan or orgParam). */
@@ -48,11 +66,38 @@ export interface RouteSpec {
   /** Overrides the plugin's reply style for one route (raw: the handler writes the reply itself). */
   reply?: ReplyStyle;
   /** Content types other than JSON that the route accepts (multipart uploads). */
-  consumes?: string[];
+  consumes?: readonly string[];
   /** Media types of the success answer when it is not JSON (CSV exports, scripts, archives, images). */
-  produces?: string[];
+  produces?: readonly string[];
   handler: string;
 }
+
+/**
+ * 'narrowed': a list; the handler narrows what it reads to `input.repositories`.
+ * 'unlimited': only tokens for every repository (creating a repository config).
+ * {param, record}: the path parameter names a record (a repository config, scan, drift...)
+ * whose repository must be one of the token's, or 403 repository_denied. A record of
+ * another organization, or none, is left to the handler's 404. `record` names a kind a
+ * plugin defines with ctx.defineRepositoryRecord.
+ */
+export type RepositoryRule = 'narrowed' | 'unlimited' | { param: string; record: string };
+
+/** An audit rule for routes whose entries need more than a name. */
+export interface AuditRule {
+  /** Curated action (default: derived from method and path). */
+  action?: string;
+  /** Action recorded instead when the answer is an error (auth.login_failed). */
+  failure?: string;
+  /** Facts about the outcome, from the handler's result (ids of what was created...). */
+  details?: (result: any, body: any) => Record<string, unknown> | undefined;
+  /** What the trail keeps instead of the request body (a summary of a large report). */
+  body?: (body: any) => unknown;
+  /** Unauthenticated routes: who acted, from the result (sign-up, sign-in). */
+  actor?: (result: any) => AuditActor | undefined;
+  /** Not recorded when this holds for the result (an empty poll, a heartbeat changing nothing). */
+  skip?: (result: any) => boolean;
+}
+export interface AuditActor { userId: string; email?: string; kind: Principal['kind']; orgId?: string | null }
 
 export interface Manifest {
   plugin: string;
@@ -63,9 +108,44 @@ export interface Manifest {
   /** Plugins the engine cannot run without (accounts, organizations) cannot be disabled. */
   required?: boolean;
   description?: string;
-  routes: RouteSpec[];
+  routes: readonly RouteSpec[];
 }
 
-export const defineManifest = (m: Manifest): Manifest => m;
+/** Keeps the literal types of every entry, so handlers are typed from their entry (HandlersOf). */
+export const defineManifest = <const M extends Manifest>(m: M): M => m;
 
-export type Handler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown> | unknown;
+// Types of a handler, derived from its manifest entry through the TypeBox type provider.
+type In<S> = S extends TSchema ? CallValidatorTypeProvider<TypeBoxTypeProvider, S> : undefined;
+type Out<S> = S extends TSchema ? CallSerializerTypeProvider<TypeBoxTypeProvider, S> : void;
+type OrgRoute = { permission: string } | { ownerOnly: true } | { orgParam: string } | { orgContext: true };
+type SuccessKey<R extends RouteSpec> = Extract<keyof R['response'], 200 | 201 | 202 | 204>;
+
+/** What a handler receives: its entry's params, query and body, already validated. */
+export interface RouteInput<R extends RouteSpec = RouteSpec> {
+  params: In<R['params']>;
+  query: In<R['query']>;
+  body: In<R['body']>;
+  /** The organization the guards resolved (routes with a permission, owner-only, an org param or orgContext). */
+  org: R extends OrgRoute ? OrgContext : OrgContext | undefined;
+  principal: R['auth'] extends 'none' ? Principal | undefined : Principal;
+  /** undefined: every repository; a list: the only repository config ids a limited CLI token may read. */
+  repositories: RepoScope;
+  req: FastifyRequest;
+  reply: FastifyReply;
+}
+
+/** The data of the entry's success answer (the loader wraps it in the envelope); raw routes write the reply. */
+export type RouteResult<R extends RouteSpec, Style extends ReplyStyle = ReplyStyle> =
+  R extends { reply: 'raw' } ? unknown
+  : R extends { reply: ReplyStyle } ? Out<R['response'][SuccessKey<R>]>
+  : Style extends 'raw' ? unknown : Out<R['response'][SuccessKey<R>]>;
+
+export type Handler<R extends RouteSpec = RouteSpec, Style extends ReplyStyle = ReplyStyle> =
+  (input: RouteInput<R>) => Promise<RouteResult<R, Style>> | RouteResult<R, Style>;
+
+type RouteNamed<M extends Manifest, H> = Extract<M['routes'][number], { handler: H }>;
+/** One handler per name the manifest's entries use, each typed from its entry. */
+export type HandlersOf<M extends Manifest> = { [H in M['routes'][number]['handler']]: Handler<RouteNamed<M, H>, M['reply']> };
+
+/** Loosely typed handler, as the loader calls it. */
+export type AnyHandler = (input: RouteInput) => unknown;

@@ -4,7 +4,6 @@ import type { Config } from './config.ts';
 import type { OpenApiFacts } from './loader.ts';
 
 export const DOCS_PATH = '/docs';
-export const OPENAPI_JSON_PATH = '/docs/json';
 
 export function openapiInfo(config: Config) {
   return {
@@ -22,6 +21,7 @@ export function openapiInfo(config: Config) {
         cliToken: { type: 'http', scheme: 'bearer', description: 'CLI token (prefix ci_)' },
         downloadToken: { type: 'apiKey', in: 'query', name: 'token', description: 'Short-lived download token' },
         runnerToken: { type: 'apiKey', in: 'header', name: 'X-Runner-Token' },
+        runnerLink: { type: 'apiKey', in: 'query', name: 'token', description: "The runner's own token (install script and agent package links)" },
         scimToken: { type: 'http', scheme: 'bearer', description: 'SCIM token' },
         serviceKey: { type: 'apiKey', in: 'header', name: 'x-service-key' },
       },
@@ -51,6 +51,8 @@ export function addOpenApiFacts<T>(input: T, facts: Map<string, OpenApiFacts>): 
       op['x-plan'] = f.plan ?? 'free';
       if (f.rateLimit) op['x-rate-limit'] = f.rateLimit;
       if (f.audit) op['x-audit-action'] = f.audit;
+      if (f.audit === false) op['x-audit'] = false;
+      if (f.repositories) op['x-repositories'] = f.repositories;
       if (f.orgHeader) {
         const parameters = (op.parameters ?? []) as unknown[];
         op.parameters = [...parameters, ORG_HEADER];

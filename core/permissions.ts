@@ -30,8 +30,3 @@ export const ROLE_PERMISSIONS: Record<BuiltInRole, ReadonlySet<Permission>> = {
   viewer: new Set(READ),
 };
 
-/** Role requirements a manifest may name instead of a slug. `owner` is never assignable. */
-export const ROLE_REQUIREMENTS = ['owner', 'admin', 'member', 'viewer'] as const;
-export type RoleRequirement = (typeof ROLE_REQUIREMENTS)[number];
-const ROLE_ORDER: Record<BuiltInRole, number> = { viewer: 0, member: 1, admin: 2, owner: 3 };
-export const roleAtLeast = (role: BuiltInRole, required: RoleRequirement) => ROLE_ORDER[role] >= ROLE_ORDER[required];

@@ -3,7 +3,8 @@ import { Type, type TSchema, type Static } from 'typebox';
 
 export const Id = Type.String({ pattern: '^[a-f0-9]{24}$', description: 'Record id (24 lowercase hex characters)' });
 export const IdParams = Type.Object({ id: Id });
-export const Timestamp = Type.String({ format: 'date-time' });
+/** A date-time on the wire; handlers may return a Date (serialized as ISO 8601). */
+export const Timestamp = Type.Unsafe<Date | string>({ type: 'string', format: 'date-time' });
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const MAX_PAGE_SIZE = 100;

@@ -1,7 +1,7 @@
 // The guard chain of one manifest entry, built once at load time. Runs in onRequest (and
 // signing in preValidation, once the raw body is read), so credentials, scopes, roles and
 // plans are decided before the body is validated: an anonymous caller gets 401, never 400.
-import type { FastifyReply, FastifyRequest, onRequestHookHandler, preValidationHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler, preHandlerHookHandler, preValidationHookHandler } from 'fastify';
 import type { RouteSpec } from '../manifest.ts';
 import { AppError, forbidden, unauthorized } from '../errors.ts';
 import { ROLE_PERMISSIONS } from '../permissions.ts';
@@ -10,9 +10,13 @@ import type { Tenancy } from '../tenancy/index.ts';
 import { ACCEPTS, bearerToken, type CredentialKind, type CredentialReader, type Principal } from './principal.ts';
 import type { RateLimitGuard } from './rate-limit.ts';
 import type { SigningGuard } from './signing.ts';
+import { repositoryGuard, type RepositoryOf } from './repositories.ts';
 
 export interface GuardDeps {
+  /** @fastify/auth's composer: tries each accepted credential kind in turn. */
+  auth: FastifyInstance['auth'];
   readers: Map<CredentialKind, CredentialReader>;
+  records: ReadonlyMap<string, RepositoryOf>;
   tenancy: Tenancy;
   rateLimit: RateLimitGuard;
   verifySignature: SigningGuard;
@@ -28,10 +32,11 @@ export function buildGuards(spec: RouteSpec, requiredPlan: Plan | undefined, dep
   const needsOrg = needsOrgContext(spec, requiredPlan);
   const onRequest: onRequestHookHandler[] = [];
 
-  if (spec.auth !== 'none') {
-    const readers = ACCEPTS[spec.auth];
+  if (spec.auth !== 'none') onRequest.push(authentication(spec, deps) as onRequestHookHandler);
+  // A link opened with one runner's token names that runner, or it is not a valid link.
+  if (spec.auth === 'runner-link' && /\/:runnerId(\/|$)/.test(spec.url)) {
     onRequest.push(async (req) => {
-      req.principal = await authenticate(req, readers, deps.readers, spec);
+      if (req.principal?.runnerId !== (req.params as { runnerId?: string }).runnerId) throw unauthorized('Invalid runner token', 'invalid_token');
     });
   }
   if (spec.scope) {
@@ -61,20 +66,49 @@ export function buildGuards(spec: RouteSpec, requiredPlan: Plan | undefined, dep
   const preValidation: preValidationHookHandler[] = spec.auth === 'bearer' || spec.auth === 'download'
     ? [async (req) => deps.verifySignature(req)]
     : [];
-  return { onRequest, preValidation };
+  const repositories = spec.repositories && repositoryGuard(spec.repositories, deps.records);
+  const preHandler: preHandlerHookHandler[] = repositories ? [repositories] : [];
+  return { onRequest, preValidation, preHandler };
 }
 
-async function authenticate(req: FastifyRequest, accepted: CredentialKind[], readers: Map<CredentialKind, CredentialReader>, spec: RouteSpec): Promise<Principal> {
-  for (const kind of accepted) {
-    const reader = readers.get(kind);
-    if (!reader) continue;
-    const principal = await reader(req);
-    if (principal) return principal;
+const ABSENT = new Error('credential kind absent');
+
+/**
+ * The route's accepted credential kinds composed with @fastify/auth ("or": the first that
+ * reads a principal wins). A credential that is present but invalid decides the answer
+ * (invalid_token), so the kinds tried after it only repeat that error; the last function
+ * gives the answer when no kind matched.
+ */
+function authentication(spec: RouteSpec, deps: GuardDeps) {
+  const kinds = ACCEPTS[spec.auth as Exclude<RouteSpec['auth'], 'none'>];
+  const tryKind = (kind: CredentialKind) => async (req: FastifyRequest) => {
+    if (req.authFailure) throw req.authFailure;
+    const reader = deps.readers.get(kind);
+    let principal: Principal | undefined;
+    try {
+      principal = reader && await reader(req);
+    } catch (err) {
+      req.authFailure = err as Error;
+      throw err;
+    }
+    if (!principal) throw ABSENT;
+    req.principal = principal;
+  };
+  const noneMatched = async (req: FastifyRequest) => {
+    if (req.authFailure) throw req.authFailure;
+    if (spec.auth === 'user' && bearerToken(req)?.startsWith('ci_')) {
+      throw new AppError('token_kind_denied', { message: 'This route needs a user session; CLI tokens are not accepted' });
+    }
+    throw unauthorized();
+  };
+  return deps.auth([...kinds.map(tryKind), noneMatched] as never, { relation: 'or' });
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set when a credential was present but invalid: that error is the answer. */
+    authFailure?: Error;
   }
-  if (spec.auth === 'user' && bearerToken(req)?.startsWith('ci_')) {
-    throw new AppError('token_kind_denied', { message: 'This route needs a user session; CLI tokens are not accepted' });
-  }
-  throw unauthorized();
 }
 
 function orgGuard(spec: RouteSpec, requiredPlan: Plan | undefined, tenancy: Tenancy): onRequestHookHandler {

@@ -34,7 +34,7 @@ declare module 'fastify' {
   }
 }
 
-export const CREDENTIALS = ['jwt', 'cli', 'download', 'service-key', 'runner', 'scim'] as const;
+export const CREDENTIALS = ['jwt', 'cli', 'download', 'service-key', 'runner', 'runner-link', 'scim'] as const;
 export type CredentialKind = (typeof CREDENTIALS)[number];
 
 /**
@@ -51,6 +51,7 @@ export const ACCEPTS: Record<Exclude<AuthKind, 'none'>, CredentialKind[]> = {
   download: ['download', 'jwt', 'cli'],
   'service-key': ['service-key'],
   runner: ['runner'],
+  'runner-link': ['runner-link'],
   scim: ['scim'],
 };
 

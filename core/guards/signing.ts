@@ -10,7 +10,7 @@ import type { Once } from '../once.ts';
 export const SIGNING_WINDOW_MS = 5 * 60 * 1000;
 export type SigningGuard = (req: FastifyRequest) => Promise<void>;
 
-const invalid = (message: string) => new AppError('invalid_signature', { status: 401, message });
+const invalid = (message: string) => new AppError('invalid_signature', { message });
 
 export function createSigningGuard(once: Once): SigningGuard {
   return async function verifySignature(req) {

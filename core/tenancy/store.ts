@@ -44,8 +44,6 @@ export const ROLES: CollectionSpec = { name: 'roles', owner: 'core/tenancy', ind
  * A unique index refused the write. Inserts answer code 11000 everywhere; FerretDB 1.24
  * answers an update that breaks a unique index with code 1 and PostgreSQL's SQLSTATE 23505.
  */
-/** Kept as a name for the callers here; the engine's isDuplicateKey covers FerretDB's update errors too. */
-export const isUniqueViolation = isDuplicateKey;
 
 export interface TenancyStore {
   orgs: Collection<Organization>;
@@ -79,7 +77,7 @@ export interface TenancyStore {
   listRoles(orgId: string): Promise<CustomRole[]>;
   /** Member count of each of the given roles, in one command. */
   roleMemberCounts(orgId: string, roles: string[]): Promise<Map<string, number>>;
-  /** Throws a unique violation (isUniqueViolation) on a name already used in the organization; so does updateRole. */
+  /** Throws a unique violation (isDuplicateKey) on a name already used in the organization; so does updateRole. */
   insertRole(role: CustomRole): Promise<void>;
   updateRole(orgId: string, roleId: string, set: Partial<Pick<CustomRole, 'name' | 'description' | 'permissions'>>): Promise<CustomRole | null>;
   deleteRole(orgId: string, roleId: string): Promise<boolean>;

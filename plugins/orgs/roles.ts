@@ -5,7 +5,8 @@ import type { AppContext } from '../../core/context.ts';
 import { newId } from '../../core/crypto.ts';
 import { notFound } from '../../core/errors.ts';
 import { BUILT_IN_ROLES, type Permission } from '../../core/permissions.ts';
-import { isUniqueViolation, type CustomRole } from '../../core/tenancy/store.ts';
+import type { CustomRole } from '../../core/tenancy/store.ts';
+import { isDuplicateKey } from '../../core/db.ts';
 import type { InvitationStore } from './store.ts';
 import type { CreateRole, RoleView, UpdateRole } from './schemas.ts';
 import { assertHolds, orgError, type Caller } from './rules.ts';
@@ -51,7 +52,7 @@ export function createRoles(ctx: AppContext, invitations: InvitationStore) {
       try {
         await store.insertRole(role);
       } catch (err) {
-        if (isUniqueViolation(err)) throw nameTaken(role.name);
+        if (isDuplicateKey(err)) throw nameTaken(role.name);
         throw err;
       }
       caller.note({ target: { type: 'role', id: role._id, name: role.name }, permissions: role.permissions });
@@ -71,7 +72,7 @@ export function createRoles(ctx: AppContext, invitations: InvitationStore) {
       try {
         updated = await store.updateRole(orgId, roleId, set);
       } catch (err) {
-        if (isUniqueViolation(err)) throw nameTaken(set.name ?? current.name);
+        if (isDuplicateKey(err)) throw nameTaken(set.name ?? current.name);
         throw err;
       }
       if (!updated) throw notFound('Role');

@@ -2,7 +2,6 @@
 // delete moves its configs to the default (the default itself cannot be deleted).
 import { newId } from '../../core/crypto.ts';
 import { badRequest, conflict, notFound } from '../../core/errors.ts';
-import type { RepoConfigStore } from '../repo-configs/store.ts';
 import { firstWorkspaceId, type Workspace, type WorkspaceStore } from './store.ts';
 import { namedChanges } from '../../core/db.ts';
 import type { NextOrder } from '../../core/redis.ts';
@@ -21,7 +20,20 @@ export async function ensureDefaultWorkspace(store: WorkspaceStore, orgId: strin
   return (await store.defaultId(orgId)) ?? id;
 }
 
-export function createWorkspaceService(store: WorkspaceStore, configs: RepoConfigStore, nextOrder: NextOrder) {
+/**
+ * What workspaces need to know of the repository configs they group. The repo-configs
+ * plugin, which needs workspaces, attaches it (attachConfigs): workspaces never import it.
+ */
+export interface GroupedConfigs {
+  countBy(orgId: string): Promise<Map<string, number>>;
+  countIn(orgId: string, workspaceId: string): Promise<number>;
+  /** Moves every config of one workspace to another (deleting a workspace). */
+  move(orgId: string, from: string, to: string): Promise<void>;
+}
+const NO_CONFIGS: GroupedConfigs = { countBy: async () => new Map(), countIn: async () => 0, move: async () => undefined };
+
+export function createWorkspaceService(store: WorkspaceStore, nextOrder: NextOrder) {
+  let configs = NO_CONFIGS;
   const view = (w: Workspace, defaultId: string, counts: Map<string, number>) => ({
     _id: w._id, name: w.name, description: w.description, isDefault: w._id === defaultId, order: w.order,
     repoConfigCount: counts.get(w._id) ?? 0, createdAt: w.createdAt.toISOString(), updatedAt: w.updatedAt.toISOString(),
@@ -34,14 +46,19 @@ export function createWorkspaceService(store: WorkspaceStore, configs: RepoConfi
   }
 
   async function one(orgId: string, w: Workspace) {
-    const [defaultId, count] = await Promise.all([ensureDefaultWorkspace(store, orgId), configs.countInWorkspace(orgId, w._id)]);
+    const [defaultId, count] = await Promise.all([ensureDefaultWorkspace(store, orgId), configs.countIn(orgId, w._id)]);
     return view(w, defaultId, new Map([[w._id, count]]));
   }
 
   return {
+    attachConfigs(grouped: GroupedConfigs) { configs = grouped; },
+    /** A workspace of the organization, or null. */
+    find: (orgId: string, id: string) => store.get(orgId, id),
+    /** The organization's default workspace id (created on first use). */
+    defaultId: (orgId: string) => ensureDefaultWorkspace(store, orgId),
     async list(orgId: string) {
       const defaultId = await ensureDefaultWorkspace(store, orgId);
-      const [rows, counts] = await Promise.all([store.list(orgId), configs.countBy(orgId, 'workspaceId')]);
+      const [rows, counts] = await Promise.all([store.list(orgId), configs.countBy(orgId)]);
       return rows.map((w) => view(w, defaultId, counts));
     },
     async create(orgId: string, input: { name: string; description?: string }) {
@@ -66,7 +83,7 @@ export function createWorkspaceService(store: WorkspaceStore, configs: RepoConfi
       const defaultId = await ensureDefaultWorkspace(store, orgId);
       if (id === defaultId) throw conflict('The default workspace cannot be deleted; make another workspace the default first');
       // Move first, then delete: a crash in between leaves an empty workspace, never orphaned configs.
-      await configs.moveWorkspace(orgId, id, defaultId);
+      await configs.move(orgId, id, defaultId);
       await store.remove(orgId, id);
       return { message: 'Workspace deleted; its repository configs moved to the default workspace' };
     },
@@ -84,7 +101,14 @@ export function createWorkspaceService(store: WorkspaceStore, configs: RepoConfi
       // Listed ones first in the given order, the rest after them in their current order.
       const rest = rows.filter((w) => !order.includes(w._id)).map((w) => w._id);
       await store.setOrders(orgId, [...order, ...rest], new Date());
-      return this.list(orgId);
+      const defaultId = await ensureDefaultWorkspace(store, orgId);
+      const [after, counts] = await Promise.all([store.list(orgId), configs.countBy(orgId)]);
+      return after.map((w) => view(w, defaultId, counts));
     },
   };
+}
+export type WorkspaceService = ReturnType<typeof createWorkspaceService>;
+
+declare module '../../core/plugin.ts' {
+  interface PluginServices { workspaces: WorkspaceService }
 }
