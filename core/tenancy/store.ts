@@ -40,11 +40,6 @@ export const MEMBERSHIPS: CollectionSpec = {
 };
 export const ROLES: CollectionSpec = { name: 'roles', owner: 'core/tenancy', indexes: [{ key: { orgId: 1, name: 1 }, unique: true }] };
 
-/**
- * A unique index refused the write. Inserts answer code 11000 everywhere; FerretDB 1.24
- * answers an update that breaks a unique index with code 1 and PostgreSQL's SQLSTATE 23505.
- */
-
 export interface TenancyStore {
   orgs: Collection<Organization>;
   memberships: Collection<Membership>;
