@@ -2,7 +2,7 @@
 // retention job that permanently deletes entries older than each plan keeps them. This
 // plugin is required: retention is a promise of the spec, not an option.
 import type { FastifyRequest } from 'fastify';
-import { definePlugin } from '../../core/context.ts';
+import { definePlugin } from '../../core/legacy.ts';
 import type { AuditEntry } from '../../core/audit.ts';
 import { badRequest } from '../../core/errors.ts';
 import { pageCount } from '../../core/schemas.ts';

@@ -1,7 +1,7 @@
 // Handlers of the account routes: typed input in, one service call, a plain object out.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Value } from 'typebox/value';
-import { definePlugin } from '../../core/context.ts';
+import { definePlugin } from '../../core/legacy.ts';
 import { AppError, badRequest, unauthorized } from '../../core/errors.ts';
 import type { Principal } from '../../core/guards/principal.ts';
 import { createAuthStore } from './store.ts';

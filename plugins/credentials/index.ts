@@ -2,7 +2,7 @@
 // the caller's organization (x-org-id or the default org; the guards set req.org), so the
 // credentials are the organization's, never another one's.
 import type { FastifyRequest } from 'fastify';
-import { definePlugin } from '../../core/context.ts';
+import { definePlugin } from '../../core/legacy.ts';
 import type { Handler } from '../../core/manifest.ts';
 import { createCredentialStore, type Provider } from './store.ts';
 import { createCredentialService, type CloudCredentialsService, type CredentialValues } from './service.ts';

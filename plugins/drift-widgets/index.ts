@@ -1,6 +1,6 @@
 // Handlers of the drift widget routes (manifests/drift-widgets.ts).
 import type { FastifyRequest } from 'fastify';
-import { definePlugin } from '../../core/context.ts';
+import { definePlugin } from '../../core/legacy.ts';
 import { createDriftStore } from '../drifts/store.ts';
 import { repoScope, repositoryDenied } from '../repo-configs/access.ts';
 import { createWidgetStore } from './store.ts';

@@ -1,6 +1,6 @@
 // Handlers of the drift routes (manifests/drifts.ts).
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { definePlugin } from '../../core/context.ts';
+import { definePlugin } from '../../core/legacy.ts';
 import { createRepoConfigStore } from '../repo-configs/store.ts';
 import { repoScope } from '../repo-configs/access.ts';
 import { createScanStore } from '../scans/store.ts';

@@ -3,7 +3,7 @@
 // Settings (core/config.ts): EXECUTOR_CONCURRENCY (scans run at once by one process),
 // DRIFT_CLOUD_A_ENDPOINT (cloud_a endpoint override: moto in tests and the demo),
 // EXECUTOR_LOCAL_SOURCES (whether configs may point at this host's files), SCAN_TIMEOUT_MINUTES.
-import { definePlugin } from '../../core/context.ts';
+import { definePlugin } from '../../core/legacy.ts';
 import { EXECUTE_JOB } from '../scans/service.ts';
 import { createExecutor } from './service.ts';
 

@@ -1,6 +1,6 @@
 // Handlers of the notification routes (manifests/notifications.ts) and the bus subscriptions.
 import type { FastifyRequest } from 'fastify';
-import { definePlugin } from '../../core/context.ts';
+import { definePlugin } from '../../core/legacy.ts';
 import { createNotificationStore } from './store.ts';
 import { createNotificationService, TEMPLATES } from './service.ts';
 

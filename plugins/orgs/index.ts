@@ -2,7 +2,7 @@
 // roles and the organization's audit log. Handlers are thin: the guards have resolved the
 // organization and the caller's role (req.org) before any of these run.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { definePlugin } from '../../core/context.ts';
+import { definePlugin } from '../../core/legacy.ts';
 import { unauthorized } from '../../core/errors.ts';
 import type { Page } from '../../core/schemas.ts';
 import { createOrgService } from './service.ts';

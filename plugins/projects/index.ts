@@ -1,6 +1,6 @@
 // Handlers of the project routes (manifests/projects.ts).
 import type { FastifyRequest } from 'fastify';
-import { definePlugin } from '../../core/context.ts';
+import { definePlugin } from '../../core/legacy.ts';
 import { createRepoConfigStore, type Provider } from '../repo-configs/store.ts';
 import { createProjectStore } from './store.ts';
 import { createProjectService } from './service.ts';

@@ -1,6 +1,6 @@
 // Handlers of the repository config routes (manifests/repo-configs.ts).
 import type { FastifyRequest } from 'fastify';
-import { definePlugin } from '../../core/context.ts';
+import { definePlugin } from '../../core/legacy.ts';
 import { createDriftStore } from '../drifts/store.ts';
 import { createScanStore } from '../scans/store.ts';
 import { createWorkspaceStore } from '../workspaces/store.ts';

@@ -3,7 +3,7 @@
 // jobs/status.
 import { createReadStream } from 'node:fs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { definePlugin } from '../../core/context.ts';
+import { definePlugin } from '../../core/legacy.ts';
 import { sha256Hex } from '../../core/crypto.ts';
 import type { Page } from '../../core/schemas.ts';
 import { createRunnerStore, type Runner } from './store.ts';

@@ -1,7 +1,7 @@
 // Handlers of the scan routes (manifests/scans.ts), the scan jobs, and the result-recording
 // service other plugins use (ctx.services.scanResults).
 import type { FastifyRequest } from 'fastify';
-import { definePlugin } from '../../core/context.ts';
+import { definePlugin } from '../../core/legacy.ts';
 import { createDriftStore } from '../drifts/store.ts';
 import { createRepoConfigStore } from '../repo-configs/store.ts';
 import { SCHEDULED_SCAN_JOB } from '../repo-configs/service.ts';
