@@ -2,6 +2,7 @@
 // (X-Runner-Token; every answer is the {success, data} envelope, a failure an ApiError saying
 // whether a retry can help). Retries are in backoff.ts, what it reports of itself in system-info.ts.
 import { readFileSync } from 'node:fs';
+import { request } from 'undici';
 
 /** The package's version: what `drift-runner --version` prints and the heartbeat reports. */
 export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -29,26 +30,29 @@ export function createApi(baseUrl: string, token: string, defaultTimeoutMs = 30_
   const base = baseUrl.replace(/\/+$/, '');
   return {
     async post<T>(path: string, body: unknown = {}, timeoutMs = defaultTimeoutMs): Promise<T> {
-      let res: Response;
+      let res: Awaited<ReturnType<typeof request>>;
+      let text: string;
       try {
-        res = await fetch(`${base}/api/runners${path}`, {
+        // undici, the HTTP client of the product's stack (Node's fetch is built on it too).
+        res = await request(`${base}/api/runners${path}`, {
           method: 'POST',
           headers: { 'x-runner-token': token, 'content-type': 'application/json', 'user-agent': `drift-runner/${VERSION}` },
           body: JSON.stringify(body),
           signal: AbortSignal.timeout(timeoutMs),
         });
+        text = await res.body.text().catch(() => '');
       } catch (err) {
-        // undici puts the socket error in cause (an AggregateError when IPv4 and IPv6 both failed).
-        const e = err as Error & { cause?: { code?: string; errors?: { code?: string }[] } };
-        const code = e.cause?.code ?? e.cause?.errors?.[0]?.code ?? e.name;
+        // A socket error carries its code (an AggregateError's first one when IPv4 and IPv6 both failed).
+        const e = err as Error & { code?: string; cause?: { code?: string }; errors?: { code?: string }[] };
+        const code = e.code ?? e.cause?.code ?? e.errors?.[0]?.code ?? e.name;
         throw new ApiError(`${base} unreachable (${code})`, 0, 'unreachable');
       }
-      const text = await res.text().catch(() => '');
       let json: { success?: boolean; data?: T; error?: { code?: string; message?: string } } = {};
       try { json = text ? JSON.parse(text) : {}; } catch { /* a proxy's HTML error page: the status says enough */ }
-      if (!res.ok) {
-        const retryAfter = Number(res.headers.get('retry-after'));
-        throw new ApiError(`POST ${path} -> ${res.status}: ${json.error?.message ?? text.slice(0, 200)}`, res.status, json.error?.code ?? 'http_error',
+      if (res.statusCode < 200 || res.statusCode > 299) {
+        const header = res.headers['retry-after'];
+        const retryAfter = Number(Array.isArray(header) ? header[0] : header);
+        throw new ApiError(`POST ${path} -> ${res.statusCode}: ${json.error?.message ?? text.slice(0, 200)}`, res.statusCode, json.error?.code ?? 'http_error',
           Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : 0);
       }
       return json.data as T;

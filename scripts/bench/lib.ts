@@ -1,6 +1,7 @@
 // Helpers of the benchmark: child server processes, HTTP calls, autocannon runs, tables.
 // Servers are separate processes so the load generator (this process) and the server
 // under test never share an event loop.
+import { request, type Dispatcher } from 'undici';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -58,9 +59,9 @@ export async function call<T = Record<string, unknown>>(
   const headers: Record<string, string> = {};
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(url + pathname, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
-  const text = await res.text();
-  if (res.status !== (opts.expect ?? 200)) throw new Error(`${method} ${pathname} -> ${res.status}: ${text.slice(0, 300)}`);
+  const res = await request(url + pathname, { method: method as Dispatcher.HttpMethod, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+  const text = await res.body.text();
+  if (res.statusCode !== (opts.expect ?? 200)) throw new Error(`${method} ${pathname} -> ${res.statusCode}: ${text.slice(0, 300)}`);
   return (text ? JSON.parse(text) : {}) as T;
 }
 

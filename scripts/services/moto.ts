@@ -2,6 +2,7 @@
 // (DESIGN.md, "Real parts"). Installed once into <data>/venv (python3 -m venv; pip install
 // 'moto[server]', about a minute the first time), started detached on 127.0.0.1:<motoPort>.
 // DRIFT_MOTO_URL, when set, names an external moto and nothing is installed or started.
+import { request } from 'undici';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { aptInstall, findExe, livePid, run, spawnDetached, stopByPidFile, tcpOpen, waitUntil, type Config } from './util.ts';
@@ -19,12 +20,13 @@ const motoExe = (cfg: Config) => path.join(venvDir(cfg), 'bin', 'moto_server');
  */
 export async function motoPing(url: string, timeoutMs = 3000): Promise<boolean> {
   try {
-    const res = await fetch(`${url.replace(/\/$/, '')}/`, {
+    const res = await request(`${url.replace(/\/$/, '')}/`, {
       method: 'POST', signal: AbortSignal.timeout(timeoutMs),
       headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: 'AWS4-HMAC-SHA256 Credential=ping/20240101/us-east-1/sts/aws4_request, SignedHeaders=host, Signature=0' },
       body: 'Action=GetCallerIdentity&Version=2011-06-15',
     });
-    return res.ok && (await res.text()).includes('<GetCallerIdentityResponse');
+    const text = await res.body.text();
+    return res.statusCode === 200 && text.includes('<GetCallerIdentityResponse');
   } catch {
     return false;
   }
