@@ -189,9 +189,10 @@ async function loadPlugins(
       publishLegacy(ctx, name, built.provides);
     }, { name, fastify: '5.x', dependencies: [ENGINE, ...Object.keys(own)] }));
   }
-  // Routes after every build: a repository record kind may be defined by a later plugin.
+  // Routes after every build (a repository record kind may be defined by a later plugin), in
+  // name order, so the OpenAPI document does not depend on the build order.
   const recordKinds = new Set(records.keys());
-  for (const p of ordered) {
+  for (const p of plugins.filter((x) => x.enabled)) {
     const handlers = instances.get(p.manifest.plugin)!.handlers as Record<string, AnyHandler>;
     checkHandlers(p.manifest, handlers, recordKinds);
     registerRoutes(app, p, handlers, deps, facts);

@@ -7,11 +7,11 @@
 // machine's PUBLIC_URL or PORT.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import openapiTS, { astToString, COMMENT_HEADER, type OpenAPI3 } from 'openapi-typescript';
 import { ROOT } from '../core/loader.ts';
-import { runScript, withApp, type ScriptAppOptions } from './app-for-scripts.ts';
+import { buildApiDocument } from '../core/api-document.ts';
+import { offlineConfig, runScript } from './app-for-scripts.ts';
 
 export const OPENAPI_DIR = join(ROOT, 'openapi');
 export const SERVER_PLACEHOLDER = 'http://localhost:3000';
@@ -19,29 +19,16 @@ export const SERVER_PLACEHOLDER = 'http://localhost:3000';
 export interface Generated { 'openapi.json': string; 'types.ts': string }
 
 /** The OpenAPI document of all plugins as the app serves it at /docs/json, frozen for the repository. */
-export async function openapiDocument(opts: ScriptAppOptions = {}): Promise<Record<string, unknown>> {
-  // A scratch database and key prefix: building the app creates collections and indexes,
-  // and exporting the contract should neither touch real data nor depend on it.
-  const scratch = `openapi_${process.pid}_${randomBytes(3).toString('hex')}`;
-  return withApp(async ({ app, ctx }) => {
-    try {
-      await app.ready();
-      const doc = structuredClone(app.swagger()) as unknown as Record<string, unknown>;
-      doc.servers = [{ url: SERVER_PLACEHOLDER, description: 'Local development server (npm start); use your deployment URL' }];
-      return doc;
-    } finally {
-      await ctx.db.db.dropDatabase().catch(() => undefined);
-    }
-  }, {
-    ...opts,
-    operator: { plugins: {} },
-    overrides: { ...opts.overrides, MONGODB_DB: scratch, REDIS_KEY_PREFIX: `${scratch}:` },
-  });
+export async function openapiDocument(env: NodeJS.ProcessEnv = process.env): Promise<Record<string, unknown>> {
+  // From the manifests alone: no database, no Redis, no plugin built (core/api-document.ts).
+  const doc = await buildApiDocument(offlineConfig(env));
+  doc.servers = [{ url: SERVER_PLACEHOLDER, description: 'Local development server (npm start); use your deployment URL' }];
+  return doc;
 }
 
 /** Both files' text, exactly as committed: 2-space JSON with a trailing newline, and the generated types. */
-export async function generate(opts: ScriptAppOptions = {}): Promise<Generated> {
-  const json = `${JSON.stringify(await openapiDocument(opts), null, 2)}\n`;
+export async function generate(env: NodeJS.ProcessEnv = process.env): Promise<Generated> {
+  const json = `${JSON.stringify(await openapiDocument(env), null, 2)}\n`;
   // Types come from the JSON text itself, so they match the committed document exactly.
   const ast = await openapiTS(JSON.parse(json) as OpenAPI3, { silent: true });
   return { 'openapi.json': json, 'types.ts': COMMENT_HEADER + astToString(ast) };

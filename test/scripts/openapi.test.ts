@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { COMMENT_HEADER } from 'openapi-typescript';
 import { generate, SERVER_PLACEHOLDER } from '../../scripts/openapi.ts';
-import { serviceUrls, TEST_SECRETS } from '../helper.ts';
+import { buildTestApp, TEST_SECRETS } from '../helper.ts';
 // Importing the generated types makes `tsc --noEmit` check them with the project.
 import type { paths } from '../../openapi/types.ts';
 
@@ -16,14 +16,14 @@ const typed: Pick<MeResponse, 'role' | 'defaultOrgId'> = { role: 'admin', defaul
 t.test('the export ignores the local operator file, port and public URL', async (t) => {
   const tmp = mkdtempSync(join(tmpdir(), 'drift-openapi-'));
   t.teardown(() => rmSync(tmp, { recursive: true, force: true }));
-  const { mongoUri, redisUrl } = serviceUrls();
-  const base = { MONGODB_URI: mongoUri, REDIS_URL: redisUrl, NODE_ENV: 'test', ...TEST_SECRETS };
+  // Stores nobody answers on: the export reads the manifests only.
+  const base = { MONGODB_URI: 'mongodb://127.0.0.1:9/none', REDIS_URL: 'redis://127.0.0.1:9', NODE_ENV: 'test', ...TEST_SECRETS };
   // An operator file that raises auth to enterprise: it must not reach x-plan.
   const operatorFile = join(tmp, 'drift.config.json');
   writeFileSync(operatorFile, JSON.stringify({ plugins: { auth: { enabled: true, plan: 'enterprise' } } }));
 
-  const plain = await generate({ env: { ...base, DRIFT_CONFIG: join(tmp, 'absent.json') } });
-  const local = await generate({ env: { ...base, DRIFT_CONFIG: operatorFile, PORT: '4123', PUBLIC_URL: 'https://drift.example.com' } });
+  const plain = await generate({ ...base, DRIFT_CONFIG: join(tmp, 'absent.json') });
+  const local = await generate({ ...base, DRIFT_CONFIG: operatorFile, PORT: '4123', PUBLIC_URL: 'https://drift.example.com' });
   t.equal(local['openapi.json'], plain['openapi.json'], 'the same document');
   t.equal(local['types.ts'], plain['types.ts'], 'the same types');
 
@@ -41,4 +41,13 @@ t.test('the export ignores the local operator file, port and public URL', async 
   t.ok(plain['types.ts'].startsWith(COMMENT_HEADER), 'the types carry the generated-file header');
   t.match(plain['types.ts'], /export interface paths \{/, 'and describe the paths');
   t.equal(typed.role, 'admin', 'the committed types compile against the routes (see the type above)');
+});
+
+t.test('the exported document is the one the running service serves', async (t) => {
+  const { app } = await buildTestApp(t);
+  await app.ready();
+  const served = structuredClone(app.swagger()) as unknown as Record<string, unknown>;
+  const exported = JSON.parse((await generate({ ...process.env, ...TEST_SECRETS }))['openapi.json']);
+  served.servers = exported.servers;
+  t.same(JSON.parse(JSON.stringify(served)), exported, 'same operations, schemas and extensions');
 });
