@@ -56,10 +56,11 @@ export function createSessions(ctx: AppContext, store: AuthStore, tokens: Tokens
       return user;
     },
 
+    /** The new account and its first session (the answer names the user without the role). */
     async register(input: { email: string; password: string; name?: string }) {
       const user = await this.createAccount(input);
       const session = await startSession(user);
-      return { ...session, user: { id: user._id, email: user.email } };
+      return { user, session: { ...session, user: { id: user._id, email: user.email } } };
     },
 
     /** Same answer and about the same time whether or not the email exists. */
