@@ -20,8 +20,7 @@ export function createAccount(ctx: AppContext, store: AuthStore, creds: Credenti
   const meters = new Map<string, Meter>();
 
   async function update(userId: string, set: Partial<User>) {
-    const res = await store.users.updateOne({ _id: userId }, { $set: set });
-    if (!res.matchedCount) throw notFound('User');
+    if (!(await store.updateUser(userId, set))) throw notFound('User');
     await creds.users.invalidate(userId);
   }
 

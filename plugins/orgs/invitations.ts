@@ -90,7 +90,7 @@ export function createInvitations(ctx: AppContext, store: InvitationStore, direc
       if (inv.status === 'revoked') return { audit };
       const status = effectiveStatus(inv);
       if (status !== 'pending') throw orgError('invitation_not_pending', `This invitation is ${status} and can no longer be revoked`);
-      await store.update(id, { status: 'revoked', revokedBy: caller.userId, revokedAt: new Date() });
+      await store.update(caller.org.id, id, { status: 'revoked', revokedBy: caller.userId, revokedAt: new Date() });
       return { audit };
     },
 
@@ -125,7 +125,7 @@ export function createInvitations(ctx: AppContext, store: InvitationStore, direc
         throw err;
       }
       await ctx.tenancy.invalidateMembership(inv.orgId, user.userId);
-      if (inv.type === 'email') await store.update(inv._id, { status: 'accepted', acceptedBy: user.userId, acceptedAt: new Date() });
+      if (inv.type === 'email') await store.update(inv.orgId, inv._id, { status: 'accepted', acceptedBy: user.userId, acceptedAt: new Date() });
       return { orgId: inv.orgId, role, invitationId: inv._id };
     },
 
