@@ -27,6 +27,24 @@ export const ERRORS = {
   uri_too_long: [414, 'A path parameter is longer than the 100 characters accepted'],
   headers_too_large: [431, 'The request headers are larger than the server accepts'],
   request_timeout: [408, 'The request took too long to arrive'],
+  // Organization rules (docs/orgs.md lists them with their statuses).
+  'orgs.already_member': [409, 'This user is already a member of the organization'],
+  'orgs.owner_cannot_be_removed': [409, 'The organization owner cannot be removed; transfer ownership first'],
+  'orgs.owner_must_transfer': [409, 'The owner must transfer ownership before leaving the organization'],
+  'orgs.owner_role_fixed': [409, "The owner's role changes only by transferring ownership"],
+  'orgs.same_organization': [400, 'targetOrgId is this organization'],
+  'orgs.transfer_to_self': [400, 'You already own this organization'],
+  'orgs.role_escalation': [403, 'It involves permissions your role does not hold'],
+  'orgs.unknown_role': [400, 'Unknown role'],
+  'orgs.invalid_role_name': [400, 'Invalid role name'],
+  'orgs.role_name_taken': [409, 'A role with this name already exists in this organization'],
+  'orgs.invitation_pending': [409, 'A pending invitation for this email already exists'],
+  'orgs.invitation_not_pending': [409, 'This invitation can no longer be revoked'],
+  'orgs.invitation_not_found': [404, 'Invitation not found'],
+  'orgs.invitation_revoked': [410, 'This invitation has been revoked'],
+  'orgs.invitation_expired': [410, 'This invitation has expired'],
+  'orgs.invitation_used': [409, 'This invitation has already been used'],
+  'orgs.invitation_email_mismatch': [403, 'This invitation was sent to another email address'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 /** The only codes an AppError takes: a new kind of failure is a new row above. */

@@ -1,10 +1,10 @@
 // Authentication and profile (SPEC "Authentication and profile", base /api/auth), except
 // the source-host routes (/scm*, /scm-app/*), which come with the source-host integration.
 import { Type } from 'typebox';
-import { defineManifest } from '../core/manifest.ts';
+import { defineManifest, type AuditActor } from '../core/manifest.ts';
 import { Id, Nullable, Timestamp } from '../core/schemas.ts';
 import {
-  CliTokenView, CreateCliToken, CreatedCliToken, ForgotBody, LoginBody, Me, Ok, RefreshBody, RegisterBody,
+  CliTokenView, CreateCliToken, CreatedCliToken, ForgotBody, LoginBody, Me, Ok, Preferences, RefreshBody, RegisterBody,
   ResetBody, SessionTokens, ShortToken, TokenBody, TokenIdParams,
 } from '../plugins/auth/schemas.ts';
 
@@ -15,16 +15,8 @@ const Quota = Type.Object({
   usage: Type.Object({ repositories: Type.Integer(), scansToday: Type.Integer(), cloudAccounts: Type.Integer() }),
   remaining: Type.Object({ repositories: Nullable(Type.Integer()), scansToday: Nullable(Type.Integer()), cloudAccounts: Nullable(Type.Integer()) }),
 });
-const Preferences = Type.Object({
-  theme: Type.Optional(Type.Union([Type.Literal('light'), Type.Literal('dark'), Type.Literal('system')])),
-  language: Type.Optional(Type.String({ minLength: 2, maxLength: 10 })),
-  timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-  notifications: Type.Optional(Type.Object({
-    email: Type.Optional(Type.Boolean()),
-    inApp: Type.Optional(Type.Boolean()),
-    digest: Type.Optional(Type.Union([Type.Literal('none'), Type.Literal('daily'), Type.Literal('weekly')])),
-  }, { additionalProperties: false })),
-}, { additionalProperties: false });
+/** Who signed up or in: the handler puts it beside the session answer (SessionTokens does not send it). */
+const signedIn = (result: { actor?: AuditActor }) => result.actor;
 const DeletionStatus = Type.Object({ status: Type.String(), requestedAt: Nullable(Timestamp), scheduledFor: Nullable(Timestamp), cancelledAt: Nullable(Timestamp) });
 
 export default defineManifest({
@@ -34,9 +26,10 @@ export default defineManifest({
   required: true,
   description: 'Accounts, sessions, CLI tokens and profile',
   routes: [
-    { id: 'register', method: 'POST', url: '/register', auth: 'none', rateLimit: 'auth', audit: 'auth.signup',
+    { id: 'register', method: 'POST', url: '/register', auth: 'none', rateLimit: 'auth', audit: { action: 'auth.signup', actor: signedIn },
       body: RegisterBody, response: { 201: SessionTokens }, handler: 'register' },
-    { id: 'login', method: 'POST', url: '/login', auth: 'none', rateLimit: 'auth', audit: 'auth.login',
+    { id: 'login', method: 'POST', url: '/login', auth: 'none', rateLimit: 'auth',
+      audit: { action: 'auth.login', failure: 'auth.login_failed', actor: signedIn, details: () => ({ authMethod: 'password' }) },
       body: LoginBody, response: { 200: SessionTokens }, handler: 'login' },
     { id: 'forgotPassword', method: 'POST', url: '/forgot-password', auth: 'none', rateLimit: 'auth',
       body: ForgotBody, response: { 200: Ok }, handler: 'forgotPassword' },

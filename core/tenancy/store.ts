@@ -47,6 +47,8 @@ export interface TenancyStore {
   findOrg(orgId: string): Promise<Organization | null>;
   findMembership(orgId: string, userId: string): Promise<Membership | null>;
   findRole(orgId: string, roleId: string): Promise<CustomRole | null>;
+  /** Several organizations by id, in one command (missing ones are left out). */
+  findOrgs(orgIds: string[]): Promise<Organization[]>;
   listUserMemberships(userId: string): Promise<Membership[]>;
   insertOrg(org: Organization, owner: Membership): Promise<void>;
   setPlan(orgId: string, plan: Plan): Promise<boolean>;
@@ -60,6 +62,10 @@ export interface TenancyStore {
   /** One page of members, oldest first, ties broken by _id. */
   listMembers(orgId: string, page: Page): Promise<Membership[]>;
   countMembers(orgId: string): Promise<number>;
+  /** Member counts of several organizations, in one command. */
+  memberCounts(orgIds: string[]): Promise<Map<string, number>>;
+  /** Every member but one user, oldest first (who inherits an organization whose owner leaves for good). */
+  otherMembers(orgId: string, exceptUserId: string): Promise<Membership[]>;
   memberUserIds(orgId: string): Promise<string[]>;
   membersWithRole(orgId: string, role: string): Promise<Membership[]>;
   /** Throws a duplicate-key error when the user is already a member (unique orgId+userId). */
@@ -87,6 +93,7 @@ export function createTenancyStore(db: Database): TenancyStore {
     findOrg: (orgId) => orgs.findOne({ _id: orgId }),
     findMembership: (orgId, userId) => memberships.findOne({ orgId, userId }),
     findRole: (orgId, roleId) => roles.findOne({ _id: roleId, orgId }),
+    findOrgs: (orgIds) => (orgIds.length ? orgs.find({ _id: { $in: orgIds } }).toArray() : Promise.resolve([])),
     listUserMemberships: (userId) => memberships.find({ userId }).sort({ joinedAt: 1 }).toArray(),
     async insertOrg(org, owner) {
       // Membership first: an org without its owner membership would be unreachable,
@@ -123,6 +130,15 @@ export function createTenancyStore(db: Database): TenancyStore {
       return memberships.find({ orgId }).sort({ joinedAt: 1, _id: 1 }).skip(skip).limit(limit).toArray();
     },
     countMembers: (orgId) => memberships.countDocuments({ orgId }),
+    async memberCounts(orgIds) {
+      if (!orgIds.length) return new Map();
+      const rows = await memberships.aggregate<{ _id: string; n: number }>([
+        { $match: { orgId: { $in: orgIds } } },
+        { $group: { _id: '$orgId', n: { $sum: 1 } } },
+      ]).toArray();
+      return new Map(rows.map((r) => [r._id, r.n]));
+    },
+    otherMembers: (orgId, exceptUserId) => memberships.find({ orgId, userId: { $ne: exceptUserId } }).sort({ joinedAt: 1 }).toArray(),
     async memberUserIds(orgId) {
       const rows = await memberships.find({ orgId }, { projection: { userId: 1 } }).toArray();
       return rows.map((r) => r.userId);

@@ -5,41 +5,40 @@ import { PLAN_LIMITS } from '../../core/plans.ts';
 import type { AuthStore, User } from './store.ts';
 import type { Credentials } from './credentials.ts';
 import type { Tokens } from './tokens.ts';
+import type { Meter } from './service.ts';
+import type { Preferences } from './schemas.ts';
 
 export const meView = (u: User) => ({
   id: u._id, email: u.email, name: u.name ?? null, role: u.role, scmId: u.scmId ?? null, avatar: u.avatar ?? null,
   defaultOrgId: u.defaultOrgId, onboardingCompleted: Boolean(u.onboardingCompleted), tourCompleted: Boolean(u.tourCompleted),
 });
 
-export const DEFAULT_PREFERENCES = { theme: 'system', language: 'en', timezone: 'UTC', notifications: { email: true, inApp: true, digest: 'weekly' } };
-
-/** Usage meters other plugins register (repositories, scans today, cloud accounts). */
-export type Meter = (orgId: string) => Promise<number>;
+export const DEFAULT_PREFERENCES: Preferences & Required<Pick<Preferences, 'notifications'>> = { theme: 'system', language: 'en', timezone: 'UTC', notifications: { email: true, inApp: true, digest: 'weekly' } };
 
 export function createAccount(ctx: AppContext, store: AuthStore, creds: Credentials, tokens: Tokens) {
+  // Usage meters other plugins register through this plugin's service (repositories, scans today, cloud accounts).
   const meters = new Map<string, Meter>();
-  ctx.services.registerMeter = (name: string, meter: Meter) => meters.set(name, meter);
 
   async function update(userId: string, set: Partial<User>) {
-    const res = await store.users.updateOne({ _id: userId }, { $set: set });
-    if (!res.matchedCount) throw notFound('User');
+    if (!(await store.updateUser(userId, set))) throw notFound('User');
     await creds.users.invalidate(userId);
   }
 
   return {
+    registerMeter(name: string, meter: Meter): void { meters.set(name, meter); },
     async me(userId: string) {
       const user = await creds.users.get(userId);
       if (!user) throw notFound('User');
       return meView(user);
     },
     update,
-    async preferences(userId: string) {
+    async preferences(userId: string): Promise<Preferences & Required<Pick<Preferences, 'notifications'>>> {
       const user = await creds.users.get(userId);
       return { ...DEFAULT_PREFERENCES, ...(user?.preferences ?? {}) };
     },
-    async setPreferences(userId: string, prefs: Record<string, unknown>) {
+    async setPreferences(userId: string, prefs: Preferences): Promise<Preferences> {
       const current = await this.preferences(userId);
-      const merged = { ...current, ...prefs, notifications: { ...current.notifications, ...((prefs.notifications as object) ?? {}) } };
+      const merged = { ...current, ...prefs, notifications: { ...current.notifications, ...(prefs.notifications ?? {}) } };
       await update(userId, { preferences: merged });
       return merged;
     },

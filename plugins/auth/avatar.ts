@@ -23,13 +23,13 @@ export function createAvatars(ctx: AppContext, store: AuthStore, update: (userId
       const type = await fileTypeFromBuffer(data);
       if (!type || !AVATAR_TYPES.includes(type.mime)) throw badRequest('Avatar must be a PNG, JPEG, GIF or WebP image', { allowed: AVATAR_TYPES });
       const now = new Date();
-      await store.avatars.updateOne({ _id: userId }, { $set: { userId, contentType: type.mime, data: new Binary(data), updatedAt: now } }, { upsert: true });
+      await store.saveAvatar(userId, type.mime, new Binary(data), now);
       const avatar = `${ctx.config.publicUrl}/api/auth/avatars/${userId}?v=${now.getTime()}`;
       await update(userId, { avatar });
       return { avatar, contentType: type.mime, size: data.length };
     },
     async get(userId: string) {
-      const row = await store.avatars.findOne({ _id: userId });
+      const row = await store.avatar(userId);
       if (!row) throw notFound('Avatar');
       return { contentType: row.contentType, data: Buffer.from(row.data.buffer) };
     },

@@ -15,7 +15,7 @@ const view = (t: CliToken) => ({
 export function createCliTokens(_ctx: AppContext, store: AuthStore, creds: Credentials) {
   return {
     async list(userId: string) {
-      const rows = await store.cliTokens.find({ userId }).sort({ createdAt: -1 }).limit(500).toArray();
+      const rows = await store.listCliTokens(userId, 500);
       return rows.map(view);
     },
     async create(userId: string, orgId: string, input: CreateCliToken) {
@@ -25,11 +25,11 @@ export function createCliTokens(_ctx: AppContext, store: AuthStore, creds: Crede
         scopes: input.scopes, allRepositories: input.allRepositories, repositories: input.allRepositories ? [] : input.repositories,
         createdAt: new Date(),
       };
-      await store.cliTokens.insertOne(record);
+      await store.insertCliToken(record);
       return { _id: record._id, token, name: record.name, scopes: record.scopes, allRepositories: record.allRepositories, repositories: record.repositories, createdAt: record.createdAt.toISOString() };
     },
     async revoke(userId: string, tokenId: string) {
-      const record = await store.cliTokens.findOneAndDelete({ _id: tokenId, userId });
+      const record = await store.revokeCliToken(userId, tokenId);
       if (!record) throw notFound('CLI token');
       await creds.cliTokens.invalidate(record.hash);
       return record;

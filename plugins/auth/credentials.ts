@@ -12,8 +12,8 @@ import type { Tokens } from './tokens.ts';
 const invalid = () => new AppError('invalid_token');
 
 export function createCredentials(ctx: AppContext, store: AuthStore, tokens: Tokens) {
-  const users = ctx.caches.create<User>('user', (id) => store.users.findOne({ _id: id }));
-  const cliTokens = ctx.caches.create<CliToken>('cli-token', (hash) => store.cliTokens.findOne({ hash }), { ttlMs: 30_000 });
+  const users = ctx.caches.create<User>('user', (id) => store.userById(id));
+  const cliTokens = ctx.caches.create<CliToken>('cli-token', (hash) => store.cliTokenByHash(hash), { ttlMs: 30_000 });
 
   const userPrincipal = (user: User, extra: Partial<Principal>): Principal => ({
     kind: 'user', userId: user._id, email: user.email, name: user.name,

@@ -14,11 +14,11 @@ export function createRecovery(ctx: AppContext, store: AuthStore, sessions: Sess
   return {
     /** Always the same answer, so the route does not reveal which emails have accounts. */
     async forgot(emailInput: string) {
-      const user = await store.users.findOne({ email: normalizeEmail(emailInput) });
+      const user = await store.userByEmail(normalizeEmail(emailInput));
       if (user) {
         const token = randomToken('rst_');
         const now = new Date();
-        await store.oneTimeTokens.insertOne({ _id: sha256Hex(token), userId: user._id, purpose: 'reset', createdAt: now, expiresAt: new Date(now.getTime() + RESET_TTL_MS) });
+        await store.insertOneTimeToken({ _id: sha256Hex(token), userId: user._id, purpose: 'reset', createdAt: now, expiresAt: new Date(now.getTime() + RESET_TTL_MS) });
         const link = `${ctx.config.FRONTEND_URL}/reset-password?token=${encodeURIComponent(token)}`;
         await ctx.mail.send({
           to: user.email,
@@ -31,13 +31,13 @@ export function createRecovery(ctx: AppContext, store: AuthStore, sessions: Sess
 
     async reset(token: string, password: string) {
       const hash = sha256Hex(token);
-      const record = await store.oneTimeTokens.findOne({ _id: hash });
+      const record = await store.oneTimeToken(hash);
       if (!record || record.purpose !== 'reset' || record.expiresAt < new Date() || !(await ctx.once.claim(`reset:${hash}`))) {
         throw badRequest('Invalid or expired reset token');
       }
       const passwordHash = await hashPassword(password);
-      await store.users.updateOne({ _id: record.userId }, { $set: { passwordHash, passwordChangedAt: new Date() } });
-      await store.oneTimeTokens.deleteOne({ _id: hash });
+      await store.updateUser(record.userId, { passwordHash, passwordChangedAt: new Date() });
+      await store.spendOneTimeToken(hash);
       await creds.users.invalidate(record.userId);
       await sessions.revokeAll(record.userId, 'password_reset');
       return { message: 'Password has been reset; sign in with the new password' };

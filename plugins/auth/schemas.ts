@@ -43,5 +43,17 @@ export const CreatedCliToken = Type.Object({
 });
 export const TokenIdParams = Type.Object({ tokenId: Id });
 
+export const Preferences = Type.Object({
+  theme: Type.Optional(Type.Union([Type.Literal('light'), Type.Literal('dark'), Type.Literal('system')])),
+  language: Type.Optional(Type.String({ minLength: 2, maxLength: 10 })),
+  timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  notifications: Type.Optional(Type.Object({
+    email: Type.Optional(Type.Boolean()),
+    inApp: Type.Optional(Type.Boolean()),
+    digest: Type.Optional(Type.Union([Type.Literal('none'), Type.Literal('daily'), Type.Literal('weekly')])),
+  }, { additionalProperties: false })),
+}, { additionalProperties: false });
+export type Preferences = Static<typeof Preferences>;
+
 export const Ok = Type.Object({ message: Type.String() });
 export const ShortToken = Type.Object({ token: Type.String(), expiresAt: Timestamp });

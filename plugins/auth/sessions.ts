@@ -17,14 +17,14 @@ export function createSessions(ctx: AppContext, store: AuthStore, tokens: Tokens
   async function issueRefresh(sessionId: string, userId: string): Promise<string> {
     const refreshToken = randomToken('rt_');
     const now = new Date();
-    await store.refreshTokens.insertOne({ _id: sha256Hex(refreshToken), sessionId, userId, createdAt: now, expiresAt: new Date(now.getTime() + refreshTtlMs) });
+    await store.insertRefreshToken({ _id: sha256Hex(refreshToken), sessionId, userId, createdAt: now, expiresAt: new Date(now.getTime() + refreshTtlMs) });
     return refreshToken;
   }
 
   async function startSession(user: User) {
     const now = new Date();
     const sessionId = newId();
-    await store.sessions.insertOne({ _id: sessionId, userId: user._id, createdAt: now, expiresAt: new Date(now.getTime() + refreshTtlMs), revokedAt: null });
+    await store.insertSession({ _id: sessionId, userId: user._id, createdAt: now, expiresAt: new Date(now.getTime() + refreshTtlMs), revokedAt: null });
     const refreshToken = await issueRefresh(sessionId, user._id);
     return { token: tokens.sign('access', user._id, { sid: sessionId }), refreshToken, user: { id: user._id, email: user.email, role: user.role } };
   }
@@ -47,7 +47,7 @@ export function createSessions(ctx: AppContext, store: AuthStore, tokens: Tokens
       );
       const user: User = { _id: userId, email, passwordHash, name: input.name, role: 'user', defaultOrgId: org._id, createdAt: now, passwordChangedAt: now };
       try {
-        await store.users.insertOne(user);
+        await store.insertUser(user);
       } catch (err) {
         await ctx.tenancy.store.removeOrg(org._id);
         if (isDuplicateKey(err)) throw conflict('An account with this email already exists');
@@ -56,30 +56,31 @@ export function createSessions(ctx: AppContext, store: AuthStore, tokens: Tokens
       return user;
     },
 
+    /** The new account and its first session (the answer names the user without the role). */
     async register(input: { email: string; password: string; name?: string }) {
       const user = await this.createAccount(input);
       const session = await startSession(user);
-      return { ...session, user: { id: user._id, email: user.email } };
+      return { user, session: { ...session, user: { id: user._id, email: user.email } } };
     },
 
     /** Same answer and about the same time whether or not the email exists. */
     async login(input: { email: string; password: string }) {
-      const user = await store.users.findOne({ email: normalizeEmail(input.email) });
+      const user = await store.userByEmail(normalizeEmail(input.email));
       const ok = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
       if (!user || !user.passwordHash || !ok) return null;
-      await store.users.updateOne({ _id: user._id }, { $set: { lastLoginAt: new Date() } });
+      await store.updateUser(user._id, { lastLoginAt: new Date() });
       return { user, session: await startSession(user) };
     },
 
     async refresh(refreshToken: string) {
       const hash = sha256Hex(refreshToken);
-      const record = await store.refreshTokens.findOne({ _id: hash });
+      const record = await store.refreshToken(hash);
       if (!record || record.expiresAt < new Date()) throw unauthorized('Invalid or expired refresh token', 'invalid_token');
-      const session = await store.sessions.findOne({ _id: record.sessionId });
+      const session = await store.session(record.sessionId);
       if (!session || session.revokedAt) throw unauthorized('Session has been revoked', 'invalid_token');
       if (!(await ctx.once.claim(`refresh:${hash}`))) {
         await tokens.revokeSessions([record.sessionId], 'refresh_token_reuse');
-        await store.refreshTokens.deleteMany({ sessionId: record.sessionId });
+        await store.removeSessionRefreshTokens(record.sessionId);
         throw new AppError('invalid_token', { message: 'Refresh token was already used; the session has been revoked' });
       }
       const user = await creds.users.get(record.userId);
@@ -91,14 +92,13 @@ export function createSessions(ctx: AppContext, store: AuthStore, tokens: Tokens
     async logout(sessionId: string | undefined) {
       if (!sessionId) return;
       await tokens.revokeSessions([sessionId], 'logout');
-      await store.refreshTokens.deleteMany({ sessionId });
+      await store.removeSessionRefreshTokens(sessionId);
     },
 
     /** Ends every session of a user (password reset, account deletion). */
     async revokeAll(userId: string, reason: string) {
-      const sessions = await store.sessions.find({ userId }, { projection: { _id: 1 } }).sort({ createdAt: 1 }).toArray();
-      await tokens.revokeSessions(sessions.map((s) => s._id), reason);
-      await store.refreshTokens.deleteMany({ userId });
+      await tokens.revokeSessions(await store.userSessionIds(userId), reason);
+      await store.removeUserRefreshTokens(userId);
     },
   };
 }

@@ -1,6 +1,8 @@
-// The only file that touches the account collections; declares their indexes.
+// The only file that touches the account collections; declares their indexes. Accounts
+// belong to users, not organizations: functions take the user (or token) they act on.
 import type { Binary } from 'mongodb';
 import type { CollectionSpec, Database } from '../../core/db.ts';
+import type { Preferences } from './schemas.ts';
 
 export interface User {
   _id: string;
@@ -13,7 +15,7 @@ export interface User {
   defaultOrgId: string;
   onboardingCompleted?: boolean;
   tourCompleted?: boolean;
-  preferences?: Record<string, unknown>;
+  preferences?: Preferences;
   createdAt: Date;
   lastLoginAt?: Date;
   passwordChangedAt?: Date;
@@ -46,15 +48,88 @@ export const ONE_TIME_TOKENS = spec('one_time_tokens', [{ key: { userId: 1, purp
 export const DELETION_REQUESTS = spec('deletion_requests', [{ key: { userId: 1, requestedAt: -1 } }, { key: { status: 1, scheduledFor: 1 } }]);
 export const AVATARS = spec('avatars', [{ key: { userId: 1 } }]);
 
+const DIRECTORY_FIELDS = { projection: { _id: 1, email: 1, name: 1 } } as const;
+
 export function createAuthStore(db: Database) {
+  const users = db.collection<User>(USERS);
+  const sessions = db.collection<Session>(SESSIONS);
+  const refreshTokens = db.collection<RefreshToken>(REFRESH_TOKENS);
+  const cliTokens = db.collection<CliToken>(CLI_TOKENS);
+  const oneTimeTokens = db.collection<OneTimeToken>(ONE_TIME_TOKENS);
+  const deletions = db.collection<DeletionRequest>(DELETION_REQUESTS);
+  const avatars = db.collection<Avatar>(AVATARS);
   return {
-    users: db.collection<User>(USERS),
-    sessions: db.collection<Session>(SESSIONS),
-    refreshTokens: db.collection<RefreshToken>(REFRESH_TOKENS),
-    cliTokens: db.collection<CliToken>(CLI_TOKENS),
-    oneTimeTokens: db.collection<OneTimeToken>(ONE_TIME_TOKENS),
-    deletions: db.collection<DeletionRequest>(DELETION_REQUESTS),
-    avatars: db.collection<Avatar>(AVATARS),
+    userById: (userId: string) => users.findOne({ _id: userId }),
+    userByEmail: (email: string) => users.findOne({ email }),
+    /** Throws a duplicate-key error when the email is taken (unique index). */
+    insertUser: async (user: User) => { await users.insertOne(user); },
+    /** False when no such user. */
+    async updateUser(userId: string, set: Partial<Omit<User, '_id' | 'createdAt'>>): Promise<boolean> {
+      const res = await users.updateOne({ _id: userId }, { $set: set });
+      return res.matchedCount > 0;
+    },
+    /** Id, email and name only (the user directory other plugins read). */
+    directoryByIds: (ids: string[]) => users.find({ _id: { $in: ids } }, DIRECTORY_FIELDS).toArray(),
+    directoryByEmail: (email: string) => users.findOne({ email }, DIRECTORY_FIELDS),
+    async inAppMutedIds(ids: string[]): Promise<string[]> {
+      const rows = await users.find({ _id: { $in: ids }, 'preferences.notifications.inApp': false }, { projection: { _id: 1 } }).toArray();
+      return rows.map((u) => u._id);
+    },
+    async removeUser(userId: string) { await users.deleteOne({ _id: userId }); },
+    /** CLI tokens, avatar and one-time tokens of a user (account deletion; sessions are revoked apart). */
+    async removeUserCredentials(userId: string) {
+      await cliTokens.deleteMany({ userId });
+      await avatars.deleteMany({ userId });
+      await oneTimeTokens.deleteMany({ userId });
+    },
+
+    insertSession: async (session: Session) => { await sessions.insertOne(session); },
+    session: (sessionId: string) => sessions.findOne({ _id: sessionId }),
+    /** Every session id of a user, oldest first. */
+    async userSessionIds(userId: string): Promise<string[]> {
+      const rows = await sessions.find({ userId }, { projection: { _id: 1 } }).sort({ createdAt: 1 }).toArray();
+      return rows.map((s) => s._id);
+    },
+    /** Ids of the sessions revoked since a date (the in-memory revocation list). */
+    async sessionsRevokedSince(since: Date): Promise<string[]> {
+      const rows = await sessions.find({ revokedAt: { $gte: since } }, { projection: { _id: 1 } }).toArray();
+      return rows.map((s) => s._id);
+    },
+    async revokeSessions(sessionIds: string[], reason: string, at: Date) {
+      await sessions.updateMany({ _id: { $in: sessionIds } }, { $set: { revokedAt: at, revokedReason: reason } });
+    },
+
+    insertRefreshToken: async (token: RefreshToken) => { await refreshTokens.insertOne(token); },
+    refreshToken: (hash: string) => refreshTokens.findOne({ _id: hash }),
+    async removeSessionRefreshTokens(sessionId: string) { await refreshTokens.deleteMany({ sessionId }); },
+    async removeUserRefreshTokens(userId: string) { await refreshTokens.deleteMany({ userId }); },
+
+    listCliTokens: (userId: string, limit: number) => cliTokens.find({ userId }).sort({ createdAt: -1 }).limit(limit).toArray(),
+    cliTokenByHash: (hash: string) => cliTokens.findOne({ hash }),
+    insertCliToken: async (token: CliToken) => { await cliTokens.insertOne(token); },
+    /** The deleted token, or null when the user has no such token. */
+    revokeCliToken: (userId: string, tokenId: string) => cliTokens.findOneAndDelete({ _id: tokenId, userId }),
+    /** CLI tokens are bound to one organization and go with it. */
+    async removeOrgCliTokens(orgId: string) { await cliTokens.deleteMany({ orgId }); },
+
+    async saveAvatar(userId: string, contentType: string, data: Binary, at: Date) {
+      await avatars.updateOne({ _id: userId }, { $set: { userId, contentType, data, updatedAt: at } }, { upsert: true });
+    },
+    avatar: (userId: string) => avatars.findOne({ _id: userId }),
+
+    insertOneTimeToken: async (token: OneTimeToken) => { await oneTimeTokens.insertOne(token); },
+    oneTimeToken: (hash: string) => oneTimeTokens.findOne({ _id: hash }),
+    spendOneTimeToken: async (hash: string) => { await oneTimeTokens.deleteOne({ _id: hash }); },
+
+    latestDeletion: (userId: string) => deletions.find({ userId }).sort({ requestedAt: -1 }).limit(1).next(),
+    deletionById: (requestId: string) => deletions.findOne({ _id: requestId }),
+    insertDeletion: async (request: DeletionRequest) => { await deletions.insertOne(request); },
+    async completeDeletion(requestId: string, at: Date) {
+      await deletions.updateOne({ _id: requestId }, { $set: { status: 'completed', completedAt: at } });
+    },
+    async cancelDeletion(requestId: string, at: Date) {
+      await deletions.updateOne({ _id: requestId }, { $set: { status: 'cancelled', cancelledAt: at } });
+    },
   };
 }
 export type AuthStore = ReturnType<typeof createAuthStore>;

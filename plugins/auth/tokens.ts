@@ -25,8 +25,7 @@ export function createTokens(ctx: AppContext, store: AuthStore) {
     if (revoked.size % 1000 === 0) for (const [k, at] of revoked) if (at < Date.now() - ttlMs) revoked.delete(k);
   };
   const reload = async () => {
-    const rows = await store.sessions.find({ revokedAt: { $gte: new Date(Date.now() - ttlMs) } }, { projection: { _id: 1 } }).toArray();
-    for (const r of rows) markRevoked(r._id);
+    for (const sid of await store.sessionsRevokedSince(new Date(Date.now() - ttlMs))) markRevoked(sid);
   };
   const topic = ctx.caches.topic('session-revoked', markRevoked, () => { void reload(); });
 
@@ -46,7 +45,7 @@ export function createTokens(ctx: AppContext, store: AuthStore) {
     isRevoked: (sid: string) => revoked.has(sid),
     async revokeSessions(sids: string[], reason: string) {
       if (!sids.length) return;
-      await store.sessions.updateMany({ _id: { $in: sids } }, { $set: { revokedAt: new Date(), revokedReason: reason } });
+      await store.revokeSessions(sids, reason, new Date());
       for (const sid of sids) {
         markRevoked(sid);
         await topic.publish(sid).catch(() => undefined);

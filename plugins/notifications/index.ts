@@ -1,26 +1,36 @@
 // Handlers of the notification routes (manifests/notifications.ts) and the bus subscriptions.
-import type { FastifyRequest } from 'fastify';
-import { definePlugin } from '../../core/legacy.ts';
+import { definePlugin } from '../../core/plugin.ts';
+import { unauthorized } from '../../core/errors.ts';
+import type { Principal } from '../../core/guards/principal.ts';
+import manifest from '../../manifests/notifications.ts';
 import { createNotificationStore } from './store.ts';
 import { createNotificationService, TEMPLATES } from './service.ts';
 
-const userOf = (req: FastifyRequest) => req.principal!.userId!;
-const idOf = (req: FastifyRequest) => (req.params as { id: string }).id;
+const userOf = (principal: Principal) => {
+  const id = principal.userId;
+  if (!id) throw unauthorized('This route needs a user');
+  return id;
+};
 
-export default definePlugin((ctx) => {
-  const store = createNotificationStore(ctx.db);
-  const service = createNotificationService(ctx, store);
-  ctx.onOrgDelete((orgId) => store.removeOrg(orgId));
-  return {
-    async start() {
-      for (const type of Object.keys(TEMPLATES)) ctx.bus.on(type, (event) => service.fromEvent(event));
-    },
-    handlers: {
-      list: (req) => service.list(userOf(req), req.query as { page: number; limit: number; unreadOnly?: boolean }),
-      unreadCount: (req) => service.unreadCount(userOf(req)),
-      markAllRead: (req) => service.markAllRead(userOf(req)),
-      markRead: (req) => service.markRead(userOf(req), idOf(req)),
-      remove: (req) => service.remove(userOf(req), idOf(req)),
-    },
-  };
+export default definePlugin({
+  manifest,
+  // The user directory: members who turned in-app notifications off get none.
+  needs: ['auth'],
+  build(ctx, { auth }) {
+    const store = createNotificationStore(ctx.db);
+    const service = createNotificationService(ctx, store, auth.userDirectory);
+    ctx.onOrgDelete((orgId) => store.removeOrg(orgId));
+    return {
+      async start() {
+        for (const type of Object.keys(TEMPLATES)) ctx.bus.on(type, (event) => service.fromEvent(event));
+      },
+      handlers: {
+        list: ({ principal, query }) => service.list(userOf(principal), query),
+        unreadCount: ({ principal }) => service.unreadCount(userOf(principal)),
+        markAllRead: ({ principal }) => service.markAllRead(userOf(principal)),
+        markRead: ({ principal, params }) => service.markRead(userOf(principal), params.id),
+        remove: ({ principal, params }) => service.remove(userOf(principal), params.id),
+      },
+    };
+  },
 });

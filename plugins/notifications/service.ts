@@ -1,11 +1,11 @@
 // In-app notifications: created from the domain events on the bus (scan completed or
 // failed, drift detected or resolved), one per member of the organization; listed, counted,
 // marked read and deleted by their user.
-import type { UserDirectory } from '../auth/index.ts';
 import type { AppContext } from '../../core/context.ts';
 import { newId } from '../../core/crypto.ts';
 import { notFound } from '../../core/errors.ts';
 import type { DomainEvent } from '../../core/events.ts';
+import type { UserDirectory } from '../auth/service.ts';
 import type { Notification, NotificationStore } from './store.ts';
 
 interface EventData { scanId?: string; repositoryName?: string; repositoryConfigId?: string; count?: number; driftCount?: number; newDrifts?: number; resolvedDrifts?: number; error?: string; resolvedBy?: string }
@@ -31,11 +31,7 @@ export const view = (n: Notification) => ({
   createdAt: n.createdAt.toISOString(), metadata: n.metadata,
 });
 
-export function createNotificationService(ctx: AppContext, store: NotificationStore) {
-  async function members(orgId: string): Promise<string[]> {
-    const rows = await ctx.tenancy.store.memberships.find({ orgId }, { projection: { userId: 1 } }).sort({ joinedAt: 1 }).limit(10_000).toArray();
-    return rows.map((m) => m.userId);
-  }
+export function createNotificationService(ctx: AppContext, store: NotificationStore, directory: UserDirectory) {
 
   return {
     /** Bus subscriber: one notification per member (every role: they report on the whole organization); the events themselves are emitted once. */
@@ -45,9 +41,9 @@ export function createNotificationService(ctx: AppContext, store: NotificationSt
       const data = event.data as EventData;
       const { type, title, message } = template(data);
       const metadata = { scanId: data.scanId, repositoryName: data.repositoryName, repositoryConfigId: data.repositoryConfigId, count: data.count };
-      const all = await members(event.orgId);
+      const all = await ctx.tenancy.store.memberUserIds(event.orgId);
       // Members who turned in-app notifications off (preferences) get none.
-      const muted = await (ctx.services.userDirectory as UserDirectory | undefined)?.inAppMuted(all) ?? new Set<string>();
+      const muted = await directory.inAppMuted(all);
       const users = all.filter((u) => !muted.has(u));
       await store.insertMany(users.map((userId) => ({ _id: newId(), userId, orgId: event.orgId, type, title, message, read: false, createdAt: event.at, metadata })));
     },

@@ -8,7 +8,7 @@ import type { AppContext } from '../../core/context.ts';
 import type { AuditEntry, AuditFilter } from '../../core/audit.ts';
 import { badRequest } from '../../core/errors.ts';
 import { pageCount, type Page } from '../../core/schemas.ts';
-import type { DirectoryUser } from '../auth/index.ts';
+import type { DirectoryUser, UserDirectory } from '../auth/service.ts';
 import type { ExportQuery, OrgAuditEntry } from './schemas.ts';
 import { usernameOf, usersById } from './rules.ts';
 
@@ -61,11 +61,11 @@ function csvRow(v: OrgAuditEntry): string[] {
   return [v.timestamp, v.action, v.actor.userId, v.actor.username, t.type, t.id, v.ip, (v.metadata as { statusCode?: unknown }).statusCode, v.metadata].map(cell);
 }
 
-export function createOrgAudit(ctx: AppContext) {
+export function createOrgAudit(ctx: AppContext, directory: UserDirectory) {
   return {
     async list(orgId: string, q: ExportQuery, page: Page) {
       const { entries, total } = await ctx.audit.query(auditFilter(orgId, q), page);
-      const users: Names = await usersById(ctx, entries.flatMap((e) => (e.userId ? [e.userId] : [])));
+      const users: Names = await usersById(directory, entries.flatMap((e) => (e.userId ? [e.userId] : [])));
       return { logs: entries.map((e) => entryView(e, users)), total, page: page.page, pages: pageCount(total, page.limit) };
     },
 
@@ -81,7 +81,7 @@ export function createOrgAudit(ctx: AppContext) {
             const unknown = [...new Set(batch.flatMap((e) => (e.userId && !names.has(e.userId) ? [e.userId] : [])))];
             if (unknown.length) {
               if (names.size + unknown.length > NAME_CACHE_MAX) names.clear();
-              const found = await usersById(ctx, unknown);
+              const found = await usersById(directory, unknown);
               for (const id of unknown) names.set(id, found.get(id) ?? null);
             }
             for (const e of batch) yield csvRow(entryView(e, names));

@@ -1,126 +1,118 @@
 // Organization routes (manifests/orgs.ts): organizations, members, invitations, custom
 // roles and the organization's audit log. Handlers are thin: the guards have resolved the
-// organization and the caller's role (req.org) before any of these run.
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { definePlugin } from '../../core/legacy.ts';
+// organization and the caller's role (org) before any of these run. What the trail keeps of
+// each change is the manifest's audit rule; services return those facts beside their result.
+import type { FastifyRequest } from 'fastify';
+import { definePlugin } from '../../core/plugin.ts';
 import { unauthorized } from '../../core/errors.ts';
-import type { Page } from '../../core/schemas.ts';
+import type { OrgContext, Principal } from '../../core/guards/principal.ts';
+import manifest from '../../manifests/orgs.ts';
 import { createOrgService } from './service.ts';
 import { createMembers } from './members.ts';
 import { createInvitations, EXPIRE_EVERY, EXPIRE_JOB } from './invitations.ts';
 import { createRoles } from './roles.ts';
 import { createOrgAudit } from './audit.ts';
 import { createInvitationStore } from './store.ts';
-import type { Caller } from './rules.ts';
-import type {
-  AuditQuery, ChangeRole, CreateOrg, CreateRole, EmailInvite, ExportQuery, InvitationQuery, LinkInvite, MoveMember,
-  RenameOrg, TransferOwnership, UpdateRole,
-} from './schemas.ts';
+import { withFacts, type AuditFacts, type Caller } from './rules.ts';
 
-/** What other plugins may call (account deletion removes organizations the user owns alone). */
-export interface Organizations { remove(orgId: string): Promise<void> }
-
-type Req = FastifyRequest;
-const body = <T>(req: Req) => req.body as T;
-const query = <T>(req: Req) => req.query as T;
-const param = (req: Req, name: string) => (req.params as Record<string, string>)[name];
-const userOf = (req: Req) => {
-  const id = req.principal?.userId;
+const userOf = (principal: Principal) => {
+  const id = principal.userId;
   if (!id) throw unauthorized('This route needs a user');
   return id;
 };
 
-function callerOf(req: Req): Caller {
-  const p = req.principal!;
-  // The guards set req.org on every route that calls this (orgParam in the manifest).
-  if (!req.org) throw new Error('orgs: route without organization context');
+function callerOf({ principal, org, req }: { principal: Principal; org: OrgContext; req: FastifyRequest }): Caller {
   return {
-    userId: p.userId ?? 'service',
-    isService: p.kind === 'service',
-    email: p.email,
-    org: req.org,
-    note: (details) => { req.auditDetails = { ...req.auditDetails, ...details }; },
+    userId: principal.userId ?? 'service',
+    isService: principal.kind === 'service',
+    email: principal.email,
+    org,
     request: { ip: req.ip, userAgent: req.headers['user-agent'] ?? null, method: req.method, route: req.routeOptions.url ?? req.url },
   };
 }
 
-export default definePlugin((ctx) => {
-  const invitationStore = createInvitationStore(ctx.db);
-  const orgs = createOrgService(ctx);
-  const members = createMembers(ctx);
-  const invitations = createInvitations(ctx, invitationStore);
-  const roles = createRoles(ctx, invitationStore);
-  const audit = createOrgAudit(ctx);
+/**
+ * A 204 route answers no body, so its handler is typed void; the engine still hands what
+ * the handler returns to the route's audit rule (core/loader.ts keeps it as routeResult).
+ * This passes a service's audit facts through under that void type.
+ */
+const factsOnly: (result: { audit: AuditFacts }) => void = (result) => result;
 
-  ctx.onOrgDelete((orgId) => invitationStore.removeOrg(orgId));
-  const shared: Organizations = { remove: (orgId) => orgs.remove(orgId) };
-  ctx.services.organizations = shared;
-  // Idempotent (one updateMany by status and expiry), so a second run on another process is harmless.
-  ctx.scheduler.define(EXPIRE_JOB, async () => { await invitations.expireDue(); });
+export default definePlugin({
+  manifest,
+  needs: ['auth'],
+  build(ctx, { auth }) {
+    const invitationStore = createInvitationStore(ctx.db);
+    const orgs = createOrgService(ctx);
+    const members = createMembers(ctx, auth.userDirectory);
+    const invitations = createInvitations(ctx, invitationStore, auth.userDirectory);
+    const roles = createRoles(ctx, invitationStore);
+    const audit = createOrgAudit(ctx, auth.userDirectory);
 
-  return {
-    async start() {
-      await ctx.scheduler.every(EXPIRE_EVERY, EXPIRE_JOB, {});
-    },
-    handlers: {
-      async list(req: Req) {
-        return { organizations: await orgs.list(userOf(req)) };
-      },
-      create: (req: Req) => orgs.create(userOf(req), body<CreateOrg>(req).name),
-      get: (req: Req) => orgs.get(req.org!.org, req.org!.role),
-      rename: (req: Req) => orgs.rename(callerOf(req), body<RenameOrg>(req).name),
-      async remove(req: Req) {
-        const { org } = callerOf(req);
-        await orgs.remove(org.id);
-        // The record of this deletion must not recreate the organization's trail: it goes to
-        // the platform trail (no organization), with the actor and what was deleted.
-        req.auditDetails = { target: { type: 'organization', id: org.id, name: org.org.name }, orgId: org.id };
-        req.org = undefined;
-        req.principal = { ...req.principal!, orgId: undefined, defaultOrgId: undefined };
-      },
+    ctx.onOrgDelete((orgId) => invitationStore.removeOrg(orgId));
+    const provides = { remove: (orgId: string) => orgs.remove(orgId) };
+    // Account deletion (auth) removes the organizations a user owns alone through this.
+    auth.attachOrganizations(provides);
+    // Idempotent (one updateMany by status and expiry), so a second run on another process is harmless.
+    ctx.scheduler.define(EXPIRE_JOB, async () => { await invitations.expireDue(); });
 
-      listMembers: (req: Req) => members.list(req.org!.id, query<Page>(req)),
-      changeMemberRole: (req: Req) => members.changeRole(callerOf(req), param(req, 'userId'), body<ChangeRole>(req).role),
-      removeMember: (req: Req) => members.remove(callerOf(req), param(req, 'userId')),
-      moveMember: (req: Req) => members.move(callerOf(req), param(req, 'userId'), body<MoveMember>(req)),
-      transferOwnership: (req: Req) => members.transferOwnership(callerOf(req), body<TransferOwnership>(req).newOwnerId),
-      leave: (req: Req) => members.leave(callerOf(req)),
+    return {
+      provides,
+      async start() {
+        await ctx.scheduler.every(EXPIRE_EVERY, EXPIRE_JOB, {});
+      },
+      handlers: {
+        list: async ({ principal }) => ({ organizations: await orgs.list(userOf(principal)) }),
+        create: ({ principal, body }) => orgs.create(userOf(principal), body.name),
+        get: ({ org }) => orgs.get(org.org, org.role),
+        rename: (input) => orgs.rename(callerOf(input), input.body.name),
+        async remove({ org, req }) {
+          await orgs.remove(org.id);
+          // The record of this deletion must not recreate the organization's trail: it goes to
+          // the platform trail (no organization). The audit rule has no say over the entry's
+          // organization, which comes from the request's context, so that context is cleared.
+          req.org = undefined;
+          req.principal = { ...req.principal!, orgId: undefined, defaultOrgId: undefined };
+          return factsOnly({ audit: { target: { type: 'organization', id: org.id, name: org.org.name }, orgId: org.id } });
+        },
 
-      inviteByEmail: (req: Req) => invitations.createEmail(callerOf(req), body<EmailInvite>(req).email, body<EmailInvite>(req).role),
-      inviteByLink: (req: Req) => invitations.createLink(callerOf(req), body<LinkInvite | undefined>(req)?.role),
-      listInvitations(req: Req) {
-        const q = query<InvitationQuery>(req);
-        return invitations.list(req.org!.id, q.status, q);
-      },
-      revokeInvitation: (req: Req) => invitations.revoke(callerOf(req), param(req, 'id')),
-      async acceptInvitation(req: Req) {
-        const userId = userOf(req);
-        const joined = await invitations.accept({ userId, email: req.principal!.email }, body<{ token: string }>(req).token);
-        const access = await ctx.tenancy.access(joined.orgId, userId);
-        if (!access) throw new Error('orgs: membership not readable right after it was written');
-        // The acceptance belongs to the trail of the organization joined.
-        req.org = { id: joined.orgId, ...access };
-        req.auditDetails = { target: { type: 'invitation', id: joined.invitationId }, role: joined.role };
-        return { message: 'Invitation accepted', organization: await orgs.get(access.org, access.role) };
-      },
+        listMembers: ({ org, query }) => members.list(org.id, query),
+        changeMemberRole: (input) => members.changeRole(callerOf(input), input.params.userId, input.body.role),
+        removeMember: async (input) => factsOnly(await members.remove(callerOf(input), input.params.userId)),
+        moveMember: (input) => members.move(callerOf(input), input.params.userId, input.body),
+        transferOwnership: (input) => members.transferOwnership(callerOf(input), input.body.newOwnerId),
+        leave: (input) => members.leave(callerOf(input)),
 
-      listRoles: async (req: Req) => ({ roles: await roles.list(req.org!.id) }),
-      createRole: (req: Req) => roles.create(callerOf(req), body<CreateRole>(req)),
-      updateRole: (req: Req) => roles.update(callerOf(req), param(req, 'roleId'), body<UpdateRole>(req)),
-      deleteRole: (req: Req) => roles.remove(callerOf(req), param(req, 'roleId')),
+        inviteByEmail: (input) => invitations.createEmail(callerOf(input), input.body.email, input.body.role),
+        inviteByLink: (input) => invitations.createLink(callerOf(input), input.body?.role),
+        listInvitations: ({ org, query }) => invitations.list(org.id, query.status, query),
+        revokeInvitation: async (input) => factsOnly(await invitations.revoke(callerOf(input), input.params.id)),
+        async acceptInvitation({ principal, body, req }) {
+          const userId = userOf(principal);
+          const joined = await invitations.accept({ userId, email: principal.email }, body.token);
+          const access = await ctx.tenancy.access(joined.orgId, userId);
+          if (!access) throw new Error('orgs: membership not readable right after it was written');
+          // The acceptance belongs to the trail of the organization joined: the audit rule has
+          // no say over the entry's organization, which comes from the request's context.
+          req.org = { id: joined.orgId, ...access };
+          const answer = { message: 'Invitation accepted', organization: await orgs.get(access.org, access.role) };
+          return withFacts(answer, { target: { type: 'invitation', id: joined.invitationId }, role: joined.role });
+        },
 
-      listAuditLogs(req: Req) {
-        const q = query<AuditQuery>(req);
-        return audit.list(req.org!.id, q, q);
+        listRoles: async ({ org }) => ({ roles: await roles.list(org.id) }),
+        createRole: (input) => roles.create(callerOf(input), input.body),
+        updateRole: (input) => roles.update(callerOf(input), input.params.roleId, input.body),
+        deleteRole: async (input) => factsOnly(await roles.remove(callerOf(input), input.params.roleId)),
+
+        listAuditLogs: ({ org, query }) => audit.list(org.id, query, query),
+        exportAuditLogs({ org, query, reply }) {
+          const csv = audit.export(org.id, query);
+          return reply
+            .header('content-type', 'text/csv; charset=utf-8')
+            .header('content-disposition', `attachment; filename="audit-logs-${org.id}-${new Date().toISOString().slice(0, 10)}.csv"`)
+            .send(csv);
+        },
       },
-      exportAuditLogs(req: Req, reply: FastifyReply) {
-        const orgId = req.org!.id;
-        const csv = audit.export(orgId, query<ExportQuery>(req));
-        return reply
-          .header('content-type', 'text/csv; charset=utf-8')
-          .header('content-disposition', `attachment; filename="audit-logs-${orgId}-${new Date().toISOString().slice(0, 10)}.csv"`)
-          .send(csv);
-      },
-    },
-  };
+    };
+  },
 });

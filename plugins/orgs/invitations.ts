@@ -17,7 +17,8 @@ import { pageCount, type Page } from '../../core/schemas.ts';
 import type { Invitation, InvitationStore } from './store.ts';
 import type { InvitationStatus, InvitationView } from './schemas.ts';
 import { alreadyMember } from './members.ts';
-import { assertHolds, orgError, resolveRole, userDirectory, type Caller } from './rules.ts';
+import type { UserDirectory } from '../auth/service.ts';
+import { assertHolds, orgError, resolveRole, type AuditFacts, type Caller } from './rules.ts';
 
 export const INVITATION_TTL_DAYS = 7;
 export const EXPIRE_JOB = 'orgs.expire-invitations';
@@ -36,7 +37,7 @@ export function invitationView(inv: Invitation, link?: string): InvitationView {
   };
 }
 
-export function createInvitations(ctx: AppContext, store: InvitationStore) {
+export function createInvitations(ctx: AppContext, store: InvitationStore, directory: UserDirectory) {
   const acceptUrl = (token: string) => `${ctx.config.FRONTEND_URL}/invitations/accept?token=${encodeURIComponent(token)}`;
 
   async function create(caller: Caller, type: Invitation['type'], roleInput: string | undefined, emailInput?: string) {
@@ -45,10 +46,10 @@ export function createInvitations(ctx: AppContext, store: InvitationStore) {
     assertHolds(caller.org.permissions, permissions, 'invite with a role that grants more than yours');
     const email = emailInput ? normalizeEmail(emailInput) : undefined;
     if (email) {
-      const user = await userDirectory(ctx).byEmail(email);
+      const user = await directory.byEmail(email);
       if (user && await ctx.tenancy.store.findMembership(orgId, user._id)) throw alreadyMember();
       // Best effort on the embedded database (not atomic); two pending copies would be harmless.
-      if (await store.pendingFor(orgId, email)) throw orgError('invitation_pending', 409, 'A pending invitation for this email already exists; revoke it to send a new one');
+      if (await store.pendingFor(orgId, email)) throw orgError('invitation_pending', 'A pending invitation for this email already exists; revoke it to send a new one');
     }
     const token = randomToken('inv_');
     const now = new Date();
@@ -57,7 +58,6 @@ export function createInvitations(ctx: AppContext, store: InvitationStore) {
       invitedBy: caller.userId, createdAt: now, expiresAt: new Date(now.getTime() + INVITATION_TTL_DAYS * 24 * 3600 * 1000),
     };
     await store.insert(inv);
-    caller.note({ target: { type: 'invitation', id: inv._id, invitationType: type, ...(email ? { email } : {}) }, role });
     if (email) {
       const roleName = isBuiltInRole(role) ? role : (await ctx.tenancy.store.findRole(orgId, role))?.name ?? 'custom role';
       await ctx.mail.send({
@@ -83,29 +83,30 @@ export function createInvitations(ctx: AppContext, store: InvitationStore) {
     },
 
     /** Idempotent for revoked invitations; accepted or expired ones cannot be revoked. */
-    async revoke(caller: Caller, id: string): Promise<void> {
+    async revoke(caller: Caller, id: string): Promise<{ audit: AuditFacts }> {
       const inv = await store.get(caller.org.id, id);
       if (!inv) throw notFound('Invitation');
-      caller.note({ target: { type: 'invitation', id, invitationType: inv.type, ...(inv.email ? { email: inv.email } : {}) } });
-      if (inv.status === 'revoked') return;
+      const audit = { target: { type: 'invitation', id, invitationType: inv.type, ...(inv.email ? { email: inv.email } : {}) } };
+      if (inv.status === 'revoked') return { audit };
       const status = effectiveStatus(inv);
-      if (status !== 'pending') throw orgError('invitation_not_pending', 409, `This invitation is ${status} and can no longer be revoked`);
-      await store.update(id, { status: 'revoked', revokedBy: caller.userId, revokedAt: new Date() });
+      if (status !== 'pending') throw orgError('invitation_not_pending', `This invitation is ${status} and can no longer be revoked`);
+      await store.update(caller.org.id, id, { status: 'revoked', revokedBy: caller.userId, revokedAt: new Date() });
+      return { audit };
     },
 
     /** The invited user joins with the invited role; returns the organization joined. */
     async accept(user: { userId: string; email?: string }, token: string): Promise<{ orgId: string; role: string; invitationId: string }> {
       const inv = await store.byTokenHash(sha256Hex(token));
-      if (!inv) throw orgError('invitation_not_found', 404, 'Invitation not found: the link is wrong or the invitation was withdrawn');
-      if (inv.status === 'revoked') throw orgError('invitation_revoked', 410, 'This invitation has been revoked');
-      if (inv.status === 'accepted') throw orgError('invitation_used', 409, 'This invitation has already been used');
+      if (!inv) throw orgError('invitation_not_found', 'Invitation not found: the link is wrong or the invitation was withdrawn');
+      if (inv.status === 'revoked') throw orgError('invitation_revoked', 'This invitation has been revoked');
+      if (inv.status === 'accepted') throw orgError('invitation_used', 'This invitation has already been used');
       if (inv.status === 'expired' || inv.expiresAt.getTime() <= Date.now()) {
-        throw orgError('invitation_expired', 410, `This invitation expired on ${inv.expiresAt.toISOString()}; ask for a new one`);
+        throw orgError('invitation_expired', `This invitation expired on ${inv.expiresAt.toISOString()}; ask for a new one`);
       }
       if (inv.type === 'email') {
-        const email = user.email ?? (await userDirectory(ctx).byIds([user.userId]))[0]?.email;
+        const email = user.email ?? (await directory.byIds([user.userId]))[0]?.email;
         if (!email || normalizeEmail(email) !== inv.email) {
-          throw orgError('invitation_email_mismatch', 403, 'This invitation was sent to another email address; sign in with that address to accept it');
+          throw orgError('invitation_email_mismatch', 'This invitation was sent to another email address; sign in with that address to accept it');
         }
       }
       if (await ctx.tenancy.store.findMembership(inv.orgId, user.userId)) throw alreadyMember();
@@ -114,8 +115,8 @@ export function createInvitations(ctx: AppContext, store: InvitationStore) {
       const key = inv.type === 'email' ? `invitation:${inv._id}` : `invitation:${inv._id}:${user.userId}`;
       if (!(await ctx.once.claim(key, inv.orgId))) {
         throw inv.type === 'email'
-          ? orgError('invitation_used', 409, 'This invitation has already been used')
-          : orgError('invitation_used', 409, 'You have already used this invitation link');
+          ? orgError('invitation_used', 'This invitation has already been used')
+          : orgError('invitation_used', 'You have already used this invitation link');
       }
       try {
         await ctx.tenancy.store.insertMembership({ _id: newId(), orgId: inv.orgId, userId: user.userId, role, joinedAt: new Date() });
@@ -124,7 +125,7 @@ export function createInvitations(ctx: AppContext, store: InvitationStore) {
         throw err;
       }
       await ctx.tenancy.invalidateMembership(inv.orgId, user.userId);
-      if (inv.type === 'email') await store.update(inv._id, { status: 'accepted', acceptedBy: user.userId, acceptedAt: new Date() });
+      if (inv.type === 'email') await store.update(inv.orgId, inv._id, { status: 'accepted', acceptedBy: user.userId, acceptedAt: new Date() });
       return { orgId: inv.orgId, role, invitationId: inv._id };
     },
 

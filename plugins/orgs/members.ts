@@ -9,16 +9,17 @@ import { isDuplicateKey } from '../../core/db.ts';
 import { pageCount, type Page } from '../../core/schemas.ts';
 import type { Membership } from '../../core/tenancy/store.ts';
 import type { MemberView } from './schemas.ts';
-import { assertCanManage, assertHolds, orgError, ownerCannotBeRemoved, resolveRole, usernameOf, usersById, type Caller } from './rules.ts';
+import type { UserDirectory } from '../auth/service.ts';
+import { assertCanManage, assertHolds, orgError, ownerCannotBeRemoved, resolveRole, usernameOf, usersById, withFacts, type AuditFacts, type Caller } from './rules.ts';
 
-export const alreadyMember = () => orgError('already_member', 409, 'This user is already a member of the organization');
+export const alreadyMember = () => orgError('already_member', 'This user is already a member of the organization');
 
-export function createMembers(ctx: AppContext) {
+export function createMembers(ctx: AppContext, directory: UserDirectory) {
   const { store } = ctx.tenancy;
 
   /** Member views with names and emails: one directory command for the whole list. */
   async function views(members: Membership[]): Promise<MemberView[]> {
-    const users = await usersById(ctx, members.map((m) => m.userId));
+    const users = await usersById(directory, members.map((m) => m.userId));
     return members.map((m) => {
       const u = users.get(m.userId);
       // A membership whose account is gone (deleted mid-way) still shows, with what is known.
@@ -42,9 +43,9 @@ export function createMembers(ctx: AppContext) {
       return { members: await views(members), total, page: page.page, pages: pageCount(total, page.limit) };
     },
 
-    async changeRole(caller: Caller, userId: string, requested: string): Promise<MemberView> {
+    async changeRole(caller: Caller, userId: string, requested: string) {
       const m = await memberOf(caller.org.id, userId);
-      if (m.role === 'owner') throw orgError('owner_role_fixed', 409, "The owner's role changes only by transferring ownership");
+      if (m.role === 'owner') throw orgError('owner_role_fixed', "The owner's role changes only by transferring ownership");
       await assertCanManage(ctx, caller, m.role);
       const { role, permissions } = await resolveRole(ctx, caller.org.org, requested);
       assertHolds(caller.org.permissions, permissions, 'give a role that grants more than yours');
@@ -52,18 +53,17 @@ export function createMembers(ctx: AppContext) {
         await store.setMemberRole(caller.org.id, userId, role);
         await ctx.tenancy.invalidateMembership(caller.org.id, userId);
       }
-      caller.note({ target: target(m), from: m.role, to: role });
       const [view] = await views([{ ...m, role }]);
-      return view;
+      return withFacts(view, { target: target(m), from: m.role, to: role });
     },
 
-    async remove(caller: Caller, userId: string): Promise<void> {
+    async remove(caller: Caller, userId: string): Promise<{ audit: AuditFacts }> {
       const m = await memberOf(caller.org.id, userId);
       if (m.role === 'owner') throw ownerCannotBeRemoved();
       await assertCanManage(ctx, caller, m.role);
       await store.removeMembership(caller.org.id, userId);
       await ctx.tenancy.invalidateMembership(caller.org.id, userId);
-      caller.note({ target: target(m), role: m.role });
+      return { audit: { target: target(m), role: m.role } };
     },
 
     /**
@@ -73,7 +73,7 @@ export function createMembers(ctx: AppContext) {
      */
     async move(caller: Caller, userId: string, input: { targetOrgId: string; role?: string }) {
       const targetOrgId = input.targetOrgId;
-      if (targetOrgId === caller.org.id) throw orgError('same_organization', 400, 'targetOrgId is this organization');
+      if (targetOrgId === caller.org.id) throw orgError('same_organization', 'targetOrgId is this organization');
       const m = await memberOf(caller.org.id, userId);
       if (m.role === 'owner') throw ownerCannotBeRemoved('moved');
       // The service key acts as admin in every organization (core/guards/chain.ts).
@@ -99,20 +99,21 @@ export function createMembers(ctx: AppContext) {
       await ctx.tenancy.invalidateMembership(targetOrgId, userId);
       await ctx.tenancy.invalidateMembership(caller.org.id, userId);
       const details = { target: target(m), fromOrgId: caller.org.id, toOrgId: targetOrgId, fromRole: m.role, role };
-      caller.note(details);
-      // The target organization's trail records the arrival too.
+      // The target organization's trail records the arrival too: a second entry, in another
+      // organization, which the route's own audit rule (one entry, the source's) cannot make.
+      // The source entry gets the same details through the rule (withFacts below).
       await ctx.audit.write({
         orgId: targetOrgId, action: 'member.moved', userId: caller.userId, actorName: caller.email, actorKind: 'user',
         method: caller.request.method, route: caller.request.route, resourceType: 'orgs', resourceId: userId, statusCode: 200,
         details, ipAddress: caller.request.ip, userAgent: caller.request.userAgent,
       });
       const [member] = await views([moved]);
-      return { message: 'Member moved', targetOrgId, member };
+      return withFacts({ message: 'Member moved', targetOrgId, member }, details);
     },
 
     /** The new owner is promoted first, so a crash part-way leaves two owners rather than none. */
     async transferOwnership(caller: Caller, newOwnerId: string) {
-      if (newOwnerId === caller.userId) throw orgError('transfer_to_self', 400, 'You already own this organization');
+      if (newOwnerId === caller.userId) throw orgError('transfer_to_self', 'You already own this organization');
       const heir = await store.findMembership(caller.org.id, newOwnerId);
       if (!heir) throw notFound('Member (newOwnerId must be a current member of the organization)');
       await store.setMemberRole(caller.org.id, newOwnerId, 'owner');
@@ -121,17 +122,16 @@ export function createMembers(ctx: AppContext) {
       await ctx.tenancy.invalidateMembership(caller.org.id, newOwnerId);
       await ctx.tenancy.invalidateMembership(caller.org.id, caller.userId);
       await ctx.tenancy.invalidateOrg(caller.org.id);
-      caller.note({ target: target(heir), previousOwnerId: caller.userId, newOwnerPreviousRole: heir.role });
-      return { message: 'Ownership transferred', ownerId: newOwnerId, previousOwnerRole: 'admin' };
+      return withFacts({ message: 'Ownership transferred', ownerId: newOwnerId, previousOwnerRole: 'admin' },
+        { target: target(heir), previousOwnerId: caller.userId, newOwnerPreviousRole: heir.role });
     },
 
     async leave(caller: Caller) {
       if (caller.isService) throw badRequest('Only a member can leave an organization');
-      if (caller.org.builtInRole === 'owner') throw orgError('owner_must_transfer', 409, 'The owner must transfer ownership before leaving the organization');
+      if (caller.org.builtInRole === 'owner') throw orgError('owner_must_transfer', 'The owner must transfer ownership before leaving the organization');
       await store.removeMembership(caller.org.id, caller.userId);
       await ctx.tenancy.invalidateMembership(caller.org.id, caller.userId);
-      caller.note({ target: { type: 'member', id: caller.userId }, role: caller.org.role });
-      return { message: 'You left the organization' };
+      return withFacts({ message: 'You left the organization' }, { target: { type: 'member', id: caller.userId }, role: caller.org.role });
     },
   };
 }

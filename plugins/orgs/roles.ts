@@ -9,19 +9,19 @@ import type { CustomRole } from '../../core/tenancy/store.ts';
 import { isDuplicateKey } from '../../core/db.ts';
 import type { InvitationStore } from './store.ts';
 import type { CreateRole, RoleView, UpdateRole } from './schemas.ts';
-import { assertHolds, orgError, type Caller } from './rules.ts';
+import { assertHolds, orgError, withFacts, type AuditFacts, type Caller } from './rules.ts';
 
 const view = (r: CustomRole, memberCount: number): RoleView => ({
   _id: r._id, name: r.name, description: r.description ?? '', permissions: r.permissions, memberCount, createdAt: r.createdAt.toISOString(),
 });
 
-const nameTaken = (name: string) => orgError('role_name_taken', 409, `A role named "${name}" already exists in this organization`);
+const nameTaken = (name: string) => orgError('role_name_taken', `A role named "${name}" already exists in this organization`);
 
 function checkName(name: string): string {
   const trimmed = name.trim();
-  if (!trimmed) throw orgError('invalid_role_name', 400, 'name must not be blank');
+  if (!trimmed) throw orgError('invalid_role_name', 'name must not be blank');
   if ((BUILT_IN_ROLES as readonly string[]).includes(trimmed.toLowerCase())) {
-    throw orgError('invalid_role_name', 400, `"${trimmed}" is a built-in role name`);
+    throw orgError('invalid_role_name', `"${trimmed}" is a built-in role name`);
   }
   return trimmed;
 }
@@ -55,11 +55,10 @@ export function createRoles(ctx: AppContext, invitations: InvitationStore) {
         if (isDuplicateKey(err)) throw nameTaken(role.name);
         throw err;
       }
-      caller.note({ target: { type: 'role', id: role._id, name: role.name }, permissions: role.permissions });
       return view(role, 0);
     },
 
-    async update(caller: Caller, roleId: string, input: UpdateRole): Promise<RoleView> {
+    async update(caller: Caller, roleId: string, input: UpdateRole) {
       const orgId = caller.org.id;
       const current = await roleOf(orgId, roleId);
       assertHolds(caller.org.permissions, current.permissions, 'change a role that grants more than yours');
@@ -78,16 +77,16 @@ export function createRoles(ctx: AppContext, invitations: InvitationStore) {
       if (!updated) throw notFound('Role');
       // Every member holding it gets the new permissions on their next request, in every process.
       await ctx.tenancy.invalidateRole(orgId, roleId);
-      caller.note({ target: { type: 'role', id: roleId, name: updated.name }, before: { name: current.name, permissions: current.permissions }, after: set });
       const counts = await store.roleMemberCounts(orgId, [roleId]);
-      return view(updated, counts.get(roleId) ?? 0);
+      return withFacts(view(updated, counts.get(roleId) ?? 0),
+        { target: { type: 'role', id: roleId, name: updated.name }, before: { name: current.name, permissions: current.permissions }, after: set });
     },
 
     /**
      * Members first, then pending invitations, then the role: a crash part-way leaves a role
      * with fewer members, never members holding a role that no longer exists.
      */
-    async remove(caller: Caller, roleId: string): Promise<void> {
+    async remove(caller: Caller, roleId: string): Promise<{ audit: AuditFacts }> {
       const orgId = caller.org.id;
       const role = await roleOf(orgId, roleId);
       assertHolds(caller.org.permissions, role.permissions, 'delete a role that grants more than yours');
@@ -97,7 +96,7 @@ export function createRoles(ctx: AppContext, invitations: InvitationStore) {
       await store.deleteRole(orgId, roleId);
       for (const m of holders) await ctx.tenancy.invalidateMembership(orgId, m.userId);
       await ctx.tenancy.invalidateRole(orgId, roleId);
-      caller.note({ target: { type: 'role', id: roleId, name: role.name }, membersMovedToMember: holders.map((m) => m.userId) });
+      return { audit: { target: { type: 'role', id: roleId, name: role.name }, membersMovedToMember: holders.map((m) => m.userId) } };
     },
   };
 }

@@ -2,45 +2,47 @@
 // and the escalation rule (nobody grants or manages permissions they do not hold). The
 // error codes and statuses are the ones the README's API notes list.
 import type { AppContext } from '../../core/context.ts';
-import { AppError } from '../../core/errors.ts';
+import { AppError, type ErrorCode } from '../../core/errors.ts';
 import type { OrgContext } from '../../core/guards/principal.ts';
 import { isBuiltInRole, type Permission } from '../../core/permissions.ts';
 import { planAtLeast, type Plan } from '../../core/plans.ts';
 import type { Organization } from '../../core/tenancy/store.ts';
-import type { DirectoryUser, UserDirectory } from '../auth/index.ts';
+import type { DirectoryUser, UserDirectory } from '../auth/service.ts';
 
-/** Who is acting, in which organization, and where their audit details go. */
+/** Who is acting, and in which organization. */
 export interface Caller {
   /** The acting user; the service key (admin everywhere) acts as "service". */
   userId: string;
   isService: boolean;
   email?: string;
   org: OrgContext;
-  /** Adds facts to this request's audit entry (target, before/after). */
-  note(details: Record<string, unknown>): void;
   request: { ip: string; userAgent: string | null; method: string; route: string };
 }
 
 export const CUSTOM_ROLES_PLAN: Plan = 'team';
 
-export const orgError = (code: string, status: number, message: string, details?: unknown) =>
-  new AppError(`orgs.${code}`, { status, message, details });
+type OrgErrorCode = Extract<ErrorCode, `orgs.${string}`> extends `orgs.${infer C}` ? C : never;
+/** An organization rule's error: its code and status are rows of the error table (core/errors.ts). */
+export const orgError = (code: OrgErrorCode, message: string, details?: unknown) =>
+  new AppError(`orgs.${code}`, { message, details });
+
+/**
+ * Facts for this request's audit entry (target, before/after), which the result alone does
+ * not show. They travel beside the result as `audit`, which the manifest's rule reads
+ * (manifests/orgs.ts `noted`); no response schema carries `audit`, so clients never see it.
+ */
+export type AuditFacts = Record<string, unknown>;
+export const withFacts = <T extends object>(value: T, audit: AuditFacts): T & { audit: AuditFacts } => Object.assign(value, { audit });
 
 export const ownerCannotBeRemoved = (what = 'removed') =>
-  orgError('owner_cannot_be_removed', 409, `The organization owner cannot be ${what}; transfer ownership first`);
-
-/** The auth plugin's read-only user lookups, resolved when first needed (plugins build in name order). */
-export function userDirectory(ctx: AppContext): UserDirectory {
-  const dir = ctx.services.userDirectory as UserDirectory | undefined;
-  if (!dir) throw new Error('orgs: ctx.services.userDirectory is missing; the auth plugin must be enabled');
-  return dir;
-}
+  orgError('owner_cannot_be_removed', `The organization owner cannot be ${what}; transfer ownership first`);
 
 /** The user's name, else the local part of their email. */
 export const usernameOf = (u: Pick<DirectoryUser, 'email' | 'name'>) => u.name?.trim() || u.email.split('@')[0];
 
-export async function usersById(ctx: AppContext, ids: string[]): Promise<Map<string, DirectoryUser>> {
-  const users = await userDirectory(ctx).byIds(ids);
+/** The auth plugin's user directory, by id. */
+export async function usersById(directory: UserDirectory, ids: string[]): Promise<Map<string, DirectoryUser>> {
+  const users = await directory.byIds(ids);
   return new Map(users.map((u) => [u._id, u]));
 }
 
@@ -49,9 +51,9 @@ export async function usersById(ctx: AppContext, ids: string[]): Promise<Map<str
  * are; a custom role must exist in this organization, which must be on Team or above.
  */
 export async function resolveRole(ctx: AppContext, org: Organization, role: string): Promise<{ role: string; permissions: ReadonlySet<Permission> }> {
-  if (role === 'owner') throw orgError('owner_role_fixed', 400, 'The owner role is given only by transferring ownership');
+  if (role === 'owner') throw orgError('owner_role_fixed', 'The owner role is given only by transferring ownership');
   const permissions = await ctx.tenancy.permissionsOf(org._id, role);
-  if (!permissions) throw orgError('unknown_role', 400, `Unknown role "${role}": use admin, member, viewer or a custom role id of this organization`);
+  if (!permissions) throw orgError('unknown_role', `Unknown role "${role}": use admin, member, viewer or a custom role id of this organization`);
   if (!isBuiltInRole(role) && !planAtLeast(org.plan, CUSTOM_ROLES_PLAN)) {
     throw new AppError('plan_required', { message: 'Custom roles require the Team plan or higher', details: { requiredPlan: CUSTOM_ROLES_PLAN, currentPlan: org.plan } });
   }
@@ -62,7 +64,7 @@ export async function resolveRole(ctx: AppContext, org: Organization, role: stri
 export function assertHolds(held: ReadonlySet<Permission>, wanted: Iterable<Permission>, what: string): void {
   const missing = [...wanted].filter((p) => !held.has(p));
   if (missing.length) {
-    throw orgError('role_escalation', 403, `You cannot ${what}: it involves permissions your role does not hold`, { missingPermissions: missing });
+    throw orgError('role_escalation', `You cannot ${what}: it involves permissions your role does not hold`, { missingPermissions: missing });
   }
 }
 

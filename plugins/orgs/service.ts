@@ -3,26 +3,17 @@
 import type { AppContext } from '../../core/context.ts';
 import type { Organization } from '../../core/tenancy/store.ts';
 import type { OrgView } from './schemas.ts';
-import type { Caller } from './rules.ts';
+import { withFacts, type Caller } from './rules.ts';
 
 export function createOrgService(ctx: AppContext) {
   const { store } = ctx.tenancy;
-
-  /** Member counts of several organizations in one command. */
-  async function memberCounts(orgIds: string[]): Promise<Map<string, number>> {
-    const rows = await store.memberships.aggregate<{ _id: string; n: number }>([
-      { $match: { orgId: { $in: orgIds } } },
-      { $group: { _id: '$orgId', n: { $sum: 1 } } },
-    ]).toArray();
-    return new Map(rows.map((r) => [r._id, r.n]));
-  }
 
   const view = (org: Organization, role: string, count: number): OrgView => ({
     _id: org._id, name: org.name, role, memberCount: count, plan: org.plan, createdAt: org.createdAt.toISOString(),
   });
 
   async function get(org: Organization, role: string): Promise<OrgView> {
-    const counts = await memberCounts([org._id]);
+    const counts = await store.memberCounts([org._id]);
     return view(org, role, counts.get(org._id) ?? 0);
   }
 
@@ -33,7 +24,7 @@ export function createOrgService(ctx: AppContext) {
       const memberships = await store.listUserMemberships(userId);
       const ids = memberships.map((m) => m.orgId);
       if (!ids.length) return [];
-      const [orgs, counts] = await Promise.all([store.orgs.find({ _id: { $in: ids } }).toArray(), memberCounts(ids)]);
+      const [orgs, counts] = await Promise.all([store.findOrgs(ids), store.memberCounts(ids)]);
       const byId = new Map(orgs.map((o) => [o._id, o]));
       return memberships.flatMap((m) => {
         const org = byId.get(m.orgId);
@@ -46,12 +37,11 @@ export function createOrgService(ctx: AppContext) {
       return view(org, 'owner', 1);
     },
 
-    async rename(caller: Caller, name: string): Promise<OrgView> {
+    async rename(caller: Caller, name: string) {
       const org = caller.org.org;
       await store.renameOrg(org._id, name);
       await ctx.tenancy.invalidateOrg(org._id);
-      caller.note({ target: { type: 'organization', id: org._id, name }, from: { name: org.name }, to: { name } });
-      return get({ ...org, name }, caller.org.role);
+      return withFacts(await get({ ...org, name }, caller.org.role), { target: { type: 'organization', id: org._id, name }, from: { name: org.name }, to: { name } });
     },
 
     /**
@@ -70,3 +60,10 @@ export function createOrgService(ctx: AppContext) {
   };
 }
 export type OrgService = ReturnType<typeof createOrgService>;
+
+/** What other plugins may call (account deletion removes organizations the user owns alone). */
+export interface Organizations { remove(orgId: string): Promise<void> }
+
+declare module '../../core/plugin.ts' {
+  interface PluginServices { orgs: Organizations }
+}

@@ -54,8 +54,8 @@ export function createInvitationStore(db: Database) {
     },
     count: (orgId: string, status?: InvitationStatus) => col.countDocuments(scope(orgId, status)),
     pendingFor: (orgId: string, email: string) => col.findOne({ orgId, email, status: 'pending' }),
-    async update(id: string, set: Partial<Invitation>) {
-      await col.updateOne({ _id: id }, { $set: set });
+    async update(orgId: string, id: string, set: Partial<Omit<Invitation, '_id' | 'orgId' | 'createdAt'>>) {
+      await col.updateOne({ _id: id, orgId }, { $set: set });
     },
     /** Pending invitations to a deleted custom role now invite as member. */
     async reassignRole(orgId: string, from: string, to: string) {

@@ -2,11 +2,11 @@
 // (same validation, password hashing and default organization as POST /api/auth/register).
 import { AppError } from '../../core/errors.ts';
 import type { App } from '../../core/app.ts';
-import type { Accounts } from '../../plugins/auth/index.ts';
+import type { Accounts } from '../../plugins/auth/service.ts';
 import { ScriptError, withApp } from '../app-for-scripts.ts';
 
 function accountsService(built: App): Accounts {
-  const accounts = built.ctx.services.accounts as Accounts | undefined;
+  const accounts = built.services.auth?.accounts;
   if (!accounts) throw new ScriptError('the auth plugin did not register its accounts service');
   return accounts;
 }

@@ -2,6 +2,7 @@
 // the order of checks: credentials, scope, organization, permission, plan.
 import t from 'tap';
 import Fastify from 'fastify';
+import fastifyAuth from '@fastify/auth';
 import { buildGuards } from '../../core/guards/chain.ts';
 import { errorHandler } from '../../core/error-handler.ts';
 import type { RouteSpec } from '../../core/manifest.ts';
@@ -16,8 +17,12 @@ t.test('platform admin routes: 403 for everyone but admins', async (t) => {
   };
   const readers = new Map<CredentialKind, CredentialReader>([['jwt', async (req) => principals[String(req.headers.authorization ?? '').slice(7)]]]);
   const spec: RouteSpec = { id: 'adminThing', method: 'GET', url: '/admin', auth: 'bearer', platformAdmin: true, response: { 200: null }, handler: 'x' };
-  const guards = buildGuards(spec, undefined, { readers, tenancy: ctx.tenancy, rateLimit: async () => {}, verifySignature: async () => {} });
+  // The guards compose credential readers with @fastify/auth, as the app does (core/app.ts).
   const app = Fastify();
+  await app.register(fastifyAuth);
+  const guards = buildGuards(spec, undefined, {
+    auth: app.auth.bind(app), readers, records: new Map(), tenancy: ctx.tenancy, rateLimit: async () => {}, verifySignature: async () => {},
+  });
   app.setErrorHandler(errorHandler);
   app.get('/admin', { onRequest: guards.onRequest }, async () => ({ ok: true }));
   t.teardown(() => app.close());

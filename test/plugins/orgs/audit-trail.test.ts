@@ -35,7 +35,8 @@ t.test('GET /api/audit-logs: the general trail of the caller organization, owner
 });
 
 t.test('retention: per plan, one statement per group, idempotent, run by the scheduled job', async (t) => {
-  const { app, ctx } = await buildTestApp(t, { runJobs: true });
+  const b = await buildTestApp(t, { runJobs: true });
+  const { app, ctx } = b;
   const orgs: Record<string, string> = {};
   for (const plan of ['free', 'pro', 'team', 'enterprise'] as const) {
     const s = await register(app);
@@ -68,7 +69,7 @@ t.test('retention: per plan, one statement per group, idempotent, run by the sch
   t.same(left, ['enterprise.kept', 'free.kept', 'none.kept', 'pro.kept', 'team.kept'],
     'Free 7, Pro 30, Team 90, Enterprise 365 days; entries without an organization 365; deleted organizations at the longest');
 
-  const service = ctx.services.auditRetention as { purge(): Promise<{ deleted: number; statements: number }> };
+  const service = b.services['audit-logs']!;
   const again = await service.purge();
   t.equal(again.deleted, 0, 'a second run deletes nothing (idempotent)');
   t.equal(again.statements, 4, 'one statement for the longest retention, one per shorter plan group');
@@ -86,7 +87,7 @@ t.test('AUDIT_RETENTION_DAYS: defaults, overrides, clear errors at boot', async 
   const saved = process.env.AUDIT_RETENTION_DAYS;
   process.env.AUDIT_RETENTION_DAYS = 'team=ninety';
   try {
-    t.throws(() => auditLogsPlugin({} as AppContext), /Configuration error: AUDIT_RETENTION_DAYS team=ninety/, 'the app does not start with a bad value');
+    t.throws(() => auditLogsPlugin.build({} as AppContext, {}), /Configuration error: AUDIT_RETENTION_DAYS team=ninety/, 'the app does not start with a bad value');
   } finally {
     if (saved === undefined) delete process.env.AUDIT_RETENTION_DAYS;
     else process.env.AUDIT_RETENTION_DAYS = saved;

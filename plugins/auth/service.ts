@@ -1,0 +1,78 @@
+// What the auth plugin offers the others (PluginServices['auth']): the operator's account
+// service, read-only user lookups, and usage meters for the quota route. Organizations are
+// not this plugin's: the orgs plugin, which needs auth, attaches how an organization is
+// deleted (attachOrganizations), so auth never imports it.
+import { Value } from 'typebox/value';
+import { badRequest } from '../../core/errors.ts';
+import { RegisterBody } from './schemas.ts';
+import type { AuthStore, User } from './store.ts';
+import type { Sessions } from './sessions.ts';
+import { normalizeEmail } from './sessions.ts';
+
+/** Account service for the operator CLI (scripts/ops/accounts.ts). */
+export interface Accounts {
+  /** Registers exactly as POST /register does (same validation, hashing, default organization), then sets the role. */
+  createUser(input: RegisterBody & { role?: User['role'] }): Promise<{ userId: string; orgId: string; email: string; role: User['role'] }>;
+  /** Sets a user's platform role; null when no user has this email. */
+  setRole(email: string, role: User['role']): Promise<{ userId: string; orgId: string; email: string; changed: boolean } | null>;
+}
+
+/** Read-only user lookups for other plugins (organization members, audit actors): the users collection stays this plugin's. */
+export interface DirectoryUser { _id: string; email: string; name?: string }
+export interface UserDirectory {
+  byIds(ids: string[]): Promise<DirectoryUser[]>;
+  byEmail(email: string): Promise<DirectoryUser | null>;
+  /** Those of these users who turned in-app notifications off (preferences.notifications.inApp). */
+  inAppMuted(ids: string[]): Promise<Set<string>>;
+}
+
+/** A usage meter other plugins register (repositories, scansToday, cloudAccounts). */
+export type Meter = (orgId: string) => Promise<number>;
+
+/**
+ * How an organization is deleted completely (every plugin's data, its trail, its
+ * exactly-once keys): account deletion removes the organizations a user owns alone.
+ */
+export interface OrganizationRemoval { remove(orgId: string): Promise<void> }
+
+export interface AuthService {
+  accounts: Accounts;
+  userDirectory: UserDirectory;
+  registerMeter(name: string, meter: Meter): void;
+  /** The orgs plugin attaches organization deletion; without it, account deletion falls back to the engine's hooks. */
+  attachOrganizations(organizations: OrganizationRemoval): void;
+}
+
+export function createAccounts(store: AuthStore, sessions: Sessions, setRole: (userId: string, role: User['role']) => Promise<void>): Accounts {
+  return {
+    async createUser({ role = 'user', ...input }) {
+      const problem = [...Value.Errors(RegisterBody, input)][0];
+      if (problem) throw badRequest(`${problem.instancePath.slice(1) || 'input'} ${problem.message}`);
+      const user = await sessions.createAccount(input);
+      if (role !== 'user') await setRole(user._id, role);
+      return { userId: user._id, orgId: user.defaultOrgId, email: user.email, role };
+    },
+    async setRole(email, role) {
+      const user = await store.userByEmail(normalizeEmail(email));
+      if (!user) return null;
+      // setRole invalidates the cached user in every process.
+      if (user.role !== role) await setRole(user._id, role);
+      return { userId: user._id, orgId: user.defaultOrgId, email: user.email, changed: user.role !== role };
+    },
+  };
+}
+
+export function createUserDirectory(store: AuthStore): UserDirectory {
+  return {
+    byIds: (ids) => (ids.length ? store.directoryByIds([...new Set(ids)]) : Promise.resolve([])),
+    byEmail: (email) => store.directoryByEmail(normalizeEmail(email)),
+    async inAppMuted(ids) {
+      if (!ids.length) return new Set();
+      return new Set(await store.inAppMutedIds([...new Set(ids)]));
+    },
+  };
+}
+
+declare module '../../core/plugin.ts' {
+  interface PluginServices { auth: AuthService }
+}
