@@ -151,7 +151,7 @@ export function createAudit(db: Database, redis: Redis, log: { error(obj: object
       const { resourceType, resourceId } = resourceOf(route, req.params as Record<string, string>);
       const details = !failed && result !== undefined ? rule.details?.(result, req.body) : undefined;
       void write({
-        orgId: req.org?.id ?? actor?.orgId ?? (actor as { defaultOrgId?: string })?.defaultOrgId ?? null,
+        orgId: rule.org && !failed && result !== undefined ? rule.org(result) : req.org?.id ?? actor?.orgId ?? (actor as { defaultOrgId?: string })?.defaultOrgId ?? null,
         action: (failed && rule.failure) || rule.action || autoAction(req.method, route),
         userId: actor?.userId ?? null,
         actorName: actor?.email,

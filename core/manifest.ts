@@ -96,7 +96,19 @@ export interface AuditRule {
   actor?: (result: any) => AuditActor | undefined;
   /** Not recorded when this holds for the result (an empty poll, a heartbeat changing nothing). */
   skip?: (result: any) => boolean;
+  /**
+   * The trail the entry goes to, from the result: an organization id, or null for the
+   * platform trail (an organization's own deletion). Default: the request's organization.
+   */
+  org?: (result: any) => string | null;
 }
+
+/**
+ * Facts about a change the answer does not show (a target, before/after): a handler may
+ * return them beside its result as `audit`. No response schema has that field, so the answer
+ * never carries it; a route's audit rule reads it (details).
+ */
+export interface AuditNote { audit?: Record<string, unknown> }
 export interface AuditActor { userId: string; email?: string; kind: Principal['kind']; orgId?: string | null }
 
 export interface Manifest {
@@ -116,7 +128,8 @@ export const defineManifest = <const M extends Manifest>(m: M): M => m;
 
 // Types of a handler, derived from its manifest entry through the TypeBox type provider.
 type In<S> = S extends TSchema ? CallValidatorTypeProvider<TypeBoxTypeProvider, S> : undefined;
-type Out<S> = S extends TSchema ? CallSerializerTypeProvider<TypeBoxTypeProvider, S> : void;
+/** The answer's type; a 204 has none, but its handler may still hand audit facts to the rule. */
+type Out<S> = S extends TSchema ? CallSerializerTypeProvider<TypeBoxTypeProvider, S> : void | AuditNote;
 type OrgRoute = { permission: string } | { ownerOnly: true } | { orgParam: string } | { orgContext: true };
 type SuccessKey<R extends RouteSpec> = Extract<keyof R['response'], 200 | 201 | 202 | 204>;
 

@@ -46,7 +46,7 @@ export default defineManifest({
       params: OrgParams, response: { 200: OrgView }, handler: 'get' },
     { id: 'renameOrganization', method: 'PUT', url: '/:orgId', ...admin, audit: { action: 'org.updated', details: noted }, summary: 'Rename the organization (owner or admin)',
       params: OrgParams, body: RenameOrg, response: { 200: OrgView }, handler: 'rename' },
-    { id: 'deleteOrganization', method: 'DELETE', url: '/:orgId', ...owner, audit: { action: 'org.deleted', details: noted },
+    { id: 'deleteOrganization', method: 'DELETE', url: '/:orgId', ...owner, audit: { action: 'org.deleted', details: noted, org: () => null },
       summary: 'Permanently delete the organization and all its data in every plugin (owner only)',
       params: OrgParams, response: { 204: null }, handler: 'remove' },
 
@@ -78,7 +78,7 @@ export default defineManifest({
     { id: 'revokeInvitation', method: 'DELETE', url: '/:orgId/invitations/:id', ...people, audit: { action: 'invitation.revoked', details: noted },
       summary: 'Revoke a pending invitation (idempotent; an accepted or expired one answers 409)',
       params: InvitationParams, response: { 204: null }, handler: 'revokeInvitation' },
-    { id: 'acceptInvitation', method: 'POST', url: '/invitations/accept', auth: 'user', audit: { action: 'invitation.accepted', details: noted },
+    { id: 'acceptInvitation', method: 'POST', url: '/invitations/accept', auth: 'user', audit: { action: 'invitation.accepted', details: noted, org: (r: Static<typeof AcceptResult>) => r.organization._id },
       summary: 'Accept an invitation (not in the spec): the signed-in user joins with the invited role. Email invitations: '
         + 'single use, only for the invited address (403 otherwise). Link invitations: once per user. Unknown token 404, '
         + 'revoked or expired 410, already used or already a member 409.',

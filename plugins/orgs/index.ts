@@ -31,12 +31,6 @@ function callerOf({ principal, org, req }: { principal: Principal; org: OrgConte
   };
 }
 
-/**
- * A 204 route answers no body, so its handler is typed void; the engine still hands what
- * the handler returns to the route's audit rule (core/loader.ts keeps it as routeResult).
- * This passes a service's audit facts through under that void type.
- */
-const factsOnly: (result: { audit: AuditFacts }) => void = (result) => result;
 
 export default definePlugin({
   manifest,
@@ -66,19 +60,15 @@ export default definePlugin({
         create: ({ principal, body }) => orgs.create(userOf(principal), body.name),
         get: ({ org }) => orgs.get(org.org, org.role),
         rename: (input) => orgs.rename(callerOf(input), input.body.name),
-        async remove({ org, req }) {
+        async remove({ org }) {
           await orgs.remove(org.id);
-          // The record of this deletion must not recreate the organization's trail: it goes to
-          // the platform trail (no organization). The audit rule has no say over the entry's
-          // organization, which comes from the request's context, so that context is cleared.
-          req.org = undefined;
-          req.principal = { ...req.principal!, orgId: undefined, defaultOrgId: undefined };
-          return factsOnly({ audit: { target: { type: 'organization', id: org.id, name: org.org.name }, orgId: org.id } });
+          // Recorded in the platform trail (the manifest's rule): the organization's own is gone.
+          return { audit: { target: { type: 'organization', id: org.id, name: org.org.name }, orgId: org.id } };
         },
 
         listMembers: ({ org, query }) => members.list(org.id, query),
         changeMemberRole: (input) => members.changeRole(callerOf(input), input.params.userId, input.body.role),
-        removeMember: async (input) => factsOnly(await members.remove(callerOf(input), input.params.userId)),
+        removeMember: (input) => members.remove(callerOf(input), input.params.userId),
         moveMember: (input) => members.move(callerOf(input), input.params.userId, input.body),
         transferOwnership: (input) => members.transferOwnership(callerOf(input), input.body.newOwnerId),
         leave: (input) => members.leave(callerOf(input)),
@@ -86,15 +76,12 @@ export default definePlugin({
         inviteByEmail: (input) => invitations.createEmail(callerOf(input), input.body.email, input.body.role),
         inviteByLink: (input) => invitations.createLink(callerOf(input), input.body?.role),
         listInvitations: ({ org, query }) => invitations.list(org.id, query.status, query),
-        revokeInvitation: async (input) => factsOnly(await invitations.revoke(callerOf(input), input.params.id)),
-        async acceptInvitation({ principal, body, req }) {
+        revokeInvitation: (input) => invitations.revoke(callerOf(input), input.params.id),
+        async acceptInvitation({ principal, body }) {
           const userId = userOf(principal);
           const joined = await invitations.accept({ userId, email: principal.email }, body.token);
           const access = await ctx.tenancy.access(joined.orgId, userId);
           if (!access) throw new Error('orgs: membership not readable right after it was written');
-          // The acceptance belongs to the trail of the organization joined: the audit rule has
-          // no say over the entry's organization, which comes from the request's context.
-          req.org = { id: joined.orgId, ...access };
           const answer = { message: 'Invitation accepted', organization: await orgs.get(access.org, access.role) };
           return withFacts(answer, { target: { type: 'invitation', id: joined.invitationId }, role: joined.role });
         },
@@ -102,7 +89,7 @@ export default definePlugin({
         listRoles: async ({ org }) => ({ roles: await roles.list(org.id) }),
         createRole: (input) => roles.create(callerOf(input), input.body),
         updateRole: (input) => roles.update(callerOf(input), input.params.roleId, input.body),
-        deleteRole: async (input) => factsOnly(await roles.remove(callerOf(input), input.params.roleId)),
+        deleteRole: (input) => roles.remove(callerOf(input), input.params.roleId),
 
         listAuditLogs: ({ org, query }) => audit.list(org.id, query, query),
         exportAuditLogs({ org, query, reply }) {
