@@ -41,9 +41,6 @@ export const MEMBERSHIPS: CollectionSpec = {
 export const ROLES: CollectionSpec = { name: 'roles', owner: 'core/tenancy', indexes: [{ key: { orgId: 1, name: 1 }, unique: true }] };
 
 export interface TenancyStore {
-  orgs: Collection<Organization>;
-  memberships: Collection<Membership>;
-  roles: Collection<CustomRole>;
   findOrg(orgId: string): Promise<Organization | null>;
   findMembership(orgId: string, userId: string): Promise<Membership | null>;
   findRole(orgId: string, roleId: string): Promise<CustomRole | null>;
@@ -89,7 +86,6 @@ export function createTenancyStore(db: Database): TenancyStore {
   const memberships = db.collection<Membership>(MEMBERSHIPS);
   const roles = db.collection<CustomRole>(ROLES);
   return {
-    orgs, memberships, roles,
     findOrg: (orgId) => orgs.findOne({ _id: orgId }),
     findMembership: (orgId, userId) => memberships.findOne({ orgId, userId }),
     findRole: (orgId, roleId) => roles.findOne({ _id: roleId, orgId }),
