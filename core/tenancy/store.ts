@@ -1,7 +1,6 @@
 // Organizations, memberships and custom roles: the records every guard consults, so the
 // engine owns them. The orgs plugin builds its routes on these functions; every query
 // here is covered by one of the indexes declared below (core/index-check.ts).
-import type { Collection } from 'mongodb';
 import { isDuplicateKey, type CollectionSpec, type Database } from '../db.ts';
 import { PLANS, type Plan } from '../plans.ts';
 import type { Permission } from '../permissions.ts';
