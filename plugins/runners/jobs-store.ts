@@ -22,7 +22,7 @@ export const RUNNER_JOBS: CollectionSpec = {
   name: 'runner_jobs', owner: 'plugins/runners',
   indexes: [
     // jobs held by runners (sweep), and a runner's finished jobs (jobsCompleted is recomputed from them)
-    { key: { runnerId: 1, state: 1 } },
+    { key: { orgId: 1, runnerId: 1, state: 1 } },
     { key: { orgId: 1, claimedAt: 1 } },
   ],
 };

@@ -112,7 +112,7 @@ t.test('config problems fail the scan at claim; a runner going offline fails its
   t.equal((await a2('POST', '/api/runners/jobs')).body.data.job?._id, scan2._id, 'edge-2 holds a scan');
   t.equal((await w.api('DELETE', `/api/runners/${r2._id}`)).status, 200, 'and is deleted');
   t.match((await w.api('GET', `/api/scans/${scan2._id}`)).body.data, { status: 'failed', error: 'Runner edge-2 was deleted while running the scan; trigger the scan again' });
-  t.equal(await w.ctx.db.db.collection('runner_jobs').countDocuments({ runnerId: r2._id }), 0, "the deleted runner's job records are gone");
+  t.equal(await w.ctx.db.db.collection('runner_jobs').countDocuments({ orgId: w.owner.orgId, runnerId: r2._id }), 0, "the deleted runner's job records are gone");
 });
 
 t.test('setup-info, the install script and the package open only with the runner token', async (t) => {
@@ -134,7 +134,8 @@ t.test('setup-info, the install script and the package open only with the runner
   for (const url of [`/api/runners/${r._id}/setup`, `/api/runners/${r._id}/setup?token=${other.token}`, `/api/runners/${other._id}/setup?token=${r.token}`, `/api/runners/${r._id}/setup?token=rn_nope`]) {
     const res = await get(url);
     t.equal(res.statusCode, 401, `401: ${url.replace(/rn_[\w-]+/, 'rn_…')}`);
-    t.equal(res.json().error.code, 'invalid_token');
+    // No token at all is no credential (unauthorized); a token that is not this runner's is invalid_token.
+    t.equal(res.json().error.code, url.includes('token=') ? 'invalid_token' : 'unauthorized');
   }
   t.equal((await get('/api/runners/agent/package.tgz')).statusCode, 401, 'the package needs a token too');
   const pkg = await get(`/api/runners/agent/package.tgz?token=${r.token}`);
@@ -145,4 +146,20 @@ t.test('setup-info, the install script and the package open only with the runner
   const regen = (await w.api('POST', `/api/runners/${r._id}/regenerate-token`)).body.data;
   t.equal((await w.api('GET', `/api/runners/${r._id}/setup-info`)).body.data.token, regen.token, 'setup-info follows a regenerated token');
   t.equal((await get(`/api/runners/${r._id}/setup?token=${r.token}`)).statusCode, 401, 'the old token no longer opens the script');
+});
+
+t.test('a failure after the claim gives the claim back: the next poll claims the scan', async (t) => {
+  const { w, labelled, runner, agent } = await setup(t);
+  const id = await labelled('acme/flaky', { runnerLabels: ['linux'], repositoryUrl: 'https://git.example.com/acme/flaky.git' });
+  const a = agent((await runner('r', ['linux'])).token);
+  const scan = await w.scans.trigger(w.owner.orgId, id, null);
+  // The step after the claim (reading the credentials for the job) fails once.
+  const credentials = w.services.credentials!;
+  const values = credentials.values;
+  credentials.values = async () => { credentials.values = values; throw new Error('connection reset'); };
+  t.equal((await a('POST', '/api/runners/jobs')).status, 500, 'the failing poll answers 500');
+  t.equal((await w.api('GET', `/api/scans/${scan._id}`)).body.data.status, 'pending', 'the scan is still pending');
+  const next = await a('POST', '/api/runners/jobs');
+  t.equal(next.body.data.job?._id, scan._id, 'the next poll claims it');
+  t.equal((await w.api('GET', `/api/scans/${scan._id}`)).body.data.status, 'running', 'and it runs');
 });
