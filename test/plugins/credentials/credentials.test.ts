@@ -144,7 +144,7 @@ t.test('secrets are sealed at rest, bound to their organization', async (t) => {
   const mine = docs.find((d) => d.provider === 'cloud_a')!;
   await raw.updateOne({ orgId: other.orgId, provider: 'cloud_a' }, { $set: { sealed: mine.sealed } });
   const moved = await app.inject({ method: 'GET', url: '/api/auth/cloud-a-credentials/full', headers: bearer(other.token) });
-  t.equal(moved.statusCode, 500, 'a moved sealed value cannot be opened');
+  t.equal(moved.statusCode, 409, 'a moved sealed value cannot be opened (credentials_unreadable: 409 in core/errors.ts)');
   t.equal(moved.json().error.code, 'credentials_unreadable', 'and says why');
   t.notOk(moved.body.includes(A.secretAccessKey), 'without revealing the other organization\'s secret');
 });
