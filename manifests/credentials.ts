@@ -15,21 +15,20 @@ const common = { auth: 'bearer', orgContext: true, rateLimit: 'credentials' } as
 const read = { ...common, permission: 'integrations:read' } as const satisfies Partial<RouteSpec>;
 const write = { ...common, permission: 'integrations:write' } as const satisfies Partial<RouteSpec>;
 
-/** The four routes of one provider: masked summary, full values, save, delete. */
-function providerRoutes(letter: 'A' | 'B' | 'C', schemas: { body: TSchema; summary: TSchema; full: TSchema }, secretLabel: string): RouteSpec[] {
-  const url = `/cloud-${letter.toLowerCase()}-credentials`;
-  const name = `Cloud${letter}`;
-  const audit = `credentials.cloud_${letter.toLowerCase()}`;
+/** The four routes of one provider: masked summary, full values, save, delete (literal types kept, so handlers are typed). */
+function providerRoutes<const L extends 'A' | 'B' | 'C', B extends TSchema, Su extends TSchema, F extends TSchema>(letter: L, schemas: { body: B; summary: Su; full: F }, secretLabel: string) {
+  const url = `/cloud-${letter.toLowerCase() as Lowercase<L>}-credentials` as const;
+  const audit = `credentials.cloud_${letter.toLowerCase() as Lowercase<L>}` as const;
   return [
-    { id: `get${name}Credentials`, method: 'GET', url, ...read,
-      summary: `Masked summary of the Cloud ${letter} credentials`, response: { 200: schemas.summary }, handler: `get${name}` },
-    { id: `get${name}CredentialsFull`, method: 'GET', url: `${url}/full`, ...write,
-      summary: `Cloud ${letter} credentials including ${secretLabel}`, response: { 200: schemas.full }, handler: `get${name}Full` },
-    { id: `set${name}Credentials`, method: 'POST', url, ...write, audit: `${audit}_set`,
-      summary: `Save (replace) the Cloud ${letter} credentials`, body: schemas.body, response: { 200: schemas.summary }, handler: `set${name}` },
-    { id: `delete${name}Credentials`, method: 'DELETE', url, ...write, audit: `${audit}_deleted`,
-      summary: `Delete the Cloud ${letter} credentials`, response: { 200: Deleted }, handler: `delete${name}` },
-  ];
+    { id: `getCloud${letter}Credentials`, method: 'GET', url, ...read,
+      summary: `Masked summary of the Cloud ${letter} credentials`, response: { 200: schemas.summary }, handler: `getCloud${letter}` },
+    { id: `getCloud${letter}CredentialsFull`, method: 'GET', url: `${url}/full`, ...write,
+      summary: `Cloud ${letter} credentials including ${secretLabel}`, response: { 200: schemas.full }, handler: `getCloud${letter}Full` },
+    { id: `setCloud${letter}Credentials`, method: 'POST', url, ...write, audit: `${audit}_set`,
+      summary: `Save (replace) the Cloud ${letter} credentials`, body: schemas.body, response: { 200: schemas.summary }, handler: `setCloud${letter}` },
+    { id: `deleteCloud${letter}Credentials`, method: 'DELETE', url, ...write, audit: `${audit}_deleted`,
+      summary: `Delete the Cloud ${letter} credentials`, response: { 200: Deleted }, handler: `deleteCloud${letter}` },
+  ] as const satisfies readonly RouteSpec[];
 }
 
 export default defineManifest({

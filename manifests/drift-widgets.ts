@@ -4,8 +4,10 @@ import { defineManifest, type RouteSpec } from '../core/manifest.ts';
 import { IdParams } from '../core/schemas.ts';
 import { CreateWidget, Message, ReorderBody, UpdateWidget, WidgetList, WidgetView } from '../plugins/drift-widgets/schemas.ts';
 
-const read = { auth: 'bearer', scope: 'drifts:read', permission: 'widgets:read' } as const satisfies Partial<RouteSpec>;
-const write = { auth: 'bearer', scope: 'drifts:write', permission: 'widgets:write' } as const satisfies Partial<RouteSpec>;
+// Widget metrics count the whole organization's drifts, so a CLI token limited to some
+// repositories is refused (403 repository_denied) rather than shown counts it may not see.
+const read = { auth: 'bearer', scope: 'drifts:read', permission: 'widgets:read', repositories: 'unlimited' } as const satisfies Partial<RouteSpec>;
+const write = { auth: 'bearer', scope: 'drifts:write', permission: 'widgets:write', repositories: 'unlimited' } as const satisfies Partial<RouteSpec>;
 
 export default defineManifest({
   plugin: 'drift-widgets',

@@ -1,9 +1,9 @@
 // Runners (SPEC "Runners"): management by users and CLI tokens, setup, and the agent's own
 // routes (X-Runner-Token, Runner limit): heartbeat, jobs, jobs/status. The install script and
-// the agent package are opened by the runner token in the query (auth 'none' here; the handler
-// checks the token belongs to the runner, else 401).
+// the agent package are opened by the runner token in the query (auth 'runner-link': a token
+// that is not a runner's, or not the :runnerId's, answers 401).
 import { Type } from 'typebox';
-import { defineManifest, type RouteSpec } from '../core/manifest.ts';
+import { defineManifest, type AuditRule, type RouteSpec } from '../core/manifest.ts';
 import { Message, PageQuery } from '../core/schemas.ts';
 import {
   CreateRunner, CreatedRunner, Heartbeat, HeartbeatAck, JobClaim, JobStatusAck, JobStatusBody, NewToken, RunnerParams, RunnerView, SetupInfo,
@@ -12,6 +12,26 @@ import {
 
 const read = { auth: 'bearer', scope: 'runners:read', permission: 'runners:read' } as const satisfies Partial<RouteSpec>;
 const manage = { auth: 'bearer', scope: 'runners:manage', permission: 'runners:write' } as const satisfies Partial<RouteSpec>;
+
+// The agent's routes are polled every few seconds: the trail records what changed, not every call.
+/** A runner coming online or going busy, not every beat. */
+const heartbeatAudit: AuditRule = { action: 'runner.status_changed', details: (r: { status: string }) => ({ status: r.status }), skip: (r: { changed: boolean }) => !r.changed };
+/** A claim; an empty poll is not an event worth an entry. */
+const claimAudit: AuditRule = {
+  action: 'runner.job_claimed',
+  details: (r: { job: { _id: string; repositoryConfig: string } | null }) => (r.job ? { scanId: r.job._id, repositoryConfigId: r.job.repositoryConfig } : undefined),
+  skip: (r: { job: unknown }) => !r.job,
+};
+/** A result holds every drift with its before/after values: the trail keeps the count (also for a refused report). */
+const jobStatusAudit: AuditRule = {
+  action: 'runner.job_status',
+  body: (b: { jobId?: string; status?: string; result?: { drifts?: unknown }; error?: string }) => ({
+    jobId: b.jobId, status: b.status,
+    ...(Array.isArray(b.result?.drifts) ? { driftCount: b.result.drifts.length } : {}),
+    ...(b.error ? { error: b.error.slice(0, 500) } : {}),
+  }),
+  skip: (r: { changed: boolean }) => !r.changed,
+};
 
 export default defineManifest({
   plugin: 'runners',
@@ -31,20 +51,20 @@ export default defineManifest({
       summary: 'Replace the runner token; the old one stops working at once', params: RunnerParams, response: { 200: NewToken }, handler: 'regenerateToken' },
     { id: 'markRunnerOffline', method: 'POST', url: '/:runnerId/mark-offline', ...manage, audit: 'runner.marked_offline',
       params: RunnerParams, response: { 200: RunnerView }, handler: 'markOffline' },
-    { id: 'runnerHeartbeat', method: 'POST', url: '/heartbeat', auth: 'runner', rateLimit: 'runner',
+    { id: 'runnerHeartbeat', method: 'POST', url: '/heartbeat', auth: 'runner', rateLimit: 'runner', audit: heartbeatAudit,
       summary: 'Runner liveness: status online or busy, version, system info', body: Heartbeat, response: { 200: HeartbeatAck }, handler: 'heartbeat' },
-    { id: 'claimRunnerJob', method: 'POST', url: '/jobs', auth: 'runner', rateLimit: 'runner', audit: 'runner.job_claimed',
+    { id: 'claimRunnerJob', method: 'POST', url: '/jobs', auth: 'runner', rateLimit: 'runner', audit: claimAudit,
       summary: "Claims one pending scan of the runner's organization whose config's runnerLabels are all among the runner's labels (job null when none); the scan moves to running",
       response: { 200: JobClaim }, handler: 'claimJob' },
-    { id: 'reportRunnerJobStatus', method: 'POST', url: '/jobs/status', auth: 'runner', rateLimit: 'runner', audit: 'runner.job_status',
+    { id: 'reportRunnerJobStatus', method: 'POST', url: '/jobs/status', auth: 'runner', rateLimit: 'runner', audit: jobStatusAudit,
       summary: 'running, completed (result.drifts as the detection engine reports them) or failed (error); idempotent; 404 for a job this runner does not hold',
       body: JobStatusBody, response: { 200: JobStatusAck }, handler: 'jobStatus' },
     { id: 'getRunnerSetupInfo', method: 'GET', url: '/:runnerId/setup-info', ...manage,
       summary: 'Setup data including the runner token, the install command and the package URL', params: RunnerParams, response: { 200: SetupInfo }, handler: 'setupInfo' },
-    { id: 'getRunnerSetupScript', method: 'GET', url: '/:runnerId/setup', auth: 'none', reply: 'raw',
+    { id: 'getRunnerSetupScript', method: 'GET', url: '/:runnerId/setup', auth: 'runner-link', reply: 'raw',
       summary: 'The install script (text/x-shellscript); the runner token in ?token= (401 unless it is this runner\'s)',
       params: RunnerParams, query: TokenQuery, produces: ['text/x-shellscript'], response: { 200: Type.String({ description: 'The install script' }) }, handler: 'setupScript' },
-    { id: 'getRunnerAgentPackage', method: 'GET', url: '/agent/package.tgz', auth: 'none', reply: 'raw',
+    { id: 'getRunnerAgentPackage', method: 'GET', url: '/agent/package.tgz', auth: 'runner-link', reply: 'raw',
       summary: 'The runner-agent npm package (application/gzip) the install script installs; a runner token in ?token=',
       query: TokenQuery, produces: ['application/gzip'], response: { 200: Type.String({ format: 'binary', description: 'The npm package tarball' }) }, handler: 'agentPackage' },
   ],

@@ -9,6 +9,12 @@ import { ConfigIdParams, Dashboard, ListQuery, Message, PageQuery, ScanDetails, 
 
 const read = { auth: 'bearer', scope: 'scans:read', permission: 'scans:read' } as const satisfies Partial<RouteSpec>;
 const write = { auth: 'bearer', scope: 'scans:trigger', permission: 'scans:write' } as const satisfies Partial<RouteSpec>;
+// A CLI token limited to some repositories: lists are narrowed to them; a scan or config of
+// another repository, addressed by id, is refused (403 repository_denied) before the handler.
+const narrowed = { repositories: 'narrowed' } as const satisfies Partial<RouteSpec>;
+const scan = { repositories: { param: 'scanId', record: 'scan' } } as const satisfies Partial<RouteSpec>;
+const config = { repositories: { param: 'repositoryConfigId', record: 'repo-config' } } as const satisfies Partial<RouteSpec>;
+type Triggered = { _id: string; repositoryConfig: string; repositoryName: string };
 
 export default defineManifest({
   plugin: 'scans',
@@ -16,15 +22,16 @@ export default defineManifest({
   reply: 'envelope',
   description: 'Scans of repository configs: trigger, life cycle (pending, running, completed, failed, cancelled) and results',
   routes: [
-    { id: 'listScans', method: 'GET', url: '/', ...read, reply: 'named', summary: 'Newest first; {success, data, pagination:{page, limit, total}}', query: ListQuery, response: { 200: ScanPage }, handler: 'list' },
-    { id: 'getScanDashboard', method: 'GET', url: '/dashboard', ...read, summary: 'Totals, 5 recent scans and the drift trend of the last 30 days (UTC)', response: { 200: Dashboard }, handler: 'dashboard' },
-    { id: 'triggerScan', method: 'POST', url: '/trigger/:repositoryConfigId', ...write, rateLimit: 'scan', audit: 'scan.triggered',
+    { id: 'listScans', method: 'GET', url: '/', ...read, ...narrowed, reply: 'named', summary: 'Newest first; {success, data, pagination:{page, limit, total}}', query: ListQuery, response: { 200: ScanPage }, handler: 'list' },
+    { id: 'getScanDashboard', method: 'GET', url: '/dashboard', ...read, ...narrowed, summary: 'Totals, 5 recent scans and the drift trend of the last 30 days (UTC)', response: { 200: Dashboard }, handler: 'dashboard' },
+    { id: 'triggerScan', method: 'POST', url: '/trigger/:repositoryConfigId', ...write, ...config, rateLimit: 'scan',
+      audit: { action: 'scan.triggered', details: (scan: Triggered) => ({ scanId: scan._id, repositoryConfigId: scan.repositoryConfig, repositoryName: scan.repositoryName }) },
       summary: 'Creates a pending scan (triggeredBy manual) and hands it to the executor', params: ConfigIdParams, response: { 201: ScanView }, handler: 'trigger' },
-    { id: 'listRepositoryScans', method: 'GET', url: '/repository/:repositoryConfigId', ...read, params: ConfigIdParams, query: PageQuery, response: { 200: Type.Array(ScanView) }, handler: 'byRepository' },
-    { id: 'getLatestRepositoryScan', method: 'GET', url: '/repository/:repositoryConfigId/latest', ...read, summary: 'data is null when the config has no scan yet', params: ConfigIdParams, response: { 200: Nullable(ScanView) }, handler: 'latest' },
-    { id: 'getScan', method: 'GET', url: '/:scanId', ...read, params: ScanIdParams, response: { 200: ScanView }, handler: 'get' },
-    { id: 'getScanDetails', method: 'GET', url: '/:scanId/details', ...read, params: ScanIdParams, response: { 200: ScanDetails }, handler: 'details' },
-    { id: 'cancelScan', method: 'POST', url: '/:scanId/cancel', ...write, audit: 'scan.cancelled', summary: 'Only from pending or running (409 otherwise)', params: ScanIdParams, response: { 200: ScanView }, handler: 'cancel' },
-    { id: 'deleteScan', method: 'DELETE', url: '/:scanId', ...write, audit: 'scan.deleted', summary: 'Deletes a finished scan and the drifts it first detected (409 while pending or running)', params: ScanIdParams, response: { 200: Message }, handler: 'remove' },
+    { id: 'listRepositoryScans', method: 'GET', url: '/repository/:repositoryConfigId', ...read, ...config, params: ConfigIdParams, query: PageQuery, response: { 200: Type.Array(ScanView) }, handler: 'byRepository' },
+    { id: 'getLatestRepositoryScan', method: 'GET', url: '/repository/:repositoryConfigId/latest', ...read, ...config, summary: 'data is null when the config has no scan yet', params: ConfigIdParams, response: { 200: Nullable(ScanView) }, handler: 'latest' },
+    { id: 'getScan', method: 'GET', url: '/:scanId', ...read, ...scan, params: ScanIdParams, response: { 200: ScanView }, handler: 'get' },
+    { id: 'getScanDetails', method: 'GET', url: '/:scanId/details', ...read, ...scan, params: ScanIdParams, response: { 200: ScanDetails }, handler: 'details' },
+    { id: 'cancelScan', method: 'POST', url: '/:scanId/cancel', ...write, ...scan, audit: 'scan.cancelled', summary: 'Only from pending or running (409 otherwise)', params: ScanIdParams, response: { 200: ScanView }, handler: 'cancel' },
+    { id: 'deleteScan', method: 'DELETE', url: '/:scanId', ...write, ...scan, audit: 'scan.deleted', summary: 'Deletes a finished scan and the drifts it first detected (409 while pending or running)', params: ScanIdParams, response: { 200: Message }, handler: 'remove' },
   ],
 });

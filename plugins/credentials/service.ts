@@ -1,6 +1,6 @@
 // Cloud credentials of an organization: sealed at rest, masked on read, decrypted only for
 // the /full routes and for other plugins (the detection engine) through
-// ctx.services.cloudCredentials. No HTTP here.
+// the credentials service (deps.credentials.values). No HTTP here.
 import type { AppContext } from '../../core/context.ts';
 import { AppError, notFound } from '../../core/errors.ts';
 import type { CredentialStore, Provider, StoredCredential } from './store.ts';
@@ -9,7 +9,7 @@ import { summarizeCloudA, summarizeCloudB, summarizeCloudC } from './mask.ts';
 
 export interface CredentialValues { cloud_a: CloudACredentials; cloud_b: CloudBCredentials; cloud_c: CloudCCredentials }
 
-/** What ctx.services.cloudCredentials offers later plugins. */
+/** What the scan inputs read (deps.credentials). */
 export interface CloudCredentialsService {
   /** The organization's decrypted values for one provider, or null when none are stored. */
   get<P extends Provider>(orgId: string, provider: P): Promise<CredentialValues[P] | null>;
@@ -85,7 +85,6 @@ export function createCredentialService(ctx: AppContext, store: CredentialStore)
       // A changed ENCRYPTION_KEY or a tampered document: say so rather than a bare 500.
       ctx.log.error({ err: (err as Error).message, orgId: doc.orgId, provider }, 'cloud credentials cannot be decrypted');
       throw new AppError('credentials_unreadable', {
-        status: 500,
         message: `Stored ${RULES[provider].label} credentials cannot be decrypted; save them again`,
       });
     }
@@ -134,3 +133,7 @@ export function createCredentialService(ctx: AppContext, store: CredentialStore)
   };
 }
 export type CredentialService = ReturnType<typeof createCredentialService>;
+
+declare module '../../core/plugin.ts' {
+  interface PluginServices { credentials: CredentialService }
+}

@@ -1,10 +1,10 @@
 // Drift widgets: dashboard tiles whose metric is the number of drifts matching their
 // filters, computed on create, on update and on refresh (one widget or all). Metrics are
 // organization-wide: a widget belongs to the organization, not to one token's repositories
-// (a token limited to some repositories is refused, see index.ts).
+// (a token limited to some repositories is refused: manifest repositories 'unlimited').
 import { newId } from '../../core/crypto.ts';
 import { badRequest, conflict, notFound } from '../../core/errors.ts';
-import type { DriftStore } from '../drifts/store.ts';
+import type { DriftService } from '../drifts/service.ts';
 import { MAX_WIDGETS, type Widget, type WidgetFilters, type WidgetStore } from './store.ts';
 import type { CreateWidget, UpdateWidget } from './schemas.ts';
 import { namedChanges, type Changes } from '../../core/db.ts';
@@ -15,7 +15,7 @@ export const widgetView = (w: Widget) => ({
   lastRefreshed: w.lastRefreshed.toISOString(), createdAt: w.createdAt.toISOString(), updatedAt: w.updatedAt.toISOString(),
 });
 
-export function createWidgetService(store: WidgetStore, drifts: DriftStore, nextOrder: NextOrder) {
+export function createWidgetService(store: WidgetStore, drifts: Pick<DriftService, 'count'>, nextOrder: NextOrder) {
   const metric = (orgId: string, f: WidgetFilters) => drifts.count(orgId, {
     status: f.status, severity: f.severity, resourceType: f.resourceType, q: f.q,
     repositoryConfig: f.repositoryConfigId ? [f.repositoryConfigId] : undefined,

@@ -1,41 +1,38 @@
-// Handlers of the drift routes (manifests/drifts.ts).
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { definePlugin } from '../../core/legacy.ts';
-import { createRepoConfigStore } from '../repo-configs/store.ts';
-import { repoScope } from '../repo-configs/access.ts';
-import { createScanStore } from '../scans/store.ts';
+// Handlers of the drift routes (manifests/drifts.ts). Drifts need no other plugin: a scan's
+// or repository config's existence is asked of the engine (ctx.repositoryOf), and the scans
+// plugin records results through this one's service.
+import { definePlugin } from '../../core/plugin.ts';
+import manifest from '../../manifests/drifts.ts';
 import { createDriftStore } from './store.ts';
-import { createDriftService, toFilter, type FilterQuery } from './service.ts';
+import { createDriftService, toFilter } from './service.ts';
 import { streamCsv } from './export.ts';
 
-const orgOf = (req: FastifyRequest) => req.org!.id;
-const params = (req: FastifyRequest) => req.params as { driftId: string; scanId: string; repositoryConfigId: string };
-type PagedQuery = FilterQuery & { page: number; limit: number };
+export default definePlugin({
+  manifest,
+  needs: [],
+  build(ctx) {
+    const drifts = createDriftStore(ctx.db);
+    const service = createDriftService(ctx, { drifts });
+    ctx.defineRepositoryRecord('drift', async (orgId, id) => (await drifts.get(orgId, id))?.repositoryConfig ?? null);
+    ctx.onOrgDelete((orgId) => drifts.removeOrg(orgId));
 
-export default definePlugin((ctx) => {
-  const drifts = createDriftStore(ctx.db);
-  const service = createDriftService(ctx, { drifts, scans: createScanStore(ctx.db), configs: createRepoConfigStore(ctx.db) });
-  ctx.onOrgDelete((orgId) => drifts.removeOrg(orgId));
-  ctx.services.drifts = service;
-
-  return {
-    handlers: {
-      list: (req) => service.list(orgOf(req), req.query as PagedQuery, repoScope(req)),
-      query: (req) => service.query(orgOf(req), req.query as PagedQuery, repoScope(req)),
-      aggregations: (req) => service.aggregations(orgOf(req), req.query as FilterQuery, repoScope(req)),
-      exportCsv: (req: FastifyRequest, reply: FastifyReply) => {
-        const q = req.query as FilterQuery;
-        return streamCsv(req, reply, drifts, orgOf(req), toFilter(q, repoScope(req)), q.sort);
+    return {
+      provides: service,
+      handlers: {
+        list: ({ org, query, repositories }) => service.list(org.id, query, repositories),
+        query: ({ org, query, repositories }) => service.query(org.id, query, repositories),
+        aggregations: ({ org, query, repositories }) => service.aggregations(org.id, query, repositories),
+        exportCsv: ({ org, query, repositories, req, reply }) => streamCsv(req, reply, drifts, org.id, toFilter(query, repositories), query.sort),
+        suggestions: ({ org, repositories }) => service.suggestions(org.id, repositories),
+        autocomplete: ({ org, query, repositories }) => service.autocomplete(org.id, query, repositories),
+        byScan: ({ org, params }) => service.byScan(org.id, params.scanId),
+        byRepository: ({ org, params, query }) => service.byRepository(org.id, params.repositoryConfigId, query),
+        statistics: ({ org, params }) => service.statistics(org.id, params.repositoryConfigId),
+        rules: () => service.rules(),
+        get: ({ org, params }) => service.get(org.id, params.driftId),
+        setStatus: ({ org, params, body }) => service.setStatus(org.id, params.driftId, body.status),
+        feedback: ({ org, params, body, principal }) => service.feedback(org.id, params.driftId, body, principal.userId),
       },
-      suggestions: (req) => service.suggestions(orgOf(req), repoScope(req)),
-      autocomplete: (req) => service.autocomplete(orgOf(req), req.query as { field: string; prefix?: string; limit?: number }, repoScope(req)),
-      byScan: (req) => service.byScan(orgOf(req), params(req).scanId, repoScope(req)),
-      byRepository: (req) => service.byRepository(orgOf(req), params(req).repositoryConfigId, req.query as { page: number; limit: number }, repoScope(req)),
-      statistics: (req) => service.statistics(orgOf(req), params(req).repositoryConfigId, repoScope(req)),
-      rules: () => service.rules(),
-      get: (req) => service.get(orgOf(req), params(req).driftId, repoScope(req)),
-      setStatus: (req) => service.setStatus(orgOf(req), params(req).driftId, (req.body as { status: 'acknowledged' | 'resolved' | 'ignored' }).status, repoScope(req)),
-      feedback: (req) => service.feedback(orgOf(req), params(req).driftId, req.body as { rating: number; comment?: string }, req.principal?.userId, repoScope(req)),
-    },
-  };
+    };
+  },
 });

@@ -3,9 +3,7 @@
 // feedback. No HTTP here (the CSV export's streaming lives in export.ts).
 import type { AppContext } from '../../core/context.ts';
 import { conflict, notFound } from '../../core/errors.ts';
-import { assertAllowed, narrow, type RepoScope } from '../repo-configs/access.ts';
-import type { RepoConfigStore } from '../repo-configs/store.ts';
-import type { ScanStore } from '../scans/store.ts';
+import { narrow, type RepoScope } from '../../core/guards/repositories.ts';
 import { RULE_TABLE } from '../../runner-agent/src/engine/rule-table.ts';
 import { driftTrend, isoDay } from './trend.ts';
 import { driftView } from './schemas.ts';
@@ -45,20 +43,22 @@ export function toFilter(q: FilterQuery, scope: RepoScope): DriftFilter {
   };
 }
 
-interface Deps { drifts: DriftStore; scans: ScanStore; configs: RepoConfigStore }
+interface Deps { drifts: DriftStore }
 
+/**
+ * Routes addressing a record by id are held to a CLI token's repositories by the engine
+ * (manifest `repositories`), before the service runs: the service checks existence only.
+ * Scans and repository configs are other plugins' records: their existence is asked of the
+ * engine's record lookup (ctx.repositoryOf), so drifts need neither plugin.
+ */
 export function createDriftService(ctx: AppContext, d: Deps) {
-  async function load(orgId: string, id: string, scope: RepoScope) {
+  async function load(orgId: string, id: string) {
     const drift = await d.drifts.get(orgId, id);
     if (!drift) throw notFound('Drift');
-    assertAllowed(scope, drift.repositoryConfig);
     return drift;
   }
-  async function loadConfig(orgId: string, id: string, scope: RepoScope) {
-    const c = await d.configs.get(orgId, id);
-    if (!c) throw notFound('Repository config');
-    assertAllowed(scope, id);
-    return c;
+  async function mustExist(kind: 'scan' | 'repo-config', orgId: string, id: string) {
+    if (!(await ctx.repositoryOf(kind, orgId, id))) throw notFound(kind === 'scan' ? 'Scan' : 'Repository config');
   }
   async function page(orgId: string, f: DriftFilter, sort: string | undefined, p: { page: number; limit: number }) {
     const { rows, total } = await d.drifts.page(orgId, f, driftSort(sort), (p.page - 1) * p.limit, p.limit);
@@ -112,20 +112,18 @@ export function createDriftService(ctx: AppContext, d: Deps) {
       return rows.filter((r) => r._id !== null && r._id !== undefined).map((r) => String(r._id));
     },
 
-    async byScan(orgId: string, scanId: string, scope: RepoScope) {
-      const scan = await d.scans.get(orgId, scanId);
-      if (!scan) throw notFound('Scan');
-      assertAllowed(scope, scan.repositoryConfig);
+    async byScan(orgId: string, scanId: string) {
+      await mustExist('scan', orgId, scanId);
       return (await d.drifts.byScan(orgId, scanId, 1000)).map(driftView);
     },
 
-    async byRepository(orgId: string, configId: string, p: { page: number; limit: number }, scope: RepoScope) {
-      await loadConfig(orgId, configId, scope);
+    async byRepository(orgId: string, configId: string, p: { page: number; limit: number }) {
+      await mustExist('repo-config', orgId, configId);
       return (await page(orgId, { repositoryConfig: [configId] }, undefined, p)).data;
     },
 
-    async statistics(orgId: string, configId: string, scope: RepoScope) {
-      await loadConfig(orgId, configId, scope);
+    async statistics(orgId: string, configId: string) {
+      await mustExist('repo-config', orgId, configId);
       const groups = await d.drifts.group(orgId, { repositoryConfig: [configId] }, { severity: '$severity', status: '$status', resolvedBy: '$resolvedBy' });
       const bySeverity = zeroSeverity();
       const resolvedBySeverity = zeroSeverity();
@@ -152,10 +150,10 @@ export function createDriftService(ctx: AppContext, d: Deps) {
     /** The severity table the engine classifies with, in the order it tries the rules. */
     rules: () => RULE_TABLE,
 
-    get: async (orgId: string, id: string, scope: RepoScope) => driftView(await load(orgId, id, scope)),
+    get: async (orgId: string, id: string) => driftView(await load(orgId, id)),
 
-    async setStatus(orgId: string, id: string, target: keyof typeof STATUS_SOURCES, scope: RepoScope) {
-      const drift = await load(orgId, id, scope);
+    async setStatus(orgId: string, id: string, target: keyof typeof STATUS_SOURCES) {
+      const drift = await load(orgId, id);
       if (drift.status === target) return driftView(drift);
       const sources = STATUS_SOURCES[target];
       const refuse = (current: string) => conflict(`A drift cannot move from ${current} to ${target}; allowed from ${sources.join(', ')}`, { status: current, allowedFrom: sources });
@@ -174,12 +172,36 @@ export function createDriftService(ctx: AppContext, d: Deps) {
       return driftView(after);
     },
 
-    async feedback(orgId: string, id: string, input: { rating: number; comment?: string }, userId: string | undefined, scope: RepoScope) {
-      await load(orgId, id, scope);
+    async feedback(orgId: string, id: string, input: { rating: number; comment?: string }, userId: string | undefined) {
+      await load(orgId, id);
       const at = new Date();
       await d.drifts.setFeedback(orgId, id, { rating: input.rating, comment: input.comment ?? null, userId: userId ?? 'unknown', at }, at);
       return { message: 'Feedback recorded' };
     },
+
+    // --- for the plugins that need drifts (scans, drift-widgets)
+    /** Drifts matching a filter (widget metrics, dashboard totals). */
+    count: (orgId: string, f: DriftFilter) => d.drifts.count(orgId, f),
+    /** The last TREND_DAYS UTC days of detections and resolutions. */
+    trend: (orgId: string, repositoryConfigs: readonly string[] | undefined) => driftTrend(d.drifts, orgId, repositoryConfigs),
+    /** Views of the drifts a scan detected first or found again, newest first. */
+    scanDrifts: async (orgId: string, scanId: string, limit: number) => (await d.drifts.byScan(orgId, scanId, limit)).map(driftView),
+    countByConfig: (orgId: string, configId: string, status?: DriftStatus) => d.drifts.countByConfig(orgId, configId, status),
+    removeByConfig: async (orgId: string, configId: string) => { await d.drifts.removeByConfig(orgId, configId); },
+    removeByScan: (orgId: string, scanId: string) => d.drifts.removeByScan(orgId, scanId),
+    /** Writes of a scan's result (plugins/scans/record.ts): named, each scoped to the organization and config. */
+    results: {
+      openOf: d.drifts.openOf,
+      insertNew: d.drifts.insertNew,
+      seenAgainByAddress: d.drifts.seenAgainByAddress,
+      seenAgain: d.drifts.seenAgain,
+      rewrite: d.drifts.rewrite,
+      resolveMissing: d.drifts.resolveMissing,
+    },
   };
 }
 export type DriftService = ReturnType<typeof createDriftService>;
+
+declare module '../../core/plugin.ts' {
+  interface PluginServices { drifts: DriftService }
+}

@@ -161,7 +161,6 @@ const PLACEMENT_PROJECTION = { ruleId: 1, resourceId: 1, provider: 1, location: 
 export function createDriftStore(db: Database) {
   const col = db.collection<Drift>(DRIFTS);
   return {
-    col,
     async page(orgId: string, f: DriftFilter, sort: Record<string, 1 | -1>, skip: number, limit: number) {
       const filter = driftFilter(orgId, f);
       const [rows, total] = await Promise.all([
@@ -212,8 +211,9 @@ export function createDriftStore(db: Database) {
       // One round trip for any realistic N: the projected documents are small (the diff, to see whether it changed).
       col.find({ orgId, repositoryConfig, openKey: OPEN }, { projection: { _id: 1, resourceAddress: 1, status: 1, severity: 1, changeType: 1, lastScan: 1, scan: 1, diff: 1, ...PLACEMENT_PROJECTION } }).batchSize(50_000).toArray(),
     /** Inserts what it can; returns the addresses that hit the open-record unique index (a concurrent scan of the same config inserted them). */
-    async insertMany(docs: Drift[]): Promise<string[]> {
+    async insertNew(orgId: string, docs: Drift[]): Promise<string[]> {
       if (!docs.length) return [];
+      if (docs.some((doc) => doc.orgId !== orgId)) throw new Error('drifts.insertNew: a drift of another organization');
       try {
         await col.insertMany(docs, { ordered: false });
         return [];
@@ -225,10 +225,23 @@ export function createDriftStore(db: Database) {
         return list.map((e) => docs[e.index ?? e.err!.index].resourceAddress);
       }
     },
-    async updateMany(filter: Filter<Drift>, set: Partial<Drift>) {
-      await col.updateMany(filter, { $set: set });
+    /** Open drifts of a config, named by address, found again by a scan (those a concurrent scan inserted first). */
+    async seenAgainByAddress(orgId: string, repositoryConfig: string, addresses: string[], set: Pick<Drift, 'lastScan' | 'lastSeenAt' | 'updatedAt'>) {
+      await col.updateMany({ orgId, repositoryConfig, openKey: OPEN, resourceAddress: { $in: addresses } }, { $set: set });
     },
-    bulk: (ops: AnyBulkWriteOperation<Drift>[]) => bulkWriteInChunks(col, ops),
+    /** Open drifts of a config found again unchanged: one statement for a group sharing severity, changeType and commit. */
+    async seenAgain(orgId: string, repositoryConfig: string, ids: string[], set: Pick<Drift, 'lastScan' | 'lastSeenAt' | 'severity' | 'severityRank' | 'changeType' | 'commit' | 'updatedAt'>) {
+      await col.updateMany({ orgId, repositoryConfig, openKey: OPEN, _id: { $in: ids } }, { $set: set });
+    },
+    /** Open drifts found again with a new diff or placement: one bulk write, a statement each. */
+    rewrite: (orgId: string, rows: { id: string; set: Partial<Drift> }[]) =>
+      bulkWriteInChunks(col, rows.map(({ id, set }): AnyBulkWriteOperation<Drift> => ({ updateOne: { filter: { _id: id, orgId, openKey: OPEN }, update: { $set: set } } }))),
+    /** Open drifts of a config a scan did not find (ignored ones stay): resolved by that scan. */
+    async resolveMissing(orgId: string, repositoryConfig: string, ids: string[], scanId: string, at: Date, day: string) {
+      await col.updateMany({ orgId, repositoryConfig, openKey: OPEN, _id: { $in: ids }, status: { $nin: ['ignored'] } }, {
+        $set: { status: 'resolved', resolvedAt: at, resolvedDay: day, resolvedBy: 'scan', openKey: `resolved:${scanId}`, statusChangedAt: at, updatedAt: at },
+      });
+    },
     removeByScan: (orgId: string, scanId: string) => col.deleteMany({ orgId, scan: scanId }),
     removeByConfig: (orgId: string, repositoryConfig: string) => col.deleteMany({ orgId, repositoryConfig }),
     countByConfig: (orgId: string, repositoryConfig: string, status?: DriftStatus) =>

@@ -3,25 +3,30 @@
 // Settings (core/config.ts): EXECUTOR_CONCURRENCY (scans run at once by one process),
 // DRIFT_CLOUD_A_ENDPOINT (cloud_a endpoint override: moto in tests and the demo),
 // EXECUTOR_LOCAL_SOURCES (whether configs may point at this host's files), SCAN_TIMEOUT_MINUTES.
-import { definePlugin } from '../../core/legacy.ts';
+import { definePlugin } from '../../core/plugin.ts';
+import manifest from '../../manifests/executor.ts';
 import { EXECUTE_JOB } from '../scans/service.ts';
 import { createExecutor } from './service.ts';
 
-export default definePlugin((ctx) => {
-  const { EXECUTOR_CONCURRENCY, DRIFT_CLOUD_A_ENDPOINT, EXECUTOR_LOCAL_SOURCES, SCAN_TIMEOUT_MINUTES } = ctx.config;
-  const executor = createExecutor(ctx, {
-    concurrency: EXECUTOR_CONCURRENCY,
-    endpoint: DRIFT_CLOUD_A_ENDPOINT,
-    localSources: EXECUTOR_LOCAL_SOURCES,
-    timeoutMs: SCAN_TIMEOUT_MINUTES * 60_000,
-  });
-  ctx.services.executor = executor;
-  ctx.scheduler.define<{ orgId: string; scanId: string }>(EXECUTE_JOB, async (data) => {
-    await executor.execute(data.orgId, data.scanId);
-  }, { concurrency: EXECUTOR_CONCURRENCY });
+export default definePlugin({
+  manifest,
+  needs: ['scans'],
+  build(ctx, deps) {
+    const { EXECUTOR_CONCURRENCY, DRIFT_CLOUD_A_ENDPOINT, EXECUTOR_LOCAL_SOURCES, SCAN_TIMEOUT_MINUTES } = ctx.config;
+    const executor = createExecutor(ctx, deps.scans, {
+      concurrency: EXECUTOR_CONCURRENCY,
+      endpoint: DRIFT_CLOUD_A_ENDPOINT,
+      localSources: EXECUTOR_LOCAL_SOURCES,
+      timeoutMs: SCAN_TIMEOUT_MINUTES * 60_000,
+    });
+    ctx.scheduler.define<{ orgId: string; scanId: string }>(EXECUTE_JOB, async (data) => {
+      await executor.execute(data.orgId, data.scanId);
+    }, { concurrency: EXECUTOR_CONCURRENCY });
 
-  return {
-    handlers: {},
-    stop: () => executor.stop(),
-  };
+    return {
+      provides: executor,
+      handlers: {},
+      stop: () => executor.stop(),
+    };
+  },
 });

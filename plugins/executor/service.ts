@@ -3,15 +3,14 @@
 //
 // Agenda may run a job twice (its lock is a findOneAndUpdate, not atomic on the embedded
 // database, and a lock can expire while a long scan runs), so the one-time step is decided by
-// ctx.once.claim(`execute:<scanId>`): one process runs the scan, every other run returns.
-// recordScanResult is itself idempotent, so a report repeated after a crash changes nothing.
+// the scans plugin's execution claim (`execute:<scanId>`, plugins/scans/execution.ts): one
+// process runs the scan, every other run returns, and a claim whose next step failed is given
+// back for the next run. Recording a result is itself idempotent, so a report repeated after a
+// crash changes nothing.
 import type { AppContext } from '../../core/context.ts';
-import { createRepoConfigStore } from '../repo-configs/store.ts';
-import { createScanStore } from '../scans/store.ts';
-import type { ScanResults } from '../scans/record.ts';
+import type { ScanService } from '../scans/service.ts';
+import { ConfigProblem, failureMessage } from '../scans/scan-job.ts';
 import { detectDrift, type ScanInput, type ScanOutcome } from '../../runner-agent/src/engine/index.ts';
-import { ConfigProblem, failureMessage, isForRunners, scanInputOrFail, toReportedDrifts } from './scan-job.ts';
-
 export interface ExecutorSettings {
   concurrency: number;
   endpoint: string | undefined;
@@ -33,54 +32,31 @@ const isLocal = (source: ScanInput['source']) => source.kind === 'path' || /^fil
 
 const SHUTDOWN = 'The service stopped while the scan was running; trigger the scan again';
 
-export function createExecutor(ctx: AppContext, settings: ExecutorSettings) {
-  const scans = createScanStore(ctx.db);
-  const configs = createRepoConfigStore(ctx.db);
+export function createExecutor(ctx: AppContext, scans: Pick<ScanService, 'execution'>, settings: ExecutorSettings) {
+  const { execution } = scans;
   const detect = settings.detect ?? detectDrift;
   // Scans running in this process, so stop() can end them with a message instead of leaving them running.
   const inFlight = new Map<string, { abort: AbortController; done: Promise<unknown> }>();
 
-  const results = () => {
-    const r = ctx.services.scanResults as ScanResults | undefined;
-    if (!r) throw new Error('executor: the scans plugin (ctx.services.scanResults) is not enabled');
-    return r;
-  };
-
   async function execute(orgId: string, scanId: string): Promise<ExecuteOutcome> {
-    const scan = await scans.get(orgId, scanId);
-    if (!scan) return 'skipped:gone';
-    if (scan.status !== 'pending') return 'skipped:not-pending';
-    const config = await configs.get(orgId, scan.repositoryConfig);
-    if (!config) {
-      // Deleting a config removes its scans; a scan left without one cannot run.
-      await results().recordScanResult(orgId, scanId, { status: 'failed', error: 'The repository config of this scan was deleted' });
-      return 'failed';
-    }
-    // Left pending for a self-hosted runner with matching labels (POST /api/runners/jobs).
-    if (isForRunners(config)) return 'skipped:runners';
-    if (!(await ctx.once.claim(`execute:${scanId}`, orgId))) return 'skipped:claimed';
-
-    // A config that cannot be scanned fails the scan from pending: it never started.
-    const input = await scanInputOrFail(ctx, results(), config, scanId, settings.endpoint, (i) => {
+    const claim = await execution.claimForExecutor(orgId, scanId, (i) => {
       if (!settings.localSources && isLocal(i.source)) throw new ConfigProblem(LOCAL_REFUSED);
     });
-    if (!input) return 'failed';
-
-    const started = await results().recordScanResult(orgId, scanId, { status: 'running' });
-    if (started.scan.status !== 'running') return 'skipped:not-pending'; // cancelled in between
+    if (claim.kind !== 'run') return claim.kind === 'failed' ? 'failed' : `skipped:${claim.kind}`;
+    const { input } = claim;
 
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(Object.assign(new Error('timeout'), { name: 'TimeoutError' })), settings.timeoutMs);
     const run = (async () => {
       try {
         const outcome = await detect({ ...input, signal: abort.signal });
-        await results().recordScanResult(orgId, scanId, { status: 'completed', drifts: toReportedDrifts(outcome.drifts) });
+        await execution.record(orgId, scanId, { status: 'completed', drifts: outcome.drifts });
         ctx.log.info({ orgId, scanId, drifts: outcome.drifts.length, resources: outcome.resourcesScanned, ms: outcome.stats.durationMs }, 'scan completed');
         return 'ran' as const;
       } catch (err) {
         const error = abort.signal.reason === SHUTDOWN ? SHUTDOWN : failureMessage(err);
         ctx.log.warn({ orgId, scanId, err: (err as Error)?.message }, 'scan failed');
-        await results().recordScanResult(orgId, scanId, { status: 'failed', error });
+        await execution.record(orgId, scanId, { status: 'failed', error });
         return 'failed' as const;
       } finally {
         clearTimeout(timer);
@@ -103,3 +79,7 @@ export function createExecutor(ctx: AppContext, settings: ExecutorSettings) {
   };
 }
 export type Executor = ReturnType<typeof createExecutor>;
+
+declare module '../../core/plugin.ts' {
+  interface PluginServices { executor: Executor }
+}

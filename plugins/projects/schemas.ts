@@ -2,8 +2,10 @@
 // against the credentials plugin's schema of the project's provider.
 import { Type, type Static } from 'typebox';
 import { Nullable, Timestamp } from '../../core/schemas.ts';
-import { Provider } from '../repo-configs/schemas.ts';
+import { PROVIDERS } from '../credentials/store.ts';
 import { CloudACredentials, CloudBCredentials, CloudCCredentials } from '../credentials/schemas.ts';
+
+const Provider = Type.Enum(PROVIDERS);
 
 export const CreateProject = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 100 }),

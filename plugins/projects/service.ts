@@ -6,7 +6,7 @@ import { newId } from '../../core/crypto.ts';
 import { badRequest, conflict, notFound } from '../../core/errors.ts';
 import { CloudACredentials, CloudBCredentials, CloudCCredentials } from '../credentials/schemas.ts';
 import { summarizeCloudA, summarizeCloudB, summarizeCloudC } from '../credentials/mask.ts';
-import type { RepoConfigStore, Provider } from '../repo-configs/store.ts';
+import type { Provider } from '../credentials/store.ts';
 import type { Project, ProjectStore } from './store.ts';
 import { namedChanges } from '../../core/db.ts';
 
@@ -16,7 +16,18 @@ const RULES = {
   cloud_c: { schema: CloudCCredentials, summarize: summarizeCloudC, fields: ['projectId', 'serviceAccountKey'] },
 } as const;
 
-export function createProjectService(ctx: AppContext, store: ProjectStore, configs: RepoConfigStore) {
+/**
+ * What projects need to know of the repository configs that use them. The repo-configs
+ * plugin, which needs projects, attaches it (attachConfigs): projects never import it.
+ */
+export interface ProjectConfigs {
+  countBy(orgId: string): Promise<Map<string, number>>;
+  countIn(orgId: string, projectId: string): Promise<number>;
+}
+const NO_CONFIGS: ProjectConfigs = { countBy: async () => new Map(), countIn: async () => 0 };
+
+export function createProjectService(ctx: AppContext, store: ProjectStore) {
+  let configs = NO_CONFIGS;
   const view = (p: Project, defaultId: string | null, count: number) => ({
     _id: p._id, name: p.name, provider: p.provider, isDefault: p._id === defaultId, repoConfigCount: count,
     credentials: p.summary ? { hasCredentials: true, ...p.summary, lastUpdated: p.credentialsUpdatedAt?.toISOString() ?? null } : { hasCredentials: false, lastUpdated: null },
@@ -28,13 +39,16 @@ export function createProjectService(ctx: AppContext, store: ProjectStore, confi
     return p;
   }
   async function one(orgId: string, p: Project) {
-    const [defaultId, count] = await Promise.all([store.defaultId(orgId), configs.countInProject(orgId, p._id)]);
+    const [defaultId, count] = await Promise.all([store.defaultId(orgId), configs.countIn(orgId, p._id)]);
     return view(p, defaultId, count);
   }
 
   return {
+    attachConfigs(used: ProjectConfigs) { configs = used; },
+    /** A project of the organization, or null. */
+    find: (orgId: string, id: string) => store.get(orgId, id),
     async list(orgId: string) {
-      const [rows, defaultId, counts] = await Promise.all([store.list(orgId), store.defaultId(orgId), configs.countBy(orgId, 'projectId')]);
+      const [rows, defaultId, counts] = await Promise.all([store.list(orgId), store.defaultId(orgId), configs.countBy(orgId)]);
       return rows.map((p) => view(p, defaultId, counts.get(p._id) ?? 0));
     },
     async create(orgId: string, input: { name: string; provider: Provider }) {
@@ -53,7 +67,7 @@ export function createProjectService(ctx: AppContext, store: ProjectStore, confi
     },
     async remove(orgId: string, id: string) {
       await load(orgId, id);
-      const used = await configs.countInProject(orgId, id);
+      const used = await configs.countIn(orgId, id);
       if (used) throw conflict(`The project is used by ${used} repository ${used === 1 ? 'config' : 'configs'}; move them to another project first`, { repoConfigCount: used });
       await store.remove(orgId, id);
       // Deleting the default leaves the organization without one until another is set.
@@ -78,8 +92,8 @@ export function createProjectService(ctx: AppContext, store: ProjectStore, confi
       await store.update(orgId, id, { sealed, summary, credentialsUpdatedAt: now, updatedAt: now });
       return one(orgId, await load(orgId, id));
     },
-    /** Decrypted credentials for the detection engine (ctx.services.projectCredentials). */
-    async values(orgId: string, id: string): Promise<Record<string, unknown> | null> {
+    /** Decrypted credentials for the detection engine (the scans plugin's scan inputs). */
+    async credentialValues(orgId: string, id: string): Promise<Record<string, unknown> | null> {
       const p = await store.get(orgId, id);
       if (!p?.sealed) return null;
       const payload = JSON.parse(ctx.sealer.open(p.sealed)) as { orgId: string; projectId: string; values: Record<string, unknown> };
@@ -87,4 +101,9 @@ export function createProjectService(ctx: AppContext, store: ProjectStore, confi
       return payload.values;
     },
   };
+}
+export type ProjectService = ReturnType<typeof createProjectService>;
+
+declare module '../../core/plugin.ts' {
+  interface PluginServices { projects: ProjectService }
 }

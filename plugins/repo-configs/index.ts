@@ -1,38 +1,42 @@
-// Handlers of the repository config routes (manifests/repo-configs.ts).
-import type { FastifyRequest } from 'fastify';
-import { definePlugin } from '../../core/legacy.ts';
-import { createDriftStore } from '../drifts/store.ts';
-import { createScanStore } from '../scans/store.ts';
-import { createWorkspaceStore } from '../workspaces/store.ts';
-import { createProjectStore } from '../projects/store.ts';
+// Handlers of the repository config routes (manifests/repo-configs.ts). Workspaces and
+// projects count and move configs through the hooks they offer (attachConfigs); the plugins
+// keeping records of a config (scans, drifts) attach to this one's (onRemove, addStats).
+import { definePlugin } from '../../core/plugin.ts';
+import manifest from '../../manifests/repo-configs.ts';
 import { createRepoConfigStore } from './store.ts';
 import { createRepoConfigService } from './service.ts';
-import { repoScope } from './access.ts';
-import type { CreateRepoConfig, UpdateRepoConfig } from './schemas.ts';
 
-type Meter = (orgId: string) => Promise<number>;
-const orgOf = (req: FastifyRequest) => req.org!.id;
-const idOf = (req: FastifyRequest) => (req.params as { id: string }).id;
+export default definePlugin({
+  manifest,
+  needs: ['workspaces', 'projects', 'auth'],
+  build(ctx, deps) {
+    const configs = createRepoConfigStore(ctx.db);
+    const service = createRepoConfigService(ctx, { configs, workspaces: deps.workspaces, projects: deps.projects });
+    deps.workspaces.attachConfigs({
+      countBy: (orgId) => configs.countBy(orgId, 'workspaceId'),
+      countIn: (orgId, workspaceId) => configs.countInWorkspace(orgId, workspaceId),
+      move: (orgId, from, to) => configs.moveWorkspace(orgId, from, to),
+    });
+    deps.projects.attachConfigs({
+      countBy: (orgId) => configs.countBy(orgId, 'projectId'),
+      countIn: (orgId, projectId) => configs.countInProject(orgId, projectId),
+    });
+    deps.auth.registerMeter('repositories', (orgId) => configs.count(orgId));
+    // A config's repository is itself: the id when the organization has it.
+    ctx.defineRepositoryRecord('repo-config', async (orgId, id) => ((await configs.get(orgId, id)) ? id : null));
+    ctx.onOrgDelete((orgId) => configs.removeOrg(orgId));
 
-export default definePlugin((ctx) => {
-  const configs = createRepoConfigStore(ctx.db);
-  const service = createRepoConfigService(ctx, {
-    configs, scans: createScanStore(ctx.db), drifts: createDriftStore(ctx.db),
-    workspaces: createWorkspaceStore(ctx.db), projects: createProjectStore(ctx.db),
-  });
-  (ctx.services.registerMeter as ((name: string, fn: Meter) => void) | undefined)?.('repositories', (orgId) => configs.count(orgId));
-  ctx.onOrgDelete((orgId) => configs.removeOrg(orgId));
-  ctx.services.repoConfigs = service;
-
-  return {
-    handlers: {
-      list: (req) => service.list(orgOf(req), repoScope(req)),
-      get: (req) => service.get(orgOf(req), idOf(req), repoScope(req)),
-      editView: (req) => service.editView(orgOf(req), idOf(req), repoScope(req)),
-      create: (req) => service.create(orgOf(req), req.body as CreateRepoConfig, repoScope(req)),
-      update: (req) => service.update(orgOf(req), idOf(req), req.body as UpdateRepoConfig, repoScope(req)),
-      remove: (req) => service.remove(orgOf(req), idOf(req), repoScope(req)),
-      stats: (req) => service.stats(orgOf(req), idOf(req), repoScope(req)),
-    },
-  };
+    return {
+      provides: service,
+      handlers: {
+        list: ({ org, repositories }) => service.list(org.id, repositories),
+        get: ({ org, params }) => service.get(org.id, params.id),
+        editView: ({ org, params }) => service.editView(org.id, params.id),
+        create: ({ org, body }) => service.create(org.id, body),
+        update: ({ org, params, body }) => service.update(org.id, params.id, body),
+        remove: ({ org, params }) => service.remove(org.id, params.id),
+        stats: ({ org, params }) => service.stats(org.id, params.id),
+      },
+    };
+  },
 });

@@ -6,12 +6,9 @@ import type { AppContext } from '../../core/context.ts';
 import { newId } from '../../core/crypto.ts';
 import { AppError, badRequest, notFound } from '../../core/errors.ts';
 import { PLAN_LIMITS, planLabel } from '../../core/plans.ts';
-import type { DriftStore } from '../drifts/store.ts';
-import type { ScanStore } from '../scans/store.ts';
-import { ensureDefaultWorkspace } from '../workspaces/service.ts';
-import type { WorkspaceStore } from '../workspaces/store.ts';
-import type { ProjectStore } from '../projects/store.ts';
-import { assertAllowed, repositoryDenied, type RepoScope } from './access.ts';
+import type { WorkspaceService } from '../workspaces/service.ts';
+import type { ProjectService } from '../projects/service.ts';
+import type { RepoScope } from '../../core/guards/repositories.ts';
 import { REPOSITORY_URL_HINT, REPOSITORY_URL_SECRET, repositoryUrlKind, repositoryUrlSecret, type RepoConfig, type RepoConfigStore } from './store.ts';
 import type { CreateRepoConfig, UpdateRepoConfig } from './schemas.ts';
 import { repoPathProblem, statePathProblem } from '../../runner-agent/src/engine/paths.ts';
@@ -60,13 +57,22 @@ export function checkPaths(input: { iacPaths?: string[]; statePath?: string | nu
   if (problem) throw refuse('statePath', `statePath "${statePath}" ${problem}`);
 }
 
-interface Deps { configs: RepoConfigStore; scans: ScanStore; drifts: DriftStore; workspaces: WorkspaceStore; projects: ProjectStore }
+interface Deps { configs: RepoConfigStore; workspaces: Pick<WorkspaceService, 'find' | 'defaultId'>; projects: Pick<ProjectService, 'find'> }
+
+/** What a config's stats count of the records other plugins keep about it (scans, drifts). */
+export interface ConfigCounts { totalScans?: number; totalDrifts?: number; resolvedDrifts?: number }
+/** Runs when a config is deleted, before the config itself: removes what other plugins keep about it. */
+export type OnRemove = (orgId: string, configId: string) => Promise<void>;
 
 export function createRepoConfigService(ctx: AppContext, d: Deps) {
-  async function load(orgId: string, id: string, scope: RepoScope) {
+  // Attached by the plugins that keep records of a config (scans attaches drifts' then its own):
+  // repo-configs never imports them.
+  const removeHooks: OnRemove[] = [];
+  const statsContributors: ((orgId: string, configId: string) => Promise<ConfigCounts>)[] = [];
+
+  async function load(orgId: string, id: string) {
     const c = await d.configs.get(orgId, id);
     if (!c) throw notFound('Repository config');
-    assertAllowed(scope, id);
     return c;
   }
 
@@ -75,8 +81,8 @@ export function createRepoConfigService(ctx: AppContext, d: Deps) {
     if (url && !repositoryUrlKind(url)) throw badRequest(`repositoryUrl ${REPOSITORY_URL_HINT}`, { repositoryUrl: input.repositoryUrl });
     // The refused value is not echoed back: it holds a secret.
     if (url && repositoryUrlSecret(url)) throw badRequest(REPOSITORY_URL_SECRET);
-    if (input.workspaceId && !(await d.workspaces.get(orgId, input.workspaceId))) throw badRequest('workspaceId names no workspace of this organization');
-    if (input.projectId && !(await d.projects.get(orgId, input.projectId))) throw badRequest('projectId names no project of this organization');
+    if (input.workspaceId && !(await d.workspaces.find(orgId, input.workspaceId))) throw badRequest('workspaceId names no workspace of this organization');
+    if (input.projectId && !(await d.projects.find(orgId, input.projectId))) throw badRequest('projectId names no project of this organization');
   }
 
   /** A free repository slot under the plan's limit, or a refusal naming the limit. */
@@ -89,7 +95,6 @@ export function createRepoConfigService(ctx: AppContext, d: Deps) {
     const free = taken.size < limit ? [...Array(limit).keys()].map(String).find((s) => !taken.has(s)) : undefined;
     if (free === undefined) {
       throw new AppError('plan_limit', {
-        status: 403,
         message: `The ${planLabel(org.plan)} plan allows ${limit} ${limit === 1 ? 'repository' : 'repositories'}; delete one or upgrade to add more`,
         details: { limit, plan: org.plan, used: taken.size },
       });
@@ -116,22 +121,35 @@ export function createRepoConfigService(ctx: AppContext, d: Deps) {
   }
 
   return {
-    load,
-    async list(orgId: string, scope: RepoScope) {
-      return (await d.configs.list(orgId, scope)).map(configView);
+    // --- for the plugins that need repo-configs
+    /** Runs `fn` when a config is deleted, in registration order, before the config goes. */
+    onRemove(fn: OnRemove) { removeHooks.push(fn); },
+    /** Adds counts to GET /:id/stats. */
+    addStats(fn: (orgId: string, configId: string) => Promise<ConfigCounts>) { statsContributors.push(fn); },
+    /** A config of the organization, or null. */
+    find: (orgId: string, id: string) => d.configs.get(orgId, id),
+    /** The organization's configs (or those of the given ids), newest first. */
+    configsOf: (orgId: string, ids?: readonly string[]) => d.configs.list(orgId, ids),
+    countActive: (orgId: string) => d.configs.countActive(orgId),
+    /** The latest scan of a config, as its list shows it. */
+    recordScan: (orgId: string, id: string, at: Date, status: string) => d.configs.recordScan(orgId, id, at, status),
+
+    // --- routes
+    /** `repositories`: a CLI token's configs (undefined: every config of the organization). */
+    async list(orgId: string, repositories: RepoScope) {
+      return (await d.configs.list(orgId, repositories)).map(configView);
     },
-    get: async (orgId: string, id: string, scope: RepoScope) => configView(await load(orgId, id, scope)),
-    async editView(orgId: string, id: string, scope: RepoScope) {
-      const c = await load(orgId, id, scope);
+    get: async (orgId: string, id: string) => configView(await load(orgId, id)),
+    async editView(orgId: string, id: string) {
+      const c = await load(orgId, id);
       return { ...configView(c), nextScheduledAt: c.scheduleCron ? await nextRun(id) : null };
     },
-    async create(orgId: string, input: CreateRepoConfig, scope: RepoScope) {
-      // A token limited to some repositories cannot add one it would not be allowed to see.
-      if (scope) throw repositoryDenied();
+    /** A token limited to some repositories cannot add one (manifest repositories: 'unlimited'). */
+    async create(orgId: string, input: CreateRepoConfig) {
       const scheduleCron = input.scheduleCron ? checkCron(input.scheduleCron) : null;
       checkPaths(input);
       await checkRefs(orgId, input);
-      const workspaceId = input.workspaceId ?? await ensureDefaultWorkspace(d.workspaces, orgId);
+      const workspaceId = input.workspaceId ?? await d.workspaces.defaultId(orgId);
       const now = new Date();
       const id = newId();
       const base = {
@@ -151,8 +169,8 @@ export function createRepoConfigService(ctx: AppContext, d: Deps) {
       }
       throw new AppError('conflict', { message: 'Too many concurrent repository config creations; try again' });
     },
-    async update(orgId: string, id: string, input: UpdateRepoConfig, scope: RepoScope) {
-      const before = await load(orgId, id, scope);
+    async update(orgId: string, id: string, input: UpdateRepoConfig) {
+      const before = await load(orgId, id);
       const set: Partial<RepoConfig> = { updatedAt: new Date() };
       for (const k of ['repositoryName', 'branch', 'iacPaths', 'provider', 'workspaceId', 'projectId', 'runnerLabels'] as const) {
         if (input[k] !== undefined) (set as Record<string, unknown>)[k] = input[k];
@@ -165,27 +183,27 @@ export function createRepoConfigService(ctx: AppContext, d: Deps) {
       await checkRefs(orgId, input);
       await d.configs.update(orgId, id, set);
       if (set.scheduleCron !== undefined && set.scheduleCron !== before.scheduleCron) await schedule(orgId, id, set.scheduleCron);
-      return configView(await load(orgId, id, scope));
+      return configView(await load(orgId, id));
     },
-    async remove(orgId: string, id: string, scope: RepoScope) {
-      await load(orgId, id, scope);
-      // Schedule, drifts and scans first, the config last: a crash part way leaves the
-      // config in place, and deleting it again finishes the job.
+    async remove(orgId: string, id: string) {
+      await load(orgId, id);
+      // Schedule, drifts and scans first (the attached hooks), the config last: a crash part
+      // way leaves the config in place, and deleting it again finishes the job.
       await schedule(orgId, id, null);
-      await d.drifts.removeByConfig(orgId, id);
-      await d.scans.removeByConfig(orgId, id);
+      for (const fn of removeHooks) await fn(orgId, id);
       await d.configs.remove(orgId, id);
       return { message: 'Repository config deleted with its scans and drifts' };
     },
-    async stats(orgId: string, id: string, scope: RepoScope) {
-      const c = await load(orgId, id, scope);
-      const [totalScans, totalDrifts, resolvedDrifts] = await Promise.all([
-        d.scans.count(orgId, { repositoryConfig: [id] }),
-        d.drifts.countByConfig(orgId, id),
-        d.drifts.countByConfig(orgId, id, 'resolved'),
-      ]);
+    async stats(orgId: string, id: string) {
+      const c = await load(orgId, id);
+      const counts: ConfigCounts = Object.assign({}, ...(await Promise.all(statsContributors.map((fn) => fn(orgId, id)))));
+      const { totalScans = 0, totalDrifts = 0, resolvedDrifts = 0 } = counts;
       return { totalScans, totalDrifts, resolvedDrifts, openDrifts: totalDrifts - resolvedDrifts, lastScanAt: c.lastScanAt?.toISOString() ?? null, lastScanStatus: c.lastScanStatus };
     },
   };
 }
 export type RepoConfigService = ReturnType<typeof createRepoConfigService>;
+
+declare module '../../core/plugin.ts' {
+  interface PluginServices { 'repo-configs': RepoConfigService }
+}

@@ -22,7 +22,7 @@ export const RUNNER_JOBS: CollectionSpec = {
   name: 'runner_jobs', owner: 'plugins/runners',
   indexes: [
     // jobs held by runners (sweep), and a runner's finished jobs (jobsCompleted is recomputed from them)
-    { key: { runnerId: 1, state: 1 } },
+    { key: { orgId: 1, runnerId: 1, state: 1 } },
     { key: { orgId: 1, claimedAt: 1 } },
   ],
 };
@@ -30,23 +30,25 @@ export const RUNNER_JOBS: CollectionSpec = {
 export function createJobStore(db: Database) {
   const col = db.collection<RunnerJob>(RUNNER_JOBS);
   return {
-    col,
-    insert: (job: RunnerJob) => col.insertOne(job),
+    async insert(job: RunnerJob) { await col.insertOne(job); },
     get: (orgId: string, scanId: string) => col.findOne({ _id: scanId, orgId }),
     /** Which of these scans a runner already holds (read once per poll, to skip them). */
-    async taken(scanIds: string[]): Promise<Set<string>> {
+    async taken(orgId: string, scanIds: string[]): Promise<Set<string>> {
       if (!scanIds.length) return new Set();
-      const rows = await col.find({ _id: { $in: scanIds } }, { projection: { _id: 1 } }).toArray();
+      const rows = await col.find({ _id: { $in: scanIds }, orgId }, { projection: { _id: 1 } }).toArray();
       return new Set(rows.map((r) => r._id));
     },
-    held: (runnerIds: string[]) => col.find({ runnerId: { $in: runnerIds }, state: { $in: [...HELD] } }).toArray(),
+    /** The scans these runners of the organization still hold. */
+    held: (orgId: string, runnerIds: string[]) => col.find({ runnerId: { $in: runnerIds }, orgId, state: { $in: [...HELD] } }).toArray(),
     async finish(orgId: string, scanIds: string[], state: JobState) {
       await col.updateMany({ _id: { $in: scanIds }, orgId }, { $set: { state, finishedAt: new Date() } });
     },
+    /** Undoes insert(): the step after the claim failed, and the claim was given back. */
+    async remove(orgId: string, scanId: string) { await col.deleteOne({ _id: scanId, orgId }); },
     /** Jobs the runner saw to an end itself (completed or failed): the runner's jobsCompleted. */
-    countDone: (runnerId: string) => col.countDocuments({ runnerId, state: { $in: ['completed', 'failed'] } }),
+    countDone: (orgId: string, runnerId: string) => col.countDocuments({ runnerId, orgId, state: { $in: ['completed', 'failed'] } }),
     removeOrg: (orgId: string) => col.deleteMany({ orgId }),
-    removeRunner: (runnerId: string) => col.deleteMany({ runnerId }),
+    removeRunner: (orgId: string, runnerId: string) => col.deleteMany({ runnerId, orgId }),
   };
 }
 export type JobStore = ReturnType<typeof createJobStore>;

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Id, MAX_RUNNER_LABELS, Nullable, RunnerLabel as Label, Timestamp } from '../../core/schemas.ts';
-import { ReportedPlacement } from '../drifts/schemas.ts';
+import { ReportedPlacement } from '../scans/schemas.ts';
 
 export const RunnerParams = Type.Object({ runnerId: Id });
 export const CreateRunner = Type.Object({

@@ -22,7 +22,15 @@ export const runnerView = (r: Runner) => ({
 });
 
 /** What happens to the scans a runner holds when it goes offline or is deleted (jobs.ts failHeld). */
-export type FailHeld = (gone: Pick<Runner, '_id' | 'name'>[], why: 'went offline' | 'was deleted') => Promise<number>;
+export type FailHeld = (gone: Pick<Runner, '_id' | 'orgId' | 'name'>[], why: 'went offline' | 'was deleted') => Promise<number>;
+
+/** Runners by token hash, cached in every process (a regenerated or deleted runner's entry is invalidated everywhere). */
+export const createTokenCache = (ctx: AppContext, store: RunnerStore) =>
+  ctx.caches.create<Runner>('runner-token', (hash) => store.byTokenHash(hash), { ttlMs: 30_000 });
+export type TokenCache = ReturnType<typeof createTokenCache>;
+
+const badToken = () => new AppError('invalid_token', { message: 'Invalid runner token' });
+const principalOf = (runner: Runner): Principal => ({ kind: 'runner', runnerId: runner._id, orgId: runner.orgId, platformRole: 'user' });
 
 /** The sealed copy names its runner, so a value copied onto another runner does not open. */
 export const sealToken = (ctx: AppContext, runnerId: string, token: string) => ctx.sealer.seal(JSON.stringify({ runnerId, token }));
@@ -32,17 +40,24 @@ export function openToken(ctx: AppContext, runner: Runner): string | null {
   return runnerId === runner._id ? token : null;
 }
 
-export function createRunnerService(ctx: AppContext, store: RunnerStore, failHeld: FailHeld) {
-  const byToken = ctx.caches.create<Runner>('runner-token', (hash) => store.byTokenHash(hash), { ttlMs: 30_000 });
+export function createRunnerService(ctx: AppContext, store: RunnerStore, byToken: TokenCache, failHeld: FailHeld) {
   const offlineAfterMs = ctx.config.RUNNER_OFFLINE_AFTER * 1000;
 
   ctx.provideCredential('runner', async (req) => {
     const token = req.headers['x-runner-token'];
     if (typeof token !== 'string' || !token) return undefined;
     const runner = token.startsWith('rn_') ? await byToken.get(sha256Hex(token)) : null;
-    if (!runner) throw new AppError('invalid_token', { message: 'Invalid runner token' });
-    const principal: Principal = { kind: 'runner', runnerId: runner._id, orgId: runner.orgId, platformRole: 'user' };
-    return principal;
+    if (!runner) throw badToken();
+    return principalOf(runner);
+  });
+  // The install script and agent package links (curl): the runner token in ?token=. The engine
+  // checks that a link naming a :runnerId is opened with that runner's token.
+  ctx.provideCredential('runner-link', async (req) => {
+    const token = (req.query as { token?: unknown } | undefined)?.token;
+    if (token === undefined || token === '') return undefined;
+    const runner = typeof token === 'string' && token.startsWith('rn_') ? await store.byTokenHash(sha256Hex(token)) : null;
+    if (!runner) throw badToken();
+    return principalOf(runner);
   });
 
   async function mustGet(orgId: string, id: string) {
@@ -105,17 +120,17 @@ export function createRunnerService(ctx: AppContext, store: RunnerStore, failHel
      * window. systemInfo changes on every beat (load, free memory), so it alone does not force a
      * write: it is refreshed with the next one, at most every HEARTBEAT_WRITE_EVERY_MS.
      */
-    async heartbeat(tokenRunnerId: string, tokenHash: string, beat: Heartbeat) {
+    async heartbeat(orgId: string, tokenRunnerId: string, tokenHash: string, beat: Heartbeat) {
       const cached = await byToken.get(tokenHash);
       const now = new Date();
       const unchanged = cached && cached._id === tokenRunnerId && cached.status === beat.status
         && (beat.version === undefined || cached.version === beat.version)
         && cached.lastHeartbeat && now.getTime() - cached.lastHeartbeat.getTime() < HEARTBEAT_WRITE_EVERY_MS;
       if (unchanged) return { changed: false, status: beat.status, lastHeartbeat: cached.lastHeartbeat!.toISOString() };
-      const set: Partial<Runner> = { status: beat.status, lastHeartbeat: now };
+      const set: Pick<Runner, 'status' | 'lastHeartbeat'> & Partial<Pick<Runner, 'version' | 'systemInfo'>> = { status: beat.status, lastHeartbeat: now };
       if (beat.version !== undefined) set.version = beat.version;
       if (beat.systemInfo !== undefined) set.systemInfo = beat.systemInfo;
-      await store.col.updateOne({ _id: tokenRunnerId }, { $set: set });
+      await store.recordHeartbeat(orgId, tokenRunnerId, set);
       // Drop the local copy so the next beat sees this write (other processes keep theirs
       // until it expires: they only decide whether to write, never what a read shows).
       byToken.clearLocal(tokenHash);
@@ -129,14 +144,18 @@ export function createRunnerService(ctx: AppContext, store: RunnerStore, failHel
     async sweep(now = new Date()) {
       const stale = await store.stale(new Date(now.getTime() - offlineAfterMs));
       if (!stale.length) return [];
-      await store.markOffline(stale.map((r) => r._id));
-      for (const r of stale) await byToken.invalidate(r.tokenHash);
-      await failHeld(stale, 'went offline');
       const byOrg = new Map<string, string[]>();
       for (const r of stale) byOrg.set(r.orgId, [...(byOrg.get(r.orgId) ?? []), r._id]);
+      for (const [orgId, runnerIds] of byOrg) await store.markOffline(orgId, runnerIds);
+      for (const r of stale) await byToken.invalidate(r.tokenHash);
+      await failHeld(stale, 'went offline');
       for (const [orgId, runnerIds] of byOrg) await ctx.bus.emit('runner.offline', orgId, { runnerIds });
       return stale;
     },
   };
 }
 export type RunnerService = ReturnType<typeof createRunnerService>;
+
+declare module '../../core/plugin.ts' {
+  interface PluginServices { runners: RunnerService }
+}

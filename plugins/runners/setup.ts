@@ -1,14 +1,15 @@
 // Runner setup: the setup data (B), the install script and the agent package (both opened
 // by the runner's token in the query, SPEC "Endpoints with no authentication": runner install
-// script). A token that is not this runner's answers 401 whether or not the runner exists.
+// script; auth 'runner-link', read by the credential reader in service.ts). A token that is not
+// this runner's answers 401 whether or not the runner exists.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../core/context.ts';
-import { sha256Hex } from '../../core/crypto.ts';
 import { AppError, notFound } from '../../core/errors.ts';
+import type { Principal } from '../../core/guards/principal.ts';
 import { ROOT } from '../../core/loader.ts';
 import { renderSetupScript } from '../../runner-agent/src/setup-script.ts';
 import { openToken } from './service.ts';
@@ -30,12 +31,10 @@ export function createSetup(ctx: AppContext, store: RunnerStore) {
     return { setupUrl, packageUrl: `${base}/api/runners/agent/package.tgz?${q}`, installCommand: `curl -fsSL '${setupUrl}' | sudo bash` };
   };
 
-  /** The runner the query's token belongs to, and it must be `runnerId` when one is named. */
-  async function byQueryToken(req: FastifyRequest, runnerId?: string): Promise<Runner> {
-    const token = (req.query as { token?: string }).token;
-    if (!token?.startsWith('rn_')) throw badToken();
-    const runner = await store.byTokenHash(sha256Hex(token));
-    if (!runner || (runnerId && runner._id !== runnerId)) throw badToken();
+  /** The runner whose link token the engine checked (a token of another runner never gets here). */
+  async function linked(principal: Principal): Promise<Runner> {
+    const runner = principal.runnerId && principal.orgId ? await store.get(principal.orgId, principal.runnerId) : null;
+    if (!runner) throw badToken();
     return runner;
   }
 
@@ -72,14 +71,13 @@ export function createSetup(ctx: AppContext, store: RunnerStore) {
       const links = token ? urls(base, runner._id, token) : { setupUrl: null, packageUrl: null, installCommand: null };
       return { runnerId: runner._id, name: runner.name, labels: runner.labels, apiUrl: base, token, ...links };
     },
-    async script(req: FastifyRequest, runnerId: string) {
-      const runner = await byQueryToken(req, runnerId);
-      const token = (req.query as { token: string }).token;
+    async script(req: FastifyRequest, principal: Principal, token: string) {
+      const runner = await linked(principal);
       const base = apiUrl(req);
       return renderSetupScript({ apiUrl: base, runnerId: runner._id, runnerName: runner.name, token, packageUrl: urls(base, runner._id, token).packageUrl });
     },
-    async package(req: FastifyRequest) {
-      await byQueryToken(req);
+    async package(principal: Principal) {
+      await linked(principal);
       return agentPackage();
     },
   };

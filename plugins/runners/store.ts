@@ -39,7 +39,6 @@ export const RUNNERS: CollectionSpec = {
 export function createRunnerStore(db: Database) {
   const col = db.collection<Runner>(RUNNERS);
   return {
-    col,
     insert: (runner: Runner) => col.insertOne(runner),
     list: (orgId: string, skip: number, limit: number) => col.find({ orgId }).sort({ createdAt: 1 }).skip(skip).limit(limit).toArray(),
     count: (orgId: string) => col.countDocuments({ orgId }),
@@ -52,7 +51,20 @@ export function createRunnerStore(db: Database) {
     removeOrg: (orgId: string) => col.deleteMany({ orgId }),
     /** Online or busy runners not heard from since `cutoff`. */
     stale: (cutoff: Date) => col.find({ status: { $in: ['online', 'busy'] }, lastHeartbeat: { $lt: cutoff } }, { projection: { _id: 1, orgId: 1, name: 1, tokenHash: 1 } }).toArray(),
-    markOffline: (ids: string[]) => col.updateMany({ _id: { $in: ids } }, { $set: { status: 'offline' } }),
+    /** Runners of one organization gone silent (the offline sweep). */
+    markOffline: (orgId: string, ids: string[]) => col.updateMany({ _id: { $in: ids }, orgId }, { $set: { status: 'offline' } }),
+    /** A heartbeat that changed something (status, version, or the throttle window passed). */
+    async recordHeartbeat(orgId: string, id: string, set: Pick<Runner, 'status' | 'lastHeartbeat'> & Partial<Pick<Runner, 'version' | 'systemInfo'>>) {
+      await col.updateOne({ _id: id, orgId }, { $set: set });
+    },
+    /** The runner took a job: busy, and a sign of life (without lastHeartbeat the offline sweep would never see it). */
+    async markBusy(orgId: string, id: string, at: Date) {
+      await col.updateOne({ _id: id, orgId }, { $set: { status: 'busy', lastHeartbeat: at } });
+    },
+    /** The runner finished a job: its count (recomputed from the job records), online again. */
+    async recordJobDone(orgId: string, id: string, jobsCompleted: number, at: Date) {
+      await col.updateOne({ _id: id, orgId }, { $set: { jobsCompleted, status: 'online', lastHeartbeat: at } });
+    },
   };
 }
 export type RunnerStore = ReturnType<typeof createRunnerStore>;

@@ -1,53 +1,60 @@
-// Handlers of the scan routes (manifests/scans.ts), the scan jobs, and the result-recording
-// service other plugins use (ctx.services.scanResults).
-import type { FastifyRequest } from 'fastify';
-import { definePlugin } from '../../core/legacy.ts';
-import { createDriftStore } from '../drifts/store.ts';
-import { createRepoConfigStore } from '../repo-configs/store.ts';
+// Handlers of the scan routes (manifests/scans.ts), the scan jobs, and the scans service:
+// result recording and scan execution (execution.ts) for the executor and runners.
+import { definePlugin } from '../../core/plugin.ts';
+import manifest from '../../manifests/scans.ts';
 import { SCHEDULED_SCAN_JOB } from '../repo-configs/service.ts';
-import { repoScope } from '../repo-configs/access.ts';
+import { isoDay } from '../drifts/trend.ts';
 import { createScanStore } from './store.ts';
 import { createScanService, TIMEOUT_JOB } from './service.ts';
-import type { ScanResults } from './record.ts';
-import { isoDay } from '../drifts/trend.ts';
-import type { ScanStatus } from './store.ts';
 
-type Meter = (orgId: string) => Promise<number>;
-const orgOf = (req: FastifyRequest) => req.org!.id;
-const params = (req: FastifyRequest) => req.params as { scanId: string; repositoryConfigId: string };
+export default definePlugin({
+  manifest,
+  needs: ['repo-configs', 'drifts', 'auth'],
+  // Scan inputs: the project's credentials, else the organization's.
+  uses: ['credentials', 'projects'],
+  build(ctx, deps) {
+    const scans = createScanStore(ctx.db);
+    const configs = deps['repo-configs'];
+    const service = createScanService(ctx, {
+      scans, drifts: deps.drifts, configs, readers: { credentials: deps.credentials, projects: deps.projects },
+      timeoutMinutes: ctx.config.SCAN_TIMEOUT_MINUTES, endpoint: ctx.config.DRIFT_CLOUD_A_ENDPOINT,
+    });
+    deps.auth.registerMeter('scansToday', (orgId) => scans.countDay(orgId, isoDay(new Date())));
+    ctx.defineRepositoryRecord('scan', async (orgId, id) => (await scans.get(orgId, id))?.repositoryConfig ?? null);
+    // A deleted config takes its drifts, then its scans, with it (repo-configs runs these in this order).
+    configs.onRemove((orgId, configId) => deps.drifts.removeByConfig(orgId, configId));
+    configs.onRemove(async (orgId, configId) => { await scans.removeByConfig(orgId, configId); });
+    configs.addStats(async (orgId, configId) => {
+      const [totalScans, totalDrifts, resolvedDrifts] = await Promise.all([
+        scans.count(orgId, { repositoryConfig: [configId] }),
+        deps.drifts.countByConfig(orgId, configId),
+        deps.drifts.countByConfig(orgId, configId, 'resolved'),
+      ]);
+      return { totalScans, totalDrifts, resolvedDrifts };
+    });
+    ctx.onOrgDelete((orgId) => scans.removeOrg(orgId));
 
-export default definePlugin((ctx) => {
-  const scans = createScanStore(ctx.db);
-  const service = createScanService(ctx, { scans, drifts: createDriftStore(ctx.db), configs: createRepoConfigStore(ctx.db), timeoutMinutes: ctx.config.SCAN_TIMEOUT_MINUTES });
-  const results: ScanResults = { recordScanResult: service.recordScanResult };
-  ctx.services.scanResults = results;
-  ctx.services.scans = service;
-  (ctx.services.registerMeter as ((name: string, fn: Meter) => void) | undefined)?.('scansToday', (orgId) => scans.countDay(orgId, isoDay(new Date())));
-  ctx.onOrgDelete((orgId) => scans.removeOrg(orgId));
-
-  return {
-    async start() {
-      ctx.scheduler.define<{ orgId: string; repoConfigId: string }>(SCHEDULED_SCAN_JOB, async (data, job) => {
-        await service.runScheduled(data.orgId, data.repoConfigId, job.attrs.lastRunAt ?? new Date());
-      });
-      ctx.scheduler.define<{ orgId: string; scanId: string }>(TIMEOUT_JOB, async (data) => {
-        await service.expire(data.orgId, data.scanId);
-      });
-    },
-    handlers: {
-      list: (req) => service.list(orgOf(req), req.query as { page: number; limit: number; status?: ScanStatus }, repoScope(req)),
-      dashboard: (req) => service.dashboard(orgOf(req), repoScope(req)),
-      async trigger(req) {
-        const scan = await service.trigger(orgOf(req), params(req).repositoryConfigId, repoScope(req), req.principal?.userId ?? null);
-        req.auditDetails = { scanId: scan._id, repositoryConfigId: scan.repositoryConfig, repositoryName: scan.repositoryName };
-        return scan;
+    return {
+      provides: service,
+      async start() {
+        ctx.scheduler.define<{ orgId: string; repoConfigId: string }>(SCHEDULED_SCAN_JOB, async (data, job) => {
+          await service.runScheduled(data.orgId, data.repoConfigId, job.attrs.lastRunAt ?? new Date());
+        });
+        ctx.scheduler.define<{ orgId: string; scanId: string }>(TIMEOUT_JOB, async (data) => {
+          await service.expire(data.orgId, data.scanId);
+        });
       },
-      byRepository: (req) => service.byRepository(orgOf(req), params(req).repositoryConfigId, req.query as { page: number; limit: number }, repoScope(req)),
-      latest: (req) => service.latest(orgOf(req), params(req).repositoryConfigId, repoScope(req)),
-      get: (req) => service.get(orgOf(req), params(req).scanId, repoScope(req)),
-      details: (req) => service.details(orgOf(req), params(req).scanId, repoScope(req)),
-      cancel: (req) => service.cancel(orgOf(req), params(req).scanId, repoScope(req)),
-      remove: (req) => service.remove(orgOf(req), params(req).scanId, repoScope(req)),
-    },
-  };
+      handlers: {
+        list: ({ org, query, repositories }) => service.list(org.id, query, repositories),
+        dashboard: ({ org, repositories }) => service.dashboard(org.id, repositories),
+        trigger: ({ org, params, principal }) => service.trigger(org.id, params.repositoryConfigId, principal.userId ?? null),
+        byRepository: ({ org, params, query }) => service.byRepository(org.id, params.repositoryConfigId, query),
+        latest: ({ org, params }) => service.latest(org.id, params.repositoryConfigId),
+        get: ({ org, params }) => service.get(org.id, params.scanId),
+        details: ({ org, params }) => service.details(org.id, params.scanId),
+        cancel: ({ org, params }) => service.cancel(org.id, params.scanId),
+        remove: ({ org, params }) => service.remove(org.id, params.scanId),
+      },
+    };
+  },
 });

@@ -1,6 +1,6 @@
 // The one domain function through which any executor (the detection engine, a runner)
 // reports a scan's result: recordScanResult(orgId, scanId, result). Offered to other
-// plugins as ctx.services.scanResults.
+// plugins as part of the scans service (execution.ts uses it for the executor and runners).
 //
 // Exactly once (DESIGN.md): a state change that must happen once is decided by
 // ctx.once.claim. `scan:<id>:running` for the start, and one key, `scan:<id>:final`, for
@@ -18,8 +18,9 @@ import type { AppContext } from '../../core/context.ts';
 import { newId } from '../../core/crypto.ts';
 import { storableKeys } from '../../core/db.ts';
 import { badRequest, notFound } from '../../core/errors.ts';
-import { OPEN, SEVERITY_RANK, type Drift, type DriftStore } from '../drifts/store.ts';
-import type { RepoConfigStore } from '../repo-configs/store.ts';
+import { OPEN, SEVERITY_RANK, type Drift } from '../drifts/store.ts';
+import type { DriftService } from '../drifts/service.ts';
+import type { RepoConfigService } from '../repo-configs/service.ts';
 import { isoDay } from '../drifts/trend.ts';
 import { FINAL, type Scan, type ScanStore } from './store.ts';
 import { ScanResult, scanView, type ReportedDrift } from './schemas.ts';
@@ -36,7 +37,7 @@ export interface ScanResults {
   recordScanResult(orgId: string, scanId: string, result: ScanResult): Promise<RecordOutcome>;
 }
 
-interface Deps { scans: ScanStore; drifts: DriftStore; configs: RepoConfigStore; onRunning(scan: Scan): Promise<void> }
+interface Deps { scans: ScanStore; drifts: DriftService['results']; configs: Pick<RepoConfigService, 'recordScan'>; onRunning(scan: Scan): Promise<void> }
 
 export function createRecorder(ctx: AppContext, d: Deps) {
   const unchanged = (scan: Scan): RecordOutcome => ({ changed: false, scan: scanView(scan) });
@@ -91,31 +92,27 @@ export function createRecorder(ctx: AppContext, d: Deps) {
 
     // A scan of the same config completing at the same moment may have inserted some of
     // these first (the open-record unique index refuses ours): they are found again.
-    const taken = new Set(await d.drifts.insertMany(fresh));
+    const taken = new Set(await d.drifts.insertNew(orgId, fresh));
     const inserted = [...ownEarlier, ...fresh.filter((f) => !taken.has(f.resourceAddress))];
     if (taken.size) {
-      await d.drifts.updateMany({ orgId, repositoryConfig, openKey: OPEN, resourceAddress: { $in: [...taken] } }, { lastScan: scanId, lastSeenAt: now, updatedAt: now });
+      await d.drifts.seenAgainByAddress(orgId, repositoryConfig, [...taken], { lastScan: scanId, lastSeenAt: now, updatedAt: now });
     }
     for (const g of again.values()) {
-      await d.drifts.updateMany({ orgId, repositoryConfig, openKey: OPEN, _id: { $in: g.ids } }, {
+      await d.drifts.seenAgain(orgId, repositoryConfig, g.ids, {
         lastScan: scanId, lastSeenAt: now, severity: g.severity, severityRank: SEVERITY_RANK[g.severity], changeType: g.changeType, commit: g.commit, updatedAt: now,
       });
     }
-    await d.drifts.bulk(rediffed.map(({ id, r, diff }) => ({
-      updateOne: {
-        filter: { _id: id, orgId, openKey: OPEN },
-        update: { $set: {
-          lastScan: scanId, lastSeenAt: now, severity: r.severity, severityRank: SEVERITY_RANK[r.severity], changeType: r.changeType ?? 'changed', diff,
-          ...placementView(r), commit: r.commit ?? null, updatedAt: now,
-        } },
+    await d.drifts.rewrite(orgId, rediffed.map(({ id, r, diff }) => ({
+      id,
+      set: {
+        lastScan: scanId, lastSeenAt: now, severity: r.severity, severityRank: SEVERITY_RANK[r.severity], changeType: r.changeType ?? 'changed', diff,
+        ...placementView(r), commit: r.commit ?? null, updatedAt: now,
       },
     })));
     if (resolved.length) {
       // Exactly the open records this scan read and did not report: a record a concurrent scan
       // of the same config inserted meanwhile is not this scan's to resolve.
-      await d.drifts.updateMany({ orgId, repositoryConfig, openKey: OPEN, _id: { $in: resolved.map((o) => o._id) }, status: { $nin: ['ignored'] } }, {
-        status: 'resolved', resolvedAt: now, resolvedDay: isoDay(now), resolvedBy: 'scan', openKey: `resolved:${scanId}`, statusChangedAt: now, updatedAt: now,
-      });
+      await d.drifts.resolveMissing(orgId, repositoryConfig, resolved.map((o) => o._id), scanId, now, isoDay(now));
     }
 
     const outcome = await finish(scan, {

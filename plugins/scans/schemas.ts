@@ -4,6 +4,9 @@ import { Id, Nullable, PageQuery as corePageQuery, Timestamp, pageFields } from 
 import { AiAnalysis, ChangeType, DriftView, ReportedPlacement, Severity, TrendPoint } from '../drifts/schemas.ts';
 import { SCAN_STATUSES, type Scan } from './store.ts';
 
+/** Placement fields of a reported drift, for the plugins reporting scan results (runners). */
+export { ReportedPlacement };
+
 const PageQuery = corePageQuery();
 
 export const ScanStatus = Type.Enum(SCAN_STATUSES);

@@ -6,40 +6,53 @@ import type { AppContext } from '../../core/context.ts';
 import { newId } from '../../core/crypto.ts';
 import { AppError, conflict, notFound } from '../../core/errors.ts';
 import { PLAN_LIMITS, planLabel } from '../../core/plans.ts';
-import { driftView } from '../drifts/schemas.ts';
-import type { DriftStore } from '../drifts/store.ts';
-import { assertAllowed, narrow, type RepoScope } from '../repo-configs/access.ts';
-import type { RepoConfig, RepoConfigStore } from '../repo-configs/store.ts';
-import { SCHEDULED_SCAN_JOB } from '../repo-configs/service.ts';
+import { narrow, type RepoScope } from '../../core/guards/repositories.ts';
+import type { DriftService } from '../drifts/service.ts';
+import type { RepoConfig } from '../repo-configs/store.ts';
+import { SCHEDULED_SCAN_JOB, type RepoConfigService } from '../repo-configs/service.ts';
 import { FINAL, type Scan, type ScanStatus, type ScanStore } from './store.ts';
 import { scanView } from './schemas.ts';
 import { createRecorder } from './record.ts';
-import { driftTrend, isoDay } from '../drifts/trend.ts';
+import { createExecution } from './execution.ts';
+import type { CredentialReaders } from './scan-job.ts';
+import { isoDay } from '../drifts/trend.ts';
 
 /** Agenda job the executor (detection-engine issue) defines; nothing here runs it. */
 export const EXECUTE_JOB = 'scans.execute';
 export const TIMEOUT_JOB = 'scans.timeout';
 const DETAIL_DRIFTS = 1000;
 
-interface Deps { scans: ScanStore; drifts: DriftStore; configs: RepoConfigStore; timeoutMinutes: number }
+interface Deps {
+  scans: ScanStore;
+  drifts: DriftService;
+  configs: RepoConfigService;
+  /** Credential services of the plugins scans uses (scan inputs). */
+  readers: CredentialReaders;
+  timeoutMinutes: number;
+  /** cloud_a endpoint override handed to every scan (moto in tests and the demo). */
+  endpoint: string | undefined;
+}
 
+/**
+ * Routes addressing a scan or config by id are held to a CLI token's repositories by the
+ * engine (manifest `repositories`) before the service runs: the service checks existence only.
+ */
 export function createScanService(ctx: AppContext, d: Deps) {
   const timeoutMs = d.timeoutMinutes * 60 * 1000;
   const recorder = createRecorder(ctx, {
-    ...d,
+    scans: d.scans, drifts: d.drifts.results, configs: d.configs,
     onRunning: (scan) => ctx.scheduler.at(new Date(scan.startedAt!.getTime() + timeoutMs), TIMEOUT_JOB, { orgId: scan.orgId, scanId: scan._id }),
   });
+  const execution = createExecution(ctx, { scans: d.scans, configs: d.configs, readers: d.readers, results: recorder, endpoint: d.endpoint });
 
-  async function loadConfig(orgId: string, id: string, scope: RepoScope) {
-    const c = await d.configs.get(orgId, id);
+  async function loadConfig(orgId: string, id: string) {
+    const c = await d.configs.find(orgId, id);
     if (!c) throw notFound('Repository config');
-    assertAllowed(scope, id);
     return c;
   }
-  async function load(orgId: string, id: string, scope: RepoScope) {
+  async function load(orgId: string, id: string) {
     const s = await d.scans.get(orgId, id);
     if (!s) throw notFound('Scan');
-    assertAllowed(scope, s.repositoryConfig);
     return s;
   }
 
@@ -55,7 +68,6 @@ export function createScanService(ctx: AppContext, d: Deps) {
     if (limit === null) return;
     for (let k = 0; k < limit; k++) if (await ctx.once.claim(`scan-quota:${orgId}:${day}:${k}`, orgId)) return;
     throw new AppError('plan_limit', {
-      status: 403,
       message: `The ${planLabel(org.plan)} plan allows ${limit} scans per day; try again tomorrow (UTC) or upgrade`,
       details: { limit, plan: org.plan },
     });
@@ -79,13 +91,15 @@ export function createScanService(ctx: AppContext, d: Deps) {
 
   return {
     ...recorder,
-    async trigger(orgId: string, configId: string, scope: RepoScope, userId: string | null) {
-      return scanView(await create(await loadConfig(orgId, configId, scope), 'manual', userId));
+    /** Claiming, inputs and results of scans for the built-in executor and runners (execution.ts). */
+    execution,
+    async trigger(orgId: string, configId: string, userId: string | null) {
+      return scanView(await create(await loadConfig(orgId, configId), 'manual', userId));
     },
 
     /** The scheduled-scan job: one scan per config and cron tick, however many processes run the job. */
     async runScheduled(orgId: string, repoConfigId: string, tick: Date) {
-      const config = await d.configs.get(orgId, repoConfigId);
+      const config = await d.configs.find(orgId, repoConfigId);
       if (!config || !config.scheduleCron) {
         // The config (or its organization) was deleted, or its schedule removed: stop the job.
         await ctx.scheduler.cancel({ name: SCHEDULED_SCAN_JOB, data: { repoConfigId } });
@@ -124,8 +138,8 @@ export function createScanService(ctx: AppContext, d: Deps) {
       return null;
     },
 
-    async cancel(orgId: string, scanId: string, scope: RepoScope) {
-      const scan = await load(orgId, scanId, scope);
+    async cancel(orgId: string, scanId: string) {
+      const scan = await load(orgId, scanId);
       if (scan.status !== 'pending' && scan.status !== 'running') throw conflict(`Only a pending or running scan can be cancelled; this one is ${scan.status}`);
       const completedAt = new Date();
       // As in record.ts: the scan's own status last, and the claim given back if a write fails.
@@ -141,8 +155,8 @@ export function createScanService(ctx: AppContext, d: Deps) {
       return scanView({ ...scan, status: 'cancelled', completedAt });
     },
 
-    async remove(orgId: string, scanId: string, scope: RepoScope) {
-      const scan = await load(orgId, scanId, scope);
+    async remove(orgId: string, scanId: string) {
+      const scan = await load(orgId, scanId);
       if (scan.status === 'pending' || scan.status === 'running') throw conflict(`The scan is ${scan.status}; cancel it before deleting it`);
       // Drifts first: a crash in between leaves the scan, and deleting it again finishes.
       const { deletedCount } = await d.drifts.removeByScan(orgId, scanId);
@@ -150,41 +164,45 @@ export function createScanService(ctx: AppContext, d: Deps) {
       return { message: `Scan deleted with the ${deletedCount} ${deletedCount === 1 ? 'drift' : 'drifts'} it detected` };
     },
 
-    async list(orgId: string, q: { page: number; limit: number; status?: ScanStatus }, scope: RepoScope) {
-      const { rows, total } = await d.scans.page(orgId, { status: q.status, repositoryConfig: scope }, (q.page - 1) * q.limit, q.limit);
+    /** `repositories`: a CLI token's configs (undefined: every config of the organization). */
+    async list(orgId: string, q: { page: number; limit: number; status?: ScanStatus }, repositories: RepoScope) {
+      const { rows, total } = await d.scans.page(orgId, { status: q.status, repositoryConfig: repositories }, (q.page - 1) * q.limit, q.limit);
       return { success: true as const, data: rows.map(scanView), pagination: { page: q.page, limit: q.limit, total } };
     },
-    async byRepository(orgId: string, configId: string, q: { page: number; limit: number }, scope: RepoScope) {
-      await loadConfig(orgId, configId, scope);
+    async byRepository(orgId: string, configId: string, q: { page: number; limit: number }) {
+      await loadConfig(orgId, configId);
       const { rows } = await d.scans.page(orgId, { repositoryConfig: [configId] }, (q.page - 1) * q.limit, q.limit);
       return rows.map(scanView);
     },
-    async latest(orgId: string, configId: string, scope: RepoScope) {
-      await loadConfig(orgId, configId, scope);
+    async latest(orgId: string, configId: string) {
+      await loadConfig(orgId, configId);
       const s = await d.scans.latest(orgId, configId);
       return s ? scanView(s) : null;
     },
-    get: async (orgId: string, scanId: string, scope: RepoScope) => scanView(await load(orgId, scanId, scope)),
-    async details(orgId: string, scanId: string, scope: RepoScope) {
-      const scan = await load(orgId, scanId, scope);
-      const drifts = await d.drifts.byScan(orgId, scanId, DETAIL_DRIFTS);
-      return { ...scanView(scan), drifts: drifts.map(driftView) };
+    get: async (orgId: string, scanId: string) => scanView(await load(orgId, scanId)),
+    async details(orgId: string, scanId: string) {
+      const scan = await load(orgId, scanId);
+      return { ...scanView(scan), drifts: await d.drifts.scanDrifts(orgId, scanId, DETAIL_DRIFTS) };
     },
-    async dashboard(orgId: string, scope: RepoScope) {
-      const repos = narrow(scope);
+    async dashboard(orgId: string, repositories: RepoScope) {
+      const repos = narrow(repositories);
       const [totalScans, totalDrifts, resolvedDrifts, activeRepositories, recent, driftTrendRows] = await Promise.all([
         d.scans.count(orgId, { repositoryConfig: repos }),
         d.drifts.count(orgId, { repositoryConfig: repos }),
         d.drifts.count(orgId, { repositoryConfig: repos, status: ['resolved'] }),
-        repos ? d.configs.list(orgId, repos).then((r) => r.length) : d.configs.countActive(orgId),
+        repos ? d.configs.configsOf(orgId, repos).then((r) => r.length) : d.configs.countActive(orgId),
         d.scans.recent(orgId, { repositoryConfig: repos }, 5),
-        driftTrend(d.drifts, orgId, repos),
+        d.drifts.trend(orgId, repos),
       ]);
       return { totalScans, totalDrifts, resolvedDrifts, activeRepositories, recentScans: recent.map(scanView), driftTrend: driftTrendRows };
     },
   };
 }
 export type ScanService = ReturnType<typeof createScanService>;
+
+declare module '../../core/plugin.ts' {
+  interface PluginServices { scans: ScanService }
+}
 
 /** The latest time at or before `at` when `cron` fires (UTC); `at` itself when the cron cannot be read. */
 export function cronTickAtOrBefore(cron: string, at: Date): Date {

@@ -156,19 +156,19 @@ async function recordingStatements() {
   const name = `bench_rec_${Date.now()}`;
   const config = loadConfig({}, { MONGODB_URI: mongoUri, REDIS_URL: redisUrl, MONGODB_DB: name, REDIS_KEY_PREFIX: `${name}:`, NODE_ENV: 'production', LOG_LEVEL: 'silent', ...TEST_SECRETS });
   config.operator = { plugins: {} };
-  const { app, ctx } = await buildApp({ config, logger: false });
+  const { app, ctx, services } = await buildApp({ config, logger: false });
   try {
     const reg = await app.inject({ method: 'POST', url: '/api/auth/register', payload: { email: `rec-${Date.now()}@example.com`, password: PASSWORD } });
     const orgId = (await app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${reg.json().token}` } })).json().defaultOrgId;
     await ctx.tenancy.setPlan(orgId, 'enterprise');
-    const scans = ctx.services.scans as import('../../plugins/scans/service.ts').ScanService;
+    const scans = services.scans!;
     const rows: (string | number)[][] = [];
     for (const n of [10, 5000]) {
       const cfg = await app.inject({ method: 'POST', url: '/api/repo-configs', headers: { authorization: `Bearer ${reg.json().token}` }, payload: { repositoryName: `bench/rec${n}`, branch: 'main', provider: 'cloud_a' } });
       const configId = cfg.json().data._id;
       const drifts = (k: number, sev: 'high' | 'low') => Array.from({ length: k }, (_, i) => ({ resourceType: 'aws_s3_bucket', resourceAddress: `aws_s3_bucket.b${i}`, severity: i % 2 ? sev : 'high' as const }));
       const measure = async (list: ReturnType<typeof drifts>) => {
-        const scan = await scans.trigger(orgId, configId, undefined, null);
+        const scan = await scans.trigger(orgId, configId, null);
         const before = ctx.db.commandCount();
         const t = await ms(() => scans.recordScanResult(orgId, scan._id, { status: 'completed', drifts: list }));
         return { commands: ctx.db.commandCount() - before, ms: t };

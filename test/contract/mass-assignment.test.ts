@@ -17,13 +17,13 @@ const fill = (url: string, params: Record<string, string> = {}) => url.replace(/
 t.test('no write route stores or honours a field its body does not declare', async (t) => {
   const { write } = await loadFixtures();
   const mailbox = await startMailbox(t);
-  const { app, ctx, plugins } = await buildTestApp(t, { env: { SMTP_URL: mailbox.url } });
+  const { app, ctx, plugins, services } = await buildTestApp(t, { env: { SMTP_URL: mailbox.url } });
   const owner = await register(app);
   const other = await register(app);
   const victim = await register(app);
   for (const s of [owner, other, victim]) await ctx.tenancy.setPlan(s.orgId, 'enterprise');
   const w: WriteWorld = {
-    app, ctx, owner, other,
+    app, ctx, services, owner, other,
     register: () => register(app),
     async mailTo(email) {
       for (let i = 0; i < 50; i++) {

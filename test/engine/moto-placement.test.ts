@@ -8,7 +8,7 @@ import { AuthorizeSecurityGroupIngressCommand, TerminateInstancesCommand } from 
 import { UpdateAssumeRolePolicyCommand } from '@aws-sdk/client-iam';
 import { PutBucketTaggingCommand } from '@aws-sdk/client-s3';
 import { detectDrift } from '../../runner-agent/src/engine/index.ts';
-import { toReportedDrifts } from '../../plugins/executor/scan-job.ts';
+import { toReportedDrifts } from '../../plugins/scans/scan-job.ts';
 import { world as serviceWorld } from '../fixtures/world.ts';
 import { CREDENTIALS, createWorld, git, REGION, TRUST_POLICY, type World } from './world.ts';
 

@@ -1,7 +1,6 @@
 import t from 'tap';
 import { buildTestApp, register, bearer } from '../../helper.ts';
 import { mask } from '../../../plugins/credentials/mask.ts';
-import type { CloudCredentialsService } from '../../../plugins/credentials/service.ts';
 
 const A = { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYSECRETKEY', region: 'eu-west-1', sessionToken: 'FwoGZXIvYXdzSESSIONTOKENVALUE' };
 const B = {
@@ -98,7 +97,7 @@ t.test('cloud-b: save, masked summary, full values, delete', async (t) => {
 });
 
 t.test('cloud-c: save, masked summary, full values, delete', async (t) => {
-  const { app, ctx } = await buildTestApp(t);
+  const { app, ctx, services } = await buildTestApp(t);
   const s = await register(app);
   const h = bearer(s.token);
   const url = '/api/auth/cloud-c-credentials';
@@ -112,9 +111,9 @@ t.test('cloud-c: save, masked summary, full values, delete', async (t) => {
   const full = await app.inject({ method: 'GET', url: `${url}/full`, headers: h });
   t.same(full.json(), { ...C, lastUpdated: saved.json().lastUpdated }, '/full returns the key object as given');
 
-  const service = ctx.services.cloudCredentials as CloudCredentialsService;
-  t.same(await service.get(s.orgId, 'cloud_c'), C, 'later plugins read the decrypted values through ctx.services');
-  t.equal(await service.get(s.orgId, 'cloud_a'), null, 'and null for a provider with nothing stored');
+  const service = services.credentials!;
+  t.same(await service.values(s.orgId, 'cloud_c'), C, 'later plugins read the decrypted values through their deps');
+  t.equal(await service.values(s.orgId, 'cloud_a'), null, 'and null for a provider with nothing stored');
 
   const noEmail = await app.inject({ method: 'POST', url, headers: h, payload: { projectId: 'p-2', serviceAccountKey: { type: 'service_account' } } });
   t.same(Object.keys(noEmail.json()).sort(), ['hasCredentials', 'lastUpdated', 'projectId'], 'no clientEmail when the key has none');
@@ -145,7 +144,7 @@ t.test('secrets are sealed at rest, bound to their organization', async (t) => {
   const mine = docs.find((d) => d.provider === 'cloud_a')!;
   await raw.updateOne({ orgId: other.orgId, provider: 'cloud_a' }, { $set: { sealed: mine.sealed } });
   const moved = await app.inject({ method: 'GET', url: '/api/auth/cloud-a-credentials/full', headers: bearer(other.token) });
-  t.equal(moved.statusCode, 500, 'a moved sealed value cannot be opened');
+  t.equal(moved.statusCode, 409, 'a moved sealed value cannot be opened (credentials_unreadable: 409 in core/errors.ts)');
   t.equal(moved.json().error.code, 'credentials_unreadable', 'and says why');
   t.notOk(moved.body.includes(A.secretAccessKey), 'without revealing the other organization\'s secret');
 });

@@ -95,7 +95,7 @@ t.test('a runner result with and without the fields', async (t) => {
   const runner = (await w.api('POST', '/api/runners', { name: 'r', labels: ['linux'] })).body.data as { token: string };
   const agent = async (url: string, payload: unknown = {}) =>
     (await w.app.inject({ method: 'POST', url, headers: { 'x-runner-token': runner.token }, payload: payload as object })).json();
-  const scan = await w.scans.trigger(w.owner.orgId, id, undefined, null);
+  const scan = await w.scans.trigger(w.owner.orgId, id, null);
   t.equal((await agent('/api/runners/jobs')).data.job._id, scan._id, 'claimed');
   const older = { resourceType: 'aws_instance', resourceAddress: 'aws_instance.web', changeType: 'deleted', severity: 'high', diff: [{ attribute: 'id', before: 'i-1', after: null }] };
   const newer = {

@@ -5,7 +5,7 @@ import t from 'tap';
 import { buildTestApp, register, bearer, TEST_SECRETS } from '../../helper.ts';
 import { world } from '../../fixtures/world.ts';
 import { loadConfig } from '../../../core/config.ts';
-import type { Executor } from '../../../plugins/executor/service.ts';
+import { createExecutor } from '../../../plugins/executor/service.ts';
 
 t.test('EXECUTOR_CONCURRENCY, DRIFT_CLOUD_A_ENDPOINT, EXECUTOR_LOCAL_SOURCES and SCAN_TIMEOUT_MINUTES are checked at boot', async (t) => {
   const base = { MONGODB_URI: 'mongodb://x', REDIS_URL: 'redis://x', ...TEST_SECRETS };
@@ -20,10 +20,10 @@ t.test('EXECUTOR_CONCURRENCY, DRIFT_CLOUD_A_ENDPOINT, EXECUTOR_LOCAL_SOURCES and
 });
 
 t.test("without EXECUTOR_LOCAL_SOURCES the executor does not read this host's files", async (t) => {
-  const { app, ctx } = await buildTestApp(t, { env: { EXECUTOR_LOCAL_SOURCES: false } });
+  const { app, ctx, services } = await buildTestApp(t, { env: { EXECUTOR_LOCAL_SOURCES: false } });
   const s = await register(app);
   await ctx.tenancy.setPlan(s.orgId, 'enterprise');
-  const executor = ctx.services.executor as Executor;
+  const executor = services.executor!;
   for (const repositoryUrl of ['/etc', 'file:///srv/other-tenant.git']) {
     const cfg = (await app.inject({ method: 'POST', url: '/api/repo-configs', headers: bearer(s.token), payload: { repositoryName: `acme/local${repositoryUrl.length}`, branch: 'main', provider: 'cloud_a', repositoryUrl } })).json().data;
     const scan = (await app.inject({ method: 'POST', url: `/api/scans/trigger/${cfg._id}`, headers: bearer(s.token) })).json().data;
@@ -35,24 +35,24 @@ t.test("without EXECUTOR_LOCAL_SOURCES the executor does not read this host's fi
 
 t.test('which scans it runs, once, and the messages it leaves', async (t) => {
   const w = await world(t);
-  const executor = w.ctx.services.executor as Executor;
+  const executor = w.services.executor!;
   const set = (id: string, fields: Record<string, unknown>) => w.ctx.db.db.collection('repo_configs').updateOne({ _id: id as never }, { $set: fields });
   const scanOf = async (id: string) => (await w.api('GET', `/api/scans/${id}`)).body.data;
 
   const noUrl = await w.config('acme/nourl');
-  const s1 = await w.scans.trigger(w.owner.orgId, noUrl, undefined, null);
+  const s1 = await w.scans.trigger(w.owner.orgId, noUrl, null);
   t.equal(await executor.execute(w.owner.orgId, s1._id), 'failed');
   t.match(await scanOf(s1._id), { status: 'failed', error: /^repositoryUrl is not set on repository config acme\/nourl/ }, 'a config without repositoryUrl fails saying so');
 
   const forRunners = await w.config('acme/runners');
   await set(forRunners, { runnerLabels: ['gpu'], repositoryUrl: 'file:///nowhere' });
-  const s2 = await w.scans.trigger(w.owner.orgId, forRunners, undefined, null);
+  const s2 = await w.scans.trigger(w.owner.orgId, forRunners, null);
   t.equal(await executor.execute(w.owner.orgId, s2._id), 'skipped:runners', 'a config with runnerLabels is left to runners');
   t.equal((await scanOf(s2._id)).status, 'pending', 'and stays pending');
 
   const plain = await w.config('acme/plain');
   await set(plain, { repositoryUrl: 'file:///nowhere', runnerLabels: [] });
-  const s3 = await w.scans.trigger(w.owner.orgId, plain, undefined, null);
+  const s3 = await w.scans.trigger(w.owner.orgId, plain, null);
   const twice = await Promise.all([executor.execute(w.owner.orgId, s3._id), executor.execute(w.owner.orgId, s3._id), executor.execute(w.owner.orgId, s3._id)]);
   t.equal(twice.filter((o) => o === 'failed').length, 1, `three concurrent runs of the job: one runs the scan (${twice.join(', ')})`);
   t.match(await scanOf(s3._id), { status: 'failed', error: /^No cloud_a credentials: add them to the organization or the project/ }, "the engine's message reaches the scan");
@@ -74,4 +74,23 @@ t.test("the scans plugin's job reaches the executor", async (t) => {
     now = (await app.inject({ method: 'GET', url: `/api/scans/${scan._id}`, headers: bearer(s.token) })).json().data;
   }
   t.match(now, { status: 'failed', error: /^Could not clone branch "main" of file:\/\/\/does\/not\/exist/ }, 'the job ran the engine; the clone failure is the message');
+});
+
+t.test('a failure after the claim gives the claim back: the next run claims and runs the scan', async (t) => {
+  const w = await world(t);
+  const credentials = w.services.credentials!;
+  const executor = createExecutor(w.ctx, w.services.scans!, {
+    concurrency: 1, endpoint: undefined, localSources: true, timeoutMs: 60_000,
+    detect: async () => ({ drifts: [], resourcesScanned: 0, stats: { durationMs: 1 } }) as never,
+  });
+  const id = await w.config('acme/flaky');
+  await w.ctx.db.db.collection('repo_configs').updateOne({ _id: id as never }, { $set: { repositoryUrl: 'file:///nowhere' } });
+  const scan = await w.scans.trigger(w.owner.orgId, id, null);
+  // The step after the claim (reading the credentials for the input) fails once.
+  const values = credentials.values;
+  credentials.values = async () => { credentials.values = values; throw new Error('connection reset'); };
+  await t.rejects(executor.execute(w.owner.orgId, scan._id), /connection reset/, 'the failure reaches the job');
+  t.equal((await w.api('GET', `/api/scans/${scan._id}`)).body.data.status, 'pending', 'the scan is still pending');
+  t.equal(await executor.execute(w.owner.orgId, scan._id), 'ran', 'the next run claims it again and runs it');
+  t.equal((await w.api('GET', `/api/scans/${scan._id}`)).body.data.status, 'completed');
 });

@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { world } from '../../fixtures/world.ts';
-import type { Executor } from '../../../plugins/executor/service.ts';
 import { git } from '../../engine/world.ts';
 
 const MARKER = `HOST-SECRET-${process.pid}`;
@@ -36,7 +35,7 @@ const SG_TF = 'resource "aws_security_group" "a" {\n  name = "a"\n}\n';
 
 t.test('scans that would read the host fail, naming the path, quoting nothing', async (t) => {
   const w = await world(t);
-  const executor = w.ctx.services.executor as Executor;
+  const executor = w.services.executor!;
   const creds = await w.api('POST', '/api/auth/cloud-a-credentials', { accessKeyId: 'AKIAEXAMPLEEXAMPLE00', secretAccessKey: 'secret-secret-secret', region: 'us-east-1' });
   t.equal(creds.status, 200, 'credentials stored (the engine checks them before reading the repository)');
 
@@ -44,7 +43,7 @@ t.test('scans that would read the host fail, naming the path, quoting nothing', 
     const id = await w.config(name, { repositoryUrl });
     // What a config stored before the API checked its paths may hold.
     if (Object.keys(stored).length) await w.ctx.db.db.collection('repo_configs').updateOne({ _id: id as never }, { $set: stored });
-    const scan = await w.scans.trigger(w.owner.orgId, id, undefined, null);
+    const scan = await w.scans.trigger(w.owner.orgId, id, null);
     t.equal(await executor.execute(w.owner.orgId, scan._id), 'failed', `${name}: the scan fails`);
     const after = (await w.api('GET', `/api/scans/${scan._id}`)).body;
     t.notOk(JSON.stringify(after).includes(MARKER), `${name}: nothing of the host file in the scan`);

@@ -6,7 +6,7 @@ t.test('notifications from scan and drift events: list, unread count, read, dele
   const c = await w.config();
   await w.scanWith(c, [drift('bucket.a'), drift('bucket.b')]);
   await w.scanWith(c, [drift('bucket.a')]);
-  const failing = await w.scans.trigger(w.owner.orgId, c, undefined, null);
+  const failing = await w.scans.trigger(w.owner.orgId, c, null);
   await w.scans.recordScanResult(w.owner.orgId, failing._id, { status: 'failed', error: 'terraform init failed' });
 
   const list = await w.api('GET', '/api/notifications');

@@ -18,8 +18,8 @@ t.test('projects: default, credentials sealed and masked, delete refused while u
   t.notOk(saved.body.toString().includes(A.secretAccessKey), 'no secret in the answer');
   const stored = await w.ctx.db.db.collection('projects').findOne({ _id: p1._id } as never);
   t.notOk(JSON.stringify(stored).includes(A.secretAccessKey), 'no secret in the database in clear');
-  const svc = w.ctx.services.projectCredentials as { get(orgId: string, id: string): Promise<Record<string, unknown> | null> };
-  t.same(await svc.get(w.owner.orgId, p1._id), A, 'the detection engine can open them');
+  const svc = w.services.projects!;
+  t.same(await svc.credentialValues(w.owner.orgId, p1._id), A, 'the detection engine can open them');
   const wrong = await w.api('PUT', `/api/projects/${p2._id}/credentials`, A);
   t.equal(wrong.status, 400, 'cloud_a fields for a cloud_b project: 400');
 

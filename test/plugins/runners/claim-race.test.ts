@@ -12,7 +12,7 @@ t.test('50 runners poll at once for 40 pending scans: each scan claimed exactly 
   for (let i = 0; i < 50; i++) runners.push((await w.api('POST', '/api/runners', { name: `r${i}`, labels: ['race'] })).body.data);
   const scanIds: string[] = [];
   for (let i = 0; i < 40; i += 10) {
-    const batch = await Promise.all(Array.from({ length: 10 }, () => w.scans.trigger(w.owner.orgId, config, undefined, null)));
+    const batch = await Promise.all(Array.from({ length: 10 }, () => w.scans.trigger(w.owner.orgId, config, null)));
     scanIds.push(...batch.map((s) => s._id));
   }
 

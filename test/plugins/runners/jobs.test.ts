@@ -2,7 +2,6 @@
 // holder), jobsCompleted, config problems, and the jobs of a runner that goes offline.
 import t from 'tap';
 import { world } from '../../fixtures/world.ts';
-import type { RunnerService } from '../../../plugins/runners/service.ts';
 
 type W = Awaited<ReturnType<typeof world>>;
 const CREDS = { accessKeyId: 'AKIAEXAMPLEEXAMPLE00', secretAccessKey: 'secret-secret-secret-secret', region: 'eu-west-1' };
@@ -40,8 +39,8 @@ t.test('a runner claims the scans its labels match, reports, and counts its jobs
   const a2 = agent(r2.token);
 
   t.same((await a1('POST', '/api/runners/jobs')).body, { success: true, data: { job: null } }, 'nothing pending: job null');
-  const scan = await w.scans.trigger(w.owner.orgId, forRunners, undefined, null);
-  await w.scans.trigger(w.owner.orgId, builtIn, undefined, null);
+  const scan = await w.scans.trigger(w.owner.orgId, forRunners, null);
+  await w.scans.trigger(w.owner.orgId, builtIn, null);
 
   t.equal((await a2('POST', '/api/runners/jobs')).body.data.job, null, 'a runner lacking one of the labels gets nothing');
   const claimed = await a1('POST', '/api/runners/jobs');
@@ -88,32 +87,32 @@ t.test('config problems fail the scan at claim; a runner going offline fails its
   const noUrl = await labelled('acme/nourl', { runnerLabels: ['linux'] });
   const r = await runner('edge-1', ['linux']);
   const a = agent(r.token);
-  const bad = await w.scans.trigger(w.owner.orgId, noUrl, undefined, null);
+  const bad = await w.scans.trigger(w.owner.orgId, noUrl, null);
   t.equal((await a('POST', '/api/runners/jobs')).body.data.job, null, 'no job handed out');
   t.match((await w.api('GET', `/api/scans/${bad._id}`)).body.data, { status: 'failed', error: /repositoryUrl is not set/ }, 'the scan failed saying what to set');
 
   const ok = await labelled('acme/ok', { runnerLabels: ['linux'], repositoryUrl: '/srv/repos/infra' });
-  const scan = await w.scans.trigger(w.owner.orgId, ok, undefined, null);
+  const scan = await w.scans.trigger(w.owner.orgId, ok, null);
   const job = (await a('POST', '/api/runners/jobs')).body.data.job;
   t.same(job.scan.source, { kind: 'path', path: '/srv/repos/infra' }, 'an absolute path is used in place');
   t.equal(job.scan.credentials, null, 'no credentials stored: null (the engine fails with no_credentials)');
 
   await w.ctx.db.db.collection('runners').updateOne({ _id: r._id as never }, { $set: { lastHeartbeat: new Date(Date.now() - 3600_000) } });
-  const swept = await (w.ctx.services.runners as RunnerService).sweep();
+  const swept = await w.services.runners!.sweep();
   t.same(swept.map((s) => s._id), [r._id], 'the silent runner goes offline');
   t.match((await w.api('GET', `/api/scans/${scan._id}`)).body.data, { status: 'failed', error: 'Runner edge-1 went offline while running the scan; trigger the scan again' }, 'its scan fails, naming it');
   const late = await a('POST', '/api/runners/jobs/status', { jobId: scan._id, status: 'completed', result: { drifts: [] } });
   t.same(late.body.data, { jobId: scan._id, status: 'failed' }, 'a late result is accepted and changes nothing');
-  t.equal((await (w.ctx.services.runners as RunnerService).sweep()).length, 0, 'a second sweep finds nothing');
+  t.equal((await w.services.runners!.sweep()).length, 0, 'a second sweep finds nothing');
 
   // A runner deleted while it holds a scan: the scan fails naming it, its job records go.
   const r2 = await runner('edge-2', ['linux']);
   const a2 = agent(r2.token);
-  const scan2 = await w.scans.trigger(w.owner.orgId, ok, undefined, null);
+  const scan2 = await w.scans.trigger(w.owner.orgId, ok, null);
   t.equal((await a2('POST', '/api/runners/jobs')).body.data.job?._id, scan2._id, 'edge-2 holds a scan');
   t.equal((await w.api('DELETE', `/api/runners/${r2._id}`)).status, 200, 'and is deleted');
   t.match((await w.api('GET', `/api/scans/${scan2._id}`)).body.data, { status: 'failed', error: 'Runner edge-2 was deleted while running the scan; trigger the scan again' });
-  t.equal(await w.ctx.db.db.collection('runner_jobs').countDocuments({ runnerId: r2._id }), 0, "the deleted runner's job records are gone");
+  t.equal(await w.ctx.db.db.collection('runner_jobs').countDocuments({ orgId: w.owner.orgId, runnerId: r2._id }), 0, "the deleted runner's job records are gone");
 });
 
 t.test('setup-info, the install script and the package open only with the runner token', async (t) => {
@@ -135,7 +134,8 @@ t.test('setup-info, the install script and the package open only with the runner
   for (const url of [`/api/runners/${r._id}/setup`, `/api/runners/${r._id}/setup?token=${other.token}`, `/api/runners/${other._id}/setup?token=${r.token}`, `/api/runners/${r._id}/setup?token=rn_nope`]) {
     const res = await get(url);
     t.equal(res.statusCode, 401, `401: ${url.replace(/rn_[\w-]+/, 'rn_…')}`);
-    t.equal(res.json().error.code, 'invalid_token');
+    // No token at all is no credential (unauthorized); a token that is not this runner's is invalid_token.
+    t.equal(res.json().error.code, url.includes('token=') ? 'invalid_token' : 'unauthorized');
   }
   t.equal((await get('/api/runners/agent/package.tgz')).statusCode, 401, 'the package needs a token too');
   const pkg = await get(`/api/runners/agent/package.tgz?token=${r.token}`);
@@ -146,4 +146,20 @@ t.test('setup-info, the install script and the package open only with the runner
   const regen = (await w.api('POST', `/api/runners/${r._id}/regenerate-token`)).body.data;
   t.equal((await w.api('GET', `/api/runners/${r._id}/setup-info`)).body.data.token, regen.token, 'setup-info follows a regenerated token');
   t.equal((await get(`/api/runners/${r._id}/setup?token=${r.token}`)).statusCode, 401, 'the old token no longer opens the script');
+});
+
+t.test('a failure after the claim gives the claim back: the next poll claims the scan', async (t) => {
+  const { w, labelled, runner, agent } = await setup(t);
+  const id = await labelled('acme/flaky', { runnerLabels: ['linux'], repositoryUrl: 'https://git.example.com/acme/flaky.git' });
+  const a = agent((await runner('r', ['linux'])).token);
+  const scan = await w.scans.trigger(w.owner.orgId, id, null);
+  // The step after the claim (reading the credentials for the job) fails once.
+  const credentials = w.services.credentials!;
+  const values = credentials.values;
+  credentials.values = async () => { credentials.values = values; throw new Error('connection reset'); };
+  t.equal((await a('POST', '/api/runners/jobs')).status, 500, 'the failing poll answers 500');
+  t.equal((await w.api('GET', `/api/scans/${scan._id}`)).body.data.status, 'pending', 'the scan is still pending');
+  const next = await a('POST', '/api/runners/jobs');
+  t.equal(next.body.data.job?._id, scan._id, 'the next poll claims it');
+  t.equal((await w.api('GET', `/api/scans/${scan._id}`)).body.data.status, 'running', 'and it runs');
 });

@@ -60,14 +60,14 @@ t.test('runner lifecycle: token once, heartbeat, regenerate, offline, delete', a
 });
 
 t.test('runners not heard from go offline by themselves', async (t) => {
-  const { app, ctx } = await buildTestApp(t);
+  const { app, ctx, services } = await buildTestApp(t);
   const s = await register(app);
   const mk = async (name: string) => (await app.inject({ method: 'POST', url: '/api/runners', headers: bearer(s.token), payload: { name } })).json().data;
   const quiet = await mk('quiet');
   const alive = await mk('alive');
   for (const r of [quiet, alive]) await app.inject({ method: 'POST', url: '/api/runners/heartbeat', headers: { 'x-runner-token': r.token }, payload: { status: 'online' } });
   await ctx.db.db.collection('runners').updateOne({ _id: quiet._id }, { $set: { lastHeartbeat: new Date(Date.now() - 10 * 60_000) } });
-  const runners = ctx.services.runners as { sweep(): Promise<unknown[]> };
+  const runners = services.runners!;
   t.equal((await runners.sweep()).length, 1, 'one stale runner found');
   const get = async (id: string) => (await app.inject({ method: 'GET', url: `/api/runners/${id}`, headers: bearer(s.token) })).json().data.status;
   t.equal(await get(quiet._id), 'offline');

@@ -4,15 +4,13 @@ import { EXECUTE_JOB } from '../../../plugins/scans/service.ts';
 import type { DomainEvent } from '../../../core/events.ts';
 import { createRecorder } from '../../../plugins/scans/record.ts';
 import { createScanStore } from '../../../plugins/scans/store.ts';
-import { createDriftStore } from '../../../plugins/drifts/store.ts';
-import { createRepoConfigStore } from '../../../plugins/repo-configs/store.ts';
 
 t.test('result recording: life cycle, events, idempotent, concurrent double report', async (t) => {
   const w = await world(t);
   const events: DomainEvent[] = [];
   for (const type of ['scan.started', 'scan.completed', 'scan.failed', 'drift.detected', 'drift.resolved']) w.ctx.bus.on(type, (e) => { events.push(e); });
   const c = await w.config();
-  const scan = await w.scans.trigger(w.owner.orgId, c, undefined, null);
+  const scan = await w.scans.trigger(w.owner.orgId, c, null);
   const running = await Promise.all(Array.from({ length: 5 }, () => w.scans.recordScanResult(w.owner.orgId, scan._id, { status: 'running' })));
   t.equal(running.filter((r) => r.changed).length, 1, 'five concurrent running reports: one changes the scan');
   t.equal(events.filter((e) => e.type === 'scan.started').length, 1, 'scan.started emitted once');
@@ -68,7 +66,7 @@ t.test('dedupe by config and address, auto-resolve, ignored stays', async (t) =>
 t.test('recording a result costs a handful of statements whatever N is', async (t) => {
   const w = await world(t);
   const measure = async (configId: string, drifts: ReturnType<typeof drift>[]) => {
-    const scan = await w.scans.trigger(w.owner.orgId, configId, undefined, null);
+    const scan = await w.scans.trigger(w.owner.orgId, configId, null);
     const before = w.ctx.db.commandCount();
     await w.scans.recordScanResult(w.owner.orgId, scan._id, { status: 'completed', drifts });
     return w.ctx.db.commandCount() - before;
@@ -90,14 +88,14 @@ t.test('recording a result costs a handful of statements whatever N is', async (
 t.test('timeout: a scan pending or running too long fails once', async (t) => {
   const w = await world(t);
   const c = await w.config();
-  const scan = await w.scans.trigger(w.owner.orgId, c, undefined, null);
+  const scan = await w.scans.trigger(w.owner.orgId, c, null);
   t.equal(await w.scans.expire(w.owner.orgId, scan._id, new Date()), null, 'not yet due: nothing');
   const later = new Date(Date.now() + 61 * 60 * 1000);
   const outcomes = await Promise.all([1, 2, 3].map(() => w.scans.expire(w.owner.orgId, scan._id, later)));
   t.equal(outcomes.filter((o) => o?.changed).length, 1, 'three timeout runs fail it once');
   t.match((await w.api('GET', `/api/scans/${scan._id}`)).body.data, { status: 'failed', error: 'No executor picked up the scan within 60 minutes' });
 
-  const run = await w.scans.trigger(w.owner.orgId, c, undefined, null);
+  const run = await w.scans.trigger(w.owner.orgId, c, null);
   await w.scans.recordScanResult(w.owner.orgId, run._id, { status: 'running' });
   await w.scans.expire(w.owner.orgId, run._id, later);
   t.match((await w.api('GET', `/api/scans/${run._id}`)).body.data, { status: 'failed', error: 'The scan did not finish within 60 minutes' });
@@ -106,7 +104,7 @@ t.test('timeout: a scan pending or running too long fails once', async (t) => {
 
   // The job planned at trigger time finds the scan running but not yet due: it plans another
   // for when it is (in case the one planned on start was never written).
-  const slow = await w.scans.trigger(w.owner.orgId, c, undefined, null);
+  const slow = await w.scans.trigger(w.owner.orgId, c, null);
   await w.scans.recordScanResult(w.owner.orgId, slow._id, { status: 'running' });
   const jobs = w.ctx.db.db.collection('agenda_jobs');
   await jobs.deleteMany({ name: 'scans.timeout', 'data.scanId': slow._id });
@@ -117,17 +115,17 @@ t.test('timeout: a scan pending or running too long fails once', async (t) => {
 t.test('a result whose writes fail is recorded by the retry; a claim left by a dead process is taken over', async (t) => {
   const w = await world(t);
   const c = await w.config();
-  const configs = createRepoConfigStore(w.ctx.db);
+  const configs = w.services['repo-configs']!;
   let failNext = true;
   // The real stores, with one fault: the last write of a result (the config's lastScan) fails once.
   const recorder = createRecorder(w.ctx, {
-    scans: createScanStore(w.ctx.db), drifts: createDriftStore(w.ctx.db), onRunning: async () => undefined,
-    configs: { ...configs, async recordScan(...args: Parameters<typeof configs.recordScan>) {
+    scans: createScanStore(w.ctx.db), drifts: w.services.drifts!.results, onRunning: async () => undefined,
+    configs: { async recordScan(...args: Parameters<typeof configs.recordScan>) {
       if (failNext) { failNext = false; throw new Error('connection reset'); }
       return configs.recordScan(...args);
     } },
   });
-  const scan = await w.scans.trigger(w.owner.orgId, c, undefined, null);
+  const scan = await w.scans.trigger(w.owner.orgId, c, null);
   const result = { status: 'completed' as const, drifts: [drift('bucket.a'), drift('bucket.b')] };
   await t.rejects(recorder.recordScanResult(w.owner.orgId, scan._id, result), /connection reset/, 'the failed write reaches the caller');
   t.equal((await w.api('GET', `/api/scans/${scan._id}`)).body.data.status, 'pending', 'the scan is not final yet');
@@ -138,7 +136,7 @@ t.test('a result whose writes fail is recorded by the retry; a claim left by a d
   t.notOk((await recorder.recordScanResult(w.owner.orgId, scan._id, result)).changed, 'a third report changes nothing');
 
   // A process that claimed the result and died: its claim is stale after ten minutes.
-  const orphan = await w.scans.trigger(w.owner.orgId, c, undefined, null);
+  const orphan = await w.scans.trigger(w.owner.orgId, c, null);
   const claims = w.ctx.db.db.collection<{ _id: string; at: Date; orgId: string }>('once_keys');
   await claims.insertOne({ _id: `scan:${orphan._id}:final`, at: new Date(), orgId: w.owner.orgId });
   t.notOk((await recorder.recordScanResult(w.owner.orgId, orphan._id, { status: 'failed', error: 'x' })).changed, 'a fresh claim held elsewhere wins');
@@ -152,18 +150,18 @@ t.test('a scan resolves only the open drifts it read, not one a concurrent scan 
   const w = await world(t);
   const c = await w.config();
   await w.scanWith(c, [drift('bucket.old')]);
-  const drifts = createDriftStore(w.ctx.db);
-  const b = await w.scans.trigger(w.owner.orgId, c, undefined, null);
+  const drifts = w.services.drifts!.results;
+  const b = await w.scans.trigger(w.owner.orgId, c, null);
   // Scan A reads the open drifts; scan B completes right then, finding bucket.new.
   const recorder = createRecorder(w.ctx, {
-    scans: createScanStore(w.ctx.db), configs: createRepoConfigStore(w.ctx.db), onRunning: async () => undefined,
+    scans: createScanStore(w.ctx.db), configs: w.services['repo-configs']!, onRunning: async () => undefined,
     drifts: { ...drifts, async openOf(orgId: string, configId: string) {
       const open = await drifts.openOf(orgId, configId);
       await w.scans.recordScanResult(orgId, b._id, { status: 'completed', drifts: [drift('bucket.old'), drift('bucket.new')] });
       return open;
     } },
   });
-  const a = await w.scans.trigger(w.owner.orgId, c, undefined, null);
+  const a = await w.scans.trigger(w.owner.orgId, c, null);
   const outcome = await recorder.recordScanResult(w.owner.orgId, a._id, { status: 'completed', drifts: [] });
   t.match(outcome.scan, { status: 'completed', resolvedDrifts: 1 }, 'scan A resolves the one open drift it read');
   const rows = await w.ctx.db.db.collection('drifts').find({ orgId: w.owner.orgId }).toArray();

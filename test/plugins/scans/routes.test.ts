@@ -48,7 +48,7 @@ t.test('cancel from pending or running only; delete removes its drifts', async (
   t.equal(again.status, 409, 'a cancelled scan cannot be cancelled again');
   t.notOk((await w.scans.recordScanResult(w.owner.orgId, pending._id, { status: 'completed', drifts: [drift('x.y')] })).changed, 'a result after cancel changes nothing');
 
-  const running = await w.scans.trigger(w.owner.orgId, c, undefined, null);
+  const running = await w.scans.trigger(w.owner.orgId, c, null);
   await w.scans.recordScanResult(w.owner.orgId, running._id, { status: 'running' });
   t.equal((await w.api('POST', `/api/scans/${running._id}/cancel`)).status, 200, 'a running scan can be cancelled');
 
@@ -57,7 +57,7 @@ t.test('cancel from pending or running only; delete removes its drifts', async (
   t.equal(refused.status, 409, 'a completed scan cannot be cancelled');
   t.match(refused.body.error.message, /completed/);
 
-  const busy = await w.scans.trigger(w.owner.orgId, c, undefined, null);
+  const busy = await w.scans.trigger(w.owner.orgId, c, null);
   t.equal((await w.api('DELETE', `/api/scans/${busy._id}`)).status, 409, 'a pending scan cannot be deleted (cancel it first)');
   const del = await w.api('DELETE', `/api/scans/${done}`);
   t.equal(del.status, 200, 'a completed scan is deleted');

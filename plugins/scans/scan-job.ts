@@ -1,15 +1,15 @@
 // What a scan needs to run, wherever it runs: the built-in executor calls detectDrift with it
 // in-process, the runners plugin hands the same input to a self-hosted runner as its job. One
-// builder, so a scan reads its repository, credentials and endpoint the same way in both.
-import type { AppContext } from '../../core/context.ts';
+// builder (used by execution.ts), so a scan reads its repository, credentials and endpoint the
+// same way in both.
 import { REPOSITORY_URL_HINT, repositoryUrlKind, type RepoConfig } from '../repo-configs/store.ts';
-import type { ScanResult } from '../scans/schemas.ts';
-import type { ScanResults } from '../scans/record.ts';
+import type { ScanResult } from './schemas.ts';
+import type { ScanResults } from './record.ts';
 import type { DetectedDrift, ScanInput } from '../../runner-agent/src/engine/index.ts';
 import { ScanError } from '../../runner-agent/src/engine/index.ts';
 
 /** The engine input minus the per-run parts (signal, progress); what a runner job carries as `scan`. */
-export type ScanJobInput = Pick<ScanInput, 'source' | 'iacPaths' | 'provider' | 'credentials' | 'endpoint' | 'statePath'>;
+export type ScanJobInput = Pick<ScanInput, 'source' | 'iacPaths' | 'provider' | 'endpoint' | 'statePath'> & { credentials: Record<string, unknown> | null };
 
 /** A problem with the config itself: the scan fails with this message, nothing runs. */
 export class ConfigProblem extends Error {}
@@ -38,9 +38,10 @@ export function sourceOf(config: RepoConfig): ScanInput['source'] {
   throw new ConfigProblem(`repositoryUrl "${url}" ${REPOSITORY_URL_HINT}`);
 }
 
-interface CredentialReaders {
-  cloudCredentials?: { get(orgId: string, provider: string): Promise<Record<string, unknown> | null> };
-  projectCredentials?: { get(orgId: string, projectId: string): Promise<Record<string, unknown> | null> };
+/** The credential services of the scans plugin's `uses` (absent when that plugin is disabled). */
+export interface CredentialReaders {
+  credentials?: { values(orgId: string, provider: RepoConfig['provider']): Promise<object | null> };
+  projects?: { credentialValues(orgId: string, projectId: string): Promise<Record<string, unknown> | null> };
 }
 
 /**
@@ -48,22 +49,21 @@ interface CredentialReaders {
  * organization's for the config's provider. Null when neither exists: the engine then fails
  * the scan with its own `no_credentials` message.
  */
-export async function credentialsFor(ctx: AppContext, config: RepoConfig): Promise<Record<string, unknown> | null> {
-  const s = ctx.services as CredentialReaders;
-  if (config.projectId && s.projectCredentials) {
-    const own = await s.projectCredentials.get(config.orgId, config.projectId);
+export async function credentialsFor(readers: CredentialReaders, config: RepoConfig): Promise<Record<string, unknown> | null> {
+  if (config.projectId && readers.projects) {
+    const own = await readers.projects.credentialValues(config.orgId, config.projectId);
     if (own) return own;
   }
-  return (await s.cloudCredentials?.get(config.orgId, config.provider)) ?? null;
+  return ((await readers.credentials?.values(config.orgId, config.provider)) as Record<string, unknown> | null | undefined) ?? null;
 }
 
-export async function buildScanInput(ctx: AppContext, config: RepoConfig, endpoint: string | undefined): Promise<ScanJobInput> {
+export async function buildScanInput(readers: CredentialReaders, config: RepoConfig, endpoint: string | undefined): Promise<ScanJobInput> {
   const statePath = config.statePath;
   return {
     source: sourceOf(config),
     iacPaths: config.iacPaths ?? [],
     provider: config.provider,
-    credentials: await credentialsFor(ctx, config),
+    credentials: await credentialsFor(readers, config),
     ...(endpoint && config.provider === 'cloud_a' ? { endpoint } : {}),
     ...(typeof statePath === 'string' && statePath ? { statePath } : {}),
   };
@@ -75,10 +75,10 @@ export async function buildScanInput(ctx: AppContext, config: RepoConfig, endpoi
  * input with a ConfigProblem of its own. Any other error propagates.
  */
 export async function scanInputOrFail(
-  ctx: AppContext, results: ScanResults, config: RepoConfig, scanId: string, endpoint: string | undefined, check?: (input: ScanJobInput) => void,
+  readers: CredentialReaders, results: ScanResults, config: RepoConfig, scanId: string, endpoint: string | undefined, check?: (input: ScanJobInput) => void,
 ): Promise<ScanJobInput | null> {
   try {
-    const input = await buildScanInput(ctx, config, endpoint);
+    const input = await buildScanInput(readers, config, endpoint);
     check?.(input);
     return input;
   } catch (err) {

@@ -1,0 +1,155 @@
+// Running a scan, wherever it runs: the one module that claims a pending scan, builds its
+// input (scan-job.ts) and records what the engine found, for the built-in executor (in this
+// process) and for self-hosted runners (their job routes). Offered as `execution` in the scans
+// service.
+//
+// Exactly once (DESIGN.md): each claim is ctx.once.runOnce, so the step guarded by the claim
+// (building the input, moving the scan to running, and for runners the hold record) gives the
+// claim back when it fails: the next execution or poll claims the scan again, instead of the
+// scan staying pending, held by nobody, until the timeout fails it.
+import type { AppContext } from '../../core/context.ts';
+import type { RepoConfigService } from '../repo-configs/service.ts';
+import type { DetectedDrift } from '../../runner-agent/src/engine/index.ts';
+import type { RecordOutcome, ScanResults } from './record.ts';
+import { isForRunners, labelsMatch, scanInputOrFail, toReportedDrifts, type CredentialReaders, type ScanJobInput } from './scan-job.ts';
+import type { Scan, ScanStore } from './store.ts';
+
+/** Pending scans one runner poll looks at, oldest first: enough to get past those other runners are claiming. */
+const CANDIDATES = 200;
+
+interface Deps {
+  scans: ScanStore;
+  configs: Pick<RepoConfigService, 'find' | 'configsOf'>;
+  readers: CredentialReaders;
+  results: ScanResults;
+  endpoint: string | undefined;
+}
+
+/** What the built-in executor may do with a scan. */
+export type ExecutorClaim =
+  | { kind: 'gone' | 'not-pending' | 'runners' | 'claimed' | 'failed' }
+  | { kind: 'run'; input: ScanJobInput };
+
+/** A scan as a runner receives it (POST /api/runners/jobs). */
+export interface RunnerJob { _id: string; type: 'scan'; repositoryConfig: string; repositoryName: string; branch: string; scan: ScanJobInput }
+
+/** Which scans runners hold (the runners plugin's runner_jobs), as the claim needs it. */
+export interface RunnerHolds {
+  /** Which of these scans a runner already holds. */
+  taken(orgId: string, scanIds: string[]): Promise<Set<string>>;
+  /** Records that the runner holds the scan (written once the claim is won). */
+  hold(orgId: string, runnerId: string, scanId: string): Promise<void>;
+  /** The held scan ended here without the runner (failed on its config, cancelled meanwhile). */
+  lost(orgId: string, scanId: string): Promise<void>;
+  /** Undoes hold(): the step after the claim failed, and the claim is given back. */
+  drop(orgId: string, scanId: string): Promise<void>;
+}
+
+/** An engine's report: the running mark, its drifts, or its failure. */
+export type EngineReport = { status: 'running' } | { status: 'completed'; drifts: DetectedDrift[] } | { status: 'failed'; error: string };
+
+export function createExecution(ctx: AppContext, d: Deps) {
+  const jobOf = (scan: Scan, input: ScanJobInput): RunnerJob => ({
+    _id: scan._id, type: 'scan', repositoryConfig: scan.repositoryConfig, repositoryName: scan.repositoryName, branch: scan.branch, scan: input,
+  });
+
+  /** Claim order: the oldest first (fairness), then the rest at random so concurrent pollers spread out. */
+  function order(list: Scan[]): Scan[] {
+    const [first, ...rest] = list;
+    for (let i = rest.length - 1; i > 0; i--) {
+      const j = Math.floor(Math.random() * (i + 1));
+      [rest[i], rest[j]] = [rest[j], rest[i]];
+    }
+    return first ? [first, ...rest] : [];
+  }
+
+  return {
+    /**
+     * The built-in executor's claim of one scan (Agenda may run its job twice: one process
+     * wins `execute:<scanId>`). `check` may refuse the input with a ConfigProblem (the scan
+     * then fails). On 'run' the scan is running and the input is the engine's.
+     */
+    async claimForExecutor(orgId: string, scanId: string, check?: (input: ScanJobInput) => void): Promise<ExecutorClaim> {
+      const scan = await d.scans.get(orgId, scanId);
+      if (!scan) return { kind: 'gone' };
+      if (scan.status !== 'pending') return { kind: 'not-pending' };
+      const config = await d.configs.find(orgId, scan.repositoryConfig);
+      if (!config) {
+        // Deleting a config removes its scans; a scan left without one cannot run.
+        await d.results.recordScanResult(orgId, scanId, { status: 'failed', error: 'The repository config of this scan was deleted' });
+        return { kind: 'failed' };
+      }
+      // Left pending for a self-hosted runner with matching labels (POST /api/runners/jobs).
+      if (isForRunners(config)) return { kind: 'runners' };
+      const claimed = await ctx.once.runOnce(`execute:${scanId}`, orgId, async (): Promise<ExecutorClaim> => {
+        // A config that cannot be scanned fails the scan from pending: it never started.
+        const input = await scanInputOrFail(d.readers, d.results, config, scanId, d.endpoint, check);
+        if (!input) return { kind: 'failed' };
+        const started = await d.results.recordScanResult(orgId, scanId, { status: 'running' });
+        if (started.scan.status !== 'running') return { kind: 'not-pending' }; // cancelled in between
+        return { kind: 'run', input };
+      });
+      return claimed.won ? claimed.value : { kind: 'claimed' };
+    },
+
+    /**
+     * One pending scan of the runner's organization whose config's labels the runner carries,
+     * claimed (`runner-claim:<scanId>`: of any number of runners polling at once, one wins),
+     * held, and moved to running; null when there is none. A poll reads the organization's
+     * configs once (few: plan limits), the oldest pending scans of the matching ones, and
+     * which of them are already held.
+     */
+    async claimForRunner(runner: { _id: string; orgId: string; labels: readonly string[] }, holds: RunnerHolds): Promise<RunnerJob | null> {
+      const { orgId } = runner;
+      const byId = new Map((await d.configs.configsOf(orgId)).filter((c) => labelsMatch(c, runner.labels)).map((c) => [c._id, c]));
+      if (!byId.size) return null;
+      const eligible = await d.scans.oldest(orgId, { status: 'pending', repositoryConfig: [...byId.keys()] }, CANDIDATES);
+      if (!eligible.length) return null;
+      const taken = await holds.taken(orgId, eligible.map((s) => s._id));
+
+      for (const scan of order(eligible.filter((s) => !taken.has(s._id)))) {
+        const claimed = await ctx.once.runOnce(`runner-claim:${scan._id}`, orgId, async () => {
+          await holds.hold(orgId, runner._id, scan._id);
+          try {
+            const input = await scanInputOrFail(d.readers, d.results, byId.get(scan.repositoryConfig)!, scan._id, d.endpoint);
+            if (!input) {
+              // Nothing a runner could do with it: the scan failed here, and the poll goes on.
+              await holds.lost(orgId, scan._id);
+              return null;
+            }
+            const started = await d.results.recordScanResult(orgId, scan._id, { status: 'running' });
+            if (started.scan.status !== 'running') {
+              await holds.lost(orgId, scan._id); // cancelled or timed out since the read
+              return null;
+            }
+            return jobOf(scan, input);
+          } catch (err) {
+            await holds.drop(orgId, scan._id);
+            throw err;
+          }
+        });
+        if (claimed.won && claimed.value) return claimed.value;
+      }
+      return null;
+    },
+
+    /**
+     * A scan a runner holds, handed out again (its claim answer never reached the agent):
+     * null when it is no longer running or its input cannot be built (then recorded failed).
+     */
+    async redeliver(orgId: string, scanId: string): Promise<RunnerJob | null> {
+      const scan = await d.scans.get(orgId, scanId);
+      const config = scan?.status === 'running' ? await d.configs.find(orgId, scan.repositoryConfig) : null;
+      if (!scan || !config) return null;
+      const input = await scanInputOrFail(d.readers, d.results, config, scan._id, d.endpoint);
+      return input ? jobOf(scan, input) : null;
+    },
+
+    /** What an engine (in process or on a runner) reports, recorded as the scan's result. */
+    record(orgId: string, scanId: string, report: EngineReport): Promise<RecordOutcome> {
+      if (report.status === 'completed') return d.results.recordScanResult(orgId, scanId, { status: 'completed', drifts: toReportedDrifts(report.drifts) });
+      return d.results.recordScanResult(orgId, scanId, report);
+    },
+  };
+}
+export type Execution = ReturnType<typeof createExecution>;
