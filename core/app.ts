@@ -31,7 +31,6 @@ import { openapiInfo, addOpenApiFacts } from './openapi.ts';
 import type { AppContext } from './context.ts';
 import type { AnyHandler } from './manifest.ts';
 import type { BuiltPlugin, PluginServices } from './plugin.ts';
-import { legacyBag, legacyProvides, publishLegacy } from './legacy.ts';
 
 export interface BuildOptions {
   config: Config;
@@ -129,7 +128,6 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       return find(orgId, id);
     },
   };
-  (ctx as unknown as { services: unknown }).services = legacyBag(ctx); // TEMPORARY: tests of legacy plugins
   // The engine's decoration is a named fastify-plugin, so each plugin's registration can declare it.
   await app.register(fp(async (instance) => { instance.decorate('ctx', ctx); }, { name: ENGINE, fastify: '5.x' }));
   await app.register(fastifyAuth);
@@ -178,15 +176,12 @@ async function loadPlugins(
     const { definition } = p;
     const name = p.manifest.plugin;
     // Each build sees only what it declared: its needs, and its uses that are enabled.
-    // TEMPORARY: services of plugins still in the legacy form come from their ctx.services entries.
-    for (const dep of [...definition.needs, ...(definition.uses ?? [])]) services[dep] ??= legacyProvides(ctx, dep);
     const own = Object.fromEntries([...definition.needs, ...(definition.uses ?? [])].filter((d) => services[d] !== undefined).map((d) => [d, services[d]]));
     // fastify-plugin: the name and dependencies Fastify itself checks at registration.
     await app.register(fp(async () => {
       const built = await definition.build(ctx, own);
       instances.set(name, built);
       if (built.provides !== undefined) services[name] = built.provides;
-      publishLegacy(ctx, name, built.provides);
     }, { name, fastify: '5.x', dependencies: [ENGINE, ...Object.keys(own)] }));
   }
   // Routes after every build (a repository record kind may be defined by a later plugin), in
@@ -217,9 +212,7 @@ async function loadPlugins(
     await ctx.scheduler.start();
   }
 
-  // TEMPORARY: legacy plugins' services too, under their plugin names.
-  for (const p of ordered) services[p.manifest.plugin] ??= legacyProvides(ctx, p.manifest.plugin);
-  return { app, ctx, plugins, services: services as Partial<PluginServices>, legacyServices: legacyBag(ctx) } as App;
+  return { app, ctx, plugins, services: services as Partial<PluginServices> };
 }
 
 declare module 'fastify' {

@@ -19,7 +19,6 @@ import { closeSchema } from './input-rules.ts';
 import { ErrorBody, Envelope } from './schemas.ts';
 import type { OperatorConfig } from './config.ts';
 import type { LoadedDefinition } from './plugin.ts';
-import { wrapLegacy } from './legacy.ts';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -43,7 +42,6 @@ export async function discoverPlugins(operator: OperatorConfig, root = ROOT): Pr
     let definition: LoadedDefinition;
     try {
       definition = (await import(pathToFileURL(join(root, 'plugins', name, 'index.ts')).href)).default;
-      if (typeof definition === 'function') definition = wrapLegacy(manifest, definition as never);
     } catch (err) {
       throw new ManifestError(`manifests/${file}: cannot load plugins/${name}/index.ts (${(err as Error).message})`);
     }

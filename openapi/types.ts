@@ -10036,9 +10036,7 @@ export interface operations {
     };
     getRunnerSetupScript: {
         parameters: {
-            query?: {
-                token?: string;
-            };
+            query?: never;
             header?: never;
             path: {
                 /** @description Record id (24 lowercase hex characters) */
@@ -10095,9 +10093,7 @@ export interface operations {
     };
     getRunnerAgentPackage: {
         parameters: {
-            query?: {
-                token?: string;
-            };
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;

@@ -93,7 +93,7 @@ t.test('every manifest route keeps the contract', async (t) => {
           t.equal(res.json().error.code, 'plan_required');
         }
 
-        const credentials: { token?: string; headers?: Record<string, string> } = route.auth === 'none' ? {}
+        const credentials: { token?: string; headers?: Record<string, string>; query?: Record<string, string> } = route.auth === 'none' ? {}
           : route.auth === 'service-key' ? { headers: { 'x-service-key': 'test-service-key-0123456789abcdef' } }
           : route.auth === 'runner' ? { headers: { 'x-runner-token': await runnerToken() } }
           : route.auth === 'runner-link' ? { query: { token: await runnerToken() } }
