@@ -55,7 +55,9 @@ t.test("'unlimited' routes refuse a token limited to some repositories, after va
     return res.json().token as string;
   };
   const [limited, unlimited] = [await token(false), await token(true)];
-  const routes = plugins.filter((p) => p.enabled).flatMap((p) => p.manifest.routes.filter((r) => r.repositories === 'unlimited').map((r) => ({ r, url: fullUrl(p.manifest, r) })));
+  // Path parameters get ids nothing has: the rule is decided before any record is read.
+  const routes = plugins.filter((p) => p.enabled).flatMap((p) => p.manifest.routes.filter((r) => r.repositories === 'unlimited')
+    .map((r) => ({ r, url: fullUrl(p.manifest, r).replace(/:\w+/g, 'abcdefabcdefabcdefabcdef') })));
   t.ok(routes.length >= 1, `${routes.length} routes`);
   for (const { r, url } of routes) {
     const call = (tok: string, payload: unknown) => app.inject({ method: r.method, url, headers: bearer(tok), ...(payload === undefined ? {} : { payload: payload as object }) });
