@@ -94,6 +94,10 @@ export const Filters = {
   ...placeFilters,
   sort: Type.Optional(Type.Enum(sortValues, { description: `One of ${SORT_FIELDS.join(', ')}; prefix - for descending. Default -detectedAt` })),
 };
+/** Every filter of /query, /aggregations and /export (the store filter is built from it: service.ts toFilter). */
+export const FilterQuery = Type.Object(Filters);
+export type FilterQuery = Static<typeof FilterQuery>;
+export type ListQuery = Static<typeof ListQuery>;
 export const QueryQuery = Type.Object({ ...Page, ...Filters });
 export type QueryQuery = Static<typeof QueryQuery>;
 export const ExportQuery = Type.Object({ ...Filters, token: Type.Optional(Type.String({ description: 'Download token (POST /api/auth/download-token)' })) });

@@ -6,7 +6,7 @@ import { conflict, notFound } from '../../core/errors.ts';
 import { narrow, type RepoScope } from '../../core/guards/repositories.ts';
 import { RULE_TABLE } from '../../runner-agent/src/engine/rule-table.ts';
 import { driftTrend, isoDay } from './trend.ts';
-import { driftView } from './schemas.ts';
+import { driftView, type FilterQuery, type ListQuery, type QueryQuery } from './schemas.ts';
 import { DRIFT_STATUSES, driftSort, SEVERITIES, SORT_FIELDS, type Drift, type DriftFilter, type DriftStatus, type DriftStore, type Severity } from './store.ts';
 
 /**
@@ -20,11 +20,6 @@ export const STATUS_SOURCES: Record<'acknowledged' | 'ignored' | 'resolved', rea
   ignored: ['detected', 'acknowledged'],
   resolved: ['detected', 'acknowledged', 'ignored'],
 };
-
-export interface FilterQuery {
-  q?: string; status?: string; severity?: string; resourceType?: string; repositoryConfigId?: string; sort?: string;
-  resourceId?: string; location?: string; ruleId?: string;
-}
 
 const split = <T extends string>(v: string | undefined) => (v ? (v.split(',') as T[]) : undefined);
 const zeroSeverity = () => ({ critical: 0, high: 0, medium: 0, low: 0 });
@@ -66,9 +61,9 @@ export function createDriftService(ctx: AppContext, d: Deps) {
   }
 
   return {
-    list: (orgId: string, q: FilterQuery & { page: number; limit: number }, scope: RepoScope) =>
+    list: (orgId: string, q: ListQuery, scope: RepoScope) =>
       page(orgId, toFilter({ status: q.status, severity: q.severity, resourceId: q.resourceId, location: q.location, ruleId: q.ruleId }, scope), undefined, q),
-    query: (orgId: string, q: FilterQuery & { page: number; limit: number }, scope: RepoScope) =>
+    query: (orgId: string, q: QueryQuery, scope: RepoScope) =>
       page(orgId, toFilter(q, scope), q.sort, q),
 
     async aggregations(orgId: string, q: FilterQuery, scope: RepoScope) {
