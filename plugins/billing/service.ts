@@ -75,14 +75,16 @@ export function createBillingService(ctx: AppContext, store: BillingStore, provi
     async portal(orgId) {
       const stripe = api();
       const message = 'Failed to create portal session';
-      const customer = (await store.account(orgId))?.customerId;
-      // The spec's 500 covers "no customer on file" too: the organization never started a checkout.
-      if (!customer) throw providerFailure(ctx.log, message, new Error('no customer on file'), { orgId });
       try {
+        // An organization that never checked out gets its customer now (the one its checkouts
+        // will reuse), so "no customer on file" never reaches the caller as a 500; the portal
+        // then shows no subscription.
+        const customer = await customerOf(orgId);
         const session = await stripe.billingPortal.sessions.create({ customer, return_url: `${frontend}/billing` });
         return { url: session.url };
       } catch (err) {
-        throw providerFailure(ctx.log, message, err, { orgId, customer });
+        if (err instanceof AppError) throw err;
+        throw providerFailure(ctx.log, message, err, { orgId });
       }
     },
 

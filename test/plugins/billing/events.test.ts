@@ -16,7 +16,7 @@ const state = async (app: App['app'], s: Session) =>
   (await app.inject({ method: 'GET', url: '/api/billing/subscription', headers: { ...bearer(s.token), 'x-org-id': s.orgId } })).json();
 
 /** An organization on Pro through a completed checkout: its subscription and customer ids. */
-async function subscribed(b: App, s: Session, price = PRICE.pro) {
+async function subscribed(b: App, s: Session, price: string = PRICE.pro) {
   const session = checkoutSession({ orgId: s.orgId, price });
   const res = await send(b.app, event('checkout.session.completed', session, { created: now() - 3600 }));
   if (res.statusCode !== 200) throw new Error(`checkout event: ${res.body}`);
