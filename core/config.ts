@@ -36,6 +36,15 @@ const Env = Type.Object({
   BODY_LIMIT: Type.Integer({ minimum: 1024, default: 1024 * 1024 }),
   LOG_LEVEL: Type.Union([Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'), Type.Literal('trace'), Type.Literal('silent')], { default: 'info' }),
   TRUST_PROXY: Type.Boolean({ default: false }),
+  // Billing (plugins/billing, docs/billing.md). Without STRIPE_SECRET_KEY the service runs and
+  // checkout, portal and verify answer 503; the webhook needs only STRIPE_WEBHOOK_SECRET.
+  STRIPE_SECRET_KEY: Type.Optional(Type.String({ pattern: '^(sk|rk)_' })),
+  STRIPE_WEBHOOK_SECRET: Type.Optional(Type.String({ minLength: 8 })),
+  STRIPE_PRICE_PRO: Type.Optional(Type.String({ minLength: 1 })),
+  STRIPE_PRICE_TEAM: Type.Optional(Type.String({ minLength: 1 })),
+  STRIPE_PRICE_ENTERPRISE: Type.Optional(Type.String({ minLength: 1 })),
+  /** Where the Stripe client sends its calls (tests: stripe-mock); default Stripe's own API. */
+  STRIPE_API_BASE: Type.Optional(Type.String({ pattern: '^https?://[^\\s/]+' })),
 });
 export type EnvConfig = Static<typeof Env>;
 

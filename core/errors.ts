@@ -45,6 +45,15 @@ export const ERRORS = {
   'orgs.invitation_expired': [410, 'This invitation has expired'],
   'orgs.invitation_used': [409, 'This invitation has already been used'],
   'orgs.invitation_email_mismatch': [403, 'This invitation was sent to another email address'],
+  // Billing (SPEC Errors; docs/billing.md). The provider's failures are the only 500s the API
+  // answers on purpose, with the spec's message per route.
+  'billing.invalid_price': [400, 'Invalid price ID'],
+  'billing.session_required': [400, 'Session ID is required'],
+  'billing.invalid_session': [400, 'Invalid session'],
+  'billing.session_not_completed': [400, 'Session not completed'],
+  'billing.invalid_signature': [400, 'Invalid signature'],
+  'billing.not_configured': [503, 'Billing is not configured'],
+  'billing.provider_failed': [500, 'The payment provider failed'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 /** The only codes an AppError takes: a new kind of failure is a new row above. */

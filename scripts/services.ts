@@ -2,7 +2,8 @@
 // wire protocol) and Redis, started idempotently from a data dir (DESIGN.md, "Real parts").
 //   npx tsx scripts/services.ts up|down|status
 // MONGODB_URI / REDIS_URL / DRIFT_MOTO_URL, when set, point at external servers and the matching
-// parts are skipped. moto is the AWS emulator the cloud_a detection engine is tested against.
+// parts are skipped. moto is the AWS emulator the cloud_a detection engine is tested against;
+// stripe-mock (DRIFT_STRIPE_MOCK_URL for an external one) is the payment provider's.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -10,6 +11,7 @@ import { ferretArgs, ferretBinary, killFerretOnPort, mongoPing } from './service
 import { ensureFerretDatabase, pgPaths, pgReady, startPg, stopPg } from './services/postgres.ts';
 import { redisArgs, redisBinary, redisPing } from './services/redis.ts';
 import { ensureMoto, localMotoUrl, motoPid, motoPing, stopMoto } from './services/moto.ts';
+import { ensureStripeMock, localStripeMockUrl, stopStripeMock, stripeMockPid, stripeMockPing } from './services/stripe-mock.ts';
 import { livePid, spawnDetached, stopByPidFile, waitUntil, type Config } from './services/util.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -25,6 +27,7 @@ export interface Services {
   mongoUri: string;
   redisUrl: string;
   motoUrl: string;
+  stripeMockUrl: string;
   /** Parts this call started (not ones already running or external). */
   started: string[];
   /** Stops only the parts in `started`. */
@@ -47,6 +50,7 @@ function config(opts: ServicesOptions = {}): Config {
     mongoPort: port('DRIFT_MONGO_PORT', 27027),
     redisPort: port('DRIFT_REDIS_PORT', 6389),
     motoPort: port('DRIFT_MOTO_PORT', 5055),
+    stripePort: port('DRIFT_STRIPE_PORT', 12111),
     timeoutMs: opts.timeoutMs ?? 60_000,
     log: opts.log ?? ((l) => console.log(l)),
   };
@@ -63,7 +67,7 @@ export async function ensureServices(opts: ServicesOptions = {}): Promise<Servic
   const cfg = config(opts);
   mkdirSync(cfg.logs, { recursive: true });
   const started: string[] = [];
-  const say = (part: string, state: string) => cfg.log(`${part.padEnd(9)}${state}`);
+  const say = (part: string, state: string) => cfg.log(`${`${part} `.padEnd(9)}${state}`);
 
   const mongoUri = env.MONGODB_URI || localMongoUri(cfg);
   if (env.MONGODB_URI) {
@@ -122,15 +126,21 @@ export async function ensureServices(opts: ServicesOptions = {}): Promise<Servic
   say('moto', moto.external ? `external: ${moto.url}` : `${moto.started ? 'started' : 'already running'}: ${moto.url}`);
   const motoUrl = moto.url;
 
-  writeFileSync(path.join(cfg.data, 'services.json'), `${JSON.stringify({ mongoUri, redisUrl, motoUrl }, null, 2)}\n`);
-  return { mongoUri, redisUrl, motoUrl, started, stop: () => stopParts(cfg, started) };
+  const stripe = await ensureStripeMock(cfg, env);
+  if (stripe.started) started.push('stripe-mock');
+  say('stripe-mock', stripe.external ? `external: ${stripe.url}` : `${stripe.started ? 'started' : 'already running'}: ${stripe.url}`);
+  const stripeMockUrl = stripe.url;
+
+  writeFileSync(path.join(cfg.data, 'services.json'), `${JSON.stringify({ mongoUri, redisUrl, motoUrl, stripeMockUrl }, null, 2)}\n`);
+  return { mongoUri, redisUrl, motoUrl, stripeMockUrl, started, stop: () => stopParts(cfg, started) };
 }
 
 /** Stops the named parts, dependants first (FerretDB before the PostgreSQL it uses). */
 async function stopParts(cfg: Config, parts: string[]): Promise<void> {
-  for (const part of ['moto', 'ferretdb', 'redis', 'postgres'].filter((p) => parts.includes(p))) {
+  for (const part of ['stripe-mock', 'moto', 'ferretdb', 'redis', 'postgres'].filter((p) => parts.includes(p))) {
     let stopped: boolean;
     if (part === 'moto') stopped = await stopMoto(cfg);
+    else if (part === 'stripe-mock') stopped = await stopStripeMock(cfg);
     else if (part === 'postgres') {
       const pg = await pgPaths(cfg);
       stopped = pg ? await stopPg(pg) : false;
@@ -155,6 +165,8 @@ async function status(cfg: Config): Promise<void> {
   else show('redis', await redisPing('127.0.0.1', cfg.redisPort), localRedisUrl(cfg), livePid(pidFile(cfg, 'redis'), 'redis-server'));
   if (env.DRIFT_MOTO_URL) cfg.log(`moto     external ${env.DRIFT_MOTO_URL}`);
   else show('moto', await motoPing(localMotoUrl(cfg)), localMotoUrl(cfg), motoPid(cfg));
+  if (env.DRIFT_STRIPE_MOCK_URL) cfg.log(`stripe-mock external ${env.DRIFT_STRIPE_MOCK_URL}`);
+  else show('stripe-mock', await stripeMockPing(localStripeMockUrl(cfg)), localStripeMockUrl(cfg), stripeMockPid(cfg));
 }
 
 async function cli(cmd: string | undefined): Promise<void> {
@@ -163,7 +175,7 @@ async function cli(cmd: string | undefined): Promise<void> {
     await ensureServices();
     console.log(`services up in ${((Date.now() - t0) / 1000).toFixed(1)}s`);
   } else if (cmd === 'down') {
-    await stopParts(config(), ['moto', 'ferretdb', 'redis', 'postgres']);
+    await stopParts(config(), ['stripe-mock', 'moto', 'ferretdb', 'redis', 'postgres']);
   } else if (cmd === 'status') {
     await status(config());
   } else {

@@ -8,15 +8,28 @@ import { SMTPServer } from 'smtp-server';
 import { buildApp, type App } from '../core/app.ts';
 import { loadConfig, type EnvConfig, type OperatorConfig } from '../core/config.ts';
 import { ROOT } from '../core/loader.ts';
+import { stripeFront } from './stripe-front.ts';
 
 export const TEST_SECRETS = { JWT_SECRET: 'test-jwt-secret-0123456789abcdef0123456789', ENCRYPTION_KEY: 'ab'.repeat(32), SERVICE_KEY: 'test-service-key-0123456789abcdef' };
 
-export function serviceUrls(): { mongoUri: string; redisUrl: string } {
-  if (process.env.MONGODB_URI && process.env.REDIS_URL) return { mongoUri: process.env.MONGODB_URI, redisUrl: process.env.REDIS_URL };
+/** The payment provider's test settings: prices of each paid plan and the webhook's signing secret. */
+export const STRIPE_TEST = {
+  STRIPE_SECRET_KEY: 'sk_test_drift', STRIPE_WEBHOOK_SECRET: 'whsec_drift_test_0123456789',
+  STRIPE_PRICE_PRO: 'price_drift_pro', STRIPE_PRICE_TEAM: 'price_drift_team', STRIPE_PRICE_ENTERPRISE: 'price_drift_enterprise',
+} as const;
+
+export function serviceUrls(): { mongoUri: string; redisUrl: string; stripeMockUrl: string } {
+  const stripeDefault = `http://127.0.0.1:${process.env.DRIFT_STRIPE_PORT ?? 12111}`;
+  if (process.env.MONGODB_URI && process.env.REDIS_URL) {
+    return { mongoUri: process.env.MONGODB_URI, redisUrl: process.env.REDIS_URL, stripeMockUrl: process.env.DRIFT_STRIPE_MOCK_URL ?? stripeDefault };
+  }
   const file = join(process.env.DRIFT_DATA_DIR ?? join(ROOT, '.data'), 'services.json');
   if (!existsSync(file)) throw new Error(`No ${file}: run "npm run services -- up" (npm test does it for you)`);
   const s = JSON.parse(readFileSync(file, 'utf8'));
-  return { mongoUri: process.env.MONGODB_URI ?? s.mongoUri, redisUrl: process.env.REDIS_URL ?? s.redisUrl };
+  return {
+    mongoUri: process.env.MONGODB_URI ?? s.mongoUri, redisUrl: process.env.REDIS_URL ?? s.redisUrl,
+    stripeMockUrl: process.env.DRIFT_STRIPE_MOCK_URL ?? s.stripeMockUrl ?? stripeDefault,
+  };
 }
 
 export interface TestAppOptions {
@@ -28,13 +41,16 @@ export interface TestAppOptions {
 }
 
 export async function buildTestApp(t: Test, opts: TestAppOptions = {}): Promise<App> {
-  const { mongoUri, redisUrl } = serviceUrls();
+  const { mongoUri, redisUrl, stripeMockUrl } = serviceUrls();
+  // The payment provider is stripe-mock behind the loopback front (test/stripe-front.ts).
+  const stripe = await stripeFront(stripeMockUrl);
   const name = `t_${basename(t.name || 'test').replace(/\W+/g, '_').slice(0, 30)}_${randomBytes(3).toString('hex')}`;
   const config = loadConfig({}, {
     MONGODB_URI: mongoUri, REDIS_URL: redisUrl, MONGODB_DB: name, REDIS_KEY_PREFIX: `${name}:`,
     NODE_ENV: 'test', LOG_LEVEL: 'silent', MAIL_OUTBOX_DIR: join(ROOT, '.data', 'test-outbox', name),
     // Tests scan git repositories in temporary folders (file:// URLs) with the built-in executor.
     EXECUTOR_LOCAL_SOURCES: true,
+    ...STRIPE_TEST, STRIPE_API_BASE: stripe.url,
     ...TEST_SECRETS, ...opts.env,
   });
   config.operator = opts.operator ?? { plugins: {} };

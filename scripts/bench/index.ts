@@ -1,4 +1,4 @@
-// `npm run bench [-- engine|orgs|drifts|scan|runners]`: every benchmark, or the ones named. Starts each target as
+// `npm run bench [-- engine|orgs|drifts|scan|runners|billing]`: every benchmark, or the ones named. Starts each target as
 // its own process, drives it from this process, prints tables on stdout (progress on stderr)
 // and writes the same data to .data/bench/<name>-<timestamp>.json. No timed assertion:
 // figures are ratios against a baseline of the same run. BENCH_SECONDS (default 8) and BENCH_WARMUP
@@ -12,6 +12,7 @@ import { fmt, REPO, startServer, table, type Target } from './lib.ts';
 import { runEngine, type EngineResult, type Settings } from './engine.ts';
 import { runOrgs, type OrgsResult, type OrgsSettings } from './orgs.ts';
 import { runDrifts } from './drifts.ts';
+import { billingReport, runBilling } from './billing.ts';
 
 const envNumber = (name: string, dflt: number) => {
   const n = Number(process.env[name] ?? dflt);
@@ -75,7 +76,7 @@ function orgsReport(r: OrgsResult, set: OrgsSettings, loadAvg: number[]): string
 
 const verdict = (ratio: number) => `${fmt(ratio)} ${ratio >= 0.5 ? 'met' : 'NOT met'}`;
 
-const BENCHES = ['engine', 'orgs', 'drifts', 'scan', 'runners'] as const;
+const BENCHES = ['engine', 'orgs', 'drifts', 'scan', 'runners', 'billing'] as const;
 
 /** scan and runners are scripts of their own (each starts what it measures); run as child processes. */
 function runScript(name: 'scan' | 'runners'): Promise<void> {
@@ -134,6 +135,14 @@ async function main(): Promise<number> {
       // BENCH_DRIFTS (default 100000) sizes the organization; runDrifts saves its own data file.
       if (wanted.length !== 1) console.log('');
       console.log(await runDrifts((line) => console.error(`bench drifts: ${line}`)));
+    }
+    if (run('billing')) {
+      // BENCH_BILLING_EVENTS (default 500) distinct events, each posted twice, 20 at a time (issue 13).
+      if (wanted.length !== 1) console.log('');
+      const result = await runBilling(start, { events: Math.max(1, Math.round(envNumber('BENCH_BILLING_EVENTS', 500))), concurrency: 20, copies: 2 },
+        (line) => console.error(`bench billing: ${line}`));
+      console.log(billingReport(result));
+      save('billing', result);
     }
     for (const name of ['scan', 'runners'] as const) {
       if (!run(name)) continue;

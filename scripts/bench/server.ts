@@ -6,6 +6,7 @@
 //         exists only in this process, to read Database.commandCount().
 // Env (app): BENCH_DB, BENCH_PREFIX (database and Redis prefix, shared by the processes of one
 // run), BENCH_JOIN=1 (a second process on a database another one owns: keep it at exit),
+// BENCH_STRIPE=1 (billing: stripe-mock and the test webhook secret),
 // BENCH_TRUST_PROXY=1 (the login scenario: the Auth limit is per client IP, so the load
 // generator sends a distinct X-Forwarded-For per request; TRUST_PROXY is ordinary config).
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -30,14 +31,16 @@ async function real(): Promise<{ app: FastifyInstance; cleanup(): Promise<void> 
   // Imported here so the bare target loads nothing of the engine.
   const { buildApp } = await import('../../core/app.ts');
   const { loadConfig } = await import('../../core/config.ts');
-  const { serviceUrls, TEST_SECRETS } = await import('../../test/helper.ts');
-  const { mongoUri, redisUrl } = serviceUrls();
+  const { serviceUrls, TEST_SECRETS, STRIPE_TEST } = await import('../../test/helper.ts');
+  const { mongoUri, redisUrl, stripeMockUrl } = serviceUrls();
   const db = process.env.BENCH_DB ?? `bench_${Date.now()}`;
   const prefix = process.env.BENCH_PREFIX ?? `${db}:`;
   const config = loadConfig({}, {
     MONGODB_URI: mongoUri, REDIS_URL: redisUrl, MONGODB_DB: db, REDIS_KEY_PREFIX: prefix,
     NODE_ENV: 'production', LOG_LEVEL: 'silent', TRUST_PROXY: process.env.BENCH_TRUST_PROXY === '1',
     MAIL_OUTBOX_DIR: join(REPO, '.data', 'bench', 'outbox', db), ...TEST_SECRETS,
+    // The billing benchmark: the payment provider is stripe-mock, the webhook signed with the test secret.
+    ...(process.env.BENCH_STRIPE === '1' ? { ...STRIPE_TEST, STRIPE_API_BASE: stripeMockUrl } : {}),
   });
   // Every plugin enabled at its manifest tier (as the tests run), independent of drift.config.json.
   config.operator = { plugins: {} };

@@ -12,6 +12,7 @@ export interface Config {
   mongoPort: number;
   redisPort: number;
   motoPort: number; // cloud_a emulator (moto), DRIFT_MOTO_PORT
+  stripePort: number; // payment provider emulator (stripe-mock), DRIFT_STRIPE_PORT
   timeoutMs: number; // how long one part may take to answer after start
   log: (line: string) => void;
 }
