@@ -126,7 +126,9 @@ export function createLimits(redis: Redis, tenancy: Tenancy): Limits {
       const own = [...meters.get(name)!.values()].find((m) => m.take);
       if (own?.take) {
         const hold = await own.take(orgId, allowed);
-        if (!hold) throw limitReached(name, plan, allowed, await used(orgId, name));
+        // Refused: every claim of the day is taken, so at least `allowed` were used, whatever the
+        // records say (a deleted scan keeps its claim; concurrent ones are not stored yet).
+        if (!hold) throw limitReached(name, plan, allowed, Math.max(allowed, await used(orgId, name)));
         return hold;
       }
       const hold = await lock(orgId, name);

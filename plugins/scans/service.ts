@@ -61,10 +61,12 @@ export function createScanService(ctx: AppContext, d: Deps) {
    * route and runScheduled): a scan takes one of the day's (UTC) numbered quota keys through
    * the exactly-once primitive, so ten concurrent triggers on Free start three scans, not ten.
    * A deleted scan does not give its key back: the limit counts scans started. A trigger that
-   * fails (unknown config) gives it back.
+   * fails (unknown config) gives it back. Null: none is left today.
    */
   async function takeQuota(orgId: string, allowed: number): Promise<Hold | null> {
     const day = isoDay(new Date());
+    // Scans started today without a key (on a plan without the limit, before a downgrade) count too.
+    if (await d.scans.countDay(orgId, day) >= allowed) return null;
     for (let k = 0; k < allowed; k++) {
       const key = `scan-quota:${orgId}:${day}:${k}`;
       if (await ctx.once.claim(key, orgId)) return { commit: async () => undefined, abort: () => ctx.once.release(key) };
