@@ -33,7 +33,7 @@ export async function buildApiDocument(config: Config): Promise<Record<string, u
     // Guards are built (their facts go into the document) but never run.
     const deps: GuardDeps = {
       auth: app.auth.bind(app), readers: new Map(), records: new Map(),
-      tenancy: undefined as never, rateLimit: NOT_SERVED, verifySignature: NOT_SERVED,
+      tenancy: undefined as never, limits: undefined as never, rateLimit: NOT_SERVED, verifySignature: NOT_SERVED,
     };
     for (const p of plugins) {
       const handlers = Object.fromEntries(p.manifest.routes.map((r) => [r.handler, NOT_SERVED]));

@@ -18,6 +18,7 @@ import { createScheduler, AGENDA_JOBS } from './scheduler.ts';
 import { createMailer } from './mail.ts';
 import { createAudit } from './audit.ts';
 import { createTenancy } from './tenancy/index.ts';
+import { createLimits } from './limits.ts';
 import { createRateLimiter } from './guards/rate-limit.ts';
 import { createSigningGuard } from './guards/signing.ts';
 import type { CredentialKind, CredentialReader } from './guards/principal.ts';
@@ -102,6 +103,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   const orgDeleteHooks: ((orgId: string) => Promise<void>)[] = [];
   db.collection(ONCE_KEYS);
   db.collection(AGENDA_JOBS);
+  const tenancy = createTenancy(db, caches);
   const ctx: AppContext = {
     config,
     log: app.log,
@@ -114,7 +116,10 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     scheduler: createScheduler(db.db, { processEveryMs: opts.jobPollMs, lockLifetimeMs: opts.jobLockLifetimeMs }),
     mail: createMailer(config),
     audit: createAudit(db, redis.main, app.log),
-    tenancy: createTenancy(db, caches),
+    tenancy,
+    limits: createLimits(redis.main, tenancy),
+    // Each plugin's build gets its own, naming the plugin (loadPlugins).
+    defineMeter: () => { throw new Error('ctx.defineMeter is for plugin builds'); },
     provideCredential: (kind, reader) => { readers.set(kind, reader); },
     onOrgDelete: (fn) => { orgDeleteHooks.push(fn); },
     deleteOrgData: async (orgId) => { for (const fn of orgDeleteHooks) await fn(orgId); },
@@ -170,7 +175,7 @@ async function loadPlugins(
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
-  const deps = { auth: app.auth.bind(app), readers, records, tenancy: ctx.tenancy, rateLimit: createRateLimiter(redis.main, app.log), verifySignature: createSigningGuard(ctx.once) };
+  const deps = { auth: app.auth.bind(app), readers, records, tenancy: ctx.tenancy, limits: ctx.limits, rateLimit: createRateLimiter(redis.main, app.log), verifySignature: createSigningGuard(ctx.once) };
   const services: Record<string, unknown> = {};
   for (const p of ordered) {
     const { definition } = p;
@@ -179,7 +184,9 @@ async function loadPlugins(
     const own = Object.fromEntries([...definition.needs, ...(definition.uses ?? [])].filter((d) => services[d] !== undefined).map((d) => [d, services[d]]));
     // fastify-plugin: the name and dependencies Fastify itself checks at registration.
     await app.register(fp(async () => {
-      const built = await definition.build(ctx, own);
+      // The plugin's own view of the engine: the meters it defines are its own (core/limits.ts).
+      const pluginCtx: AppContext = { ...ctx, defineMeter: (limit, meter) => ctx.limits.define(name, limit, meter) };
+      const built = await definition.build(pluginCtx, own);
       instances.set(name, built);
       if (built.provides !== undefined) services[name] = built.provides;
     }, { name, fastify: '5.x', dependencies: [ENGINE, ...Object.keys(own)] }));
@@ -189,7 +196,7 @@ async function loadPlugins(
   const recordKinds = new Set(records.keys());
   for (const p of plugins.filter((x) => x.enabled)) {
     const handlers = instances.get(p.manifest.plugin)!.handlers as Record<string, AnyHandler>;
-    checkHandlers(p.manifest, handlers, recordKinds);
+    checkHandlers(p.manifest, handlers, recordKinds, ctx.limits);
     registerRoutes(app, p, handlers, deps, facts);
   }
   registerHealth(app, db, redis);

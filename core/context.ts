@@ -13,6 +13,8 @@ import type { Audit } from './audit.ts';
 import type { Tenancy } from './tenancy/index.ts';
 import type { CredentialKind, CredentialReader } from './guards/principal.ts';
 import type { RepositoryOf } from './guards/repositories.ts';
+import type { Limits, Meter } from './limits.ts';
+import type { LimitName } from './plans.ts';
 
 export interface AppContext {
   config: Config;
@@ -43,4 +45,11 @@ export interface AppContext {
    * no such record: lets a plugin answer 404 for another plugin's record without needing it.
    */
   repositoryOf(kind: string, orgId: string, id: string): Promise<string | null>;
+  /** Plan limits: usage of every limit (the quota route) and holds for creations outside a request (core/limits.ts). */
+  limits: Limits;
+  /**
+   * How this plugin counts one plan limit: the routes of its manifest with `limit` are refused
+   * by the engine at the limit, and the quota shows the sum of every plugin's count.
+   */
+  defineMeter(name: LimitName, meter: Meter): void;
 }

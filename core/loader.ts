@@ -10,10 +10,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type TSchema } from 'typebox';
 import { AUTH_KINDS, type AnyHandler, type Manifest, type RouteSpec } from './manifest.ts';
 import { CLI_SCOPES, PERMISSIONS } from './permissions.ts';
-import { PLANS, planRank, type Plan } from './plans.ts';
+import { LIMIT_NAMES, PLANS, planRank, type Plan } from './plans.ts';
+import type { Limits } from './limits.ts';
 import { RATE_LIMIT_NAMES } from './guards/rate-limit.ts';
-import { buildGuards, needsOrgContext, type GuardDeps } from './guards/chain.ts';
-import { repoScope } from './guards/repositories.ts';
+import { buildGuards, inputOf, needsOrgContext, type GuardDeps } from './guards/chain.ts';
 import { closest } from './text.ts';
 import { closeSchema } from './input-rules.ts';
 import { ErrorBody, Envelope } from './schemas.ts';
@@ -123,6 +123,7 @@ export function validateManifests(plugins: LoadedPlugin[]): void {
       check(r.permission, PERMISSIONS, 'permission', r);
       check(r.plan, PLANS, 'plan', r);
       check(r.rateLimit, RATE_LIMIT_NAMES, 'rate limit', r);
+      check(r.limit, LIMIT_NAMES, 'plan limit', r);
       const rule = r.repositories;
       if (typeof rule === 'object' && !new RegExp(`/:${rule.param}(/|$)`).test(r.url)) {
         throw new ManifestError(`${where(r)}: repositories names param "${rule.param}", which is not in the path ${r.url}`);
@@ -132,8 +133,11 @@ export function validateManifests(plugins: LoadedPlugin[]): void {
   }
 }
 
-/** A built plugin's handlers cover its manifest's names, and every repository record kind is defined. */
-export function checkHandlers(m: Manifest, handlers: Record<string, unknown>, records: ReadonlySet<string>): void {
+/**
+ * A built plugin's handlers cover its manifest's names, every repository record kind is
+ * defined, and the plugin counts every plan limit its routes name.
+ */
+export function checkHandlers(m: Manifest, handlers: Record<string, unknown>, records: ReadonlySet<string>, limits?: Pick<Limits, 'has'>): void {
   for (const r of m.routes) {
     const where = `manifests/${m.plugin}.ts route "${r.id}"`;
     if (typeof handlers[r.handler] !== 'function') {
@@ -145,10 +149,13 @@ export function checkHandlers(m: Manifest, handlers: Record<string, unknown>, re
       const hint = closest(rule.record, [...records]);
       throw new ManifestError(`${where}: repositories names record "${rule.record}", which no enabled plugin defines${hint ? `; did you mean "${hint}"?` : ''}`);
     }
+    if (r.limit && limits && !limits.has(m.plugin, r.limit)) {
+      throw new ManifestError(`${where}: limit "${r.limit}" is not counted by plugins/${m.plugin}; define its meter with ctx.defineMeter('${r.limit}', ...) in build`);
+    }
   }
 }
 
-export interface OpenApiFacts { cli: boolean; scopes: string[]; permission?: string; plan?: Plan; rateLimit?: string; audit?: string | false; repositories?: string; auth: string; orgHeader: boolean }
+export interface OpenApiFacts { cli: boolean; scopes: string[]; permission?: string; plan?: Plan; rateLimit?: string; limit?: string; audit?: string | false; repositories?: string; auth: string; orgHeader: boolean }
 
 /** What the audit extension says of a route: its curated action, false, or nothing (derived). */
 const auditFact = (audit: RouteSpec['audit']) => (typeof audit === 'object' ? audit.action : audit);
@@ -159,10 +166,10 @@ export function registerRoutes(app: FastifyInstance, plugin: LoadedPlugin, handl
   for (const route of m.routes) {
     const style = route.reply ?? m.reply;
     const plan = routePlan(plugin, route);
-    const guards = buildGuards(route, plan, deps);
+    const guards = buildGuards(route, plan, deps, m.plugin);
     const successCode = Number(Object.keys(route.response).find((s) => Number(s) < 400));
     const handler = handlers[route.handler];
-    facts.set(route.id, { cli: Boolean(route.scope || route.cliAllowed) && (route.auth === 'bearer' || route.auth === 'download'), scopes: route.scope ? [route.scope] : [], permission: route.ownerOnly ? 'owner' : route.permission, plan, rateLimit: route.rateLimit, audit: auditFact(route.audit), repositories: repositoriesFact(route.repositories), auth: route.auth, orgHeader: needsOrgContext(route, plan) && !route.orgParam });
+    facts.set(route.id, { cli: Boolean(route.scope || route.cliAllowed) && (route.auth === 'bearer' || route.auth === 'download'), scopes: route.scope ? [route.scope] : [], permission: route.ownerOnly ? 'owner' : route.permission, plan, rateLimit: route.rateLimit, limit: route.limit, audit: auditFact(route.audit), repositories: repositoriesFact(route.repositories), auth: route.auth, orgHeader: needsOrgContext(route, plan) && !route.orgParam });
 
     app.route({
       method: route.method,
@@ -183,7 +190,16 @@ export function registerRoutes(app: FastifyInstance, plugin: LoadedPlugin, handl
       preValidation: guards.preValidation,
       preHandler: guards.preHandler,
       async handler(req, reply) {
-        const result = await handler(inputOf(req, reply));
+        // A plan limit's hold (core/guards/chain.ts) is kept when the handler created the record, given back when it failed.
+        const hold = req.limitHold;
+        let result;
+        try {
+          result = await handler(inputOf(req, reply));
+        } catch (err) {
+          await hold?.abort();
+          throw err;
+        }
+        await hold?.commit();
         req.routeResult = result;
         if (reply.sent || style === 'raw') return reply;
         if (successCode === 204) return reply.code(204).send();
@@ -193,10 +209,6 @@ export function registerRoutes(app: FastifyInstance, plugin: LoadedPlugin, handl
   }
 }
 
-const inputOf = (req: FastifyRequest, reply: FastifyReply) => ({
-  params: req.params, query: req.query, body: req.body, org: req.org, principal: req.principal,
-  repositories: repoScope(req), req, reply,
-}) as Parameters<AnyHandler>[0];
 
 // Fastify warns about schema keys that are present but undefined.
 const definedOnly = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));

@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CallSerializerTypeProvider, CallValidatorTypeProvider } from 'fastify/types/type-provider.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { CliScope, Permission } from './permissions.ts';
-import type { Plan } from './plans.ts';
+import type { LimitName, Plan } from './plans.ts';
 import type { RateLimitName } from './guards/rate-limit.ts';
 import type { OrgContext, Principal } from './guards/principal.ts';
 import type { RepoScope } from './guards/repositories.ts';
@@ -43,6 +43,12 @@ export interface RouteSpec {
   /** Minimum plan; the plugin's tier applies when absent. */
   plan?: Plan;
   rateLimit?: RateLimitName;
+  /**
+   * The plan limit (core/plans.ts PLAN_LIMITS) a request to this route counts against: the
+   * engine refuses it with 403 plan_limit when the organization is at its plan's limit,
+   * before the handler (core/limits.ts, with the meter the plugin defines by ctx.defineMeter).
+   */
+  limit?: LimitName;
   /**
    * The audit trail (core/audit.ts). Absent: an authenticated POST/PUT/PATCH/DELETE is
    * recorded as http.<method>.<path>. A name: recorded under that curated action (also when

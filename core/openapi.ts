@@ -1,5 +1,5 @@
 // The OpenAPI document's frame and the manifest facts each operation carries as
-// extensions (x-scopes, x-permission, x-plan), so integrators and contract tests read them.
+// extensions (x-scopes, x-permission, x-plan, x-limit), so integrators and contract tests read them.
 import type { Config } from './config.ts';
 import type { OpenApiFacts } from './loader.ts';
 
@@ -50,6 +50,7 @@ export function addOpenApiFacts<T>(input: T, facts: Map<string, OpenApiFacts>): 
       op['x-permission'] = f.permission ?? null;
       op['x-plan'] = f.plan ?? 'free';
       if (f.rateLimit) op['x-rate-limit'] = f.rateLimit;
+      if (f.limit) op['x-limit'] = f.limit;
       if (f.audit) op['x-audit-action'] = f.audit;
       if (f.audit === false) op['x-audit'] = false;
       if (f.repositories) op['x-repositories'] = f.repositories;

@@ -17,3 +17,22 @@ export const PLAN_LIMITS: Record<Plan, PlanLimits> = {
 };
 
 export const planLabel = (plan: Plan) => plan[0].toUpperCase() + plan.slice(1);
+
+/** The plan limits, as manifest entries name them (`limit: 'repositories'`). */
+export type LimitName = keyof PlanLimits;
+export const LIMIT_NAMES = Object.keys(PLAN_LIMITS.free) as LimitName[];
+export const isLimitName = (value: unknown): value is LimitName => LIMIT_NAMES.includes(value as LimitName);
+
+/** How the one refusal message names each limit, and what the caller can do about it. */
+export const LIMIT_WORDS: Record<LimitName, { one: string; many: string; advice: string }> = {
+  repositories: { one: 'repository config', many: 'repository configs', advice: 'delete one or upgrade' },
+  scansPerDay: { one: 'scan per day', many: 'scans per day', advice: 'try again tomorrow (UTC) or upgrade' },
+  cloudAccounts: { one: 'cloud account', many: 'cloud accounts', advice: 'delete one or upgrade' },
+};
+
+/** `The Free plan allows 1 repository config; delete one or upgrade` (nothing to delete when none is allowed). */
+export function limitMessage(name: LimitName, plan: Plan, allowed: number): string {
+  const words = LIMIT_WORDS[name];
+  const advice = allowed === 0 ? 'upgrade to add one' : words.advice;
+  return `The ${planLabel(plan)} plan allows ${allowed} ${allowed === 1 ? words.one : words.many}; ${advice}`;
+}

@@ -9,11 +9,20 @@ import {
 } from '../plugins/auth/schemas.ts';
 
 const Limits = Type.Object({ repositories: Nullable(Type.Integer()), scansPerDay: Nullable(Type.Integer()), cloudAccounts: Nullable(Type.Integer()) });
+/** One plan limit (core/plans.ts) with its usage; null: unlimited on this plan. */
+const LimitUsage = Type.Object({
+  limit: Type.Union([Type.Literal('repositories'), Type.Literal('scansPerDay'), Type.Literal('cloudAccounts')]),
+  allowed: Nullable(Type.Integer()),
+  used: Type.Integer(),
+  remaining: Nullable(Type.Integer()),
+});
 const Quota = Type.Object({
   plan: Type.String(),
   limits: Limits,
   usage: Type.Object({ repositories: Type.Integer(), scansToday: Type.Integer(), cloudAccounts: Type.Integer() }),
   remaining: Type.Object({ repositories: Nullable(Type.Integer()), scansToday: Nullable(Type.Integer()), cloudAccounts: Nullable(Type.Integer()) }),
+  /** Every limit of the plan table, in its order, the same facts as above under the limit's own name. */
+  items: Type.Array(LimitUsage),
 });
 /** Who signed up or in: the handler puts it beside the session answer (SessionTokens does not send it). */
 const signedIn = (result: { actor?: AuditActor }) => result.actor;

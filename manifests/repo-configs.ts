@@ -18,7 +18,7 @@ export default defineManifest({
   description: 'Repository scan configurations: repository, branch, IaC paths, provider and optional cron schedule',
   routes: [
     { id: 'listRepoConfigs', method: 'GET', url: '/', ...read, summary: 'Every config of the organization (newest first)', repositories: 'narrowed', response: { 200: Type.Array(RepoConfigView) }, handler: 'list' },
-    { id: 'createRepoConfig', method: 'POST', url: '/', ...write, audit: 'repository.config_created', repositories: 'unlimited',
+    { id: 'createRepoConfig', method: 'POST', url: '/', ...write, audit: 'repository.config_created', repositories: 'unlimited', limit: 'repositories',
       summary: 'Plan limits: Free 1 repository, Pro 5, Team and Enterprise unlimited (403 plan_limit). Without workspaceId the default workspace.',
       body: CreateRepoConfig, response: { 201: RepoConfigView }, handler: 'create' },
     { id: 'getRepoConfig', method: 'GET', url: '/:id', ...read, ...byId, params: IdParams, response: { 200: RepoConfigView }, handler: 'get' },

@@ -24,7 +24,7 @@ export default defineManifest({
   routes: [
     { id: 'listScans', method: 'GET', url: '/', ...read, ...narrowed, reply: 'named', summary: 'Newest first; {success, data, pagination:{page, limit, total}}', query: ListQuery, response: { 200: ScanPage }, handler: 'list' },
     { id: 'getScanDashboard', method: 'GET', url: '/dashboard', ...read, ...narrowed, summary: 'Totals, 5 recent scans and the drift trend of the last 30 days (UTC)', response: { 200: Dashboard }, handler: 'dashboard' },
-    { id: 'triggerScan', method: 'POST', url: '/trigger/:repositoryConfigId', ...write, ...config, rateLimit: 'scan',
+    { id: 'triggerScan', method: 'POST', url: '/trigger/:repositoryConfigId', ...write, ...config, rateLimit: 'scan', limit: 'scansPerDay',
       audit: { action: 'scan.triggered', details: (scan: Triggered) => ({ scanId: scan._id, repositoryConfigId: scan.repositoryConfig, repositoryName: scan.repositoryName }) },
       summary: 'Creates a pending scan (triggeredBy manual) and hands it to the executor', params: ConfigIdParams, response: { 201: ScanView }, handler: 'trigger' },
     { id: 'listRepositoryScans', method: 'GET', url: '/repository/:repositoryConfigId', ...read, ...config, params: ConfigIdParams, query: PageQuery, response: { 200: Type.Array(ScanView) }, handler: 'byRepository' },

@@ -2429,6 +2429,12 @@ export interface operations {
                             scansToday: number | null;
                             cloudAccounts: number | null;
                         };
+                        items: {
+                            limit: "repositories" | "scansPerDay" | "cloudAccounts";
+                            allowed: number | null;
+                            used: number;
+                            remaining: number | null;
+                        }[];
                     };
                 };
             };

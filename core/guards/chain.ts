@@ -1,8 +1,9 @@
 // The guard chain of one manifest entry, built once at load time. Runs in onRequest (and
 // signing in preValidation, once the raw body is read), so credentials, scopes, roles and
 // plans are decided before the body is validated: an anonymous caller gets 401, never 400.
-import type { FastifyInstance, FastifyRequest, onRequestHookHandler, preHandlerHookHandler, preValidationHookHandler } from 'fastify';
-import type { RouteSpec } from '../manifest.ts';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, preHandlerHookHandler, preValidationHookHandler } from 'fastify';
+import type { AnyHandler, RouteSpec } from '../manifest.ts';
+import type { Hold, Limits } from '../limits.ts';
 import { AppError, forbidden, unauthorized } from '../errors.ts';
 import { ROLE_PERMISSIONS } from '../permissions.ts';
 import { planAtLeast, planLabel, type Plan } from '../plans.ts';
@@ -10,7 +11,7 @@ import type { Tenancy } from '../tenancy/index.ts';
 import { ACCEPTS, bearerToken, type CredentialKind, type CredentialReader, type Principal } from './principal.ts';
 import type { RateLimitGuard } from './rate-limit.ts';
 import type { SigningGuard } from './signing.ts';
-import { repositoryGuard, type RepositoryOf } from './repositories.ts';
+import { repoScope, repositoryGuard, type RepositoryOf } from './repositories.ts';
 
 export interface GuardDeps {
   /** @fastify/auth's composer: tries each accepted credential kind in turn. */
@@ -18,6 +19,7 @@ export interface GuardDeps {
   readers: Map<CredentialKind, CredentialReader>;
   records: ReadonlyMap<string, RepositoryOf>;
   tenancy: Tenancy;
+  limits: Limits;
   rateLimit: RateLimitGuard;
   verifySignature: SigningGuard;
 }
@@ -26,9 +28,16 @@ const ID = /^[a-f0-9]{24}$/;
 
 /** Whether the route acts in an organization (from its path parameter, x-org-id or the caller's default). */
 export const needsOrgContext = (spec: RouteSpec, requiredPlan: Plan | undefined) =>
-  Boolean(spec.orgContext ?? (spec.orgParam || spec.permission || spec.ownerOnly || (requiredPlan && requiredPlan !== 'free')));
+  Boolean(spec.orgContext ?? (spec.orgParam || spec.permission || spec.ownerOnly || spec.limit || (requiredPlan && requiredPlan !== 'free')));
 
-export function buildGuards(spec: RouteSpec, requiredPlan: Plan | undefined, deps: GuardDeps) {
+/** What a handler (and a plan limit's meter) receives. */
+export const inputOf = (req: FastifyRequest, reply: FastifyReply) => ({
+  params: req.params, query: req.query, body: req.body, org: req.org, principal: req.principal,
+  repositories: repoScope(req), req, reply,
+}) as Parameters<AnyHandler>[0];
+
+/** `plugin`: the manifest's, whose meter decides whether a request adds to its `limit`. */
+export function buildGuards(spec: RouteSpec, requiredPlan: Plan | undefined, deps: GuardDeps, plugin: string) {
   const needsOrg = needsOrgContext(spec, requiredPlan);
   const onRequest: onRequestHookHandler[] = [];
 
@@ -68,6 +77,16 @@ export function buildGuards(spec: RouteSpec, requiredPlan: Plan | undefined, dep
     : [];
   const repositories = spec.repositories && repositoryGuard(spec.repositories, deps.records);
   const preHandler: preHandlerHookHandler[] = repositories ? [repositories] : [];
+  // Last before the handler, after validation (a malformed body is a 400 whatever the usage) and
+  // the repository rule: the hold it takes is kept or given back by the handler's outcome (loader.ts).
+  if (spec.limit) {
+    const name = spec.limit;
+    preHandler.push(async (req) => {
+      // Path parameters are strings once validated.
+      const params = (req.params ?? {}) as Record<string, string>;
+      req.limitHold = await deps.limits.take(req.org!.id, name, { plugin, request: { route: spec, params, body: req.body } });
+    });
+  }
   return { onRequest, preValidation, preHandler };
 }
 
@@ -108,6 +127,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set when a credential was present but invalid: that error is the answer. */
     authFailure?: Error;
+    /** The plan limit's hold taken for this request (manifest `limit`). */
+    limitHold?: Hold;
   }
 }
 

@@ -1,11 +1,10 @@
 // Profile routes: me, onboarding flags, preferences, short-lived tokens, quota.
 import type { AppContext } from '../../core/context.ts';
 import { notFound } from '../../core/errors.ts';
-import { PLAN_LIMITS } from '../../core/plans.ts';
+import { LIMIT_NAMES } from '../../core/plans.ts';
 import type { AuthStore, User } from './store.ts';
 import type { Credentials } from './credentials.ts';
 import type { Tokens } from './tokens.ts';
-import type { Meter } from './service.ts';
 import type { Preferences } from './schemas.ts';
 
 export const meView = (u: User) => ({
@@ -16,16 +15,12 @@ export const meView = (u: User) => ({
 export const DEFAULT_PREFERENCES: Preferences & Required<Pick<Preferences, 'notifications'>> = { theme: 'system', language: 'en', timezone: 'UTC', notifications: { email: true, inApp: true, digest: 'weekly' } };
 
 export function createAccount(ctx: AppContext, store: AuthStore, creds: Credentials, tokens: Tokens) {
-  // Usage meters other plugins register through this plugin's service (repositories, scans today, cloud accounts).
-  const meters = new Map<string, Meter>();
-
   async function update(userId: string, set: Partial<User>) {
     if (!(await store.updateUser(userId, set))) throw notFound('User');
     await creds.users.invalidate(userId);
   }
 
   return {
-    registerMeter(name: string, meter: Meter): void { meters.set(name, meter); },
     async me(userId: string) {
       const user = await creds.users.get(userId);
       if (!user) throw notFound('User');
@@ -48,18 +43,24 @@ export function createAccount(ctx: AppContext, store: AuthStore, creds: Credenti
     serviceToken() {
       return { token: tokens.sign('service', 'service'), expiresAt: new Date(Date.now() + ctx.config.ACCESS_TOKEN_TTL * 1000).toISOString() };
     },
+    /**
+     * The plan's limits and their usage, from the engine's table and the meters the counting
+     * plugins define (core/limits.ts): `items` lists every limit; limits, usage and remaining
+     * keep their first shape (usage and remaining name scans per day `scansToday`).
+     */
     async quota(orgId: string) {
-      const org = await ctx.tenancy.org(orgId);
-      if (!org) throw notFound('Organization');
-      const limits = PLAN_LIMITS[org.plan];
-      const measure = async (name: string) => (meters.has(name) ? meters.get(name)!(orgId) : 0);
-      const [repositories, scansToday, cloudAccounts] = await Promise.all([measure('repositories'), measure('scansToday'), measure('cloudAccounts')]);
-      const remaining = (limit: number | null, used: number) => (limit === null ? null : Math.max(0, limit - used));
+      const { plan, limits, used } = await ctx.limits.usage(orgId);
+      const remaining = (limit: number | null, n: number) => (limit === null ? null : Math.max(0, limit - n));
       return {
-        plan: org.plan,
+        plan,
         limits,
-        usage: { repositories, scansToday, cloudAccounts },
-        remaining: { repositories: remaining(limits.repositories, repositories), scansToday: remaining(limits.scansPerDay, scansToday), cloudAccounts: remaining(limits.cloudAccounts, cloudAccounts) },
+        usage: { repositories: used.repositories, scansToday: used.scansPerDay, cloudAccounts: used.cloudAccounts },
+        remaining: {
+          repositories: remaining(limits.repositories, used.repositories),
+          scansToday: remaining(limits.scansPerDay, used.scansPerDay),
+          cloudAccounts: remaining(limits.cloudAccounts, used.cloudAccounts),
+        },
+        items: LIMIT_NAMES.map((limit) => ({ limit, allowed: limits[limit], used: used[limit], remaining: remaining(limits[limit], used[limit]) })),
       };
     },
   };

@@ -55,7 +55,6 @@ export default definePlugin({
       // account.update invalidates the cached user in every process.
       accounts: createAccounts(store, sessions, (userId, role) => account.update(userId, { role })),
       userDirectory: createUserDirectory(store),
-      registerMeter: account.registerMeter,
       attachOrganizations(attached) { organizations = attached; },
     };
 

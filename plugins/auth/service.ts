@@ -26,9 +26,6 @@ export interface UserDirectory {
   inAppMuted(ids: string[]): Promise<Set<string>>;
 }
 
-/** A usage meter other plugins register (repositories, scansToday, cloudAccounts). */
-export type Meter = (orgId: string) => Promise<number>;
-
 /**
  * How an organization is deleted completely (every plugin's data, its trail, its
  * exactly-once keys): account deletion removes the organizations a user owns alone.
@@ -38,7 +35,6 @@ export interface OrganizationRemoval { remove(orgId: string): Promise<void> }
 export interface AuthService {
   accounts: Accounts;
   userDirectory: UserDirectory;
-  registerMeter(name: string, meter: Meter): void;
   /** The orgs plugin attaches organization deletion; without it, account deletion falls back to the engine's hooks. */
   attachOrganizations(organizations: OrganizationRemoval): void;
 }

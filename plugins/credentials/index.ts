@@ -5,14 +5,23 @@ import { definePlugin } from '../../core/plugin.ts';
 import manifest from '../../manifests/credentials.ts';
 import { createCredentialStore } from './store.ts';
 import { createCredentialService } from './service.ts';
+import type { Provider } from './store.ts';
+
+/** The provider each saving route names. */
+const PROVIDER_OF: Record<string, Provider | undefined> = { setCloudACredentials: 'cloud_a', setCloudBCredentials: 'cloud_b', setCloudCCredentials: 'cloud_c' };
 
 export default definePlugin({
   manifest,
-  needs: ['auth'],
-  build(ctx, deps) {
+  needs: [],
+  build(ctx) {
     const store = createCredentialStore(ctx.db);
     const service = createCredentialService(ctx, store);
-    deps.auth.registerMeter('cloudAccounts', (orgId) => service.count(orgId));
+    // Cloud accounts: the organization's saved provider credentials (one per provider), with
+    // the projects' own credentials (plugins/projects). Saving a provider's again replaces it.
+    ctx.defineMeter('cloudAccounts', {
+      used: (orgId) => service.count(orgId),
+      adds: async (orgId, { route }) => !(await store.get(orgId, PROVIDER_OF[route.id]!)),
+    });
     ctx.onOrgDelete((orgId) => store.removeOrg(orgId));
 
     return {

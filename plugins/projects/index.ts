@@ -13,6 +13,15 @@ export default definePlugin({
     const store = createProjectStore(ctx.db);
     const service = createProjectService(ctx, store);
     ctx.onOrgDelete((orgId) => store.removeOrg(orgId));
+    // A project with credentials is a connected cloud account (with the organization's own,
+    // plugins/credentials); saving a project's credentials again replaces them.
+    ctx.defineMeter('cloudAccounts', {
+      used: (orgId) => store.countWithCredentials(orgId),
+      adds: async (orgId, { params }) => {
+        const project = await store.get(orgId, params.id);
+        return Boolean(project && !project.sealed);
+      },
+    });
     return {
       provides: service,
       handlers: {

@@ -29,6 +29,8 @@ export function createProjectStore(db: Database) {
   return {
     list: (orgId: string) => col.find({ orgId }).sort({ createdAt: 1 }).limit(1000).toArray(),
     get: (orgId: string, id: string) => col.findOne({ _id: id, orgId }),
+    /** Projects whose credentials are saved: cloud accounts (plan limit). */
+    countWithCredentials: (orgId: string) => col.countDocuments({ orgId, sealed: { $ne: null } }),
     insert: async (doc: Project) => { await col.insertOne(doc); },
     async update(orgId: string, id: string, set: Changes<Project>) {
       return (await col.updateOne({ _id: id, orgId }, { $set: set })).matchedCount > 0;

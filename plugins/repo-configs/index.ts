@@ -8,7 +8,7 @@ import { createRepoConfigService } from './service.ts';
 
 export default definePlugin({
   manifest,
-  needs: ['workspaces', 'projects', 'auth'],
+  needs: ['workspaces', 'projects'],
   build(ctx, deps) {
     const configs = createRepoConfigStore(ctx.db);
     const service = createRepoConfigService(ctx, { configs, workspaces: deps.workspaces, projects: deps.projects });
@@ -21,7 +21,7 @@ export default definePlugin({
       countBy: (orgId) => configs.countBy(orgId, 'projectId'),
       countIn: (orgId, projectId) => configs.countInProject(orgId, projectId),
     });
-    deps.auth.registerMeter('repositories', (orgId) => configs.count(orgId));
+    ctx.defineMeter('repositories', { used: (orgId) => configs.count(orgId) });
     // A config's repository is itself: the id when the organization has it.
     ctx.defineRepositoryRecord('repo-config', async (orgId, id) => ((await configs.get(orgId, id)) ? id : null));
     ctx.onOrgDelete((orgId) => configs.removeOrg(orgId));

@@ -1,11 +1,9 @@
-// Repository configs: validation (cron with a real parser), plan limits that hold under
-// concurrency (slots, see store.ts), the default workspace, the Agenda schedule that creates
+// Repository configs: validation (cron with a real parser), the default workspace, the Agenda schedule that creates
 // due scans, and the cascade on delete (scans and drifts). No HTTP here.
 import { CronExpressionParser } from 'cron-parser';
 import type { AppContext } from '../../core/context.ts';
 import { newId } from '../../core/crypto.ts';
 import { AppError, badRequest, notFound } from '../../core/errors.ts';
-import { PLAN_LIMITS, planLabel } from '../../core/plans.ts';
 import type { WorkspaceService } from '../workspaces/service.ts';
 import type { ProjectService } from '../projects/service.ts';
 import type { RepoScope } from '../../core/guards/repositories.ts';
@@ -85,23 +83,6 @@ export function createRepoConfigService(ctx: AppContext, d: Deps) {
     if (input.projectId && !(await d.projects.find(orgId, input.projectId))) throw badRequest('projectId names no project of this organization');
   }
 
-  /** A free repository slot under the plan's limit, or a refusal naming the limit. */
-  async function slotFor(orgId: string, id: string): Promise<string> {
-    const org = await ctx.tenancy.org(orgId);
-    if (!org) throw notFound('Organization');
-    const limit = PLAN_LIMITS[org.plan].repositories;
-    if (limit === null) return id;
-    const taken = new Set(await d.configs.slots(orgId));
-    const free = taken.size < limit ? [...Array(limit).keys()].map(String).find((s) => !taken.has(s)) : undefined;
-    if (free === undefined) {
-      throw new AppError('plan_limit', {
-        message: `The ${planLabel(org.plan)} plan allows ${limit} ${limit === 1 ? 'repository' : 'repositories'}; delete one or upgrade to add more`,
-        details: { limit, plan: org.plan, used: taken.size },
-      });
-    }
-    return free;
-  }
-
   /** Creates, moves or removes the config's Agenda job: one job per config (unique on its id). */
   async function schedule(orgId: string, id: string, cron: string | null) {
     if (!cron) {
@@ -144,7 +125,10 @@ export function createRepoConfigService(ctx: AppContext, d: Deps) {
       const c = await load(orgId, id);
       return { ...configView(c), nextScheduledAt: c.scheduleCron ? await nextRun(id) : null };
     },
-    /** A token limited to some repositories cannot add one (manifest repositories: 'unlimited'). */
+    /**
+     * A token limited to some repositories cannot add one (manifest repositories: 'unlimited');
+     * the plan's repository limit is the engine's (manifest limit: 'repositories').
+     */
     async create(orgId: string, input: CreateRepoConfig) {
       const scheduleCron = input.scheduleCron ? checkCron(input.scheduleCron) : null;
       checkPaths(input);
@@ -159,15 +143,11 @@ export function createRepoConfigService(ctx: AppContext, d: Deps) {
         status: 'active' as const,
         lastScanAt: null, lastScanStatus: null, createdAt: now, updatedAt: now,
       };
-      // Two attempts: a concurrent create may take the slot we picked; the second read sees it.
-      for (let attempt = 0; attempt < 3; attempt++) {
-        const doc: RepoConfig = { ...base, slot: await slotFor(orgId, id) };
-        if (await d.configs.insert(doc)) {
-          await schedule(orgId, id, scheduleCron);
-          return configView(doc);
-        }
-      }
-      throw new AppError('conflict', { message: 'Too many concurrent repository config creations; try again' });
+      // slot: the config's own id (see store.ts).
+      const doc: RepoConfig = { ...base, slot: id };
+      await d.configs.insert(doc);
+      await schedule(orgId, id, scheduleCron);
+      return configView(doc);
     },
     async update(orgId: string, id: string, input: UpdateRepoConfig) {
       const before = await load(orgId, id);

@@ -1,10 +1,8 @@
 // The only file that touches `repo_configs`; declares its indexes.
-// Plan limits hold under concurrency through `slot`: in an organization whose plan limits
-// repositories, a new config takes the lowest free slot "0".."limit-1", and the unique index
-// on (orgId, slot) lets exactly one of two concurrent creates have a given slot (DESIGN.md:
-// only unique indexes hold). Unlimited plans use the config's own id as its slot.
+// `slot` is kept from when this plugin held the repository limit itself (numbered slots "0"..
+// under a unique index): configs stored then keep theirs, new ones take their own id, and the
+// unique index stays so both kinds stay valid. The limit is now the engine's (core/limits.ts).
 import type { CollectionSpec, Database, Changes } from '../../core/db.ts';
-import { insertUnlessDuplicate } from '../../core/db.ts';
 
 import path from 'node:path';
 
@@ -81,10 +79,8 @@ export function createRepoConfigStore(db: Database) {
     get: (orgId: string, id: string) => col.findOne({ _id: id, orgId }),
     count: (orgId: string) => col.countDocuments({ orgId }),
     countActive: (orgId: string) => col.countDocuments({ orgId, status: 'active' }),
-    slots: async (orgId: string) => (await col.find({ orgId }, { projection: { slot: 1 } }).limit(MAX_CONFIGS).toArray()).map((c) => c.slot),
-    /** False when the slot was taken by a concurrent create. */
-    async insert(doc: RepoConfig): Promise<boolean> {
-      return insertUnlessDuplicate(col, doc);
+    async insert(doc: RepoConfig): Promise<void> {
+      await col.insertOne(doc);
     },
     async update(orgId: string, id: string, set: Changes<RepoConfig>) {
       return (await col.updateOne({ _id: id, orgId }, { $set: set })).matchedCount > 0;

@@ -9,7 +9,7 @@ import { createScanService, TIMEOUT_JOB } from './service.ts';
 
 export default definePlugin({
   manifest,
-  needs: ['repo-configs', 'drifts', 'auth'],
+  needs: ['repo-configs', 'drifts'],
   // Scan inputs: the project's credentials, else the organization's.
   uses: ['credentials', 'projects'],
   build(ctx, deps) {
@@ -19,7 +19,9 @@ export default definePlugin({
       scans, drifts: deps.drifts, configs, readers: { credentials: deps.credentials, projects: deps.projects },
       timeoutMinutes: ctx.config.SCAN_TIMEOUT_MINUTES, endpoint: ctx.config.DRIFT_CLOUD_A_ENDPOINT,
     });
-    deps.auth.registerMeter('scansToday', (orgId) => scans.countDay(orgId, isoDay(new Date())));
+    // Scans per day (UTC): the limit counts scans started, through the day's numbered quota keys
+    // (service.takeQuota); the usage shown is the scans of the day.
+    ctx.defineMeter('scansPerDay', { used: (orgId) => scans.countDay(orgId, isoDay(new Date())), take: service.takeQuota });
     ctx.defineRepositoryRecord('scan', async (orgId, id) => (await scans.get(orgId, id))?.repositoryConfig ?? null);
     // A deleted config takes its drifts, then its scans, with it (repo-configs runs these in this order).
     configs.onRemove((orgId, configId) => deps.drifts.removeByConfig(orgId, configId));

@@ -1,11 +1,11 @@
-// Scans: trigger (Free plan 3 per day, exact under concurrency), cancel, delete, lists,
+// Scans: trigger (the scans-per-day limit's claim, exact under concurrency), cancel, delete, lists,
 // dashboard, the scheduled-scan job and the timeout job. Results are recorded in record.ts.
 // No HTTP here.
 import { CronExpressionParser } from 'cron-parser';
 import type { AppContext } from '../../core/context.ts';
 import { newId } from '../../core/crypto.ts';
 import { AppError, conflict, notFound } from '../../core/errors.ts';
-import { PLAN_LIMITS, planLabel } from '../../core/plans.ts';
+import type { Hold } from '../../core/limits.ts';
 import { narrow, type RepoScope } from '../../core/guards/repositories.ts';
 import type { DriftService } from '../drifts/service.ts';
 import type { RepoConfig } from '../repo-configs/store.ts';
@@ -57,25 +57,25 @@ export function createScanService(ctx: AppContext, d: Deps) {
   }
 
   /**
-   * The Free plan's scans per day (UTC): a scan takes one of the day's numbered quota keys
-   * through the exactly-once primitive, so ten concurrent triggers start three scans, not
-   * ten. A deleted scan does not give its key back: the limit counts scans started.
+   * The scans-per-day limit's claim (ctx.defineMeter take; the engine calls it for the trigger
+   * route and runScheduled): a scan takes one of the day's (UTC) numbered quota keys through
+   * the exactly-once primitive, so ten concurrent triggers on Free start three scans, not ten.
+   * A deleted scan does not give its key back: the limit counts scans started. A trigger that
+   * fails (unknown config) gives it back. Null: none is left today.
    */
-  async function takeQuota(orgId: string, day: string): Promise<void> {
-    const org = await ctx.tenancy.org(orgId);
-    if (!org) throw notFound('Organization');
-    const limit = PLAN_LIMITS[org.plan].scansPerDay;
-    if (limit === null) return;
-    for (let k = 0; k < limit; k++) if (await ctx.once.claim(`scan-quota:${orgId}:${day}:${k}`, orgId)) return;
-    throw new AppError('plan_limit', {
-      message: `The ${planLabel(org.plan)} plan allows ${limit} scans per day; try again tomorrow (UTC) or upgrade`,
-      details: { limit, plan: org.plan },
-    });
+  async function takeQuota(orgId: string, allowed: number): Promise<Hold | null> {
+    const day = isoDay(new Date());
+    // Scans started today without a key (on a plan without the limit, before a downgrade) count too.
+    if (await d.scans.countDay(orgId, day) >= allowed) return null;
+    for (let k = 0; k < allowed; k++) {
+      const key = `scan-quota:${orgId}:${day}:${k}`;
+      if (await ctx.once.claim(key, orgId)) return { commit: async () => undefined, abort: () => ctx.once.release(key) };
+    }
+    return null;
   }
 
   async function create(config: RepoConfig, triggeredBy: Scan['triggeredBy'], userId: string | null) {
     const now = new Date();
-    await takeQuota(config.orgId, isoDay(now));
     const scan: Scan = {
       _id: newId(), orgId: config.orgId, repositoryConfig: config._id, repositoryName: config.repositoryName, branch: config.branch,
       status: 'pending', triggeredBy, triggeredByUser: userId, driftCount: 0, newDrifts: 0, resolvedDrifts: 0, error: null,
@@ -91,6 +91,7 @@ export function createScanService(ctx: AppContext, d: Deps) {
 
   return {
     ...recorder,
+    takeQuota,
     /** Claiming, inputs and results of scans for the built-in executor and runners (execution.ts). */
     execution,
     async trigger(orgId: string, configId: string, userId: string | null) {
@@ -110,7 +111,7 @@ export function createScanService(ctx: AppContext, d: Deps) {
       const minute = Math.floor(cronTickAtOrBefore(config.scheduleCron, tick).getTime() / 60000);
       if (!(await ctx.once.claim(`scheduled-scan:${repoConfigId}:${minute}`, orgId))) return null;
       try {
-        return scanView(await create(config, 'schedule', null));
+        return scanView(await ctx.limits.within(orgId, 'scansPerDay', () => create(config, 'schedule', null)));
       } catch (err) {
         if ((err as AppError).code === 'plan_limit') {
           ctx.log.warn({ orgId, repoConfigId }, 'scheduled scan skipped: daily scan limit reached');

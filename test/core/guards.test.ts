@@ -21,8 +21,8 @@ t.test('platform admin routes: 403 for everyone but admins', async (t) => {
   const app = Fastify();
   await app.register(fastifyAuth);
   const guards = buildGuards(spec, undefined, {
-    auth: app.auth.bind(app), readers, records: new Map(), tenancy: ctx.tenancy, rateLimit: async () => {}, verifySignature: async () => {},
-  });
+    auth: app.auth.bind(app), readers, records: new Map(), tenancy: ctx.tenancy, limits: ctx.limits, rateLimit: async () => {}, verifySignature: async () => {},
+  }, 'test');
   app.setErrorHandler(errorHandler);
   app.get('/admin', { onRequest: guards.onRequest }, async () => ({ ok: true }));
   t.teardown(() => app.close());

@@ -1,5 +1,13 @@
 import t from 'tap';
-import { buildTestApp, register, bearer } from '../../helper.ts';
+import { buildTestApp, register as registerFree, bearer } from '../../helper.ts';
+import type { App } from '../../../core/app.ts';
+
+/** On Team: saving credentials is what these tests are about, not the plan's cloud account limit (plan-limit.test.ts covers that). */
+async function register(app: App['app']) {
+  const s = await registerFree(app);
+  await app.ctx.tenancy.setPlan(s.orgId, 'team');
+  return s;
+}
 
 const A = { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYSECRETKEY', region: 'eu-west-1' };
 const B = { subscriptionId: 'sub-0000-1111-2222', tenantId: 'tenant-0000-1111-2222', clientId: 'client-0000-1111-2222', clientSecret: 'b-secret' };

@@ -65,24 +65,60 @@ t.test('create, list, read, edit view, update, stats, delete', async (t) => {
   t.equal(await w.ctx.db.db.collection('drifts').countDocuments({ orgId: w.owner.orgId, repositoryConfig: c._id }), 0, 'its drifts are gone');
 });
 
-t.test('plan limits: Free 1 repository, Pro 5, Team unlimited; exact under concurrency', async (t) => {
+t.test('plan limits: Free 1 repository config, Pro 5, Team unlimited; exact under concurrency', async (t) => {
   const w = await world(t, 'free');
-  const results = await Promise.all([1, 2, 3, 4].map((i) => w.api('POST', '/api/repo-configs', { repositoryName: `acme/r${i}`, branch: 'main', provider: 'cloud_a' })));
-  t.equal(results.filter((r) => r.status === 201).length, 1, 'four concurrent creates on Free: one succeeds');
+  const body = (i: number | string) => ({ repositoryName: `acme/r${i}`, branch: 'main', provider: 'cloud_a' });
+  const results = await Promise.all([1, 2, 3, 4, 5, 6].map((i) => w.api('POST', '/api/repo-configs', body(i))));
+  t.equal(results.filter((r) => r.status === 201).length, 1, 'six concurrent creates on Free: one succeeds');
   const refused = results.find((r) => r.status === 403)!;
   t.equal(refused.body.error.code, 'plan_limit', 'the others are refused with plan_limit');
-  t.match(refused.body.error.message, /Free plan allows 1 repository/, 'with a clear message');
+  t.equal(refused.body.error.message, 'The Free plan allows 1 repository config; delete one or upgrade', 'the message names the limit');
+  t.same(refused.body.error.details, { limit: 'repositories', plan: 'free', allowed: 1, used: 1 }, 'details: the limit, plan, allowed and used');
 
+  // Upgrading lifts the limit at once.
   await w.ctx.tenancy.setPlan(w.owner.orgId, 'pro');
-  for (let i = 0; i < 4; i++) await w.config(`acme/pro${i}`);
-  const sixth = await w.api('POST', '/api/repo-configs', { repositoryName: 'acme/six', branch: 'main', provider: 'cloud_a' });
-  t.equal(sixth.status, 403, 'Pro: the sixth is refused');
-  t.match(sixth.body.error.message, /Pro plan allows 5 repositories/);
+  const pro = await Promise.all([1, 2, 3, 4, 5, 6, 7, 8].map((i) => w.api('POST', '/api/repo-configs', body(`pro${i}`))));
+  t.equal(pro.filter((r) => r.status === 201).length, 4, 'Pro: eight concurrent creates beside the one config make it five');
+  const sixth = pro.find((r) => r.status === 403)!;
+  t.equal(sixth.body.error.message, 'The Pro plan allows 5 repository configs; delete one or upgrade');
+  t.same(sixth.body.error.details, { limit: 'repositories', plan: 'pro', allowed: 5, used: 5 });
 
   await w.ctx.tenancy.setPlan(w.owner.orgId, 'team');
   t.ok(await w.config('acme/team'), 'Team: no limit');
   const quota = await w.api('GET', '/api/auth/quota');
-  t.equal(quota.body.usage?.repositories ?? quota.body.data?.usage?.repositories, 6, 'the quota meter counts repositories');
+  t.equal(quota.body.usage.repositories, 6, 'the quota counts repositories');
+  t.same(quota.body.items.find((i: { limit: string }) => i.limit === 'repositories'), { limit: 'repositories', allowed: null, used: 6, remaining: null });
+  t.equal(await w.ctx.db.db.collection('repo_configs').countDocuments({ orgId: w.owner.orgId }), 6, 'never more were stored');
+});
+
+t.test('after a downgrade, configs over the limit stay readable, updatable, deletable and scannable; only adding is refused', async (t) => {
+  const w = await world(t, 'team');
+  const ids = [];
+  for (let i = 0; i < 3; i++) ids.push(await w.config(`acme/kept${i}`));
+  await w.ctx.tenancy.setPlan(w.owner.orgId, 'free');
+  t.equal((await w.api('GET', '/api/repo-configs')).body.data.length, 3, 'all three are listed: nothing is deleted');
+  t.equal((await w.api('GET', `/api/repo-configs/${ids[2]}`)).status, 200, 'read');
+  const upd = await w.api('PUT', `/api/repo-configs/${ids[2]}`, { branch: 'develop' });
+  t.equal(upd.status, 200, 'updated');
+  t.equal(upd.body.data.branch, 'develop');
+  t.equal((await w.api('POST', `/api/scans/trigger/${ids[1]}`)).status, 201, 'scanned');
+  const refused = await w.api('POST', '/api/repo-configs', { repositoryName: 'acme/new', branch: 'main', provider: 'cloud_a' });
+  t.equal(refused.status, 403, 'a fourth is refused');
+  t.same(refused.body.error.details, { limit: 'repositories', plan: 'free', allowed: 1, used: 3 }, 'with the usage over the limit');
+  const quota = await w.api('GET', '/api/auth/quota');
+  t.match(quota.body, { plan: 'free', limits: { repositories: 1 }, usage: { repositories: 3 }, remaining: { repositories: 0 } }, 'the quota shows the usage over the limit');
+  t.equal((await w.api('DELETE', `/api/repo-configs/${ids[0]}`)).status, 200, 'deleted');
+  t.equal((await w.api('DELETE', `/api/repo-configs/${ids[1]}`)).status, 200);
+  t.equal((await w.api('POST', '/api/repo-configs', { repositoryName: 'acme/new', branch: 'main', provider: 'cloud_a' })).status, 403, 'still at the limit with one left');
+  await w.api('DELETE', `/api/repo-configs/${ids[2]}`);
+  t.equal((await w.api('POST', '/api/repo-configs', { repositoryName: 'acme/new', branch: 'main', provider: 'cloud_a' })).status, 201, 'under it, one can be added again');
+});
+
+t.test('a refused or failed create leaves nothing behind', async (t) => {
+  const w = await world(t, 'free');
+  const bad = await w.api('POST', '/api/repo-configs', { repositoryName: 'acme/bad', branch: 'main', provider: 'cloud_a', scheduleCron: 'not a cron' });
+  t.equal(bad.status, 400, 'a create the service refuses');
+  t.ok(await w.config('acme/good'), 'does not use up the limit');
 });
 
 t.test('CLI tokens limited to some repositories see and touch only those configs', async (t) => {

@@ -67,13 +67,27 @@ t.test('cancel from pending or running only; delete removes its drifts', async (
 t.test('Free plan: 3 scans per day, exact under concurrency', async (t) => {
   const w = await world(t, 'free');
   const c = await w.config();
+  const missing = await w.api('POST', '/api/scans/trigger/abcdefabcdefabcdefabcdef');
+  t.equal(missing.status, 404, 'a trigger of an unknown config fails');
   const results = await Promise.all(Array.from({ length: 6 }, () => w.api('POST', `/api/scans/trigger/${c}`)));
-  t.equal(results.filter((r) => r.status === 201).length, 3, 'six concurrent triggers: three scans');
+  t.equal(results.filter((r) => r.status === 201).length, 3, 'six concurrent triggers: three scans (the failed one took none)');
   const refused = results.find((r) => r.status === 403)!;
   t.equal(refused.body.error.code, 'plan_limit');
-  t.match(refused.body.error.message, /Free plan allows 3 scans per day/);
+  t.equal(refused.body.error.message, 'The Free plan allows 3 scans per day; try again tomorrow (UTC) or upgrade');
+  t.same(refused.body.error.details, { limit: 'scansPerDay', plan: 'free', allowed: 3, used: 3 });
   const quota = await w.api('GET', '/api/auth/quota');
-  t.equal((quota.body.usage ?? quota.body.data?.usage)?.scansToday, 3, 'the quota meter counts scans today');
+  t.equal(quota.body.usage.scansToday, 3, 'the quota counts scans today');
+  t.same(quota.body.items.find((i: { limit: string }) => i.limit === 'scansPerDay'), { limit: 'scansPerDay', allowed: 3, used: 3, remaining: 0 });
+  t.equal((await w.api('GET', `/api/scans/repository/${c}`)).status, 200, 'the scans stay readable');
+
+  await w.ctx.tenancy.setPlan(w.owner.orgId, 'pro');
+  t.equal((await w.api('POST', `/api/scans/trigger/${c}`)).status, 201, 'upgrading lifts the limit at once');
+  await w.ctx.tenancy.setPlan(w.owner.orgId, 'free');
+  t.equal((await w.api('POST', `/api/scans/trigger/${c}`)).status, 403, 'downgraded again: refused');
+  t.equal((await w.api('PUT', `/api/repo-configs/${c}`, { scheduleCron: '0 * * * *' })).status, 200, 'the config stays updatable');
+  const before = await w.ctx.db.db.collection('scans').countDocuments({ orgId: w.owner.orgId });
+  t.equal(await w.scans.runScheduled(w.owner.orgId, c, new Date()), null, 'a scheduled scan is held to the same limit');
+  t.equal(await w.ctx.db.db.collection('scans').countDocuments({ orgId: w.owner.orgId }), before, 'and stores nothing');
 });
 
 t.test('Scan rate limit: 10 per minute', async (t) => {
