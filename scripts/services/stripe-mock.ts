@@ -1,5 +1,5 @@
 // stripe-mock, Stripe's own API emulator, as the payment provider for tests and the demo
-// (DESIGN.md, "Real parts"). Installed once with `go install github.com/stripe/stripe-mock@latest`
+// (DESIGN.md, "Real parts"). Installed once with `go install github.com/stripe/stripe-mock@<STRIPE_MOCK_VERSION>`
 // into <data>/bin (GOBIN), started detached on 127.0.0.1:<stripePort> over plain HTTP.
 // DRIFT_STRIPE_MOCK_URL, when set, names an external one and nothing is installed or started.
 // stripe-mock answers from fixtures and keeps no state (a retrieved object is its fixture with
@@ -13,6 +13,9 @@ export interface StripeMockState { url: string; started: boolean; external: bool
 
 export const stripeMockPidFile = (cfg: Config) => path.join(cfg.data, 'stripe-mock.pid');
 export const localStripeMockUrl = (cfg: Config) => `http://127.0.0.1:${cfg.stripePort}`;
+/** Pinned, so every machine tests against the same emulator (the issue named @latest; this was latest then). */
+export const STRIPE_MOCK_VERSION = 'v0.203.0';
+const MODULE = `github.com/stripe/stripe-mock@${STRIPE_MOCK_VERSION}`;
 const binary = (cfg: Config) => path.join(cfg.data, 'bin', 'stripe-mock');
 
 /** True when a Stripe API answers on `url` as stripe-mock does (a list of prices with any test key). */
@@ -33,12 +36,12 @@ export async function stripeMockBinary(cfg: Config): Promise<string> {
   const exe = binary(cfg);
   if (existsSync(exe)) return exe;
   const go = findExe('go', ['/usr/local/go/bin', '/usr/lib/go/bin']);
-  if (!go) throw new Error('Go is needed to install stripe-mock (go install github.com/stripe/stripe-mock@latest) but `go` is not installed');
+  if (!go) throw new Error(`Go is needed to install stripe-mock (go install ${MODULE}) but \`go\` is not installed`);
   mkdirSync(path.dirname(exe), { recursive: true });
   const log = path.join(cfg.logs, 'stripe-mock-install.log');
   cfg.log(`stripe-mock installing with go install into ${path.dirname(exe)} (log ${log})`);
   try {
-    writeFileSync(log, await run(go, ['install', 'github.com/stripe/stripe-mock@latest'], {
+    writeFileSync(log, await run(go, ['install', MODULE], {
       cwd: cfg.data, env: { ...process.env, GOBIN: path.dirname(exe), GOFLAGS: `${process.env.GOFLAGS ?? ''} -buildvcs=false`.trim() },
     }));
   } catch (e) {
