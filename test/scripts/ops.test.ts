@@ -166,6 +166,10 @@ t.test('create-admin, set-plan and outbox against a running app', async (t) => {
     t.ok(await eventually(async () => (await ctx.tenancy.org(owner.orgId))?.plan === 'team'), 'the running app drops its cached organization');
     const quota = await app.inject({ method: 'GET', url: '/api/auth/quota', headers: bearer(owner.token) });
     t.equal(quota.json().plan, 'team', 'and answers with the new plan');
+    // The same path as payment-provider events (core/tenancy/plan-change.ts): audited as a plan change.
+    const entries = await ctx.audit.query({ orgId: owner.orgId, action: 'billing.plan_changed' }, { page: 1, limit: 10 });
+    t.equal(entries.total, 1, 'one billing.plan_changed entry');
+    t.match(entries.entries[0].details, { from: 'free', to: 'team', cause: 'ops.set-plan' }, 'with from, to and cause');
   });
 
   await t.test('outbox lists the mail the app wrote and prints one decoded', async (t) => {
