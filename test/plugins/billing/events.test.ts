@@ -3,7 +3,8 @@
 // newer state, the downgrade applied at period end by the job with the clock moved, and a
 // tampered delivery refused with nothing changed.
 import t from 'tap';
-import { buildTestApp, register, bearer, STRIPE_TEST, type Session } from '../../helper.ts';
+import { buildTestApp, register, bearer, serviceUrls, STRIPE_TEST, type Session } from '../../helper.ts';
+import { stripeFront } from '../../stripe-front.ts';
 import type { App } from '../../../core/app.ts';
 import { checkoutSession, deliver, event, invoice, now, PRICE, planChanges, send, signed, subscription } from './helper.ts';
 
@@ -151,4 +152,19 @@ t.test('a tampered delivery is 400 Invalid signature and changes nothing', async
   t.equal((await deliver(app, good.body, good.header)).statusCode, 200, 'the untampered delivery is accepted (none of the above used up its id)');
   t.equal(await planOf(app, s), 'enterprise');
   t.ok(STRIPE_TEST.STRIPE_WEBHOOK_SECRET);
+});
+
+t.test('checkout.session.completed: a provider failure fetching the subscription never loses the plan change', async (t) => {
+  const b = await buildTestApp(t);
+  const s = await register(b.app);
+  const front = await stripeFront(serviceUrls().stripeMockUrl);
+  const session = checkoutSession({ orgId: s.orgId, price: PRICE.team });
+  const before = front.calls.length;
+  front.fail(`/v1/subscriptions/${session.subscription}`, 1);
+  const res = await send(b.app, event('checkout.session.completed', session));
+  t.equal(res.statusCode, 200, 'acknowledged');
+  t.ok(front.calls.slice(before).some((c) => c.path.startsWith(`/v1/subscriptions/${session.subscription}`)), 'the subscription was asked for, and the provider failed');
+  t.equal(await planOf(b.app, s), 'team', 'the plan comes from the session itself');
+  t.match(await state(b.app, s), { subscriptionId: session.subscription, plan: 'team' });
+  t.match((await planChanges(b, s.orgId))[0]?.details, { from: 'free', to: 'team', cause: 'checkout.session.completed' }, 'and is audited');
 });
