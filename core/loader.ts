@@ -6,7 +6,7 @@
 import { readdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { Type, type TSchema } from 'typebox';
 import { AUTH_KINDS, type AnyHandler, type Manifest, type RouteSpec } from './manifest.ts';
 import { CLI_SCOPES, PERMISSIONS } from './permissions.ts';
@@ -171,7 +171,9 @@ export function registerRoutes(app: FastifyInstance, plugin: LoadedPlugin, handl
     const handler = handlers[route.handler];
     facts.set(route.id, { cli: Boolean(route.scope || route.cliAllowed) && (route.auth === 'bearer' || route.auth === 'download'), scopes: route.scope ? [route.scope] : [], permission: route.ownerOnly ? 'owner' : route.permission, plan, rateLimit: route.rateLimit, limit: route.limit, audit: auditFact(route.audit), repositories: repositoriesFact(route.repositories), auth: route.auth, orgHeader: needsOrgContext(route, plan) && !route.orgParam });
 
-    app.route({
+    // A route verifying a signature over the body as sent gets it unparsed, whatever its type.
+    const register = route.rawBody ? registerRaw(app) : (o: RouteOptions) => { app.route(o); };
+    register({
       method: route.method,
       url: fullUrl(m, route),
       config: { spec: route },
@@ -209,6 +211,22 @@ export function registerRoutes(app: FastifyInstance, plugin: LoadedPlugin, handl
   }
 }
 
+
+/**
+ * Registers a route in its own context whose one content-type parser keeps the body as text
+ * (req.rawBody and req.body): a malformed or unexpected body reaches the handler, which
+ * answers it (a webhook's "Invalid signature"), instead of the JSON parser's 400 or a 415.
+ */
+const registerRaw = (app: FastifyInstance) => (options: RouteOptions) => {
+  app.register(async (child) => {
+    child.removeAllContentTypeParsers();
+    child.addContentTypeParser('*', { parseAs: 'string' }, (req, body, done) => {
+      req.rawBody = body as string;
+      done(null, body);
+    });
+    child.route(options);
+  });
+};
 
 // Fastify warns about schema keys that are present but undefined.
 const definedOnly = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));

@@ -71,6 +71,11 @@ export interface RouteSpec {
   response: Record<number, TSchema | null>;
   /** Overrides the plugin's reply style for one route (raw: the handler writes the reply itself). */
   reply?: ReplyStyle;
+  /**
+   * The body arrives unparsed, as text, whatever its content type (req.rawBody): for routes
+   * that verify a signature over the bytes as sent (payment-provider webhooks). No body schema.
+   */
+  rawBody?: true;
   /** Content types other than JSON that the route accepts (multipart uploads). */
   consumes?: readonly string[];
   /** Media types of the success answer when it is not JSON (CSV exports, scripts, archives, images). */

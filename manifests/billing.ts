@@ -24,7 +24,7 @@ export default defineManifest({
     { id: 'getSubscription', method: 'GET', url: '/subscription', ...owner,
       summary: 'The plan, the subscription status (past_due after a failed payment) and a change pending at period end',
       response: { 200: SubscriptionView }, handler: 'subscription' },
-    { id: 'billingWebhook', method: 'POST', url: '/webhook', auth: 'none', audit: false,
+    { id: 'billingWebhook', method: 'POST', url: '/webhook', auth: 'none', audit: false, rawBody: true,
       summary: "The payment provider's events; raw JSON body signed in header payment-signature (t=<unix s>,v1=<hex HMAC-SHA256>), 5-minute tolerance; 400 Invalid signature",
       response: { 200: WebhookAck }, handler: 'webhook' },
   ],

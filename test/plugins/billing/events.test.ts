@@ -5,6 +5,9 @@
 import t from 'tap';
 import { buildTestApp, register, bearer, serviceUrls, STRIPE_TEST, type Session } from '../../helper.ts';
 import { stripeFront } from '../../stripe-front.ts';
+import Stripe from 'stripe';
+
+const stripe = new Stripe('sk_test_signing_only');
 import type { App } from '../../../core/app.ts';
 import { checkoutSession, deliver, event, invoice, now, PRICE, planChanges, send, signed, subscription } from './helper.ts';
 
@@ -147,11 +150,22 @@ t.test('a tampered delivery is 400 Invalid signature and changes nothing', async
     t.equal(res.statusCode, 400, `${what}: 400`);
     t.equal(res.json().error?.message, 'Invalid signature', `${what}: Invalid signature`);
   }
+  // The body reaches the signature check whatever it is (manifest rawBody): not JSON, another content type, none.
+  const garbage = '{"id": "evt_1", trailing';
+  const odd: [string, Record<string, string>, string | undefined][] = [
+    ['a body that is not JSON, correctly signed', { 'content-type': 'application/json', 'payment-signature': stripe.webhooks.generateTestHeaderString({ payload: garbage, secret: STRIPE_TEST.STRIPE_WEBHOOK_SECRET }) }, garbage],
+    ['a text/plain body with a forged signature', { 'content-type': 'text/plain', 'payment-signature': 't=1,v1=00' }, good.body],
+    ['no body and no content type', {}, undefined],
+  ];
+  for (const [what, headers, payload] of odd) {
+    const res = await app.inject({ method: 'POST', url: '/api/billing/webhook', headers, ...(payload === undefined ? {} : { payload }) });
+    t.equal(res.statusCode, 400, `${what}: 400`);
+    t.equal(res.json().error?.message, 'Invalid signature', `${what}: Invalid signature`);
+  }
   t.equal(await planOf(app, s), 'free', 'the plan is unchanged');
   t.equal((await planChanges(b, s.orgId)).length, 0, 'no plan change recorded');
   t.equal((await deliver(app, good.body, good.header)).statusCode, 200, 'the untampered delivery is accepted (none of the above used up its id)');
   t.equal(await planOf(app, s), 'enterprise');
-  t.ok(STRIPE_TEST.STRIPE_WEBHOOK_SECRET);
 });
 
 t.test('checkout.session.completed: a provider failure fetching the subscription never loses the plan change', async (t) => {
