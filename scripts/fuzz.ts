@@ -66,6 +66,11 @@ async function main(): Promise<number> {
     // Set so the service-key route is live (and refuses the fuzzer's made-up keys).
     SERVICE_KEY: randomBytes(24).toString('hex'), ACCESS_TOKEN_TTL: 3600,
     MAIL_OUTBOX_DIR: join(dir, 'outbox'),
+    // Billing configured against stripe-mock, so its routes answer as in production rather
+    // than 503 "Billing is not configured" (a 5xx the fuzzer would count as a server error).
+    STRIPE_SECRET_KEY: 'sk_test_fuzz', STRIPE_WEBHOOK_SECRET: `whsec_${randomBytes(16).toString('hex')}`,
+    STRIPE_PRICE_PRO: 'price_fuzz_pro', STRIPE_PRICE_TEAM: 'price_fuzz_team', STRIPE_PRICE_ENTERPRISE: 'price_fuzz_enterprise',
+    STRIPE_API_BASE: services.stripeMockUrl,
   });
   config.operator = { plugins: {} }; // every plugin, as in the committed OpenAPI document
   // Errors go to a file: the stack of each 5xx is the first thing a fixer wants.
