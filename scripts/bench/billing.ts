@@ -4,7 +4,9 @@
 // Reports events per second and proves none was applied twice: the plan changes recorded in the
 // audit trail (billing.plan_changed) must equal the distinct events, and every organization is on Pro.
 // The server is its own process on stripe-mock (subscription details are fetched per event).
-// No timed assertion: the figures depend on the machine and the embedded database.
+// Baseline in the same run: the same deliveries signed with another secret, each refused with
+// 400 after the signature check (the route's fixed cost: HTTP, body, HMAC). The ratio says how
+// much slower applying an event is. No timed assertion: the figures depend on the machine.
 import { randomBytes } from 'node:crypto';
 import { MongoClient } from 'mongodb';
 import Stripe from 'stripe';
@@ -17,6 +19,8 @@ export interface BillingSettings { events: number; concurrency: number; copies: 
 export interface BillingResult {
   settings: BillingSettings; seconds: number; deliveries: number; eventsPerSecond: number; deliveriesPerSecond: number;
   statuses: Record<string, number>; planChanges: number; orgsOnPro: number; meanMs: number; p99Ms: number;
+  /** Deliveries/s of the same bodies refused at the signature check, and applied/refused. */
+  baselinePerSecond: number; baselineStatuses: Record<string, number>; ratio: number;
 }
 
 const hex = (n = 12) => randomBytes(n).toString('hex');
@@ -47,22 +51,28 @@ export async function runBilling(start: Start, set: BillingSettings, log: (line:
     });
     const deliveries = signedEvents.flatMap((e) => Array.from({ length: set.copies }, () => e));
 
-    const statuses: Record<string, number> = {};
-    const latencies: number[] = [];
-    let next = 0;
-    const worker = async () => {
-      while (next < deliveries.length) {
-        const d = deliveries[next++];
-        const t0 = performance.now();
-        const res = await request(`${target.url}/api/billing/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'payment-signature': d.header }, body: d.body });
-        await res.body.text();
-        latencies.push(performance.now() - t0);
-        statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
-      }
+    const post = async (list: { body: string; header: string }[]) => {
+      const statuses: Record<string, number> = {};
+      const latencies: number[] = [];
+      let next = 0;
+      const worker = async () => {
+        while (next < list.length) {
+          const d = list[next++];
+          const t0 = performance.now();
+          const res = await request(`${target.url}/api/billing/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'payment-signature': d.header }, body: d.body });
+          await res.body.text();
+          latencies.push(performance.now() - t0);
+          statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
+        }
+      };
+      const t0 = performance.now();
+      await Promise.all(Array.from({ length: set.concurrency }, worker));
+      return { seconds: (performance.now() - t0) / 1000, statuses, latencies };
     };
-    const t0 = performance.now();
-    await Promise.all(Array.from({ length: set.concurrency }, worker));
-    const seconds = (performance.now() - t0) / 1000;
+    const forged = deliveries.map((d) => ({ body: d.body, header: stripe.webhooks.generateTestHeaderString({ payload: d.body, secret: 'whsec_not_the_endpoints_secret' }) }));
+    const baseline = await post(forged);
+    log(`baseline: ${forged.length} forged deliveries refused in ${fmt(baseline.seconds)}s`);
+    const { seconds, statuses, latencies } = await post(deliveries);
     log(`${deliveries.length} deliveries in ${fmt(seconds)}s`);
 
     // The audit trail is written after the answer: wait until the count stops moving.
@@ -79,6 +89,8 @@ export async function runBilling(start: Start, set: BillingSettings, log: (line:
     return {
       settings: set, seconds, deliveries: deliveries.length, eventsPerSecond: set.events / seconds, deliveriesPerSecond: deliveries.length / seconds,
       statuses, planChanges, orgsOnPro, meanMs: latencies.reduce((a, b) => a + b, 0) / latencies.length, p99Ms: sorted[Math.floor(sorted.length * 0.99)],
+      baselinePerSecond: forged.length / baseline.seconds, baselineStatuses: baseline.statuses,
+      ratio: (deliveries.length / seconds) / (forged.length / baseline.seconds),
     };
   } finally {
     await mongo.close();
@@ -92,6 +104,7 @@ export function billingReport(r: BillingResult): string {
     `Billing benchmark: ${r.settings.events} distinct signed events (checkout.session.completed), each posted ${r.settings.copies} times, ${r.settings.concurrency} in flight`,
     table(['deliveries', 'seconds', 'events/s', 'deliveries/s', 'mean ms', 'p99 ms', 'statuses'],
       [[r.deliveries, r.seconds, r.eventsPerSecond, r.deliveriesPerSecond, r.meanMs, r.p99Ms, Object.entries(r.statuses).map(([k, v]) => `${k}:${v}`).join(' ')]]),
+    `baseline (same bodies, forged signature, refused): ${fmt(r.baselinePerSecond)} deliveries/s (${Object.entries(r.baselineStatuses).map(([k, v]) => `${k}:${v}`).join(' ')}); applied/refused ratio ${fmt(r.ratio)}`,
     `plan changes recorded (billing.plan_changed): ${r.planChanges} for ${r.settings.events} distinct events; organizations on Pro: ${r.orgsOnPro}`,
     `none applied twice: ${ok ? 'met' : 'NOT met'}`,
   ].join('\n');
