@@ -11,8 +11,8 @@
 //   the handler has written. Numbered slots were not enough here: after a downgrade the
 //   records kept from the higher plan hold no slot of the lower one, and only a count sees them.
 // Records over the limit after a downgrade stay as they are: only adding one is refused.
-import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { acquireLock } from './redis.ts';
 import { AppError } from './errors.ts';
 import { LIMIT_NAMES, PLAN_LIMITS, limitMessage, type LimitName, type Plan } from './plans.ts';
 import type { RouteSpec } from './manifest.ts';
@@ -84,24 +84,11 @@ export function createLimits(redis: Redis, tenancy: Tenancy): Limits {
   };
 
   async function lock(orgId: string, name: LimitName): Promise<Hold> {
-    const key = `limit-lock:${name}:${orgId}`;
-    const token = randomBytes(12).toString('hex');
-    const deadline = Date.now() + WAIT_MS;
-    for (;;) {
-      let won: string | null;
-      try {
-        won = await redis.set(key, token, 'PX', LOCK_MS, 'NX');
-      } catch {
-        throw new AppError('store_unavailable', { message: 'Plan limits cannot be checked right now; try again shortly' });
-      }
-      if (won === 'OK') break;
-      if (Date.now() > deadline) throw new AppError('conflict', { message: 'Too many concurrent creations in this organization; try again' });
-      await new Promise((r) => setTimeout(r, 10 + Math.random() * 20));
-    }
-    // Only the holder lets go (an expired lock may already be someone else's).
-    const release = async () => {
-      await redis.eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0", 1, key, token).catch(() => undefined);
-    };
+    const release = await acquireLock(redis, `limit-lock:${name}:${orgId}`, {
+      ttlMs: LOCK_MS, waitMs: WAIT_MS,
+      busy: () => new AppError('conflict', { message: 'Too many concurrent creations in this organization; try again' }),
+      down: () => new AppError('store_unavailable', { message: 'Plan limits cannot be checked right now; try again shortly' }),
+    });
     return { commit: release, abort: release };
   }
 

@@ -1,6 +1,7 @@
 // Redis connections: one for commands, one subscriber for cache invalidation.
 // Commands fail fast while Redis is down (no offline queue), so guards can decide
 // between failing open and failing closed instead of hanging.
+import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 
 export interface RedisPair { main: Redis; sub: Redis; ping(): Promise<number>; close(): Promise<void> }
@@ -54,4 +55,40 @@ export async function nextInSequence(redis: Redis, key: string, atLeast: number)
   } catch {
     return atLeast;
   }
+}
+
+export interface LockOptions {
+  /** The lock expires by itself after this long (a holder that died never blocks for good). */
+  ttlMs: number;
+  /** How long to wait for it before giving up with `busy()`. */
+  waitMs: number;
+  busy: () => Error;
+  /** Redis did not answer. */
+  down: () => Error;
+}
+
+const RELEASE_IF_HELD = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
+
+/**
+ * A short lock (SET NX PX with a random token), for read-decide-write sequences the embedded
+ * database cannot make atomic (DESIGN.md: only unique indexes hold under concurrency). Resolves
+ * with the release function, which deletes the key only while this holder still has it.
+ */
+export async function acquireLock(redis: Redis, key: string, o: LockOptions): Promise<() => Promise<void>> {
+  const token = randomBytes(12).toString('hex');
+  const deadline = Date.now() + o.waitMs;
+  for (;;) {
+    let won: string | null;
+    try {
+      won = await redis.set(key, token, 'PX', o.ttlMs, 'NX');
+    } catch {
+      throw o.down();
+    }
+    if (won === 'OK') break;
+    if (Date.now() > deadline) throw o.busy();
+    await new Promise((r) => setTimeout(r, 5 + Math.random() * 20));
+  }
+  return async () => {
+    await redis.eval(RELEASE_IF_HELD, 1, key, token).catch(() => undefined);
+  };
 }

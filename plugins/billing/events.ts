@@ -6,10 +6,10 @@
 //    delivery (the embedded database does not make an update atomic with its filter);
 //  - an event older (by `created`) than the newest applied to the same subscription changes nothing.
 // Plan changes go through core/tenancy/plan-change.ts, as ops set-plan's do.
-import { randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
 import type { AppContext } from '../../core/context.ts';
 import { AppError } from '../../core/errors.ts';
+import { acquireLock } from '../../core/redis.ts';
 import { planRank, type Plan } from '../../core/plans.ts';
 import { changePlan } from '../../core/tenancy/plan-change.ts';
 import type { BillingStore } from './store.ts';
@@ -20,7 +20,6 @@ export const HANDLED_EVENTS = ['checkout.session.completed', 'customer.subscript
 const WEBHOOK_ROUTE = '/api/billing/webhook';
 const LOCK_TTL_MS = 30_000;
 const LOCK_WAIT_MS = 15_000;
-const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
 
 type Ref = string | { id: string } | null | undefined;
 type Meta = Record<string, string> | null | undefined;
@@ -36,7 +35,6 @@ interface InvoiceLike {
 }
 interface Target { orgId: string; subscriptionId: string | null; customerId: string | null }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const toDate = (s: number | undefined) => (typeof s === 'number' ? new Date(s * 1000) : null);
 
 export function createEventApplier(ctx: AppContext, store: BillingStore, provider: Provider, prices: Map<string, Plan>) {
@@ -44,24 +42,15 @@ export function createEventApplier(ctx: AppContext, store: BillingStore, provide
   const planOf = (priceId: string | undefined | null) => (priceId ? prices.get(priceId) ?? null : null);
 
   async function withOrgLock<T>(orgId: string, work: () => Promise<T>): Promise<T> {
-    const key = `billing-lock:${orgId}`;
-    const token = randomUUID();
-    const deadline = Date.now() + LOCK_WAIT_MS;
-    for (;;) {
-      let got: string | null;
-      try {
-        got = await redis.set(key, token, 'PX', LOCK_TTL_MS, 'NX');
-      } catch {
-        throw new AppError('store_unavailable', { message: 'Billing state is unavailable; try again shortly' });
-      }
-      if (got === 'OK') break;
-      if (Date.now() > deadline) throw new AppError('store_unavailable', { message: 'Billing state is busy; try again shortly' });
-      await sleep(5 + Math.random() * 20);
-    }
+    const release = await acquireLock(redis, `billing-lock:${orgId}`, {
+      ttlMs: LOCK_TTL_MS, waitMs: LOCK_WAIT_MS,
+      busy: () => new AppError('store_unavailable', { message: 'Billing state is busy; try again shortly' }),
+      down: () => new AppError('store_unavailable', { message: 'Billing state is unavailable; try again shortly' }),
+    });
     try {
       return await work();
     } finally {
-      await redis.eval(RELEASE, 1, key, token).catch((err: unknown) => ctx.log.warn({ err, key }, 'billing lock not released; it expires by itself'));
+      await release();
     }
   }
 
