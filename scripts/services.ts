@@ -67,7 +67,7 @@ export async function ensureServices(opts: ServicesOptions = {}): Promise<Servic
   const cfg = config(opts);
   mkdirSync(cfg.logs, { recursive: true });
   const started: string[] = [];
-  const say = (part: string, state: string) => cfg.log(`${`${part} `.padEnd(9)}${state}`);
+  const say = (part: string, state: string) => cfg.log(`${`${part} `.padEnd(12)}${state}`);
 
   const mongoUri = env.MONGODB_URI || localMongoUri(cfg);
   if (env.MONGODB_URI) {
@@ -147,14 +147,14 @@ async function stopParts(cfg: Config, parts: string[]): Promise<void> {
     } else {
       stopped = await stopByPidFile(pidFile(cfg, part), part === 'redis' ? 'redis-server' : 'ferretdb');
     }
-    cfg.log(`${part.padEnd(9)}${stopped ? 'stopped' : 'not running'}`);
+    cfg.log(`${part.padEnd(12)}${stopped ? 'stopped' : 'not running'}`);
   }
 }
 
 async function status(cfg: Config): Promise<void> {
   const env = process.env;
   const show = (part: string, up: boolean, where: string, pid?: number) =>
-    cfg.log(`${part.padEnd(9)}${(up ? 'running' : 'stopped').padEnd(9)}${where}${pid ? ` (pid ${pid})` : ''}`);
+    cfg.log(`${part.padEnd(12)}${(up ? 'running' : 'stopped').padEnd(9)}${where}${pid ? ` (pid ${pid})` : ''}`);
   if (env.MONGODB_URI) cfg.log(`postgres external\nferretdb external ${env.MONGODB_URI}`);
   else {
     const pg = await pgPaths(cfg);
