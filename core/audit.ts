@@ -138,20 +138,22 @@ export function createAudit(db: Database, redis: Redis, log: { error(obj: object
 
   return {
     record(req, reply, spec) {
+      // Reads are never recorded: decided before anything is computed (every GET passes here).
+      if (!MUTATING.has(req.method)) return;
       // The manifest decides (RouteSpec.audit): false never reaches here.
       const rule = typeof spec.audit === 'object' ? spec.audit : { action: spec.audit || undefined };
-      if (!MUTATING.has(req.method)) return;
       const failed = reply.statusCode >= 400;
-      const result = req.routeResult;
-      if (!failed && rule.skip?.(result)) return;
+      if (!failed && rule.skip?.(req.routeResult)) return;
+      // What the handler returned, when it succeeded and returned something: all the rule's other functions read.
+      const result = failed ? undefined : req.routeResult;
       const route = req.routeOptions.url ?? req.url;
       // Unauthenticated routes are audited only where the manifest names an action (signup, login).
-      const actor = req.principal ?? (!failed && result !== undefined ? rule.actor?.(result) : undefined);
+      const actor = req.principal ?? (result !== undefined ? rule.actor?.(result) : undefined);
       if (!actor && !rule.action) return;
       const { resourceType, resourceId } = resourceOf(route, req.params as Record<string, string>);
-      const details = !failed && result !== undefined ? rule.details?.(result, req.body) : undefined;
+      const details = result !== undefined ? rule.details?.(result, req.body) : undefined;
       void write({
-        orgId: rule.org && !failed && result !== undefined ? rule.org(result) : req.org?.id ?? actor?.orgId ?? (actor as { defaultOrgId?: string })?.defaultOrgId ?? null,
+        orgId: rule.org && result !== undefined ? rule.org(result) : req.org?.id ?? actor?.orgId ?? (actor as { defaultOrgId?: string })?.defaultOrgId ?? null,
         action: (failed && rule.failure) || rule.action || autoAction(req.method, route),
         userId: actor?.userId ?? null,
         actorName: actor?.email,

@@ -38,10 +38,13 @@ export function invoice(o: { customer: string; subscription: string; orgId?: str
 }
 
 /** Body and `payment-signature` header of an event (Stripe's t=...,v1=... format). */
+/** The payment-signature header of any body, as Stripe signs it (the library's own test helper). */
+export const signatureOf = (body: string, opts: { secret?: string; timestamp?: number } = {}) =>
+  stripe.webhooks.generateTestHeaderString({ payload: body, secret: opts.secret ?? STRIPE_TEST.STRIPE_WEBHOOK_SECRET, timestamp: opts.timestamp });
+
 export function signed(payload: object, opts: { secret?: string; timestamp?: number } = {}) {
   const body = JSON.stringify(payload);
-  const header = stripe.webhooks.generateTestHeaderString({ payload: body, secret: opts.secret ?? STRIPE_TEST.STRIPE_WEBHOOK_SECRET, timestamp: opts.timestamp });
-  return { body, header };
+  return { body, header: signatureOf(body, opts) };
 }
 
 export const deliver = (app: App['app'], body: string, header?: string) => app.inject({
