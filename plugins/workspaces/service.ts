@@ -50,17 +50,20 @@ export function createWorkspaceService(store: WorkspaceStore, nextOrder: NextOrd
     return view(w, defaultId, new Map([[w._id, count]]));
   }
 
+  /** Every workspace in display order, with its config count. */
+  async function list(orgId: string) {
+    const defaultId = await ensureDefaultWorkspace(store, orgId);
+    const [rows, counts] = await Promise.all([store.list(orgId), configs.countBy(orgId)]);
+    return rows.map((w) => view(w, defaultId, counts));
+  }
+
   return {
     attachConfigs(grouped: GroupedConfigs) { configs = grouped; },
     /** A workspace of the organization, or null. */
     find: (orgId: string, id: string) => store.get(orgId, id),
     /** The organization's default workspace id (created on first use). */
     defaultId: (orgId: string) => ensureDefaultWorkspace(store, orgId),
-    async list(orgId: string) {
-      const defaultId = await ensureDefaultWorkspace(store, orgId);
-      const [rows, counts] = await Promise.all([store.list(orgId), configs.countBy(orgId)]);
-      return rows.map((w) => view(w, defaultId, counts));
-    },
+    list,
     async create(orgId: string, input: { name: string; description?: string }) {
       await ensureDefaultWorkspace(store, orgId);
       const existing = await store.list(orgId);
@@ -101,9 +104,7 @@ export function createWorkspaceService(store: WorkspaceStore, nextOrder: NextOrd
       // Listed ones first in the given order, the rest after them in their current order.
       const rest = rows.filter((w) => !order.includes(w._id)).map((w) => w._id);
       await store.setOrders(orgId, [...order, ...rest], new Date());
-      const defaultId = await ensureDefaultWorkspace(store, orgId);
-      const [after, counts] = await Promise.all([store.list(orgId), configs.countBy(orgId)]);
-      return after.map((w) => view(w, defaultId, counts));
+      return list(orgId);
     },
   };
 }
