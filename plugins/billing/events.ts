@@ -36,6 +36,9 @@ interface InvoiceLike {
 interface Target { orgId: string; subscriptionId: string | null; customerId: string | null }
 
 const toDate = (s: number | undefined) => (typeof s === 'number' ? new Date(s * 1000) : null);
+/** Where the period end and price sit on a subscription (newer API versions keep them on the item). */
+const periodEndOf = (sub: SubscriptionLike) => toDate(sub.current_period_end ?? sub.items?.data?.[0]?.current_period_end);
+const priceOf = (sub: SubscriptionLike) => sub.items?.data?.[0]?.price?.id;
 
 export function createEventApplier(ctx: AppContext, store: BillingStore, provider: Provider, prices: Map<string, Plan>) {
   const redis = ctx.redis.main;
@@ -88,7 +91,7 @@ export function createEventApplier(ctx: AppContext, store: BillingStore, provide
         try {
           const sub = (await provider.api.subscriptions.retrieve(subscriptionId)) as unknown as SubscriptionLike;
           status = sub.status ?? status;
-          periodEnd = toDate(sub.current_period_end ?? sub.items?.data?.[0]?.current_period_end);
+          periodEnd = periodEndOf(sub);
         } catch (err) {
           ctx.log.warn({ orgId, subscriptionId, providerRequestId: (err as { requestId?: string }).requestId ?? null, err }, 'billing: subscription details not fetched; plan applied from the session');
         }
@@ -103,16 +106,21 @@ export function createEventApplier(ctx: AppContext, store: BillingStore, provide
     const account = await store.account(t.orgId);
     const org = await ctx.tenancy.store.findOrg(t.orgId);
     if (!org) return;
-    const plan = planOf(sub.items?.data?.[0]?.price?.id);
-    const periodEnd = toDate(sub.current_period_end ?? sub.items?.data?.[0]?.current_period_end);
+    const plan = planOf(priceOf(sub));
+    const periodEnd = periodEndOf(sub);
     const base = { subscriptionId: sub.id, status: sub.status ?? account?.status ?? null, currentPeriodEnd: periodEnd, cancelAtPeriodEnd: sub.cancel_at_period_end === true };
+    /** A change that waits for the end of the paid period (the period-end job applies it). */
+    const pendUntilPeriodEnd = async (pendingPlan: Plan) => {
+      const at = periodEnd ?? new Date();
+      await store.update(t.orgId, { ...base, pendingPlan, pendingAt: at });
+      await schedulePeriodEnd(t.orgId, at);
+    };
     if (sub.cancel_at_period_end) {
       // Cancellation: the plan (or an upgrade in the same change) holds until the period ends, then Free.
       if (plan && planRank(plan) > planRank(org.plan)) await setPlan(t.orgId, plan, event.type, WEBHOOK_ROUTE, sub.id);
-      await store.update(t.orgId, { ...base, pendingPlan: 'free', pendingAt: periodEnd ?? new Date() });
-      await schedulePeriodEnd(t.orgId, periodEnd ?? new Date());
+      await pendUntilPeriodEnd('free');
     } else if (!plan) {
-      ctx.log.warn({ orgId: t.orgId, subscriptionId: sub.id, priceId: sub.items?.data?.[0]?.price?.id }, 'billing: subscription on a price outside the price map; status synced only');
+      ctx.log.warn({ orgId: t.orgId, subscriptionId: sub.id, priceId: priceOf(sub) }, 'billing: subscription on a price outside the price map; status synced only');
       await store.update(t.orgId, base);
     } else if (planRank(plan) > planRank(org.plan)) {
       // Upgrade: effective at once (the provider prorates the charge).
@@ -120,8 +128,7 @@ export function createEventApplier(ctx: AppContext, store: BillingStore, provide
       await setPlan(t.orgId, plan, event.type, WEBHOOK_ROUTE, sub.id);
     } else if (planRank(plan) < planRank(org.plan)) {
       // Downgrade: stored, applied at the end of the paid period by the job; the higher plan's limits hold until then.
-      await store.update(t.orgId, { ...base, pendingPlan: plan, pendingAt: periodEnd ?? new Date() });
-      await schedulePeriodEnd(t.orgId, periodEnd ?? new Date());
+      await pendUntilPeriodEnd(plan);
     } else {
       // Same plan: a pending downgrade or cancellation was withdrawn.
       await store.update(t.orgId, { ...base, pendingPlan: null, pendingAt: null });
