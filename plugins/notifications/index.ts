@@ -22,7 +22,7 @@ export default definePlugin({
     ctx.onOrgDelete((orgId) => store.removeOrg(orgId));
     return {
       async start() {
-        for (const type of Object.keys(TEMPLATES)) ctx.bus.on(type, (event) => service.fromEvent(event));
+        for (const type of Object.keys(TEMPLATES) as (keyof typeof TEMPLATES)[]) ctx.bus.on(type, (event) => service.fromEvent(event));
       },
       handlers: {
         list: ({ principal, query }) => service.list(userOf(principal), query),

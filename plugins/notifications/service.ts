@@ -5,6 +5,7 @@ import type { AppContext } from '../../core/context.ts';
 import { newId } from '../../core/crypto.ts';
 import { notFound } from '../../core/errors.ts';
 import type { DomainEvent } from '../../core/events.ts';
+import type { DomainEventName } from '../../core/event-catalog.ts';
 import type { UserDirectory } from '../auth/service.ts';
 import type { Notification, NotificationStore } from './store.ts';
 
@@ -13,7 +14,7 @@ interface EventData { scanId?: string; repositoryName?: string; repositoryConfig
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** Event type -> notification type, title and message. */
-export const TEMPLATES: Record<string, (d: EventData) => { type: string; title: string; message: string }> = {
+export const TEMPLATES: Partial<Record<DomainEventName, (d: EventData) => { type: string; title: string; message: string }>> = {
   'scan.completed': (d) => ({
     type: 'scan_completed', title: `Scan completed: ${d.repositoryName}`,
     message: `${plural(d.driftCount ?? 0, 'drift')} found (${d.newDrifts ?? 0} new, ${d.resolvedDrifts ?? 0} resolved).`,

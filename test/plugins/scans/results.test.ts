@@ -8,7 +8,7 @@ import { createScanStore } from '../../../plugins/scans/store.ts';
 t.test('result recording: life cycle, events, idempotent, concurrent double report', async (t) => {
   const w = await world(t);
   const events: DomainEvent[] = [];
-  for (const type of ['scan.started', 'scan.completed', 'scan.failed', 'drift.detected', 'drift.resolved']) w.ctx.bus.on(type, (e) => { events.push(e); });
+  for (const type of ['scan.started', 'scan.completed', 'scan.failed', 'drift.detected', 'drift.resolved'] as const) w.ctx.bus.on(type, (e) => { events.push(e); });
   const c = await w.config();
   const scan = await w.scans.trigger(w.owner.orgId, c, null);
   const running = await Promise.all(Array.from({ length: 5 }, () => w.scans.recordScanResult(w.owner.orgId, scan._id, { status: 'running' })));
