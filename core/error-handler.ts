@@ -46,10 +46,27 @@ export function notFoundHandler(req: FastifyRequest, reply: FastifyReply) {
 }
 
 function send(reply: FastifyReply, status: number, code: string, message: string, details?: unknown) {
+  if (reply.request.routeOptions.config?.errorFormat === 'scim') return sendScim(reply, status, code, message, details);
   return reply.code(status).type('application/json').send({ success: false, error: details === undefined ? { code, message } : { code, message, details } });
 }
 
 
+
+/**
+ * The SCIM error schema (RFC 7644 §3.12) for routes whose manifest says errorFormat 'scim':
+ * `status` as a string, `scimType` where the RFC names one (an AppError's details.scimType;
+ * invalidValue for a body breaking the schema, invalidSyntax for one that is not JSON).
+ */
+function sendScim(reply: FastifyReply, status: number, code: string, message: string, details?: unknown) {
+  const given = (details as { scimType?: unknown } | undefined)?.scimType;
+  const scimType = typeof given === 'string' ? given
+    : code === 'validation_failed' ? 'invalidValue'
+    : status === 400 && /not valid JSON/.test(message) ? 'invalidSyntax'
+    : undefined;
+  return reply.code(status).type('application/scim+json').send({
+    schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'], status: String(status), ...(scimType ? { scimType } : {}), detail: message,
+  });
+}
 
 /**
  * Fastify's frameworkErrors: what the router refuses before any route runs (a path parameter

@@ -27,6 +27,8 @@ export const ERRORS = {
   uri_too_long: [414, 'A path parameter is longer than the 100 characters accepted'],
   headers_too_large: [431, 'The request headers are larger than the server accepts'],
   request_timeout: [408, 'The request took too long to arrive'],
+  // Password sign-in refused for an email domain an organization signs in through SAML (docs/sso-scim.md).
+  'auth.sso_required': [403, 'Your organization requires single sign-on for this email domain; sign in through SSO'],
   // Organization rules (docs/orgs.md lists them with their statuses).
   'orgs.already_member': [409, 'This user is already a member of the organization'],
   'orgs.owner_cannot_be_removed': [409, 'The organization owner cannot be removed; transfer ownership first'],

@@ -8,7 +8,7 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { Type, type TSchema } from 'typebox';
-import { AUTH_KINDS, type AnyHandler, type Manifest, type RouteSpec } from './manifest.ts';
+import { AUTH_KINDS, type AnyHandler, type ErrorFormat, type Manifest, type RouteSpec } from './manifest.ts';
 import { CLI_SCOPES, PERMISSIONS } from './permissions.ts';
 import { LIMIT_NAMES, PLANS, planRank, type Plan } from './plans.ts';
 import type { Limits } from './limits.ts';
@@ -16,7 +16,7 @@ import { RATE_LIMIT_NAMES } from './guards/rate-limit.ts';
 import { buildGuards, inputOf, needsOrgContext, type GuardDeps } from './guards/chain.ts';
 import { closest } from './text.ts';
 import { closeSchema } from './input-rules.ts';
-import { ErrorBody, Envelope } from './schemas.ts';
+import { ErrorBody, Envelope, ScimErrorBody } from './schemas.ts';
 import type { OperatorConfig } from './config.ts';
 import type { LoadedDefinition } from './plugin.ts';
 
@@ -172,11 +172,12 @@ export function registerRoutes(app: FastifyInstance, plugin: LoadedPlugin, handl
     facts.set(route.id, { cli: Boolean(route.scope || route.cliAllowed) && (route.auth === 'bearer' || route.auth === 'download'), scopes: route.scope ? [route.scope] : [], permission: route.ownerOnly ? 'owner' : route.permission, plan, rateLimit: route.rateLimit, limit: route.limit, audit: auditFact(route.audit), repositories: repositoriesFact(route.repositories), auth: route.auth, orgHeader: needsOrgContext(route, plan) && !route.orgParam });
 
     // A route verifying a signature over the body as sent gets it unparsed, whatever its type.
+    const errorFormat = route.errorFormat ?? m.errorFormat;
     const register = route.rawBody ? registerRaw(app) : (o: RouteOptions) => { app.route(o); };
     register({
       method: route.method,
       url: fullUrl(m, route),
-      config: { spec: route },
+      config: { spec: route, errorFormat },
       schema: definedOnly({
         operationId: route.id,
         tags: [m.plugin],
@@ -186,7 +187,7 @@ export function registerRoutes(app: FastifyInstance, plugin: LoadedPlugin, handl
         body: route.body && closeSchema(route.body, `${route.id} body`, false),
         consumes: route.consumes,
         security: route.auth === 'none' ? [] : securityFor(route.auth),
-        response: responseSchemas(route, style),
+        response: responseSchemas(route, style, errorFormat),
       }),
       onRequest: guards.onRequest,
       preValidation: guards.preValidation,
@@ -205,6 +206,7 @@ export function registerRoutes(app: FastifyInstance, plugin: LoadedPlugin, handl
         req.routeResult = result;
         if (reply.sent || style === 'raw') return reply;
         if (successCode === 204) return reply.code(204).send();
+        if (errorFormat === 'scim') reply.type('application/scim+json');
         return reply.code(successCode).send(style === 'envelope' ? { success: true, data: result ?? null } : result);
       },
     });
@@ -231,8 +233,9 @@ const registerRaw = (app: FastifyInstance) => (options: RouteOptions) => {
 // Fastify warns about schema keys that are present but undefined.
 const definedOnly = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 
-function responseSchemas(route: RouteSpec, style: string) {
-  const out: Record<string, TSchema> = { '4xx': ErrorBody, '5xx': ErrorBody };
+function responseSchemas(route: RouteSpec, style: string, errorFormat?: ErrorFormat) {
+  const error = errorFormat === 'scim' ? ScimErrorBody : ErrorBody;
+  const out: Record<string, TSchema> = { '4xx': error, '5xx': error };
   for (const [status, schema] of Object.entries(route.response)) {
     if (route.produces && Number(status) < 400) {
       // Not JSON: the OpenAPI answer names its media types (Fastify does not serialize a raw reply).
@@ -259,7 +262,7 @@ function securityFor(auth: string) {
 }
 
 declare module 'fastify' {
-  interface FastifyContextConfig { spec?: RouteSpec }
+  interface FastifyContextConfig { spec?: RouteSpec; errorFormat?: ErrorFormat }
   interface FastifyRequest {
     /** What the handler returned (the audit rule reads it). */
     routeResult?: unknown;

@@ -81,7 +81,16 @@ export interface RouteSpec {
   /** Media types of the success answer when it is not JSON (CSV exports, scripts, archives, images). */
   produces?: readonly string[];
   handler: string;
+  /** Overrides the manifest's errorFormat for one route. */
+  errorFormat?: ErrorFormat;
 }
+
+/**
+ * How a route's errors are written. Absent: the one JSON error shape. 'scim': the SCIM error
+ * schema of RFC 7644 §3.12 (`schemas`, `status` as a string, `scimType`, `detail`), and every
+ * answer typed application/scim+json (the SCIM protocol routes, whose clients are identity providers).
+ */
+export type ErrorFormat = 'scim';
 
 /**
  * 'narrowed': a list; the handler narrows what it reads to `input.repositories`.
@@ -131,6 +140,8 @@ export interface Manifest {
   /** Plugins the engine cannot run without (accounts, organizations) cannot be disabled. */
   required?: boolean;
   description?: string;
+  /** How errors of every route are written (RouteSpec.errorFormat overrides). */
+  errorFormat?: ErrorFormat;
   routes: readonly RouteSpec[];
 }
 

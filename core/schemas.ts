@@ -24,6 +24,14 @@ export const ErrorBody = Type.Object({
 }, { $id: 'ErrorBody' });
 export type ErrorBody = Static<typeof ErrorBody>;
 
+/** The SCIM error schema (RFC 7644 §3.12), for routes whose manifest says errorFormat 'scim'. */
+export const ScimErrorBody = Type.Object({
+  schemas: Type.Array(Type.String()),
+  status: Type.String(),
+  scimType: Type.Optional(Type.String()),
+  detail: Type.String(),
+}, { $id: 'ScimErrorBody' });
+
 export const Envelope = <T extends TSchema>(data: T) => Type.Object({ success: Type.Literal(true), data });
 export const Message = Type.Object({ message: Type.String() });
 

@@ -48,7 +48,8 @@ export function createTenancy(db: Database, caches: CacheHub): Tenancy {
     org: (orgId) => orgCache.get(orgId),
     async access(orgId, userId) {
       const [org, membership] = await Promise.all([orgCache.get(orgId), memberCache.get(`${orgId}:${userId}`)]);
-      if (!org || !membership) return null;
+      // A member an identity provider deactivated has no access until reactivated.
+      if (!org || !membership || membership.deactivated) return null;
       if (isBuiltInRole(membership.role)) {
         return { org, role: membership.role, builtInRole: membership.role, permissions: ROLE_PERMISSIONS[membership.role] };
       }

@@ -20,6 +20,11 @@ export interface Membership {
   /** Built-in role name or a custom role _id of the same organization. */
   role: string;
   joinedAt: Date;
+  /**
+   * Set while an identity provider has deactivated the member (SCIM active:false): the
+   * membership and its role are kept, but grant no access (Tenancy.access answers null).
+   */
+  deactivated?: boolean;
 }
 export interface CustomRole {
   _id: string;
@@ -70,6 +75,8 @@ export interface TenancyStore {
   /** Moves every member holding `from` to `to` in one statement. */
   reassignRole(orgId: string, from: string, to: string): Promise<number>;
   removeMembership(orgId: string, userId: string): Promise<boolean>;
+  /** Deactivates (true) or reactivates a member; the caller invalidates the membership cache. */
+  setMemberDeactivated(orgId: string, userId: string, deactivated: boolean): Promise<boolean>;
 
   listRoles(orgId: string): Promise<CustomRole[]>;
   /** Member count of each of the given roles, in one command. */
@@ -149,6 +156,10 @@ export function createTenancyStore(db: Database): TenancyStore {
     async reassignRole(orgId, from, to) {
       const res = await memberships.updateMany({ orgId, role: from }, { $set: { role: to } });
       return res.modifiedCount;
+    },
+    async setMemberDeactivated(orgId, userId, deactivated) {
+      const res = await memberships.updateOne({ orgId, userId }, deactivated ? { $set: { deactivated: true } } : { $unset: { deactivated: '' } });
+      return res.matchedCount === 1;
     },
     async removeMembership(orgId, userId) {
       const res = await memberships.deleteOne({ orgId, userId });

@@ -14,7 +14,7 @@ import { createAccount } from './account.ts';
 import { createRecovery } from './recovery.ts';
 import { createDeletion } from './deletion.ts';
 import { createAvatars } from './avatar.ts';
-import { createAccounts, createUserDirectory, type AuthService, type OrganizationRemoval } from './service.ts';
+import { createAccounts, createUserDirectory, type AuthService, type OrganizationRemoval, type PasswordPolicy } from './service.ts';
 
 const userOf = (principal: Principal | undefined): string => {
   const id = principal?.userId;
@@ -42,6 +42,7 @@ export default definePlugin({
     const account = createAccount(ctx, store, creds, tokens);
     const recovery = createRecovery(ctx, store, sessions, creds);
     let organizations: OrganizationRemoval | undefined;
+    let passwordPolicy: PasswordPolicy | undefined;
     const deletion = createDeletion(ctx, store, sessions, creds, async (orgId) => {
       if (organizations) return organizations.remove(orgId);
       // Without the orgs plugin attached: the engine's hooks, then the organization itself.
@@ -56,6 +57,19 @@ export default definePlugin({
       accounts: createAccounts(store, sessions, (userId, role) => account.update(userId, { role })),
       userDirectory: createUserDirectory(store),
       attachOrganizations(attached) { organizations = attached; },
+      sso: {
+        async provision(input) {
+          const { user, created } = await sessions.provisionAccount(input);
+          return { userId: user._id, email: user.email, created };
+        },
+        async startSession(userId) {
+          const user = await creds.users.get(userId);
+          if (!user) return null;
+          await store.updateUser(user._id, { lastLoginAt: new Date() });
+          return sessions.startSession(user);
+        },
+      },
+      attachPasswordPolicy(policy) { passwordPolicy = policy; },
     };
 
     return {
@@ -67,7 +81,8 @@ export default definePlugin({
           return withActor(session, user);
         },
         async login({ body }) {
-          const result = await sessions.login(body);
+          const policy = passwordPolicy;
+          const result = await sessions.login(body, policy && ((user) => policy({ userId: user._id, email: user.email })));
           if (!result) throw new AppError('invalid_credentials');
           return withActor(result.session, result.user);
         },

@@ -32,9 +32,29 @@ export interface UserDirectory {
  */
 export interface OrganizationRemoval { remove(orgId: string): Promise<void> }
 
+/** A session as sign-in answers it. */
+export interface SessionAnswer { token: string; refreshToken: string; user: { id: string; email: string; role: User['role'] } }
+
+/** Sign-in through an organization's identity provider and SCIM provisioning (plugins/sso-scim). */
+export interface SingleSignOn {
+  /** The account with this email; created without a password when there is none (just-in-time provisioning). */
+  provision(input: { email: string; name?: string; defaultOrgId: string }): Promise<{ userId: string; email: string; created: boolean }>;
+  /** A new session for the account, as a password sign-in issues one; null when the account is gone. */
+  startSession(userId: string): Promise<SessionAnswer | null>;
+}
+
+/** Decides, before the password is checked, whether a user may sign in with a password at all (throws to refuse). */
+export type PasswordPolicy = (user: { userId: string; email: string }) => Promise<void>;
+
 export interface AuthService {
   accounts: Accounts;
   userDirectory: UserDirectory;
+  sso: SingleSignOn;
+  /**
+   * The sso-scim plugin attaches the rule that refuses password sign-in for an email domain
+   * an organization of the user enforces SSO for; without it every account may use its password.
+   */
+  attachPasswordPolicy(policy: PasswordPolicy): void;
   /** The orgs plugin attaches organization deletion; without it, account deletion falls back to the engine's hooks. */
   attachOrganizations(organizations: OrganizationRemoval): void;
 }

@@ -63,9 +63,32 @@ export function createSessions(ctx: AppContext, store: AuthStore, tokens: Tokens
       return { user, session: { ...session, user: { id: user._id, email: user.email } } };
     },
 
+    /**
+     * The account with this email, or a new one without a password whose default organization
+     * is the one that provisions it (sign-in through an identity provider, SCIM): no
+     * organization of its own is created. A lost race for the email finds the winner's account.
+     */
+    async provisionAccount(input: { email: string; name?: string; defaultOrgId: string }): Promise<{ user: User; created: boolean }> {
+      const email = normalizeEmail(input.email);
+      const existing = await store.userByEmail(email);
+      if (existing) return { user: existing, created: false };
+      const user: User = { _id: newId(), email, passwordHash: null, name: input.name, role: 'user', defaultOrgId: input.defaultOrgId, createdAt: new Date() };
+      try {
+        await store.insertUser(user);
+        return { user, created: true };
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+        const winner = await store.userByEmail(email);
+        if (!winner) throw err;
+        return { user: winner, created: false };
+      }
+    },
+
     /** Same answer and about the same time whether or not the email exists. */
-    async login(input: { email: string; password: string }) {
+    async login(input: { email: string; password: string }, policy?: (user: User) => Promise<void>) {
       const user = await store.userByEmail(normalizeEmail(input.email));
+      // An organization that signs this user's email domain in through SSO refuses passwords (403).
+      if (user && policy) await policy(user);
       const ok = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
       if (!user || !user.passwordHash || !ok) return null;
       await store.updateUser(user._id, { lastLoginAt: new Date() });
