@@ -1,0 +1,71 @@
+// SSO over SAML and SCIM 2.0 provisioning (SPEC "SSO and SCIM", Authentication 8-9; Enterprise).
+// The SAML login and callback carry no credentials (the assertion is verified); the SCIM
+// protocol routes take only SCIM tokens and answer in the SCIM error schema with
+// application/scim+json (errorFormat 'scim'); configuration and token management need
+// integrations:write in the organization x-org-id selects. docs/sso-scim.md has the notes.
+import { Type } from 'typebox';
+import { defineManifest, type RouteSpec } from '../core/manifest.ts';
+import {
+  BulkBody, CreateScimToken, ExchangeAnswer, ExchangeBody, GroupMappingList, GroupMappingView, ListQuery, MappingBody, MessageView,
+  PatchBody, SamlLoginQuery, ScimGroupBody, ScimIdParams, ScimResource, ScimTokenCreated, ScimTokenList, ScimUserBody,
+  SsoConfigBody, SsoConfigRead, SsoConfigView, Success, TokenParams,
+} from '../plugins/sso-scim/schemas.ts';
+
+const admin = { auth: 'bearer', permission: 'integrations:write' } as const satisfies Partial<RouteSpec>;
+const scim = { auth: 'scim', orgContext: true, errorFormat: 'scim', consumes: ['application/scim+json', 'application/json'] } as const satisfies Partial<RouteSpec>;
+const v2 = '/scim/v2';
+
+export default defineManifest({
+  plugin: 'sso-scim',
+  prefix: '/api',
+  reply: 'named',
+  plan: 'enterprise',
+  description: 'SSO over SAML 2.0 and SCIM 2.0 provisioning by identity providers (Okta, Entra ID, OneLogin)',
+  routes: [
+    { id: 'getSsoConfig', method: 'GET', url: '/sso/config', ...admin, summary: 'The SAML configuration, certificate masked', response: { 200: SsoConfigRead }, handler: 'getConfig' },
+    { id: 'putSsoConfig', method: 'PUT', url: '/sso/config', ...admin, audit: 'sso.config_updated',
+      summary: 'Creates or replaces the SAML configuration; saml.cert must be a PEM X.509 certificate (400 otherwise)', body: SsoConfigBody, response: { 200: SsoConfigView }, handler: 'putConfig' },
+    { id: 'deleteSsoConfig', method: 'DELETE', url: '/sso/config', ...admin, audit: 'sso.config_deleted',
+      summary: 'Removes the configuration; provisioned users keep their accounts', response: { 200: Success }, handler: 'deleteConfig' },
+    { id: 'samlLogin', method: 'GET', url: '/sso/saml/login', auth: 'none', plan: 'free', rateLimit: 'auth', reply: 'raw',
+      summary: "302 to the identity provider with an AuthnRequest (HTTP-Redirect); 400 orgId is required, 404 SSO not configured for this organization",
+      query: SamlLoginQuery, response: { 302: null }, handler: 'samlLogin' },
+    { id: 'samlCallback', method: 'POST', url: '/sso/saml/callback', auth: 'none', plan: 'free', rateLimit: 'auth', reply: 'raw', rawBody: true, audit: false,
+      summary: 'Assertion Consumer Service (HTTP-POST, form field SAMLResponse): 302 to {FRONTEND_URL}/auth/callback?code=<code>, or /auth/error?reason=<reason>',
+      consumes: ['application/x-www-form-urlencoded'], response: { 302: null }, handler: 'samlCallback' },
+    { id: 'ssoExchange', method: 'POST', url: '/sso/exchange', auth: 'none', plan: 'free', rateLimit: 'auth', audit: false,
+      summary: 'Exchanges the one-time code of the SAML callback (one use, 60 seconds) for a session: {token, refreshToken, user}; 401 invalid_token otherwise',
+      body: ExchangeBody, response: { 200: ExchangeAnswer }, handler: 'exchange' },
+
+    { id: 'listScimTokens', method: 'GET', url: '/scim/tokens', ...admin, summary: 'SCIM tokens, prefix only', response: { 200: ScimTokenList }, handler: 'listTokens' },
+    { id: 'createScimToken', method: 'POST', url: '/scim/tokens', ...admin, audit: 'scim.token_created',
+      summary: 'A SCIM bearer token, shown once', body: CreateScimToken, response: { 201: ScimTokenCreated }, handler: 'createToken' },
+    { id: 'deleteScimToken', method: 'DELETE', url: '/scim/tokens/:id', ...admin, audit: 'scim.token_revoked',
+      summary: 'Revokes a SCIM token in every process at once', params: TokenParams, response: { 200: MessageView }, handler: 'revokeToken' },
+    { id: 'listScimGroups', method: 'GET', url: '/scim/groups', ...admin, summary: 'Provisioned groups with member counts and role mappings', response: { 200: GroupMappingList }, handler: 'listGroups' },
+    { id: 'setScimGroupMapping', method: 'PATCH', url: '/scim/groups/:id/mapping', ...admin, audit: 'scim.group_mapping_changed',
+      summary: "Maps a group to a role (mappedRole or mappedCustomRoleId; null clears); members' roles are recomputed", params: TokenParams, body: MappingBody, response: { 200: GroupMappingView }, handler: 'setMapping' },
+
+    { id: 'scimServiceProviderConfig', method: 'GET', url: `${v2}/ServiceProviderConfig`, ...scim, response: { 200: ScimResource }, handler: 'serviceProviderConfig' },
+    { id: 'scimResourceTypes', method: 'GET', url: `${v2}/ResourceTypes`, ...scim, response: { 200: ScimResource }, handler: 'resourceTypes' },
+    { id: 'scimSchemas', method: 'GET', url: `${v2}/Schemas`, ...scim, response: { 200: ScimResource }, handler: 'schemas' },
+    { id: 'scimListUsers', method: 'GET', url: `${v2}/Users`, ...scim, summary: 'ListResponse; filter (RFC 7644 §3.4.2.2), startIndex (1-based), count (default 100, max 200)',
+      query: ListQuery, response: { 200: ScimResource }, handler: 'listUsers' },
+    { id: 'scimCreateUser', method: 'POST', url: `${v2}/Users`, ...scim, summary: 'Provisions a user: the account with this email is linked or created and joins the organization; 409 uniqueness',
+      body: ScimUserBody, response: { 201: ScimResource }, handler: 'createUser' },
+    { id: 'scimGetUser', method: 'GET', url: `${v2}/Users/:id`, ...scim, params: ScimIdParams, response: { 200: ScimResource }, handler: 'getUser' },
+    { id: 'scimReplaceUser', method: 'PUT', url: `${v2}/Users/:id`, ...scim, params: ScimIdParams, body: ScimUserBody, response: { 200: ScimResource }, handler: 'replaceUser' },
+    { id: 'scimPatchUser', method: 'PATCH', url: `${v2}/Users/:id`, ...scim, summary: 'PatchOp (RFC 7644 §3.5.2); active false deactivates the member in this organization',
+      params: ScimIdParams, body: PatchBody, response: { 200: ScimResource }, handler: 'patchUser' },
+    { id: 'scimDeleteUser', method: 'DELETE', url: `${v2}/Users/:id`, ...scim, summary: 'Removes the user from the organization; the account stays', params: ScimIdParams, response: { 204: null }, handler: 'deleteUser' },
+    { id: 'scimListGroups', method: 'GET', url: `${v2}/Groups`, ...scim, query: ListQuery, response: { 200: ScimResource }, handler: 'listGroupsScim' },
+    { id: 'scimCreateGroup', method: 'POST', url: `${v2}/Groups`, ...scim, body: ScimGroupBody, response: { 201: ScimResource }, handler: 'createGroup' },
+    { id: 'scimGetGroup', method: 'GET', url: `${v2}/Groups/:id`, ...scim, params: ScimIdParams, query: ListQuery, response: { 200: ScimResource }, handler: 'getGroup' },
+    { id: 'scimReplaceGroup', method: 'PUT', url: `${v2}/Groups/:id`, ...scim, params: ScimIdParams, body: ScimGroupBody, response: { 200: ScimResource }, handler: 'replaceGroup' },
+    { id: 'scimPatchGroup', method: 'PATCH', url: `${v2}/Groups/:id`, ...scim, params: ScimIdParams, body: PatchBody, response: { 200: ScimResource }, handler: 'patchGroup' },
+    { id: 'scimDeleteGroup', method: 'DELETE', url: `${v2}/Groups/:id`, ...scim, params: ScimIdParams, response: { 204: null }, handler: 'deleteGroup' },
+    { id: 'scimBulk', method: 'POST', url: `${v2}/Bulk`, ...scim, summary: 'BulkRequest of up to 100 operations (413 beyond); bulkId references; failOnErrors',
+      body: BulkBody, response: { 200: ScimResource }, handler: 'bulk' },
+  ],
+});
+void Type;

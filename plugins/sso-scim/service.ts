@@ -1,0 +1,164 @@
+// SSO configuration, SAML sign-in (login, callback, code exchange), SCIM tokens and the
+// password-sign-in rule for enforced domains.
+import type { AppContext } from '../../core/context.ts';
+import { AppError } from '../../core/errors.ts';
+import { newId, randomToken, sha256Hex } from '../../core/crypto.ts';
+import { bearerToken, type Principal } from '../../core/guards/principal.ts';
+import { isBuiltInRole } from '../../core/permissions.ts';
+import type { AuthService } from '../auth/service.ts';
+import { isPemCertificate, SamlFailure, type Saml } from './saml.ts';
+import type { Scim } from './scim.ts';
+import type { ScimToken, SsoConfig, SsoScimStore } from './store.ts';
+import type { SsoConfigBody } from './schemas.ts';
+
+const ID = /^[a-f0-9]{24}$/;
+const TOUCH_EVERY_MS = 60_000;
+
+export function createSsoService(ctx: AppContext, store: SsoScimStore, auth: AuthService, saml: Saml, scim: Scim, callbackUrl: string) {
+  const frontend = ctx.config.FRONTEND_URL.replace(/\/$/, '');
+  const tokenCache = ctx.caches.create<ScimToken>('scim-token', (hash) => store.tokenByHash(hash), { ttlMs: 30_000 });
+  const touched = new Map<string, number>();
+
+  const view = (c: SsoConfig) => ({
+    provider: c.provider,
+    saml: { entryPoint: c.saml.entryPoint, issuer: c.saml.issuer, cert: '****', signatureAlgorithm: c.saml.signatureAlgorithm, wantAuthnResponseSigned: c.saml.wantAuthnResponseSigned },
+    enforcedDomains: c.enforcedDomains, defaultRole: c.defaultRole, enabled: c.enabled, callbackUrl, createdAt: c.createdAt, updatedAt: c.updatedAt,
+  });
+
+  // SCIM bearer tokens: `scim_` + 32 random bytes, stored hashed, bound to one organization.
+  ctx.provideCredential('scim', async (req) => {
+    const token = bearerToken(req);
+    if (!token?.startsWith('scim_')) return undefined;
+    const record = await tokenCache.get(sha256Hex(token));
+    if (!record) throw new AppError('invalid_token', { message: 'Invalid or revoked SCIM token' });
+    // lastUsedAt at most once a minute per token, across processes (Redis SET NX).
+    const now = Date.now();
+    if ((touched.get(record._id) ?? 0) < now - TOUCH_EVERY_MS) {
+      touched.set(record._id, now);
+      void ctx.once.claimFor(`scim-touch:${record._id}`, TOUCH_EVERY_MS)
+        .then((won) => (won ? store.touchToken(record._id, new Date(now)) : undefined))
+        .catch((err: unknown) => ctx.log.warn({ err }, 'SCIM token lastUsedAt not written'));
+    }
+    const principal: Principal = { kind: 'scim', platformRole: 'user', orgId: record.orgId, tokenId: record._id };
+    return principal;
+  });
+
+  // Password sign-in refused for a member of an organization enforcing SSO for the email's domain.
+  auth.attachPasswordPolicy(async ({ userId, email }) => {
+    const domain = email.split('@')[1]?.toLowerCase();
+    if (!domain) return;
+    const configs = await store.enforcing(domain);
+    for (const c of configs) {
+      if (await ctx.tenancy.store.findMembership(c.orgId, userId)) throw new AppError('auth.sso_required');
+    }
+  });
+
+  async function checkRole(orgId: string, role: string) {
+    if (role === 'owner') throw new AppError('bad_request', { message: 'defaultRole cannot be owner' });
+    if (isBuiltInRole(role)) return;
+    if (!ID.test(role) || !(await ctx.tenancy.store.findRole(orgId, role))) {
+      throw new AppError('bad_request', { message: 'defaultRole must be admin, member, viewer or a custom role of this organization' });
+    }
+  }
+
+  const fail = (reason: string) => `${frontend}/auth/error?reason=${encodeURIComponent(reason)}`;
+
+  return {
+    async getConfig(orgId: string) {
+      const c = await store.config(orgId);
+      return c ? { configured: true, config: view(c) } : { configured: false };
+    },
+    async putConfig(orgId: string, body: SsoConfigBody) {
+      if (!isPemCertificate(body.saml.cert)) throw new AppError('bad_request', { message: 'saml.cert must be a PEM X.509 certificate' });
+      await checkRole(orgId, body.defaultRole);
+      const now = new Date();
+      const saved = await store.saveConfig({
+        _id: newId(), orgId, provider: body.provider,
+        saml: { entryPoint: body.saml.entryPoint, issuer: body.saml.issuer, cert: body.saml.cert.trim(), signatureAlgorithm: body.saml.signatureAlgorithm, wantAuthnResponseSigned: body.saml.wantAuthnResponseSigned },
+        enforcedDomains: [...new Set(body.enforcedDomains.map((d) => d.toLowerCase()))], defaultRole: body.defaultRole, enabled: body.enabled,
+        createdAt: now, updatedAt: now,
+      });
+      return view(saved);
+    },
+    async deleteConfig(orgId: string) {
+      await store.removeConfig(orgId);
+      return { success: true as const };
+    },
+
+    /** GET /sso/saml/login: the identity provider's URL with a fresh AuthnRequest. */
+    async loginUrl(orgId: string | undefined, relayState?: string) {
+      if (!orgId) throw new AppError('bad_request', { message: 'orgId is required' });
+      const config = ID.test(orgId) ? await store.config(orgId) : null;
+      const org = config?.enabled ? await ctx.tenancy.org(orgId) : null;
+      if (!config?.enabled || !org) throw new AppError('not_found', { message: 'SSO not configured for this organization' });
+      return saml.loginUrl(config, relayState ?? orgId);
+    },
+
+    /** POST /sso/saml/callback: the redirect to the frontend, with a code or a reason. */
+    async callback(samlResponse: string | undefined, meta: { ip: string; userAgent: string | null }): Promise<string> {
+      let orgId: string | null = null;
+      try {
+        if (!samlResponse) throw new SamlFailure('missing_response');
+        const { orgId: target, facts } = await saml.orgOfResponse(samlResponse);
+        orgId = target;
+        const config = await store.config(target);
+        if (!config?.enabled) throw new SamlFailure('sso_disabled');
+        const org = await ctx.tenancy.org(target);
+        if (!org) throw new SamlFailure('sso_disabled');
+        const { email, name } = await saml.validate(config, samlResponse, facts);
+        const domain = email.split('@')[1];
+        if (config.enforcedDomains.length && !config.enforcedDomains.includes(domain)) throw new SamlFailure('domain_not_allowed');
+        // Each response and each assertion signs in once.
+        for (const id of [facts.responseId, ...facts.assertionIds].filter(Boolean) as string[]) {
+          if (!(await ctx.once.claim(`saml:${sha256Hex(`${config.saml.issuer}|${id}`)}`, target))) throw new SamlFailure('replayed');
+        }
+        await saml.spendRequest(facts.inResponseTo!);
+        const account = await auth.sso.provision({ email, name, defaultOrgId: target });
+        const m = await ctx.tenancy.store.findMembership(target, account.userId);
+        if (m?.deactivated) throw new SamlFailure('user_deactivated');
+        if (!m) await scim.syncMembership(target, account.userId, true, () => scim.defaultRoleOf(target));
+        await ctx.audit.write({
+          orgId: target, action: 'auth.login', userId: account.userId, actorName: email, actorKind: 'user', method: 'POST', route: '/api/sso/saml/callback',
+          resourceType: 'sso', resourceId: null, statusCode: 302, details: { authMethod: 'saml', provisioned: account.created }, ipAddress: meta.ip, userAgent: meta.userAgent,
+        });
+        const code = await saml.issueCode({ userId: account.userId, orgId: target });
+        return `${frontend}/auth/callback?code=${encodeURIComponent(code)}`;
+      } catch (err) {
+        if (!(err instanceof SamlFailure)) throw err;
+        await ctx.audit.write({
+          orgId, action: 'auth.login_failed', userId: null, method: 'POST', route: '/api/sso/saml/callback', resourceType: 'sso', resourceId: null,
+          statusCode: 302, details: { authMethod: 'saml', reason: err.reason }, ipAddress: meta.ip, userAgent: meta.userAgent,
+        });
+        return fail(err.reason);
+      }
+    },
+
+    /** POST /sso/exchange: the one-time code for a session (once, within 60 seconds). */
+    async exchange(code: string) {
+      const held = await saml.spendCode(code);
+      const session = held && await auth.sso.startSession(held.userId);
+      if (!session) throw new AppError('invalid_token', { message: 'Invalid or expired code' });
+      return session;
+    },
+
+    // SCIM token management
+    async listTokens(orgId: string) {
+      const rows = await store.listTokens(orgId);
+      return { tokens: rows.map((t) => ({ id: t._id, label: t.label, prefix: t.prefix, createdAt: t.createdAt, lastUsedAt: t.lastUsedAt ?? null })) };
+    },
+    async createToken(orgId: string, label: string) {
+      const token = randomToken('scim_');
+      const record: ScimToken = { _id: newId(), orgId, label, prefix: token.slice(0, 12), hash: sha256Hex(token), createdAt: new Date() };
+      await store.insertToken(record);
+      return { id: record._id, label, token, prefix: record.prefix, createdAt: record.createdAt };
+    },
+    async revokeToken(orgId: string, id: string) {
+      const removed = await store.removeToken(orgId, id);
+      if (!removed) throw new AppError('not_found', { message: 'SCIM token not found' });
+      // Every process drops its cached copy at once.
+      await tokenCache.invalidate(removed.hash);
+      return { message: 'SCIM token revoked' };
+    },
+  };
+}
+export type SsoService = ReturnType<typeof createSsoService>;
