@@ -148,7 +148,8 @@ function readFacts(samlResponse: string): ResponseFacts {
 
 /** node-saml's error messages -> one short reason each. */
 function reasonOf(message: string): string {
-  if (/expired|not yet valid|too old/i.test(message)) return 'expired';
+  // A subject confirmation is invalid for its NotOnOrAfter (InResponseTo mismatches are named apart).
+  if (/expired|not yet valid|too old|No valid subject confirmation/i.test(message)) return 'expired';
   if (/audience/i.test(message)) return 'wrong_audience';
   if (/InResponseTo/i.test(message)) return 'unknown_request';
   if (/signature|signed/i.test(message)) return 'invalid_signature';
