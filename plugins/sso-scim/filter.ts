@@ -290,7 +290,8 @@ function compileCmp(field: string, def: AttrDef, op: CompareOp, value: Value, de
   const ci = def.type === 'string' && !def.caseExact;
   if (def.type === 'boolean') {
     if (typeof value !== 'boolean') throw invalidFilter(`"${op}" compares a boolean attribute with true or false`);
-    if (op === 'eq') return { [field]: { $in: [value] } };
+    // Ranges, not equalities: only keyed fields are compared with equality (one index each).
+    if (op === 'eq') return { [field]: { $gte: value, $lte: value } };
     if (op === 'ne') return { [field]: { $nin: [value] } };
     throw invalidFilter(`"${op}" does not apply to a boolean attribute`);
   }
@@ -303,8 +304,8 @@ function compileCmp(field: string, def: AttrDef, op: CompareOp, value: Value, de
     return op === 'eq' ? { [field]: { $gte: d, $lte: d } } : { [field]: { [ops[op]!]: d } };
   }
   if (value === null) {
-    if (op === 'eq') return { [field]: { $in: [null] } };
     if (op === 'ne') return { [field]: { $nin: [null] } };
+    if (op === 'eq') return null; // left to the evaluator
     throw invalidFilter(`"${op}" does not compare with null`);
   }
   if (typeof value !== 'string') throw invalidFilter(`"${field}" is a string attribute; compare it with a string`);
@@ -389,12 +390,22 @@ export function compileFilter(attrs: Attrs, f: Filter): Compiled {
         if (!inner) return null;
         // Members are stored as bare ids: the element is the value itself.
         if (attr.subs.value?.field === '') return inner.value !== undefined ? { [attr.field]: { $all: [inner.value] } } : null;
-        return { [attr.field]: { $elemMatch: inner.query } };
+        // The embedded FerretDB has no $elemMatch: each condition on the dotted field (a
+        // superset: two elements may meet one condition each), then the evaluator is exact.
+        residual = true;
+        return prefixFields(inner.query, attr.field);
       }
     }
   };
   const query = walk(f, false);
   return { query: query ?? {}, residual: residual || query === null };
+}
+
+/** A relative filter's fields under `prefix.` (operators kept). */
+function prefixFields(q: Mongo, prefix: string): Mongo {
+  return Object.fromEntries(Object.entries(q).map(([k, v]) => k.startsWith('$')
+    ? [k, Array.isArray(v) ? v.map((x) => prefixFields(x as Mongo, prefix)) : v]
+    : [`${prefix}.${k}`, v]));
 }
 
 /** The stored field of an attribute or sub-attribute (meta's live at the top: createdAt, updatedAt); null when not stored. */

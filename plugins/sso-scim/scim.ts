@@ -342,14 +342,15 @@ export function createScim({ ctx, store, auth, base }: ScimDeps) {
     const resolved = new Map<string, string>();
     const results: Json[] = new Array(body.Operations.length);
     let errors = 0;
+    const BULK_REF = /bulkId:([A-Za-z0-9._~-]+)/g;
     const refsOf = (v: unknown, out: Set<string>) => {
-      if (typeof v === 'string') { const m = /^bulkId:(.+)$/.exec(v); if (m) out.add(m[1]); }
+      if (typeof v === 'string') for (const m of v.matchAll(BULK_REF)) out.add(m[1]);
       else if (Array.isArray(v)) v.forEach((x) => refsOf(x, out));
       else if (v && typeof v === 'object') Object.values(v).forEach((x) => refsOf(x, out));
       return out;
     };
     const substitute = (v: unknown): unknown => {
-      if (typeof v === 'string') { const m = /^bulkId:(.+)$/.exec(v); return m && resolved.has(m[1]) ? resolved.get(m[1]) : v; }
+      if (typeof v === 'string') return v.replace(BULK_REF, (all, id: string) => resolved.get(id) ?? all);
       if (Array.isArray(v)) return v.map(substitute);
       if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, substitute(x)]));
       return v;
