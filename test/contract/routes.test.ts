@@ -11,6 +11,7 @@ import { fullUrl, routePlan } from '../../core/loader.ts';
 import { buildTestApp, register, bearer } from '../helper.ts';
 import { loadFixtures, type World } from './fixtures/index.ts';
 import { ownerRepositories } from './fixtures/repo-configs.ts';
+import { scimToken } from './fixtures/sso-scim.ts';
 
 const randomId = () => randomBytes(12).toString('hex');
 const paramNames = (url: string) => [...url.matchAll(/:(\w+)/g)].map((m) => m[1]);
@@ -48,8 +49,10 @@ t.test('every manifest route keeps the contract', async (t) => {
     if (!runner) runner = (await app.inject({ method: 'POST', url: '/api/runners', headers: bearer(owner.token), payload: { name: 'contract' } })).json().data.token as string;
     return runner!;
   }
-  const isErrorShape = (body: { success?: unknown; error?: { code?: unknown; message?: unknown } }) =>
-    body.success === false && typeof body.error?.code === 'string' && typeof body.error?.message === 'string';
+  // SCIM protocol routes answer in the SCIM error schema (manifest errorFormat 'scim').
+  const isErrorShape = (body: { success?: unknown; error?: { code?: unknown; message?: unknown }; schemas?: unknown; status?: unknown; detail?: unknown }) =>
+    (body.success === false && typeof body.error?.code === 'string' && typeof body.error?.message === 'string')
+    || (Array.isArray(body.schemas) && body.schemas[0] === 'urn:ietf:params:scim:api:messages:2.0:Error' && typeof body.status === 'string' && typeof body.detail === 'string');
 
   for (const plugin of plugins.filter((p) => p.enabled)) {
     for (const route of plugin.manifest.routes) {
@@ -97,6 +100,7 @@ t.test('every manifest route keeps the contract', async (t) => {
           : route.auth === 'service-key' ? { headers: { 'x-service-key': 'test-service-key-0123456789abcdef' } }
           : route.auth === 'runner' ? { headers: { 'x-runner-token': await runnerToken() } }
           : route.auth === 'runner-link' ? { query: { token: await runnerToken() } }
+          : route.auth === 'scim' ? { token: await scimToken(world, owner) }
           : { token: owner.token };
         // The caller's own organization, so the guards let a bad body reach validation.
         const ownOrg = route.orgParam ? { [route.orgParam]: owner.orgId } : {};
