@@ -71,7 +71,7 @@ const Multi = Type.Array(Type.Object({
 const Enterprise = Type.Object({
   employeeNumber: Type.Optional(Text()), department: Type.Optional(Text()), costCenter: Type.Optional(Text()),
   organization: Type.Optional(Text()), division: Type.Optional(Text()),
-  manager: Type.Optional(Type.Union([Type.Object({ value: Type.Optional(Text()), displayName: Type.Optional(Text()), $ref: Type.Optional(Text()) }), Type.String({ maxLength: 1024 })])),
+  manager: Type.Optional(Type.Union([Type.Object({ value: Type.Optional(Text()), displayName: Type.Optional(Text()) }), Type.String({ maxLength: 1024 })])),
 });
 export const ScimUserBody = Type.Object({
   schemas: Type.Optional(Type.Array(Text(200), { maxItems: 10 })),
@@ -93,7 +93,7 @@ export const ScimGroupBody = Type.Object({
   schemas: Type.Optional(Type.Array(Text(200), { maxItems: 10 })),
   displayName: Type.String({ minLength: 1, maxLength: 256 }),
   externalId: Type.Optional(Text()),
-  members: Type.Optional(Type.Array(Type.Object({ value: Type.String({ maxLength: 100 }), display: Type.Optional(Text()), type: Type.Optional(Text(20)), $ref: Type.Optional(Text()) }), { maxItems: 100_000 })),
+  members: Type.Optional(Type.Array(Type.Object({ value: Type.String({ maxLength: 100 }), display: Type.Optional(Text()), type: Type.Optional(Text(20)) }), { maxItems: 100_000 })),
 });
 export type ScimGroupBody = Static<typeof ScimGroupBody>;
 export const PatchBody = Type.Object({
