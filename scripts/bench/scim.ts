@@ -61,10 +61,15 @@ export async function runScim(say: (line: string) => void): Promise<string> {
     ];
     const rows: (string | number)[][] = [];
     await get(cases[0].url); // warm the token and organization caches
+    // The names of the commands each measured request sends (the driver's monitoring).
+    let names: string[] = [];
+    ctx.db.client.on('commandStarted', (e) => names.push(`${e.commandName} ${String(e.command[e.commandName])}`));
     for (const c of cases) {
+      names = [];
       const before = ctx.db.commandCount();
       const res = await get(c.url);
       const commands = ctx.db.commandCount() - before;
+      say(`${c.label}: ${names.join(', ')}`);
       if (res.statusCode !== 200) throw new Error(`${c.url}: ${res.statusCode} ${res.body}`);
       const appTimes: number[] = []; const rawTimes: number[] = [];
       for (let i = 0; i < REPEAT; i++) {
@@ -75,7 +80,10 @@ export async function runScim(say: (line: string) => void): Promise<string> {
       }
       const med = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
       const body = res.json();
-      rows.push([c.label, body.totalResults, body.itemsPerPage, commands, med(appTimes), med(rawTimes), med(appTimes) / med(rawTimes)]);
+      // Commands on scim_users are the request's own; others are cache refreshes (token 30 s, organization
+      // 60 s) and the once-a-minute lastUsedAt write, which the slow embedded database makes fall inside a request.
+      const own = names.filter((n) => n.endsWith(' scim_users')).length;
+      rows.push([c.label, body.totalResults, body.itemsPerPage, own, commands, names.filter((n) => !n.endsWith(' scim_users')).join('; ') || '-', med(appTimes), med(rawTimes), med(appTimes) / med(rawTimes)]);
       say(`${c.label}: ${commands} commands`);
     }
 
@@ -98,8 +106,8 @@ export async function runScim(say: (line: string) => void): Promise<string> {
       `SCIM benchmark: ${USERS} SCIM users in one organization`,
       '',
       `1. GET /api/scim/v2/Users through the service vs the same find + count through the raw driver (median of ${REPEAT})`,
-      table(['request', 'totalResults', 'items', 'db commands', 'service ms', 'driver ms', 'service/driver'], rows),
-      `commands constant in the page position: ${new Set(rows.slice(0, 4).map((r) => r[3])).size === 1 ? 'met' : 'NOT met'}`,
+      table(['request', 'totalResults', 'items', 'scim_users commands', 'all commands', 'others (cache refresh)', 'service ms', 'driver ms', 'service/driver'], rows),
+      `scim_users commands constant in the page position: ${new Set(rows.map((r) => r[3])).size === 1 ? 'met' : 'NOT met'}`,
       '',
       '2. POST /api/scim/v2/Bulk with 100 user creations',
       table(['operations', 'ms', 'db commands', 'commands/operation'], [[100, bulkMs, bulkCommands, fmt(bulkCommands / 100)]]),
