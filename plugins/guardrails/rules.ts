@@ -81,8 +81,39 @@ export function unsafePattern(pattern: string): string | undefined {
   // safe-regex2 refuses star height above 1 (nested quantifiers such as (a+)+), the shape of
   // catastrophic backtracking; back-references are refused too (not covered by that check).
   if (/\\[1-9]|\\k</.test(pattern)) return 'uses a back-reference, which is not accepted';
-  if (!safeRegex(pattern)) return 'may take exponential time (nested quantifiers such as (a+)+ are refused)';
+  if (!safeRegex(pattern) || quantifiedAlternation(pattern)) return 'may take exponential time (nested quantifiers such as (a+)+, and repeated alternations such as (a|ab)*, are refused)';
   return undefined;
+}
+
+/**
+ * A group holding an alternation and repeated without bound ((a|a)*, (x|xy)+, (a|b){2,}):
+ * overlapping branches backtrack exponentially, and safe-regex2 (star height only) lets them
+ * through. Conservative: a repeated alternation is refused even when its branches are disjoint
+ * (write [ab]* instead of (a|b)*); a bounded one ((dev|prod){1,3}) or an unrepeated one passes.
+ */
+export function quantifiedAlternation(pattern: string): boolean {
+  const groups: boolean[] = []; // per open group: holds a top-level "|"
+  for (let i = 0; i < pattern.length; i++) {
+    const ch = pattern[i];
+    if (ch === '\\') { i++; continue; }
+    if (ch === '[') {
+      // Skip a character class (a "]" first in it is literal).
+      let j = i + 1;
+      if (pattern[j] === '^') j++;
+      if (pattern[j] === ']') j++;
+      while (j < pattern.length && pattern[j] !== ']') j += pattern[j] === '\\' ? 2 : 1;
+      i = j;
+      continue;
+    }
+    if (ch === '(') groups.push(false);
+    else if (ch === '|' && groups.length) groups[groups.length - 1] = true;
+    else if (ch === ')') {
+      const alternation = groups.pop();
+      const next = pattern.slice(i + 1);
+      if (alternation && (/^[*+]/.test(next) || /^\{\d*,\}/.test(next))) return true;
+    }
+  }
+  return false;
 }
 
 /** Write-time check of one condition; returns problems as {path, message}. */

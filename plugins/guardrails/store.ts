@@ -77,15 +77,22 @@ export function createGuardrailStore(db: Database) {
     history: (orgId: string, guardrailId: string) => results.find({ orgId, guardrailId }).sort({ createdAt: -1, _id: -1 }).limit(HISTORY).toArray(),
     /** Status of some evaluations (the history shows approvals and bypasses). */
     statuses: async (orgId: string, ids: string[]) => new Map((await evaluations.find({ _id: { $in: ids }, orgId }, { projection: { status: 1 } }).toArray()).map((e) => [e._id, e.status])),
-    /** evaluationCount and violationCount of some guardrails, from their result rows. */
+    /**
+     * evaluationCount and violationCount of some guardrails, from their result rows. Grouped by
+     * (guardrail, violation count) and multiplied here: FerretDB 1.24 answers 0 for a $sum of a
+     * field (only $sum: 1 counts), and the distinct violation counts of a guardrail are few.
+     */
     async counts(orgId: string, guardrailIds: string[]) {
       const out = new Map<string, { evaluations: number; violations: number }>();
       if (!guardrailIds.length) return out;
-      const rows = await results.aggregate<{ _id: string; evaluations: number; violations: number }>([
+      const rows = await results.aggregate<{ _id: { g: string; v: number }; n: number }>([
         { $match: { orgId, guardrailId: { $in: guardrailIds } } },
-        { $group: { _id: '$guardrailId', evaluations: { $sum: 1 }, violations: { $sum: '$violationCount' } } },
+        { $group: { _id: { g: '$guardrailId', v: '$violationCount' }, n: { $sum: 1 } } },
       ]).toArray();
-      for (const r of rows) out.set(r._id, { evaluations: r.evaluations, violations: r.violations });
+      for (const { _id, n } of rows) {
+        const c = out.get(_id.g) ?? { evaluations: 0, violations: 0 };
+        out.set(_id.g, { evaluations: c.evaluations + n, violations: c.violations + n * _id.v });
+      }
       return out;
     },
     removeResultsOf: async (orgId: string, guardrailId: string) => { await results.deleteMany({ orgId, guardrailId }); },

@@ -194,6 +194,10 @@ t.test('write-time checks of rules', async (t) => {
   t.match(problems({ operator: 'gt', value: '5' }), [/number/]);
   t.match(problems({ operator: 'matches', value: '(a+)+$' }), [/exponential/], 'nested quantifiers refused');
   t.match(problems({ operator: 'matches', value: '(\\w+)\\1' }), [/back-reference/]);
+  t.match(problems({ operator: 'matches', value: '^(a|a)*$' }), [/exponential/], 'a repeated overlapping alternation (safe-regex2 misses it)');
+  t.match(problems({ operator: 'matches', value: '(x|xy){2,}' }), [/exponential/]);
+  t.same(problems({ operator: 'matches', value: '^(dev|staging|prod)$' }), [], 'an alternation not repeated');
+  t.same(problems({ operator: 'matches', value: '^[(|)]+$' }), [], 'a | inside a character class');
   t.match(problems({ operator: 'matches', value: '([a-z' }), [/not a valid regular expression/]);
   t.match(problems({ operator: 'matches', value: 'a'.repeat(201) }), [/longer than 200/]);
   t.same(problems({ operator: 'matches', value: '^CC-[0-9]{4}$' }), []);
