@@ -82,16 +82,22 @@ function sensitiveAt(tree: unknown, path: string): unknown {
   return t;
 }
 
-/** The rules of every guardrail, compiled once and grouped by resource type (`*` apart). */
+/** The rules of every guardrail, compiled once and grouped by resource type (`*` rules with every type). */
 function index(guardrails: readonly GuardrailInput[]) {
-  const byType = new Map<string, { g: number; i: number; c: Compiled }[]>();
-  const any: { g: number; i: number; c: Compiled }[] = [];
+  type Entry = { g: number; i: number; c: Compiled };
+  const byType = new Map<string, Entry[]>();
+  const any: Entry[] = [];
   guardrails.forEach((gr, g) => gr.rules.forEach((rule, i) => {
     const entry = { g, i, c: compile(rule) };
     if (rule.resourceType === '*') any.push(entry);
     else byType.set(rule.resourceType, [...(byType.get(rule.resourceType) ?? []), entry]);
   }));
-  return (type: string) => [...(byType.get(type) ?? []), ...any];
+  const merged = new Map<string, Entry[]>();
+  return (type: string) => {
+    let list = merged.get(type);
+    if (!list) { list = [...(byType.get(type) ?? []), ...any]; merged.set(type, list); }
+    return list;
+  };
 }
 
 export function evaluatePlan(plan: PlanDocument, guardrails: readonly GuardrailInput[]): PlanResult {

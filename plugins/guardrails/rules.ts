@@ -182,31 +182,32 @@ const showSeg = (seg: { key: string } | { index: number }, first: boolean) =>
 /** Every value the path reaches in `p`, with its concrete path (ingress[1].cidr_blocks). */
 export function resolve(p: Planned, segments: readonly Segment[], base = ''): Reached[] {
   const out: Reached[] = [];
-  const walk = (value: unknown, unk: unknown, sens: unknown, i: number, path: string) => {
-    const sensitive = sens === true;
-    if (unk === true) { out.push({ path, state: 'unknown', sensitive }); return; }
-    if (i === segments.length) {
-      out.push(value === null || value === undefined ? { path, state: 'absent', sensitive } : { path, state: 'known', value, sensitive });
-      return;
-    }
-    const seg = segments[i];
-    if ('all' in seg) {
-      // A list absent or empty yields no values: nothing to check (docs: "vacuous").
-      if (!Array.isArray(value)) {
-        if (value !== null && value !== undefined && typeof value === 'object') {
-          // A map: every value (for_each-like maps of blocks).
-          for (const k of Object.keys(value)) walk((value as Record<string, unknown>)[k], child(unk, { key: k }), sensitive ? true : child(sens, { key: k }), i + 1, `${path}["${k}"]`);
-        }
-        return;
-      }
-      value.forEach((v, j) => walk(v, child(unk, { index: j }), sensitive ? true : child(sens, { index: j }), i + 1, `${path}[${j}]`));
-      return;
-    }
-    const next = value !== null && typeof value === 'object' ? child(value, seg) : undefined;
-    walk(next, child(unk, seg), sensitive ? true : child(sens, seg), i + 1, path + showSeg(seg, path === ''));
-  };
-  walk(p.after, p.unknown, p.sensitive, 0, base);
+  walk(segments, out, p.after, p.unknown, p.sensitive, 0, base);
   return out;
+}
+
+// A module-level function rather than a closure per call: resolve runs for every rule on every
+// resource change (250,000 times for 5,000 changes and 50 guardrails).
+function walk(segments: readonly Segment[], out: Reached[], value: unknown, unk: unknown, sens: unknown, i: number, path: string): void {
+  const sensitive = sens === true;
+  if (unk === true) { out.push({ path, state: 'unknown', sensitive }); return; }
+  if (i === segments.length) {
+    out.push(value === null || value === undefined ? { path, state: 'absent', sensitive } : { path, state: 'known', value, sensitive });
+    return;
+  }
+  const seg = segments[i];
+  if ('all' in seg) {
+    // A list absent or empty yields no values: nothing to check (docs: "vacuous").
+    if (Array.isArray(value)) {
+      for (let j = 0; j < value.length; j++) walk(segments, out, value[j], child(unk, { index: j }), sensitive ? true : child(sens, { index: j }), i + 1, `${path}[${j}]`);
+    } else if (value !== null && value !== undefined && typeof value === 'object') {
+      // A map: every value (for_each-like maps of blocks).
+      for (const k of Object.keys(value)) walk(segments, out, (value as Record<string, unknown>)[k], child(unk, { key: k }), sensitive ? true : child(sens, { key: k }), i + 1, `${path}["${k}"]`);
+    }
+    return;
+  }
+  const next = value !== null && typeof value === 'object' ? child(value, seg) : undefined;
+  walk(segments, out, next, child(unk, seg), sensitive ? true : child(sens, seg), i + 1, path + showSeg(seg, path === ''));
 }
 
 // ---- Operators ----
@@ -221,20 +222,23 @@ const regex = (source: string) => {
 };
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
+/** Deep equality, with the common case (two scalars) decided without the general comparison. */
+const same = (a: unknown, b: unknown) => a === b || (typeof a === 'object' && typeof b === 'object' && isDeepStrictEqual(a, b));
+
 /** One operator on one known, present value. */
 function test(op: Operator, actual: unknown, expected: unknown): boolean {
   switch (op) {
-    case 'equals': return isDeepStrictEqual(actual, expected);
-    case 'not_equals': return !isDeepStrictEqual(actual, expected);
+    case 'equals': return same(actual, expected);
+    case 'not_equals': return !same(actual, expected);
     case 'exists': return true;
     case 'not_exists': return false;
     case 'in': {
       const set = expected as unknown[];
-      return Array.isArray(actual) ? actual.every((a) => set.some((e) => isDeepStrictEqual(a, e))) : set.some((e) => isDeepStrictEqual(actual, e));
+      return Array.isArray(actual) ? actual.every((a) => set.some((e) => same(a, e))) : set.some((e) => same(actual, e));
     }
     case 'not_in': {
       const set = expected as unknown[];
-      return Array.isArray(actual) ? !actual.some((a) => set.some((e) => isDeepStrictEqual(a, e))) : !set.some((e) => isDeepStrictEqual(actual, e));
+      return Array.isArray(actual) ? !actual.some((a) => set.some((e) => same(a, e))) : !set.some((e) => same(actual, e));
     }
     case 'contains': return contains(actual, expected);
     case 'not_contains': return !contains(actual, expected);
@@ -251,7 +255,7 @@ function test(op: Operator, actual: unknown, expected: unknown): boolean {
 
 /** A list holds the value; a string holds it as a substring; a map holds it as a key. */
 function contains(actual: unknown, expected: unknown): boolean {
-  if (Array.isArray(actual)) return actual.some((a) => isDeepStrictEqual(a, expected));
+  if (Array.isArray(actual)) return actual.some((a) => same(a, expected));
   if (typeof actual === 'string') return typeof expected === 'string' && actual.includes(expected);
   if (isObject(actual)) return typeof expected === 'string' && Object.hasOwn(actual, expected);
   return false;
