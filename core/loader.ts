@@ -178,6 +178,7 @@ export function registerRoutes(app: FastifyInstance, plugin: LoadedPlugin, handl
       method: route.method,
       url: fullUrl(m, route),
       config: { spec: route, errorFormat },
+      ...(route.bodyLimit ? { bodyLimit: route.bodyLimit } : {}),
       schema: definedOnly({
         operationId: route.id,
         tags: [m.plugin],

@@ -76,6 +76,11 @@ export interface RouteSpec {
    * that verify a signature over the bytes as sent (payment-provider webhooks). No body schema.
    */
   rawBody?: true;
+  /**
+   * The largest body this route accepts, in bytes, when it needs more than BODY_LIMIT (a
+   * Terraform plan of thousands of resources); larger bodies answer 413 payload_too_large.
+   */
+  bodyLimit?: number;
   /** Content types other than JSON that the route accepts (multipart uploads). */
   consumes?: readonly string[];
   /** Media types of the success answer when it is not JSON (CSV exports, scripts, archives, images). */

@@ -835,6 +835,179 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/guardrails": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Newest first; filters status (active/inactive) and enforcement */
+        get: operations["listGuardrails"];
+        put?: never;
+        /** Rules are checked at write time: paths, a value for every operator but exists/not_exists, safe regular expressions (400 naming the rule) */
+        post: operations["createGuardrail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/guardrails/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Built-in templates (security, cost, tagging) */
+        get: operations["listGuardrailTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/guardrails/evaluate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Evaluates a plan (terraform/tofu show -json, format 1.x) against every active guardrail deployed to the repository config. decision: blocked, pending (approvalId set) or allowed; 403 repository_denied for a CLI token limited to other repositories */
+        post: operations["evaluatePlan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/guardrails/evaluations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One stored evaluation with its current status (pending, approved, rejected, bypassed...) */
+        get: operations["getGuardrailEvaluation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/guardrails/evaluations/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A pending evaluation, by a member other than its requester (403 for the requester, 409 unless pending) */
+        post: operations["approveGuardrailEvaluation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/guardrails/evaluations/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A pending evaluation, by a member other than its requester */
+        post: operations["rejectGuardrailEvaluation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/guardrails/evaluations/{id}/bypass": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Break-glass: owner or admin (org:admin) lets a blocked or pending evaluation through with a reason; emits guardrail.bypassed */
+        post: operations["bypassGuardrailEvaluation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/guardrails/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** With its evaluation history (newest first, at most 20) */
+        get: operations["getGuardrail"];
+        put?: never;
+        post?: never;
+        /** Removes it from every repository */
+        delete: operations["deleteGuardrail"];
+        options?: never;
+        head?: never;
+        /** Partial; rules are checked as on create */
+        patch: operations["updateGuardrail"];
+        trace?: never;
+    };
+    "/api/guardrails/{id}/deploy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Adds repository configs of the organization (400 naming any other id; nothing is deployed then); deploying twice adds no duplicate */
+        patch: operations["deployGuardrail"];
+        trace?: never;
+    };
+    "/api/guardrails/{id}/undeploy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Removes repository configs (400 naming an id that is not a repository config of the organization) */
+        patch: operations["undeployGuardrail"];
+        trace?: never;
+    };
     "/api/notifications": {
         parameters: {
             query?: never;
@@ -6596,6 +6769,1398 @@ export interface operations {
                         data: {
                             message: string;
                         };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listGuardrails: {
+        parameters: {
+            query?: {
+                status?: "active" | "inactive";
+                enforcement?: "block" | "warn" | "dry_run" | "require_approval";
+                page?: number;
+                limit?: number;
+            };
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        guardrails: {
+                            _id: string;
+                            name: string;
+                            description: string;
+                            /** @enum {unknown} */
+                            enforcement: "block" | "warn" | "dry_run" | "require_approval";
+                            status: "active" | "inactive";
+                            rules: {
+                                /** @description A Terraform resource type (aws_s3_bucket) or * for every type */
+                                resourceType: string;
+                                /** @description Dot path into the planned values (change.after): tags.Owner, ingress[*].cidr_blocks, root_block_device[0].encrypted, tags["kubernetes.io/role"] */
+                                attribute: string;
+                                /**
+                                 * @description equals, not_equals, exists, not_exists, in, not_in, contains, not_contains, matches, gt, gte, lt, lte. A rule asserts what every value its attribute reaches must satisfy: it is violated when any value fails. Absent (null or unset) values pass not_equals, not_exists, not_in, not_contains and fail the others. Values unknown until apply pass exists, fail not_exists and are listed as unknown (not violations) for the others. On a list value: contains/not_contains test membership, in/not_in every/no element, matches every element, equals the whole list. A [*] over an absent or empty list reaches no value (nothing to check). See docs/guardrails.md.
+                                 * @enum {unknown}
+                                 */
+                                operator: "equals" | "not_equals" | "exists" | "not_exists" | "in" | "not_in" | "contains" | "not_contains" | "matches" | "gt" | "gte" | "lt" | "lte";
+                                /** @description Required except for exists/not_exists (which take none): an array for in/not_in, a number for gt/gte/lt/lte, a regular expression (checked safe, at most 200 characters) for matches */
+                                value?: unknown;
+                                /** @description Extension: the rule applies only where every condition holds; conditions sharing the attribute's [*] prefix are checked on the same list element */
+                                when?: {
+                                    /** @description Dot path into the planned values (change.after): tags.Owner, ingress[*].cidr_blocks, root_block_device[0].encrypted, tags["kubernetes.io/role"] */
+                                    attribute: string;
+                                    /**
+                                     * @description equals, not_equals, exists, not_exists, in, not_in, contains, not_contains, matches, gt, gte, lt, lte. A rule asserts what every value its attribute reaches must satisfy: it is violated when any value fails. Absent (null or unset) values pass not_equals, not_exists, not_in, not_contains and fail the others. Values unknown until apply pass exists, fail not_exists and are listed as unknown (not violations) for the others. On a list value: contains/not_contains test membership, in/not_in every/no element, matches every element, equals the whole list. A [*] over an absent or empty list reaches no value (nothing to check). See docs/guardrails.md.
+                                     * @enum {unknown}
+                                     */
+                                    operator: "equals" | "not_equals" | "exists" | "not_exists" | "in" | "not_in" | "contains" | "not_contains" | "matches" | "gt" | "gte" | "lt" | "lte";
+                                    /** @description Required except for exists/not_exists (which take none): an array for in/not_in, a number for gt/gte/lt/lte, a regular expression (checked safe, at most 200 characters) for matches */
+                                    value?: unknown;
+                                }[];
+                            }[];
+                            deployedTo: string[];
+                            /** @description Stored evaluations this guardrail took part in */
+                            evaluationCount: number;
+                            /** @description Violations it found across them */
+                            violationCount: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        total: number;
+                        page: number;
+                        pages: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createGuardrail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    description?: string;
+                    /** @enum {unknown} */
+                    enforcement: "block" | "warn" | "dry_run" | "require_approval";
+                    status?: "active" | "inactive";
+                    rules: {
+                        /** @description A Terraform resource type (aws_s3_bucket) or * for every type */
+                        resourceType: string;
+                        /** @description Dot path into the planned values (change.after): tags.Owner, ingress[*].cidr_blocks, root_block_device[0].encrypted, tags["kubernetes.io/role"] */
+                        attribute: string;
+                        /**
+                         * @description equals, not_equals, exists, not_exists, in, not_in, contains, not_contains, matches, gt, gte, lt, lte. A rule asserts what every value its attribute reaches must satisfy: it is violated when any value fails. Absent (null or unset) values pass not_equals, not_exists, not_in, not_contains and fail the others. Values unknown until apply pass exists, fail not_exists and are listed as unknown (not violations) for the others. On a list value: contains/not_contains test membership, in/not_in every/no element, matches every element, equals the whole list. A [*] over an absent or empty list reaches no value (nothing to check). See docs/guardrails.md.
+                         * @enum {unknown}
+                         */
+                        operator: "equals" | "not_equals" | "exists" | "not_exists" | "in" | "not_in" | "contains" | "not_contains" | "matches" | "gt" | "gte" | "lt" | "lte";
+                        /** @description Required except for exists/not_exists (which take none): an array for in/not_in, a number for gt/gte/lt/lte, a regular expression (checked safe, at most 200 characters) for matches */
+                        value?: unknown;
+                        /** @description Extension: the rule applies only where every condition holds; conditions sharing the attribute's [*] prefix are checked on the same list element */
+                        when?: {
+                            /** @description Dot path into the planned values (change.after): tags.Owner, ingress[*].cidr_blocks, root_block_device[0].encrypted, tags["kubernetes.io/role"] */
+                            attribute: string;
+                            /**
+                             * @description equals, not_equals, exists, not_exists, in, not_in, contains, not_contains, matches, gt, gte, lt, lte. A rule asserts what every value its attribute reaches must satisfy: it is violated when any value fails. Absent (null or unset) values pass not_equals, not_exists, not_in, not_contains and fail the others. Values unknown until apply pass exists, fail not_exists and are listed as unknown (not violations) for the others. On a list value: contains/not_contains test membership, in/not_in every/no element, matches every element, equals the whole list. A [*] over an absent or empty list reaches no value (nothing to check). See docs/guardrails.md.
+                             * @enum {unknown}
+                             */
+                            operator: "equals" | "not_equals" | "exists" | "not_exists" | "in" | "not_in" | "contains" | "not_contains" | "matches" | "gt" | "gte" | "lt" | "lte";
+                            /** @description Required except for exists/not_exists (which take none): an array for in/not_in, a number for gt/gte/lt/lte, a regular expression (checked safe, at most 200 characters) for matches */
+                            value?: unknown;
+                        }[];
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        name: string;
+                        description: string;
+                        /** @enum {unknown} */
+                        enforcement: "block" | "warn" | "dry_run" | "require_approval";
+                        status: "active" | "inactive";
+                        rules: {
+                            /** @description A Terraform resource type (aws_s3_bucket) or * for every type */
+                            resourceType: string;
+                            /** @description Dot path into the planned values (change.after): tags.Owner, ingress[*].cidr_blocks, root_block_device[0].encrypted, tags["kubernetes.io/role"] */
+                            attribute: string;
+                            /**
+                             * @description equals, not_equals, exists, not_exists, in, not_in, contains, not_contains, matches, gt, gte, lt, lte. A rule asserts what every value its attribute reaches must satisfy: it is violated when any value fails. Absent (null or unset) values pass not_equals, not_exists, not_in, not_contains and fail the others. Values unknown until apply pass exists, fail not_exists and are listed as unknown (not violations) for the others. On a list value: contains/not_contains test membership, in/not_in every/no element, matches every element, equals the whole list. A [*] over an absent or empty list reaches no value (nothing to check). See docs/guardrails.md.
+                             * @enum {unknown}
+                             */
+                            operator: "equals" | "not_equals" | "exists" | "not_exists" | "in" | "not_in" | "contains" | "not_contains" | "matches" | "gt" | "gte" | "lt" | "lte";
+                            /** @description Required except for exists/not_exists (which take none): an array for in/not_in, a number for gt/gte/lt/lte, a regular expression (checked safe, at most 200 characters) for matches */
+                            value?: unknown;
+                            /** @description Extension: the rule applies only where every condition holds; conditions sharing the attribute's [*] prefix are checked on the same list element */
+                            when?: {
+                                /** @description Dot path into the planned values (change.after): tags.Owner, ingress[*].cidr_blocks, root_block_device[0].encrypted, tags["kubernetes.io/role"] */
+                                attribute: string;
+                                /**
+                                 * @description equals, not_equals, exists, not_exists, in, not_in, contains, not_contains, matches, gt, gte, lt, lte. A rule asserts what every value its attribute reaches must satisfy: it is violated when any value fails. Absent (null or unset) values pass not_equals, not_exists, not_in, not_contains and fail the others. Values unknown until apply pass exists, fail not_exists and are listed as unknown (not violations) for the others. On a list value: contains/not_contains test membership, in/not_in every/no element, matches every element, equals the whole list. A [*] over an absent or empty list reaches no value (nothing to check). See docs/guardrails.md.
+                                 * @enum {unknown}
+                                 */
+                                operator: "equals" | "not_equals" | "exists" | "not_exists" | "in" | "not_in" | "contains" | "not_contains" | "matches" | "gt" | "gte" | "lt" | "lte";
+                                /** @description Required except for exists/not_exists (which take none): an array for in/not_in, a number for gt/gte/lt/lte, a regular expression (checked safe, at most 200 characters) for matches */
+                                value?: unknown;
+                            }[];
+                        }[];
+                        deployedTo: string[];
+                        /** @description Stored evaluations this guardrail took part in */
+                        evaluationCount: number;
+                        /** @description Violations it found across them */
+                        violationCount: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listGuardrailTemplates: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        templates: {
+                            _id: string;
+                            name: string;
+                            description: string;
+                            category: string;
+                            /** @enum {unknown} */
+                            enforcement: "block" | "warn" | "dry_run" | "require_approval";
+                            rules: {
+                                /** @description A Terraform resource type (aws_s3_bucket) or * for every type */
+                                resourceType: string;
+                                /** @description Dot path into the planned values (change.after): tags.Owner, ingress[*].cidr_blocks, root_block_device[0].encrypted, tags["kubernetes.io/role"] */
+                                attribute: string;
+                                /**
+                                 * @description equals, not_equals, exists, not_exists, in, not_in, contains, not_contains, matches, gt, gte, lt, lte. A rule asserts what every value its attribute reaches must satisfy: it is violated when any value fails. Absent (null or unset) values pass not_equals, not_exists, not_in, not_contains and fail the others. Values unknown until apply pass exists, fail not_exists and are listed as unknown (not violations) for the others. On a list value: contains/not_contains test membership, in/not_in every/no element, matches every element, equals the whole list. A [*] over an absent or empty list reaches no value (nothing to check). See docs/guardrails.md.
+                                 * @enum {unknown}
+                                 */
+                                operator: "equals" | "not_equals" | "exists" | "not_exists" | "in" | "not_in" | "contains" | "not_contains" | "matches" | "gt" | "gte" | "lt" | "lte";
+                                /** @description Required except for exists/not_exists (which take none): an array for in/not_in, a number for gt/gte/lt/lte, a regular expression (checked safe, at most 200 characters) for matches */
+                                value?: unknown;
+                                /** @description Extension: the rule applies only where every condition holds; conditions sharing the attribute's [*] prefix are checked on the same list element */
+                                when?: {
+                                    /** @description Dot path into the planned values (change.after): tags.Owner, ingress[*].cidr_blocks, root_block_device[0].encrypted, tags["kubernetes.io/role"] */
+                                    attribute: string;
+                                    /**
+                                     * @description equals, not_equals, exists, not_exists, in, not_in, contains, not_contains, matches, gt, gte, lt, lte. A rule asserts what every value its attribute reaches must satisfy: it is violated when any value fails. Absent (null or unset) values pass not_equals, not_exists, not_in, not_contains and fail the others. Values unknown until apply pass exists, fail not_exists and are listed as unknown (not violations) for the others. On a list value: contains/not_contains test membership, in/not_in every/no element, matches every element, equals the whole list. A [*] over an absent or empty list reaches no value (nothing to check). See docs/guardrails.md.
+                                     * @enum {unknown}
+                                     */
+                                    operator: "equals" | "not_equals" | "exists" | "not_exists" | "in" | "not_in" | "contains" | "not_contains" | "matches" | "gt" | "gte" | "lt" | "lte";
+                                    /** @description Required except for exists/not_exists (which take none): an array for in/not_in, a number for gt/gte/lt/lte, a regular expression (checked safe, at most 200 characters) for matches */
+                                    value?: unknown;
+                                }[];
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    evaluatePlan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Record id (24 lowercase hex characters) */
+                    repositoryId: string;
+                    /** @description The JSON of terraform show -json / tofu show -json of a saved plan; other fields are ignored */
+                    plan: {
+                        /** @description Major version 1 (a plan of another major version is refused, as the format asks) */
+                        format_version: string;
+                        resource_changes?: ({
+                            address: string;
+                            type: string;
+                            mode?: string;
+                            change: {
+                                actions: string[];
+                                after?: unknown;
+                                after_unknown?: unknown;
+                                after_sensitive?: unknown;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        repositoryId: string;
+                        decision: "blocked" | "allowed" | "pending";
+                        /** @enum {unknown} */
+                        status: "allowed" | "blocked" | "pending" | "approved" | "rejected" | "bypassed";
+                        /** @description Set when the decision is pending: approve or reject with /evaluations/{approvalId}/approve|reject */
+                        approvalId: string | null;
+                        resourceChanges: number;
+                        /** @description Resource changes that create, update or replace */
+                        evaluated: number;
+                        results: {
+                            guardrailId: string;
+                            name: string;
+                            /** @enum {unknown} */
+                            enforcement: "block" | "warn" | "dry_run" | "require_approval";
+                            decision: "blocked" | "allowed" | "pending";
+                            violationCount: number;
+                            /** @description At most 200; violationCount gives the whole */
+                            violations: {
+                                address: string;
+                                resourceType: string;
+                                action: "create" | "update" | "replace";
+                                ruleIndex: number;
+                                attribute: string;
+                                operator: string;
+                                expected?: unknown;
+                                /** @description The concrete path checked, e.g. ingress[0].cidr_blocks */
+                                path: string;
+                                /** @description The planned value; null when absent; "(sensitive)" where the plan marks it sensitive */
+                                actual: unknown;
+                            }[];
+                            unknownCount: number;
+                            /** @description Values unknown until apply that a comparison could not decide; at most 200 */
+                            unknowns: {
+                                address: string;
+                                ruleIndex: number;
+                                attribute: string;
+                                path: string;
+                            }[];
+                        }[];
+                        requestedBy: {
+                            userId: string | null;
+                            kind: string;
+                        };
+                        reviewedBy: {
+                            userId: string | null;
+                            kind: string;
+                        } | null;
+                        /** Format: date-time */
+                        reviewedAt: string | null;
+                        comment: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getGuardrailEvaluation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        repositoryId: string;
+                        decision: "blocked" | "allowed" | "pending";
+                        /** @enum {unknown} */
+                        status: "allowed" | "blocked" | "pending" | "approved" | "rejected" | "bypassed";
+                        /** @description Set when the decision is pending: approve or reject with /evaluations/{approvalId}/approve|reject */
+                        approvalId: string | null;
+                        resourceChanges: number;
+                        /** @description Resource changes that create, update or replace */
+                        evaluated: number;
+                        results: {
+                            guardrailId: string;
+                            name: string;
+                            /** @enum {unknown} */
+                            enforcement: "block" | "warn" | "dry_run" | "require_approval";
+                            decision: "blocked" | "allowed" | "pending";
+                            violationCount: number;
+                            /** @description At most 200; violationCount gives the whole */
+                            violations: {
+                                address: string;
+                                resourceType: string;
+                                action: "create" | "update" | "replace";
+                                ruleIndex: number;
+                                attribute: string;
+                                operator: string;
+                                expected?: unknown;
+                                /** @description The concrete path checked, e.g. ingress[0].cidr_blocks */
+                                path: string;
+                                /** @description The planned value; null when absent; "(sensitive)" where the plan marks it sensitive */
+                                actual: unknown;
+                            }[];
+                            unknownCount: number;
+                            /** @description Values unknown until apply that a comparison could not decide; at most 200 */
+                            unknowns: {
+                                address: string;
+                                ruleIndex: number;
+                                attribute: string;
+                                path: string;
+                            }[];
+                        }[];
+                        requestedBy: {
+                            userId: string | null;
+                            kind: string;
+                        };
+                        reviewedBy: {
+                            userId: string | null;
+                            kind: string;
+                        } | null;
+                        /** Format: date-time */
+                        reviewedAt: string | null;
+                        comment: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    approveGuardrailEvaluation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    comment?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        repositoryId: string;
+                        decision: "blocked" | "allowed" | "pending";
+                        /** @enum {unknown} */
+                        status: "allowed" | "blocked" | "pending" | "approved" | "rejected" | "bypassed";
+                        /** @description Set when the decision is pending: approve or reject with /evaluations/{approvalId}/approve|reject */
+                        approvalId: string | null;
+                        resourceChanges: number;
+                        /** @description Resource changes that create, update or replace */
+                        evaluated: number;
+                        results: {
+                            guardrailId: string;
+                            name: string;
+                            /** @enum {unknown} */
+                            enforcement: "block" | "warn" | "dry_run" | "require_approval";
+                            decision: "blocked" | "allowed" | "pending";
+                            violationCount: number;
+                            /** @description At most 200; violationCount gives the whole */
+                            violations: {
+                                address: string;
+                                resourceType: string;
+                                action: "create" | "update" | "replace";
+                                ruleIndex: number;
+                                attribute: string;
+                                operator: string;
+                                expected?: unknown;
+                                /** @description The concrete path checked, e.g. ingress[0].cidr_blocks */
+                                path: string;
+                                /** @description The planned value; null when absent; "(sensitive)" where the plan marks it sensitive */
+                                actual: unknown;
+                            }[];
+                            unknownCount: number;
+                            /** @description Values unknown until apply that a comparison could not decide; at most 200 */
+                            unknowns: {
+                                address: string;
+                                ruleIndex: number;
+                                attribute: string;
+                                path: string;
+                            }[];
+                        }[];
+                        requestedBy: {
+                            userId: string | null;
+                            kind: string;
+                        };
+                        reviewedBy: {
+                            userId: string | null;
+                            kind: string;
+                        } | null;
+                        /** Format: date-time */
+                        reviewedAt: string | null;
+                        comment: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    rejectGuardrailEvaluation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    comment?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        repositoryId: string;
+                        decision: "blocked" | "allowed" | "pending";
+                        /** @enum {unknown} */
+                        status: "allowed" | "blocked" | "pending" | "approved" | "rejected" | "bypassed";
+                        /** @description Set when the decision is pending: approve or reject with /evaluations/{approvalId}/approve|reject */
+                        approvalId: string | null;
+                        resourceChanges: number;
+                        /** @description Resource changes that create, update or replace */
+                        evaluated: number;
+                        results: {
+                            guardrailId: string;
+                            name: string;
+                            /** @enum {unknown} */
+                            enforcement: "block" | "warn" | "dry_run" | "require_approval";
+                            decision: "blocked" | "allowed" | "pending";
+                            violationCount: number;
+                            /** @description At most 200; violationCount gives the whole */
+                            violations: {
+                                address: string;
+                                resourceType: string;
+                                action: "create" | "update" | "replace";
+                                ruleIndex: number;
+                                attribute: string;
+                                operator: string;
+                                expected?: unknown;
+                                /** @description The concrete path checked, e.g. ingress[0].cidr_blocks */
+                                path: string;
+                                /** @description The planned value; null when absent; "(sensitive)" where the plan marks it sensitive */
+                                actual: unknown;
+                            }[];
+                            unknownCount: number;
+                            /** @description Values unknown until apply that a comparison could not decide; at most 200 */
+                            unknowns: {
+                                address: string;
+                                ruleIndex: number;
+                                attribute: string;
+                                path: string;
+                            }[];
+                        }[];
+                        requestedBy: {
+                            userId: string | null;
+                            kind: string;
+                        };
+                        reviewedBy: {
+                            userId: string | null;
+                            kind: string;
+                        } | null;
+                        /** Format: date-time */
+                        reviewedAt: string | null;
+                        comment: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    bypassGuardrailEvaluation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        repositoryId: string;
+                        decision: "blocked" | "allowed" | "pending";
+                        /** @enum {unknown} */
+                        status: "allowed" | "blocked" | "pending" | "approved" | "rejected" | "bypassed";
+                        /** @description Set when the decision is pending: approve or reject with /evaluations/{approvalId}/approve|reject */
+                        approvalId: string | null;
+                        resourceChanges: number;
+                        /** @description Resource changes that create, update or replace */
+                        evaluated: number;
+                        results: {
+                            guardrailId: string;
+                            name: string;
+                            /** @enum {unknown} */
+                            enforcement: "block" | "warn" | "dry_run" | "require_approval";
+                            decision: "blocked" | "allowed" | "pending";
+                            violationCount: number;
+                            /** @description At most 200; violationCount gives the whole */
+                            violations: {
+                                address: string;
+                                resourceType: string;
+                                action: "create" | "update" | "replace";
+                                ruleIndex: number;
+                                attribute: string;
+                                operator: string;
+                                expected?: unknown;
+                                /** @description The concrete path checked, e.g. ingress[0].cidr_blocks */
+                                path: string;
+                                /** @description The planned value; null when absent; "(sensitive)" where the plan marks it sensitive */
+                                actual: unknown;
+                            }[];
+                            unknownCount: number;
+                            /** @description Values unknown until apply that a comparison could not decide; at most 200 */
+                            unknowns: {
+                                address: string;
+                                ruleIndex: number;
+                                attribute: string;
+                                path: string;
+                            }[];
+                        }[];
+                        requestedBy: {
+                            userId: string | null;
+                            kind: string;
+                        };
+                        reviewedBy: {
+                            userId: string | null;
+                            kind: string;
+                        } | null;
+                        /** Format: date-time */
+                        reviewedAt: string | null;
+                        comment: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getGuardrail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        name: string;
+                        description: string;
+                        /** @enum {unknown} */
+                        enforcement: "block" | "warn" | "dry_run" | "require_approval";
+                        status: "active" | "inactive";
+                        rules: {
+                            /** @description A Terraform resource type (aws_s3_bucket) or * for every type */
+                            resourceType: string;
+                            /** @description Dot path into the planned values (change.after): tags.Owner, ingress[*].cidr_blocks, root_block_device[0].encrypted, tags["kubernetes.io/role"] */
+                            attribute: string;
+                            /**
+                             * @description equals, not_equals, exists, not_exists, in, not_in, contains, not_contains, matches, gt, gte, lt, lte. A rule asserts what every value its attribute reaches must satisfy: it is violated when any value fails. Absent (null or unset) values pass not_equals, not_exists, not_in, not_contains and fail the others. Values unknown until apply pass exists, fail not_exists and are listed as unknown (not violations) for the others. On a list value: contains/not_contains test membership, in/not_in every/no element, matches every element, equals the whole list. A [*] over an absent or empty list reaches no value (nothing to check). See docs/guardrails.md.
+                             * @enum {unknown}
+                             */
+                            operator: "equals" | "not_equals" | "exists" | "not_exists" | "in" | "not_in" | "contains" | "not_contains" | "matches" | "gt" | "gte" | "lt" | "lte";
+                            /** @description Required except for exists/not_exists (which take none): an array for in/not_in, a number for gt/gte/lt/lte, a regular expression (checked safe, at most 200 characters) for matches */
+                            value?: unknown;
+                            /** @description Extension: the rule applies only where every condition holds; conditions sharing the attribute's [*] prefix are checked on the same list element */
+                            when?: {
+                                /** @description Dot path into the planned values (change.after): tags.Owner, ingress[*].cidr_blocks, root_block_device[0].encrypted, tags["kubernetes.io/role"] */
+                                attribute: string;
+                                /**
+                                 * @description equals, not_equals, exists, not_exists, in, not_in, contains, not_contains, matches, gt, gte, lt, lte. A rule asserts what every value its attribute reaches must satisfy: it is violated when any value fails. Absent (null or unset) values pass not_equals, not_exists, not_in, not_contains and fail the others. Values unknown until apply pass exists, fail not_exists and are listed as unknown (not violations) for the others. On a list value: contains/not_contains test membership, in/not_in every/no element, matches every element, equals the whole list. A [*] over an absent or empty list reaches no value (nothing to check). See docs/guardrails.md.
+                                 * @enum {unknown}
+                                 */
+                                operator: "equals" | "not_equals" | "exists" | "not_exists" | "in" | "not_in" | "contains" | "not_contains" | "matches" | "gt" | "gte" | "lt" | "lte";
+                                /** @description Required except for exists/not_exists (which take none): an array for in/not_in, a number for gt/gte/lt/lte, a regular expression (checked safe, at most 200 characters) for matches */
+                                value?: unknown;
+                            }[];
+                        }[];
+                        deployedTo: string[];
+                        /** @description Stored evaluations this guardrail took part in */
+                        evaluationCount: number;
+                        /** @description Violations it found across them */
+                        violationCount: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** @description Newest first, at most 20 */
+                        evaluations: {
+                            evaluationId: string;
+                            repositoryId: string;
+                            decision: "blocked" | "allowed" | "pending";
+                            /** @enum {unknown} */
+                            status: "allowed" | "blocked" | "pending" | "approved" | "rejected" | "bypassed";
+                            violationCount: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteGuardrail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateGuardrail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    description?: string;
+                    /** @enum {unknown} */
+                    enforcement?: "block" | "warn" | "dry_run" | "require_approval";
+                    status?: "active" | "inactive";
+                    rules?: {
+                        /** @description A Terraform resource type (aws_s3_bucket) or * for every type */
+                        resourceType: string;
+                        /** @description Dot path into the planned values (change.after): tags.Owner, ingress[*].cidr_blocks, root_block_device[0].encrypted, tags["kubernetes.io/role"] */
+                        attribute: string;
+                        /**
+                         * @description equals, not_equals, exists, not_exists, in, not_in, contains, not_contains, matches, gt, gte, lt, lte. A rule asserts what every value its attribute reaches must satisfy: it is violated when any value fails. Absent (null or unset) values pass not_equals, not_exists, not_in, not_contains and fail the others. Values unknown until apply pass exists, fail not_exists and are listed as unknown (not violations) for the others. On a list value: contains/not_contains test membership, in/not_in every/no element, matches every element, equals the whole list. A [*] over an absent or empty list reaches no value (nothing to check). See docs/guardrails.md.
+                         * @enum {unknown}
+                         */
+                        operator: "equals" | "not_equals" | "exists" | "not_exists" | "in" | "not_in" | "contains" | "not_contains" | "matches" | "gt" | "gte" | "lt" | "lte";
+                        /** @description Required except for exists/not_exists (which take none): an array for in/not_in, a number for gt/gte/lt/lte, a regular expression (checked safe, at most 200 characters) for matches */
+                        value?: unknown;
+                        /** @description Extension: the rule applies only where every condition holds; conditions sharing the attribute's [*] prefix are checked on the same list element */
+                        when?: {
+                            /** @description Dot path into the planned values (change.after): tags.Owner, ingress[*].cidr_blocks, root_block_device[0].encrypted, tags["kubernetes.io/role"] */
+                            attribute: string;
+                            /**
+                             * @description equals, not_equals, exists, not_exists, in, not_in, contains, not_contains, matches, gt, gte, lt, lte. A rule asserts what every value its attribute reaches must satisfy: it is violated when any value fails. Absent (null or unset) values pass not_equals, not_exists, not_in, not_contains and fail the others. Values unknown until apply pass exists, fail not_exists and are listed as unknown (not violations) for the others. On a list value: contains/not_contains test membership, in/not_in every/no element, matches every element, equals the whole list. A [*] over an absent or empty list reaches no value (nothing to check). See docs/guardrails.md.
+                             * @enum {unknown}
+                             */
+                            operator: "equals" | "not_equals" | "exists" | "not_exists" | "in" | "not_in" | "contains" | "not_contains" | "matches" | "gt" | "gte" | "lt" | "lte";
+                            /** @description Required except for exists/not_exists (which take none): an array for in/not_in, a number for gt/gte/lt/lte, a regular expression (checked safe, at most 200 characters) for matches */
+                            value?: unknown;
+                        }[];
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        name: string;
+                        description: string;
+                        /** @enum {unknown} */
+                        enforcement: "block" | "warn" | "dry_run" | "require_approval";
+                        status: "active" | "inactive";
+                        rules: {
+                            /** @description A Terraform resource type (aws_s3_bucket) or * for every type */
+                            resourceType: string;
+                            /** @description Dot path into the planned values (change.after): tags.Owner, ingress[*].cidr_blocks, root_block_device[0].encrypted, tags["kubernetes.io/role"] */
+                            attribute: string;
+                            /**
+                             * @description equals, not_equals, exists, not_exists, in, not_in, contains, not_contains, matches, gt, gte, lt, lte. A rule asserts what every value its attribute reaches must satisfy: it is violated when any value fails. Absent (null or unset) values pass not_equals, not_exists, not_in, not_contains and fail the others. Values unknown until apply pass exists, fail not_exists and are listed as unknown (not violations) for the others. On a list value: contains/not_contains test membership, in/not_in every/no element, matches every element, equals the whole list. A [*] over an absent or empty list reaches no value (nothing to check). See docs/guardrails.md.
+                             * @enum {unknown}
+                             */
+                            operator: "equals" | "not_equals" | "exists" | "not_exists" | "in" | "not_in" | "contains" | "not_contains" | "matches" | "gt" | "gte" | "lt" | "lte";
+                            /** @description Required except for exists/not_exists (which take none): an array for in/not_in, a number for gt/gte/lt/lte, a regular expression (checked safe, at most 200 characters) for matches */
+                            value?: unknown;
+                            /** @description Extension: the rule applies only where every condition holds; conditions sharing the attribute's [*] prefix are checked on the same list element */
+                            when?: {
+                                /** @description Dot path into the planned values (change.after): tags.Owner, ingress[*].cidr_blocks, root_block_device[0].encrypted, tags["kubernetes.io/role"] */
+                                attribute: string;
+                                /**
+                                 * @description equals, not_equals, exists, not_exists, in, not_in, contains, not_contains, matches, gt, gte, lt, lte. A rule asserts what every value its attribute reaches must satisfy: it is violated when any value fails. Absent (null or unset) values pass not_equals, not_exists, not_in, not_contains and fail the others. Values unknown until apply pass exists, fail not_exists and are listed as unknown (not violations) for the others. On a list value: contains/not_contains test membership, in/not_in every/no element, matches every element, equals the whole list. A [*] over an absent or empty list reaches no value (nothing to check). See docs/guardrails.md.
+                                 * @enum {unknown}
+                                 */
+                                operator: "equals" | "not_equals" | "exists" | "not_exists" | "in" | "not_in" | "contains" | "not_contains" | "matches" | "gt" | "gte" | "lt" | "lte";
+                                /** @description Required except for exists/not_exists (which take none): an array for in/not_in, a number for gt/gte/lt/lte, a regular expression (checked safe, at most 200 characters) for matches */
+                                value?: unknown;
+                            }[];
+                        }[];
+                        deployedTo: string[];
+                        /** @description Stored evaluations this guardrail took part in */
+                        evaluationCount: number;
+                        /** @description Violations it found across them */
+                        violationCount: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deployGuardrail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Repository config ids of the organization */
+                    repositoryIds: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        deployedTo: string[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    undeployGuardrail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Repository config ids of the organization */
+                    repositoryIds: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        deployedTo: string[];
                     };
                 };
             };

@@ -3,6 +3,7 @@
 //                      [--heartbeat-interval s] [--grace-period s] [--cloud-a-endpoint URL]
 //   drift-runner coverage <state file | s3://bucket/key> [--json] ...  (coverage-cli.ts)
 //   drift-runner replay <state file> [--json]                          (replay-cli.ts)
+//   drift-runner evaluate --plan plan.json --repository ID --url ... --token ci_... (evaluate-cli.ts)
 //   drift-runner --version | --help
 // Every flag has an environment variable (flags win): DRIFT_API_URL, DRIFT_RUNNER_TOKEN,
 // DRIFT_RUNNER_STATE_DIR, DRIFT_POLL_INTERVAL, DRIFT_HEARTBEAT_INTERVAL, DRIFT_GRACE_PERIOD,
@@ -23,6 +24,7 @@ Options (or environment variables):
   --cloud-a-endpoint URL       DRIFT_CLOUD_A_ENDPOINT    cloud_a API endpoint override (replaces the job's)
   drift-runner coverage <state file | s3://bucket/key> [--json]   what share of a state the engine compares (--help for options)
   drift-runner replay <state file> [--json]   the engine against a fake cloud built from the state: every drift is a false positive
+  drift-runner evaluate --plan <plan.json> --repository <id> --url <api> --token <ci_ token>   guardrails on a plan (exit 0 allowed, 1 blocked, 2 pending approval)
   drift-runner --version       print the version`;
 
 class UsageError extends Error {}
@@ -68,6 +70,7 @@ export const log = (level: 'info' | 'warn' | 'error', msg: string) => process.st
 export async function main(argv = process.argv.slice(2), env = process.env): Promise<number> {
   // Tools a user runs on their own state: their own flags, loaded only when asked for.
   if (argv[0] === 'coverage') return (await import('./coverage-cli.ts')).coverageMain(argv.slice(1), env, process.stdout, process.stderr);
+  if (argv[0] === 'evaluate') return (await import('./evaluate-cli.ts')).evaluateMain(argv.slice(1), env, process.stdout, process.stderr);
   if (argv[0] === 'replay') return (await import('./replay-cli.ts')).replayMain(argv.slice(1), process.stdout, process.stderr);
   let parsed;
   try {
