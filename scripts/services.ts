@@ -28,7 +28,7 @@ export interface Services {
   redisUrl: string;
   motoUrl: string;
   stripeMockUrl: string;
-  /** The embedded FerretDB's PostgreSQL database (FERRETDB_POSTGRES_URL); undefined with an external MONGODB_URI. */
+  /** The embedded FerretDB's PostgreSQL database (FERRETDB_POSTGRES_URL); with an external MONGODB_URI, FERRETDB_POSTGRES_URL if set. */
   postgresUrl?: string;
   /** Parts this call started (not ones already running or external). */
   started: string[];
@@ -72,7 +72,7 @@ export async function ensureServices(opts: ServicesOptions = {}): Promise<Servic
   const say = (part: string, state: string) => cfg.log(`${`${part} `.padEnd(12)}${state}`);
 
   const mongoUri = env.MONGODB_URI || localMongoUri(cfg);
-  const postgresUrl = env.MONGODB_URI ? undefined : ferretPostgresUrl(cfg);
+  const postgresUrl = env.MONGODB_URI ? env.FERRETDB_POSTGRES_URL || undefined : ferretPostgresUrl(cfg);
   if (env.MONGODB_URI) {
     say('postgres', 'external (MONGODB_URI set)');
     say('ferretdb', `external: ${env.MONGODB_URI}`);
