@@ -47,6 +47,9 @@ export async function connectDatabase(uri: string, dbName: string, opts: Databas
   const client = new MongoClient(uri, {
     monitorCommands: true,
     serverSelectionTimeoutMS: 5000,
+    // Bounds each connection attempt and the monitor's heartbeat (whose socket timeout it is): with
+    // the default 30 s, a database that stopped mid-request was seen again up to a minute later.
+    connectTimeoutMS: 5000,
     maxPoolSize: 20,
     ignoreUndefined: true,
   });
