@@ -1,4 +1,4 @@
-// `npm run bench [-- engine|orgs|drifts|scan|runners|billing]`: every benchmark, or the ones named. Starts each target as
+// `npm run bench [-- engine|orgs|drifts|scan|runners|billing|gin]`: every benchmark, or the ones named. Starts each target as
 // its own process, drives it from this process, prints tables on stdout (progress on stderr)
 // and writes the same data to .data/bench/<name>-<timestamp>.json. No timed assertion:
 // figures are ratios against a baseline of the same run. BENCH_SECONDS (default 8) and BENCH_WARMUP
@@ -76,10 +76,10 @@ function orgsReport(r: OrgsResult, set: OrgsSettings, loadAvg: number[]): string
 
 const verdict = (ratio: number) => `${fmt(ratio)} ${ratio >= 0.5 ? 'met' : 'NOT met'}`;
 
-const BENCHES = ['engine', 'orgs', 'drifts', 'scan', 'runners', 'billing'] as const;
+const BENCHES = ['engine', 'orgs', 'drifts', 'scan', 'runners', 'billing', 'gin'] as const;
 
-/** scan and runners are scripts of their own (each starts what it measures); run as child processes. */
-function runScript(name: 'scan' | 'runners'): Promise<void> {
+/** scan, runners and gin are scripts of their own (each starts what it measures); run as child processes. */
+function runScript(name: 'scan' | 'runners' | 'gin'): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'scripts', 'bench', `${name}.ts`)], { stdio: 'inherit', cwd: REPO });
     child.on('error', reject);
@@ -144,7 +144,7 @@ async function main(): Promise<number> {
       console.log(billingReport(result));
       save('billing', result);
     }
-    for (const name of ['scan', 'runners'] as const) {
+    for (const name of ['scan', 'runners', 'gin'] as const) {
       if (!run(name)) continue;
       if (wanted.length !== 1) console.log('');
       await runScript(name);
