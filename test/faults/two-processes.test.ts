@@ -8,7 +8,7 @@ import t from 'tap';
 import { changePlan } from '../../core/tenancy/plan-change.ts';
 import { controlApp, http, startService, until } from '../e2e/lib.ts';
 
-t.setTimeout(400_000);
+t.setTimeout(600_000);
 
 t.test('two processes on one database and one Redis', async (t) => {
   const control = await controlApp(t);
