@@ -92,7 +92,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   });
   await app.register(multipart, { limits: { fileSize: 2 * 1024 * 1024, files: 1, fields: 5 } });
 
-  const db = await connectDatabase(config.MONGODB_URI, config.MONGODB_DB, { queryLog: opts.queryLog });
+  const db = await connectDatabase(config.MONGODB_URI, config.MONGODB_DB, { queryLog: opts.queryLog, postgresUrl: config.FERRETDB_POSTGRES_URL });
   const redis = await connectRedis(config.REDIS_URL, config.REDIS_KEY_PREFIX).catch(async (err) => {
     await db.close();
     throw err;
@@ -213,6 +213,9 @@ async function loadPlugins(
   });
 
   await db.ensureIndexes();
+  const gin = db.ginIndexes();
+  if (gin?.error) app.log.warn({ error: gin.error }, 'FerretDB GIN indexes not created (FERRETDB_POSTGRES_URL): equality reads scan their collections');
+  else if (gin?.created.length) app.log.info({ created: gin.created.length, existing: gin.existing }, 'FerretDB GIN indexes created');
   for (const i of instances.values()) await i.start?.();
   if (opts.runJobs) {
     await ctx.scheduler.every('1 hour', ONCE_PURGE_JOB, {});

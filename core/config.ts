@@ -15,6 +15,8 @@ const Env = Type.Object({
   FRONTEND_URL: Type.String({ pattern: '^https?://', default: 'http://localhost:5173' }),
   MONGODB_URI: Type.String({ pattern: '^mongodb(\\+srv)?://' }),
   MONGODB_DB: Type.String({ minLength: 1, default: 'drift' }),
+  /** The embedded FerretDB's PostgreSQL URL: GIN indexes for its equality reads (core/ferret-gin.ts). Unset: none. */
+  FERRETDB_POSTGRES_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   REDIS_URL: Type.String({ pattern: '^rediss?://' }),
   REDIS_KEY_PREFIX: Type.String({ default: 'drift:' }),
   JWT_SECRET: Type.String({ minLength: 32 }),

@@ -4,6 +4,7 @@
 // production MongoDB must not).
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { ensureGinIndexes, isFerretDb, type GinResult } from './ferret-gin.ts';
 import { MongoClient, MongoServerError, MongoNetworkError, MongoServerSelectionError, MongoNotConnectedError, MongoTopologyClosedError, type AnyBulkWriteOperation, type Collection, type OptionalUnlessRequiredId, type Db, type Document, type IndexDirection } from 'mongodb';
 
 export interface IndexSpec {
@@ -26,6 +27,8 @@ export interface Database {
   collection<T extends Document>(spec: CollectionSpec): Collection<T>;
   specs(): CollectionSpec[];
   ensureIndexes(): Promise<void>;
+  /** What the last ensureIndexes did about FerretDB's GIN indexes (core/ferret-gin.ts); null when it did nothing. */
+  ginIndexes(): GinResult | null;
   /** Count of database commands sent since the app started (bench: commands per request). */
   commandCount(): number;
   ping(): Promise<number>;
@@ -34,10 +37,19 @@ export interface Database {
 
 const QUERY_COMMANDS = new Set(['find', 'update', 'delete', 'findAndModify', 'count', 'aggregate', 'distinct']);
 
-export async function connectDatabase(uri: string, dbName: string, opts: { queryLog?: string } = {}): Promise<Database> {
+export interface DatabaseOptions {
+  queryLog?: string;
+  /** FerretDB's PostgreSQL URL: on FerretDB, ensureIndexes adds GIN indexes for equality reads (core/ferret-gin.ts). */
+  postgresUrl?: string;
+}
+
+export async function connectDatabase(uri: string, dbName: string, opts: DatabaseOptions = {}): Promise<Database> {
   const client = new MongoClient(uri, {
     monitorCommands: true,
     serverSelectionTimeoutMS: 5000,
+    // Bounds each connection attempt and the monitor's heartbeat (whose socket timeout it is): with
+    // the default 30 s, a database that stopped mid-request was seen again up to a minute later.
+    connectTimeoutMS: 5000,
     maxPoolSize: 20,
     ignoreUndefined: true,
   });
@@ -45,6 +57,7 @@ export async function connectDatabase(uri: string, dbName: string, opts: { query
   const db = client.db(dbName);
   const specs = new Map<string, CollectionSpec>();
   let commands = 0;
+  let gin: GinResult | null = null;
 
   client.on('commandStarted', (event) => {
     commands++;
@@ -74,7 +87,19 @@ export async function connectDatabase(uri: string, dbName: string, opts: { query
           if (!existing.has(name)) await db.collection(spec.name).createIndex(i.key, { unique: i.unique, name });
         }
       }
+      if (opts.postgresUrl && await isFerretDb(db)) {
+        // A collection without declared indexes has no table until its first insert: make it, so
+        // its `_id` gets its GIN index now rather than at the next boot.
+        const have = new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name));
+        for (const spec of specs.values()) {
+          if (!have.has(spec.name)) await db.createCollection(spec.name).catch((err: unknown) => { if (!(err instanceof MongoServerError && err.code === 48)) throw err; });
+        }
+        // Without them the service is slower, not wrong: a PostgreSQL it cannot reach is reported, not fatal.
+        gin = await ensureGinIndexes(opts.postgresUrl, dbName, [...specs.values()])
+          .catch((err: unknown) => ({ created: [], existing: 0, skipped: [], error: err instanceof Error ? err.message : String(err) }));
+      }
     },
+    ginIndexes: () => gin,
     commandCount: () => commands,
     async ping() {
       const started = performance.now();

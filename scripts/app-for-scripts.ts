@@ -32,6 +32,7 @@ async function connectServices(env: NodeJS.ProcessEnv): Promise<Services | undef
   const services = await ensureServices({ env, log: (line) => { if (!QUIET.test(line)) console.error(line); } });
   env.MONGODB_URI ||= services.mongoUri;
   env.REDIS_URL ||= services.redisUrl;
+  if (services.postgresUrl && env.FERRETDB_POSTGRES_URL === undefined) env.FERRETDB_POSTGRES_URL = services.postgresUrl;
   return services;
 }
 

@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ferretArgs, ferretBinary, killFerretOnPort, mongoPing } from './services/ferretdb.ts';
+import { ferretArgs, ferretBinary, ferretPostgresUrl, killFerretOnPort, mongoPing } from './services/ferretdb.ts';
 import { ensureFerretDatabase, pgPaths, pgReady, startPg, stopPg } from './services/postgres.ts';
 import { redisArgs, redisBinary, redisPing } from './services/redis.ts';
 import { ensureMoto, localMotoUrl, motoPid, motoPing, stopMoto } from './services/moto.ts';
@@ -28,6 +28,8 @@ export interface Services {
   redisUrl: string;
   motoUrl: string;
   stripeMockUrl: string;
+  /** The embedded FerretDB's PostgreSQL database (FERRETDB_POSTGRES_URL); with an external MONGODB_URI, FERRETDB_POSTGRES_URL if set. */
+  postgresUrl?: string;
   /** Parts this call started (not ones already running or external). */
   started: string[];
   /** Stops only the parts in `started`. */
@@ -70,6 +72,7 @@ export async function ensureServices(opts: ServicesOptions = {}): Promise<Servic
   const say = (part: string, state: string) => cfg.log(`${`${part} `.padEnd(12)}${state}`);
 
   const mongoUri = env.MONGODB_URI || localMongoUri(cfg);
+  const postgresUrl = env.MONGODB_URI ? env.FERRETDB_POSTGRES_URL || undefined : ferretPostgresUrl(cfg);
   if (env.MONGODB_URI) {
     say('postgres', 'external (MONGODB_URI set)');
     say('ferretdb', `external: ${env.MONGODB_URI}`);
@@ -131,8 +134,8 @@ export async function ensureServices(opts: ServicesOptions = {}): Promise<Servic
   say('stripe-mock', stripe.external ? `external: ${stripe.url}` : `${stripe.started ? 'started' : 'already running'}: ${stripe.url}`);
   const stripeMockUrl = stripe.url;
 
-  writeFileSync(path.join(cfg.data, 'services.json'), `${JSON.stringify({ mongoUri, redisUrl, motoUrl, stripeMockUrl }, null, 2)}\n`);
-  return { mongoUri, redisUrl, motoUrl, stripeMockUrl, started, stop: () => stopParts(cfg, started) };
+  writeFileSync(path.join(cfg.data, 'services.json'), `${JSON.stringify({ mongoUri, redisUrl, motoUrl, stripeMockUrl, postgresUrl }, null, 2)}\n`);
+  return { mongoUri, redisUrl, motoUrl, stripeMockUrl, postgresUrl, started, stop: () => stopParts(cfg, started) };
 }
 
 /** Stops the named parts, dependants first (FerretDB before the PostgreSQL it uses). */

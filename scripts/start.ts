@@ -6,6 +6,8 @@ import { ensureDevSecrets } from './dev-secrets.ts';
 const services = await ensureServices();
 process.env.MONGODB_URI ||= services.mongoUri;
 process.env.REDIS_URL ||= services.redisUrl;
+// The embedded FerretDB's PostgreSQL: GIN indexes for equality reads (core/ferret-gin.ts).
+if (services.postgresUrl && process.env.FERRETDB_POSTGRES_URL === undefined) process.env.FERRETDB_POSTGRES_URL = services.postgresUrl;
 ensureDevSecrets(process.env);
 
 // Imported only now so core/ reads its config after the URLs above are set.

@@ -18,10 +18,12 @@ export const STRIPE_TEST = {
   STRIPE_PRICE_PRO: 'price_drift_pro', STRIPE_PRICE_TEAM: 'price_drift_team', STRIPE_PRICE_ENTERPRISE: 'price_drift_enterprise',
 } as const;
 
-export function serviceUrls(): { mongoUri: string; redisUrl: string; stripeMockUrl: string } {
+export function serviceUrls(): { mongoUri: string; redisUrl: string; stripeMockUrl: string; postgresUrl?: string } {
   const stripeDefault = `http://127.0.0.1:${process.env.DRIFT_STRIPE_PORT ?? 12111}`;
+  // FERRETDB_POSTGRES_URL set (even empty, which turns the GIN indexes off) wins over services.json.
+  const pgEnv = process.env.FERRETDB_POSTGRES_URL;
   if (process.env.MONGODB_URI && process.env.REDIS_URL) {
-    return { mongoUri: process.env.MONGODB_URI, redisUrl: process.env.REDIS_URL, stripeMockUrl: process.env.DRIFT_STRIPE_MOCK_URL ?? stripeDefault };
+    return { mongoUri: process.env.MONGODB_URI, redisUrl: process.env.REDIS_URL, stripeMockUrl: process.env.DRIFT_STRIPE_MOCK_URL ?? stripeDefault, postgresUrl: pgEnv || undefined };
   }
   const file = join(process.env.DRIFT_DATA_DIR ?? join(ROOT, '.data'), 'services.json');
   if (!existsSync(file)) throw new Error(`No ${file}: run "npm run services -- up" (npm test does it for you)`);
@@ -29,6 +31,7 @@ export function serviceUrls(): { mongoUri: string; redisUrl: string; stripeMockU
   return {
     mongoUri: process.env.MONGODB_URI ?? s.mongoUri, redisUrl: process.env.REDIS_URL ?? s.redisUrl,
     stripeMockUrl: process.env.DRIFT_STRIPE_MOCK_URL ?? s.stripeMockUrl ?? stripeDefault,
+    postgresUrl: pgEnv === undefined ? s.postgresUrl : pgEnv || undefined,
   };
 }
 

@@ -152,9 +152,9 @@ async function recordingStatements() {
   const { buildApp } = await import('../../core/app.ts');
   const { loadConfig } = await import('../../core/config.ts');
   const { serviceUrls, TEST_SECRETS } = await import('../../test/helper.ts');
-  const { mongoUri, redisUrl } = serviceUrls();
+  const { mongoUri, redisUrl, postgresUrl } = serviceUrls();
   const name = `bench_rec_${Date.now()}`;
-  const config = loadConfig({}, { MONGODB_URI: mongoUri, REDIS_URL: redisUrl, MONGODB_DB: name, REDIS_KEY_PREFIX: `${name}:`, NODE_ENV: 'production', LOG_LEVEL: 'silent', ...TEST_SECRETS });
+  const config = loadConfig({}, { MONGODB_URI: mongoUri, REDIS_URL: redisUrl, ...(postgresUrl ? { FERRETDB_POSTGRES_URL: postgresUrl } : {}), MONGODB_DB: name, REDIS_KEY_PREFIX: `${name}:`, NODE_ENV: 'production', LOG_LEVEL: 'silent', ...TEST_SECRETS });
   config.operator = { plugins: {} };
   const { app, ctx, services } = await buildApp({ config, logger: false });
   try {

@@ -32,13 +32,15 @@ async function real(): Promise<{ app: FastifyInstance; cleanup(): Promise<void> 
   const { buildApp } = await import('../../core/app.ts');
   const { loadConfig } = await import('../../core/config.ts');
   const { serviceUrls, TEST_SECRETS, STRIPE_TEST } = await import('../../test/helper.ts');
-  const { mongoUri, redisUrl, stripeMockUrl } = serviceUrls();
+  const { mongoUri, redisUrl, stripeMockUrl, postgresUrl } = serviceUrls();
   const db = process.env.BENCH_DB ?? `bench_${Date.now()}`;
   const prefix = process.env.BENCH_PREFIX ?? `${db}:`;
   const config = loadConfig({}, {
     MONGODB_URI: mongoUri, REDIS_URL: redisUrl, MONGODB_DB: db, REDIS_KEY_PREFIX: prefix,
     NODE_ENV: 'production', LOG_LEVEL: 'silent', TRUST_PROXY: process.env.BENCH_TRUST_PROXY === '1',
     MAIL_OUTBOX_DIR: join(REPO, '.data', 'bench', 'outbox', db), ...TEST_SECRETS,
+    // As `npm start` runs on the embedded database: GIN indexes for equality reads (FERRETDB_POSTGRES_URL= turns them off).
+    ...(postgresUrl ? { FERRETDB_POSTGRES_URL: postgresUrl } : {}),
     // The billing benchmark: the payment provider is stripe-mock, the webhook signed with the test secret.
     ...(process.env.BENCH_STRIPE === '1' ? { ...STRIPE_TEST, STRIPE_API_BASE: stripeMockUrl } : {}),
   });

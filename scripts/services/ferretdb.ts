@@ -52,13 +52,19 @@ export async function ferretBinary(cfg: Config): Promise<string> {
   return bin;
 }
 
+/** The PostgreSQL database FerretDB keeps its collections in (the service's FERRETDB_POSTGRES_URL). */
+export const ferretPostgresUrl = (cfg: Config): string => `postgres://postgres@127.0.0.1:${cfg.pgPort}/ferretdb`;
+
 export const ferretArgs = (cfg: Config): string[] => [
   '-listen', `127.0.0.1:${cfg.mongoPort}`,
   // FerretDB 1.24 can deadlock when every pooled PostgreSQL connection is busy while a
   // database is dropped or created (the drop holds its metadata lock and waits for a connection;
   // the busy ones wait for that lock). The pool is sized above what the test processes can ask
   // for at once (at most 20 connections per app, core/db.ts) and below max_connections (100).
-  '-postgresql-url', `postgres://postgres@127.0.0.1:${cfg.pgPort}/ferretdb?pool_max_conns=90`,
+  // plan_cache_mode: without it PostgreSQL switches FerretDB's prepared statements to a generic
+  // plan after a few low-selectivity queries, and a generic plan never uses the GIN indexes
+  // (core/ferret-gin.ts) that turn equality reads from table scans into index lookups.
+  '-postgresql-url', `${ferretPostgresUrl(cfg)}?pool_max_conns=90&plan_cache_mode=force_custom_plan`,
   // error by default (see main.go); info or debug when chasing a problem.
   ...(process.env.DRIFT_FERRETDB_LOG_LEVEL ? ['-log-level', process.env.DRIFT_FERRETDB_LOG_LEVEL] : []),
 ];

@@ -1,0 +1,95 @@
+// The embedded FerretDB, made to use indexes for equality reads (DESIGN.md, "Why it scans, and
+// what helps"). FerretDB 1.24 turns a top-level scalar equality filter into
+// `_jsonb->'f' @> value`, which the btree expression indexes `createIndexes` makes cannot serve:
+// every read scans the collection's table. A GIN index `((_jsonb->'f') jsonb_path_ops)` per
+// equality field can. This module derives those fields from the indexes the stores declare and
+// creates the GIN indexes straight in PostgreSQL, idempotently (CREATE INDEX IF NOT EXISTS).
+// Only on FerretDB (buildInfo answers `ferretdbVersion`), never on MongoDB, and only when the
+// service knows FerretDB's PostgreSQL URL (FERRETDB_POSTGRES_URL).
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+import type { Db } from 'mongodb';
+import type { CollectionSpec, IndexSpec } from './db.ts';
+
+/** True when the server behind the driver is FerretDB rather than MongoDB. */
+export async function isFerretDb(db: Db): Promise<boolean> {
+  const info = await db.admin().command({ buildInfo: 1 }).catch(() => ({} as Record<string, unknown>));
+  return 'ferretdbVersion' in info || 'ferretdbFeatures' in info;
+}
+
+/**
+ * The fields an index serves by equality: `_id` always; of a single-field index its field; of a
+ * compound index the leading fields up to the first descending one, without its last field
+ * (a compound key ends with the sort or range field; a unique key is looked up whole).
+ */
+export function equalityFields(indexes: IndexSpec[]): string[] {
+  const fields = new Set<string>(['_id']);
+  for (const i of indexes) {
+    const entries = Object.entries(i.key);
+    if (entries.length === 1) {
+      fields.add(entries[0][0]);
+      continue;
+    }
+    const run: string[] = [];
+    for (const [field, dir] of entries) {
+      if (dir !== 1) break;
+      run.push(field);
+    }
+    const upTo = i.unique && run.length === entries.length ? run.length : Math.min(run.length, entries.length - 1);
+    for (const f of run.slice(0, upTo)) fields.add(f);
+  }
+  // Dotted paths are not top-level fields: FerretDB does not push them down.
+  return [...fields].filter((f) => !f.includes('.'));
+}
+
+export interface GinResult { created: string[]; existing: number; skipped: string[]; error?: string }
+
+/** A PostgreSQL index name (at most 63 bytes) unique per table and field. */
+const ginName = (table: string, field: string) =>
+  `${table.slice(0, 36)}_${field.toLowerCase().replace(/[^a-z0-9]/g, '').slice(0, 12)}_${createHash('sha256').update(`${table}\0${field}`).digest('hex').slice(0, 8)}_gin`;
+
+/**
+ * Creates the GIN indexes of every declared collection of database `dbName` (a PostgreSQL schema
+ * of the same name). A collection FerretDB has not made a table for yet is skipped (named in
+ * `skipped`): it is empty, and the next boot indexes it.
+ */
+export async function ensureGinIndexes(postgresUrl: string, dbName: string, specs: CollectionSpec[]): Promise<GinResult> {
+  const client = new pg.Client({ connectionString: postgresUrl, connectionTimeoutMillis: 5000, statement_timeout: 120_000 });
+  await client.connect();
+  const result: GinResult = { created: [], existing: 0, skipped: [] };
+  try {
+    const schema = client.escapeIdentifier(dbName);
+    const found = await client.query<{ to_regclass: string | null }>('SELECT to_regclass($1)', [`${schema}._ferretdb_database_metadata`]);
+    if (!found.rows[0]?.to_regclass) return { ...result, skipped: specs.map((s) => s.name) };
+    const meta = await client.query<{ name: string; tbl: string }>(`SELECT _jsonb->>'_id' AS name, _jsonb->>'table' AS tbl FROM ${schema}._ferretdb_database_metadata`);
+    const tables = new Map(meta.rows.map((r) => [r.name, r.tbl]));
+    const present = new Set((await client.query<{ indexname: string }>('SELECT indexname FROM pg_indexes WHERE schemaname = $1', [dbName])).rows.map((r) => r.indexname));
+    for (const spec of specs) {
+      const table = tables.get(spec.name);
+      if (!table) {
+        result.skipped.push(spec.name);
+        continue;
+      }
+      for (const field of equalityFields(spec.indexes)) {
+        const name = ginName(table, field);
+        if (present.has(name)) {
+          result.existing++;
+          continue;
+        }
+        try {
+          await client.query(`CREATE INDEX IF NOT EXISTS ${client.escapeIdentifier(name)} ON ${schema}.${client.escapeIdentifier(table)} USING gin ((_jsonb->${client.escapeLiteral(field)}) jsonb_path_ops)`);
+          result.created.push(`${spec.name}.${field}`);
+        } catch (err) {
+          // Another process booting at the same moment made it first (IF NOT EXISTS is not atomic
+          // against a concurrent CREATE INDEX): 23505 on pg_class, or 42P07.
+          const code = (err as { code?: string }).code;
+          if (code !== '23505' && code !== '42P07') throw err;
+          result.existing++;
+        }
+      }
+    }
+    return result;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
