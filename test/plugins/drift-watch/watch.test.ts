@@ -10,6 +10,8 @@ import { RUN_JOB, SNOOZE_JOB, cronOf } from '../../../plugins/drift-watch/servic
 import type { DomainEvent } from '../../../core/events.ts';
 
 const HOUR = 3_600_000;
+// Five apps and their databases on a shared machine: more than the default two minutes under load.
+t.setTimeout(360_000);
 
 async function setup(t: Parameters<typeof world>[0]) {
   const w = await world(t);
