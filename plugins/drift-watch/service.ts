@@ -167,6 +167,8 @@ export function createWatchService(ctx: AppContext, d: Deps) {
   }
 
   async function onScanEvent(event: DomainEvent<'scan.completed'> | DomainEvent<'scan.failed'>) {
+    // Runs start scheduled scans only: a manual scan's end costs no read here.
+    if (event.data.triggeredBy && event.data.triggeredBy !== 'schedule') return;
     const run = await store.runOfScan(event.orgId, event.data.scanId);
     if (!run) return;
     await endRun(run, event.type === 'scan.failed' ? { status: 'failed', error: (event as DomainEvent<'scan.failed'>).data.error } : { status: 'completed' });

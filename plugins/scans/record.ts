@@ -130,7 +130,7 @@ export function createRecorder(ctx: AppContext, d: Deps) {
       driftCount: byAddress.size, newDrifts: inserted.length, resolvedDrifts: resolved.length,
     });
     const about = { scanId, repositoryConfigId: repositoryConfig, repositoryName: scan.repositoryName };
-    await ctx.bus.emit('scan.completed', orgId, { ...about, driftCount: byAddress.size, newDrifts: inserted.length, resolvedDrifts: resolved.length });
+    await ctx.bus.emit('scan.completed', orgId, { ...about, driftCount: byAddress.size, newDrifts: inserted.length, resolvedDrifts: resolved.length, triggeredBy: scan.triggeredBy });
     if (inserted.length) {
       await ctx.bus.emit('drift.detected', orgId, {
         ...about, count: inserted.length,
@@ -172,7 +172,7 @@ export function createRecorder(ctx: AppContext, d: Deps) {
       : finish(scan, { status: 'failed', completedAt: now, error: result.error })), { staleAfterMs: CLAIM_STALE_MS });
     if (!final.won) return unchanged(scan);
     if (result.status === 'failed') {
-      await ctx.bus.emit('scan.failed', orgId, { scanId, repositoryConfigId: scan.repositoryConfig, repositoryName: scan.repositoryName, error: result.error });
+      await ctx.bus.emit('scan.failed', orgId, { scanId, repositoryConfigId: scan.repositoryConfig, repositoryName: scan.repositoryName, error: result.error, triggeredBy: scan.triggeredBy });
     }
     return final.value;
   }
