@@ -15,6 +15,9 @@ export const EventDrift = Type.Object({
   severity: Severity,
 });
 
+/** What started a scan (`schedule`: its config's cron or a Drift Watch run). */
+const TriggeredBy = Type.String({ description: 'manual or schedule' });
+
 const Repository = {
   repositoryConfigId: Id,
   repositoryName: Type.String({ description: 'owner/name of the repository config' }),
@@ -26,9 +29,9 @@ export const DOMAIN_EVENTS = {
   'scan.completed': Type.Object({
     scanId: Id, ...Repository,
     driftCount: Type.Integer({ description: 'Drifts open after the scan' }),
-    newDrifts: Type.Integer(), resolvedDrifts: Type.Integer(),
+    newDrifts: Type.Integer(), resolvedDrifts: Type.Integer(), triggeredBy: Type.Optional(TriggeredBy),
   }),
-  'scan.failed': Type.Object({ scanId: Id, ...Repository, error: Type.String() }),
+  'scan.failed': Type.Object({ scanId: Id, ...Repository, error: Type.String(), triggeredBy: Type.Optional(TriggeredBy) }),
   // One event per scan (or per status change), not per drift: a scan finding 2,000 drifts is one delivery.
   'drift.detected': Type.Object({ scanId: Id, ...Repository, count: Type.Integer(), drifts: Type.Array(EventDrift) }),
   'drift.resolved': Type.Object({

@@ -13,7 +13,8 @@ export type JobHandler<T> = (data: T, job: Job) => Promise<void>;
 
 export interface Scheduler {
   agenda: Agenda;
-  define<T>(name: string, handler: JobHandler<T>, opts?: { concurrency?: number }): void;
+  /** lockLimit: at most this many jobs of the name locked by this process at once (Agenda otherwise locks every due job before running one). */
+  define<T>(name: string, handler: JobHandler<T>, opts?: { concurrency?: number; lockLimit?: number }): void;
   now<T extends object>(name: string, data: T): Promise<void>;
   at<T extends object>(when: Date, name: string, data: T): Promise<void>;
   every<T extends object>(interval: string, name: string, data?: T): Promise<void>;
@@ -36,7 +37,7 @@ export function createScheduler(db: Db, opts: { processEveryMs?: number; lockLif
   return {
     agenda,
     define(name, handler, o = {}) {
-      agenda.define(name, async (job: Job) => handler(job.attrs.data as never, job), { concurrency: o.concurrency, lockLifetime: opts.lockLifetimeMs ?? 10 * 60 * 1000 });
+      agenda.define(name, async (job: Job) => handler(job.attrs.data as never, job), { concurrency: o.concurrency, lockLimit: o.lockLimit, lockLifetime: opts.lockLifetimeMs ?? 10 * 60 * 1000 });
     },
     async now(name, data) { await agenda.now(name, data); },
     async at(when, name, data) { await agenda.schedule(when, name, data); },

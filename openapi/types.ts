@@ -535,6 +535,210 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/drift-watch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Newest first; filters status and repositoryId */
+        get: operations["listWatches"];
+        put?: never;
+        /** Starts active; repositoryId must be a repository config of the organization (404 otherwise) */
+        post: operations["createWatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/drift-watch/bulk-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Applies the create fields in updates to the caller's organization's watches among ids; answers how many */
+        patch: operations["bulkUpdateWatches"];
+        trace?: never;
+    };
+    "/api/drift-watch/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** drift_detected, drift_resolved and check_passed events, newest first */
+        get: operations["listWatchEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/drift-watch/events/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Event counts per type, and active and snoozed watches */
+        get: operations["watchEventSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/drift-watch/analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Per UTC day detections and resolutions, mean time to resolve, most drifting resources and watches */
+        get: operations["watchAnalytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/drift-watch/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["listWatchTemplates"];
+        put?: never;
+        /** Watch settings (workspace, interval, notifyOn, filters) to start watches from */
+        post: operations["createWatchTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/drift-watch/templates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: operations["deleteWatchTemplate"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/drift-watch/templates/{id}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new watch from the template's config with overrides applied, validated as a create body (400 otherwise) */
+        post: operations["runWatchTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/drift-watch/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getWatch"];
+        put?: never;
+        post?: never;
+        delete: operations["deleteWatch"];
+        options?: never;
+        head?: never;
+        /** Only the fields given change; status paused stops the runs, active resumes them */
+        patch: operations["updateWatch"];
+        trace?: never;
+    };
+    "/api/drift-watch/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The drifts open on the watch's repository become the accepted baseline; reported again only when their diff changes */
+        post: operations["acceptWatchBaseline"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/drift-watch/{id}/snooze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Runs and events go on; no notification or watch.drift_detected until snoozedUntil or unsnooze */
+        post: operations["snoozeWatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/drift-watch/{id}/unsnooze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** 409 when the watch is not snoozed */
+        post: operations["unsnoozeWatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/drift-widgets": {
         parameters: {
             query?: never;
@@ -4797,6 +5001,1385 @@ export interface operations {
             };
         };
     };
+    listWatches: {
+        parameters: {
+            query?: {
+                status?: "active" | "paused" | "snoozed";
+                /** @description Record id (24 lowercase hex characters) */
+                repositoryId?: string;
+                page?: number;
+                limit?: number;
+            };
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        watches: {
+                            _id: string;
+                            name: string;
+                            repositoryId: string;
+                            workspace: string;
+                            /** @enum {unknown} */
+                            status: "active" | "paused" | "snoozed";
+                            /** @enum {unknown} */
+                            interval: "1h" | "6h" | "12h" | "24h";
+                            /** @enum {unknown} */
+                            notifyOn: "drift" | "all" | "none";
+                            /** @description Which drifts the watch reports (events, driftCount); empty: every drift */
+                            filters: {
+                                /** @description Only drifts of these severities */
+                                severity?: ("critical" | "high" | "medium" | "low")[];
+                                /** @description Only drifts of these resource types */
+                                resourceType?: string[];
+                            };
+                            /** Format: date-time */
+                            snoozedUntil: string | null;
+                            snoozeReason: string | null;
+                            /** Format: date-time */
+                            lastRun: string | null;
+                            lastRunStatus: ("running" | "passed" | "drift" | "failed") | (never | null);
+                            lastScanId: string | null;
+                            lastError: string | null;
+                            driftCount: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        total: number;
+                        page: number;
+                        pages: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createWatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description Record id (24 lowercase hex characters) */
+                    repositoryId: string;
+                    /** @default default */
+                    workspace?: string;
+                    /** @enum {unknown} */
+                    interval: "1h" | "6h" | "12h" | "24h";
+                    /**
+                     * @description drift: runs that find new drift; all: every completed run; none: never
+                     * @default drift
+                     * @enum {unknown}
+                     */
+                    notifyOn?: "drift" | "all" | "none";
+                    /** @description Which drifts the watch reports (events, driftCount); empty: every drift */
+                    filters?: {
+                        /** @description Only drifts of these severities */
+                        severity?: ("critical" | "high" | "medium" | "low")[];
+                        /** @description Only drifts of these resource types */
+                        resourceType?: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        name: string;
+                        repositoryId: string;
+                        workspace: string;
+                        /** @enum {unknown} */
+                        status: "active" | "paused" | "snoozed";
+                        /** @enum {unknown} */
+                        interval: "1h" | "6h" | "12h" | "24h";
+                        /** @enum {unknown} */
+                        notifyOn: "drift" | "all" | "none";
+                        /** @description Which drifts the watch reports (events, driftCount); empty: every drift */
+                        filters: {
+                            /** @description Only drifts of these severities */
+                            severity?: ("critical" | "high" | "medium" | "low")[];
+                            /** @description Only drifts of these resource types */
+                            resourceType?: string[];
+                        };
+                        /** Format: date-time */
+                        snoozedUntil: string | null;
+                        snoozeReason: string | null;
+                        /** Format: date-time */
+                        lastRun: string | null;
+                        lastRunStatus: ("running" | "passed" | "drift" | "failed") | (never | null);
+                        lastScanId: string | null;
+                        lastError: string | null;
+                        driftCount: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    bulkUpdateWatches: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids: string[];
+                    /** @description Create fields only */
+                    updates: {
+                        name?: string;
+                        /** @description Record id (24 lowercase hex characters) */
+                        repositoryId?: string;
+                        workspace?: string;
+                        /** @enum {unknown} */
+                        interval?: "1h" | "6h" | "12h" | "24h";
+                        /** @enum {unknown} */
+                        notifyOn?: "drift" | "all" | "none";
+                        /** @description Which drifts the watch reports (events, driftCount); empty: every drift */
+                        filters?: {
+                            /** @description Only drifts of these severities */
+                            severity?: ("critical" | "high" | "medium" | "low")[];
+                            /** @description Only drifts of these resource types */
+                            resourceType?: string[];
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The caller's organization's watches among ids */
+                        updated: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listWatchEvents: {
+        parameters: {
+            query?: {
+                /** @description Record id (24 lowercase hex characters) */
+                watchId?: string;
+                type?: "drift_detected" | "drift_resolved" | "check_passed";
+                /** @description Events at or after (ISO 8601) */
+                from?: string;
+                /** @description Events at or before (ISO 8601) */
+                to?: string;
+                page?: number;
+                limit?: number;
+            };
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        events: {
+                            _id: string;
+                            watchId: string;
+                            watchName: string;
+                            repositoryId: string;
+                            scanId: string;
+                            /** @enum {unknown} */
+                            type: "drift_detected" | "drift_resolved" | "check_passed";
+                            driftId: string | null;
+                            resourceAddress: string | null;
+                            resourceType: string | null;
+                            severity: ("critical" | "high" | "medium" | "low") | (never | null);
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                        total: number;
+                        page: number;
+                        pages: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    watchEventSummary: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        totalEvents: number;
+                        driftDetected: number;
+                        driftResolved: number;
+                        checksPassed: number;
+                        activeWatches: number;
+                        snoozedWatches: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    watchAnalytics: {
+        parameters: {
+            query?: {
+                period?: "7d" | "30d" | "90d";
+            };
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        period: "7d" | "30d" | "90d";
+                        /** @description First UTC day of the period (YYYY-MM-DD) */
+                        from: string;
+                        /** @description Last UTC day (today) */
+                        to: string;
+                        days: {
+                            day: string;
+                            detected: number;
+                            resolved: number;
+                            checksPassed: number;
+                        }[];
+                        totals: {
+                            detected: number;
+                            resolved: number;
+                            checksPassed: number;
+                        };
+                        /** @description Mean of (resolved - detected) over drifts resolved in the period; null when none was */
+                        meanTimeToResolveHours: number | null;
+                        mostDriftingResources: {
+                            resourceAddress: string;
+                            resourceType: string | null;
+                            detections: number;
+                        }[];
+                        mostDriftingWatches: {
+                            watchId: string;
+                            name: string;
+                            detections: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listWatchTemplates: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        templates: {
+                            _id: string;
+                            name: string;
+                            description: string | null;
+                            config: {
+                                [key: string]: unknown;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createWatchTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    description?: string;
+                    /** @description Watch settings: workspace, interval, notifyOn, filters */
+                    config: {
+                        workspace?: string;
+                        /** @enum {unknown} */
+                        interval?: "1h" | "6h" | "12h" | "24h";
+                        /** @enum {unknown} */
+                        notifyOn?: "drift" | "all" | "none";
+                        /** @description Which drifts the watch reports (events, driftCount); empty: every drift */
+                        filters?: {
+                            /** @description Only drifts of these severities */
+                            severity?: ("critical" | "high" | "medium" | "low")[];
+                            /** @description Only drifts of these resource types */
+                            resourceType?: string[];
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        name: string;
+                        description: string | null;
+                        config: {
+                            [key: string]: unknown;
+                        };
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteWatchTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    runWatchTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description Record id (24 lowercase hex characters) */
+                    repositoryId: string;
+                    /** @description Watch settings: workspace, interval, notifyOn, filters */
+                    overrides?: {
+                        workspace?: string;
+                        /** @enum {unknown} */
+                        interval?: "1h" | "6h" | "12h" | "24h";
+                        /** @enum {unknown} */
+                        notifyOn?: "drift" | "all" | "none";
+                        /** @description Which drifts the watch reports (events, driftCount); empty: every drift */
+                        filters?: {
+                            /** @description Only drifts of these severities */
+                            severity?: ("critical" | "high" | "medium" | "low")[];
+                            /** @description Only drifts of these resource types */
+                            resourceType?: string[];
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        name: string;
+                        repositoryId: string;
+                        workspace: string;
+                        /** @enum {unknown} */
+                        status: "active" | "paused" | "snoozed";
+                        /** @enum {unknown} */
+                        interval: "1h" | "6h" | "12h" | "24h";
+                        /** @enum {unknown} */
+                        notifyOn: "drift" | "all" | "none";
+                        /** @description Which drifts the watch reports (events, driftCount); empty: every drift */
+                        filters: {
+                            /** @description Only drifts of these severities */
+                            severity?: ("critical" | "high" | "medium" | "low")[];
+                            /** @description Only drifts of these resource types */
+                            resourceType?: string[];
+                        };
+                        /** Format: date-time */
+                        snoozedUntil: string | null;
+                        snoozeReason: string | null;
+                        /** Format: date-time */
+                        lastRun: string | null;
+                        lastRunStatus: ("running" | "passed" | "drift" | "failed") | (never | null);
+                        lastScanId: string | null;
+                        lastError: string | null;
+                        driftCount: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getWatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        name: string;
+                        repositoryId: string;
+                        workspace: string;
+                        /** @enum {unknown} */
+                        status: "active" | "paused" | "snoozed";
+                        /** @enum {unknown} */
+                        interval: "1h" | "6h" | "12h" | "24h";
+                        /** @enum {unknown} */
+                        notifyOn: "drift" | "all" | "none";
+                        /** @description Which drifts the watch reports (events, driftCount); empty: every drift */
+                        filters: {
+                            /** @description Only drifts of these severities */
+                            severity?: ("critical" | "high" | "medium" | "low")[];
+                            /** @description Only drifts of these resource types */
+                            resourceType?: string[];
+                        };
+                        /** Format: date-time */
+                        snoozedUntil: string | null;
+                        snoozeReason: string | null;
+                        /** Format: date-time */
+                        lastRun: string | null;
+                        lastRunStatus: ("running" | "passed" | "drift" | "failed") | (never | null);
+                        lastScanId: string | null;
+                        lastError: string | null;
+                        driftCount: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteWatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateWatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description Record id (24 lowercase hex characters) */
+                    repositoryId?: string;
+                    workspace?: string;
+                    /** @enum {unknown} */
+                    interval?: "1h" | "6h" | "12h" | "24h";
+                    /** @enum {unknown} */
+                    notifyOn?: "drift" | "all" | "none";
+                    /** @description Which drifts the watch reports (events, driftCount); empty: every drift */
+                    filters?: {
+                        /** @description Only drifts of these severities */
+                        severity?: ("critical" | "high" | "medium" | "low")[];
+                        /** @description Only drifts of these resource types */
+                        resourceType?: string[];
+                    };
+                    /** @description paused stops the runs; active resumes them (and ends a snooze) */
+                    status?: "active" | "paused";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        name: string;
+                        repositoryId: string;
+                        workspace: string;
+                        /** @enum {unknown} */
+                        status: "active" | "paused" | "snoozed";
+                        /** @enum {unknown} */
+                        interval: "1h" | "6h" | "12h" | "24h";
+                        /** @enum {unknown} */
+                        notifyOn: "drift" | "all" | "none";
+                        /** @description Which drifts the watch reports (events, driftCount); empty: every drift */
+                        filters: {
+                            /** @description Only drifts of these severities */
+                            severity?: ("critical" | "high" | "medium" | "low")[];
+                            /** @description Only drifts of these resource types */
+                            resourceType?: string[];
+                        };
+                        /** Format: date-time */
+                        snoozedUntil: string | null;
+                        snoozeReason: string | null;
+                        /** Format: date-time */
+                        lastRun: string | null;
+                        lastRunStatus: ("running" | "passed" | "drift" | "failed") | (never | null);
+                        lastScanId: string | null;
+                        lastError: string | null;
+                        driftCount: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    acceptWatchBaseline: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Drifts marked accepted */
+                        accepted: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    snoozeWatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {unknown} */
+                    duration: "1h" | "6h" | "24h" | "7d" | "30d";
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        name: string;
+                        repositoryId: string;
+                        workspace: string;
+                        /** @enum {unknown} */
+                        status: "active" | "paused" | "snoozed";
+                        /** @enum {unknown} */
+                        interval: "1h" | "6h" | "12h" | "24h";
+                        /** @enum {unknown} */
+                        notifyOn: "drift" | "all" | "none";
+                        /** @description Which drifts the watch reports (events, driftCount); empty: every drift */
+                        filters: {
+                            /** @description Only drifts of these severities */
+                            severity?: ("critical" | "high" | "medium" | "low")[];
+                            /** @description Only drifts of these resource types */
+                            resourceType?: string[];
+                        };
+                        /** Format: date-time */
+                        snoozedUntil: string | null;
+                        snoozeReason: string | null;
+                        /** Format: date-time */
+                        lastRun: string | null;
+                        lastRunStatus: ("running" | "passed" | "drift" | "failed") | (never | null);
+                        lastScanId: string | null;
+                        lastError: string | null;
+                        driftCount: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    unsnoozeWatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        name: string;
+                        repositoryId: string;
+                        workspace: string;
+                        /** @enum {unknown} */
+                        status: "active" | "paused" | "snoozed";
+                        /** @enum {unknown} */
+                        interval: "1h" | "6h" | "12h" | "24h";
+                        /** @enum {unknown} */
+                        notifyOn: "drift" | "all" | "none";
+                        /** @description Which drifts the watch reports (events, driftCount); empty: every drift */
+                        filters: {
+                            /** @description Only drifts of these severities */
+                            severity?: ("critical" | "high" | "medium" | "low")[];
+                            /** @description Only drifts of these resource types */
+                            resourceType?: string[];
+                        };
+                        /** Format: date-time */
+                        snoozedUntil: string | null;
+                        snoozeReason: string | null;
+                        /** Format: date-time */
+                        lastRun: string | null;
+                        lastRunStatus: ("running" | "passed" | "drift" | "failed") | (never | null);
+                        lastScanId: string | null;
+                        lastError: string | null;
+                        driftCount: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
     listWidgets: {
         parameters: {
             query?: never;
@@ -5583,6 +7166,17 @@ export interface operations {
                             } | null;
                             /** @description The commit the latest scan that found it read */
                             commit: string | null;
+                            /** @description Accepted baseline (Drift Watch accept); null when not accepted */
+                            accepted: {
+                                /** @description User id of who accepted it */
+                                by: string;
+                                /** Format: date-time */
+                                at: string;
+                                /** @description The diff accepted: the drift is reported again only when a scan finds another */
+                                diff: {
+                                    [key: string]: unknown;
+                                };
+                            } | null;
                         }[];
                         pagination: {
                             page: number;
@@ -5726,6 +7320,17 @@ export interface operations {
                             } | null;
                             /** @description The commit the latest scan that found it read */
                             commit: string | null;
+                            /** @description Accepted baseline (Drift Watch accept); null when not accepted */
+                            accepted: {
+                                /** @description User id of who accepted it */
+                                by: string;
+                                /** Format: date-time */
+                                at: string;
+                                /** @description The diff accepted: the drift is reported again only when a scan finds another */
+                                diff: {
+                                    [key: string]: unknown;
+                                };
+                            } | null;
                         }[];
                         pagination: {
                             page: number;
@@ -6238,6 +7843,17 @@ export interface operations {
                             } | null;
                             /** @description The commit the latest scan that found it read */
                             commit: string | null;
+                            /** @description Accepted baseline (Drift Watch accept); null when not accepted */
+                            accepted: {
+                                /** @description User id of who accepted it */
+                                by: string;
+                                /** Format: date-time */
+                                at: string;
+                                /** @description The diff accepted: the drift is reported again only when a scan finds another */
+                                diff: {
+                                    [key: string]: unknown;
+                                };
+                            } | null;
                         }[];
                     };
                 };
@@ -6361,6 +7977,17 @@ export interface operations {
                             } | null;
                             /** @description The commit the latest scan that found it read */
                             commit: string | null;
+                            /** @description Accepted baseline (Drift Watch accept); null when not accepted */
+                            accepted: {
+                                /** @description User id of who accepted it */
+                                by: string;
+                                /** Format: date-time */
+                                at: string;
+                                /** @description The diff accepted: the drift is reported again only when a scan finds another */
+                                diff: {
+                                    [key: string]: unknown;
+                                };
+                            } | null;
                         }[];
                     };
                 };
@@ -6569,6 +8196,17 @@ export interface operations {
                             } | null;
                             /** @description The commit the latest scan that found it read */
                             commit: string | null;
+                            /** @description Accepted baseline (Drift Watch accept); null when not accepted */
+                            accepted: {
+                                /** @description User id of who accepted it */
+                                by: string;
+                                /** Format: date-time */
+                                at: string;
+                                /** @description The diff accepted: the drift is reported again only when a scan finds another */
+                                diff: {
+                                    [key: string]: unknown;
+                                };
+                            } | null;
                         };
                     };
                 };
@@ -6695,6 +8333,17 @@ export interface operations {
                             } | null;
                             /** @description The commit the latest scan that found it read */
                             commit: string | null;
+                            /** @description Accepted baseline (Drift Watch accept); null when not accepted */
+                            accepted: {
+                                /** @description User id of who accepted it */
+                                by: string;
+                                /** Format: date-time */
+                                at: string;
+                                /** @description The diff accepted: the drift is reported again only when a scan finds another */
+                                diff: {
+                                    [key: string]: unknown;
+                                };
+                            } | null;
                         };
                     };
                 };
@@ -13010,6 +14659,17 @@ export interface operations {
                                 } | null;
                                 /** @description The commit the latest scan that found it read */
                                 commit: string | null;
+                                /** @description Accepted baseline (Drift Watch accept); null when not accepted */
+                                accepted: {
+                                    /** @description User id of who accepted it */
+                                    by: string;
+                                    /** Format: date-time */
+                                    at: string;
+                                    /** @description The diff accepted: the drift is reported again only when a scan finds another */
+                                    diff: {
+                                        [key: string]: unknown;
+                                    };
+                                } | null;
                             }[];
                         };
                     };

@@ -54,6 +54,10 @@ export const DriftView = Type.Object({
   feedback: Nullable(Type.Object({ rating: Type.Integer(), comment: Nullable(Type.String()), at: Timestamp })),
   ...placementFields,
   commit: Nullable(Type.String({ description: 'The commit the latest scan that found it read' })),
+  accepted: Nullable(Type.Object({
+    by: Type.String({ description: 'User id of who accepted it' }), at: Timestamp,
+    diff: Type.Record(Type.String(), Type.Unknown(), { description: 'The diff accepted: the drift is reported again only when a scan finds another' }),
+  }, { description: 'Accepted baseline (Drift Watch accept); null when not accepted' })),
 });
 export type DriftView = Static<typeof DriftView>;
 
@@ -71,6 +75,7 @@ export function driftView(d: Drift): DriftView {
     resolvedBy: d.resolvedBy, diff: d.diff ?? {}, aiAnalysis: d.aiAnalysis ?? null,
     feedback: d.feedback ? { rating: d.feedback.rating, comment: d.feedback.comment, at: d.feedback.at.toISOString() } : null,
     ...placementView(d), commit: d.commit ?? null,
+    accepted: d.accepted ? { by: d.accepted.by, at: d.accepted.at.toISOString(), diff: d.accepted.diff } : null,
   };
 }
 

@@ -184,6 +184,27 @@ export function createDriftService(ctx: AppContext, d: Deps) {
     countByConfig: (orgId: string, configId: string, status?: DriftStatus) => d.drifts.countByConfig(orgId, configId, status),
     removeByConfig: async (orgId: string, configId: string) => { await d.drifts.removeByConfig(orgId, configId); },
     removeByScan: (orgId: string, scanId: string) => d.drifts.removeByScan(orgId, scanId),
+    /**
+     * Drift Watch accept: every open drift of the config that is detected or acknowledged becomes
+     * accepted (by whom, when, its current diff); its status does not change. Answers how many.
+     * The scan recording honours it: the same diff is not reported again, another one is.
+     */
+    async acceptOpen(orgId: string, configId: string, by: string, at = new Date()) {
+      const open = (await d.drifts.openOf(orgId, configId)).filter((o) => o.status === 'detected' || o.status === 'acknowledged');
+      await d.drifts.accept(orgId, open.map((o) => ({ id: o._id, accepted: { by, at, diff: (o.diff ?? {}) as Record<string, unknown> } })));
+      return open.length;
+    },
+    /**
+     * What one completed scan changed on its config: the drifts it reported (first detected, or
+     * reported again after their accepted diff changed), those it resolved, and the config's open
+     * drifts after it (accepted ones flagged).
+     */
+    async scanOutcome(orgId: string, configId: string, scanId: string) {
+      const [reported, resolved, open] = await Promise.all([
+        d.drifts.reportedBy(orgId, scanId), d.drifts.resolvedBy(orgId, configId, scanId), d.drifts.openOf(orgId, configId),
+      ]);
+      return { reported, resolved, open };
+    },
     /** Writes of a scan's result (plugins/scans/record.ts): named, each scoped to the organization and config. */
     results: {
       openOf: d.drifts.openOf,

@@ -70,7 +70,16 @@ export interface Drift extends Partial<DriftPlacement> {
   updatedAt: Date;
   /** The commit the latest scan that found it read. */
   commit?: string | null;
+  /**
+   * The accepted baseline (Drift Watch accept): who accepted the drift, when, and the diff they
+   * accepted. While a scan reports the same diff the drift is not reported again; a different
+   * diff clears this and reports the drift again (plugins/scans/record.ts). Absent: never accepted.
+   */
+  accepted?: DriftAcceptance | null;
+  /** The latest scan that reported this drift again after its accepted diff changed. */
+  redetectedScan?: string | null;
 }
+export interface DriftAcceptance { by: string; at: Date; diff: Record<string, unknown> }
 
 export const SORT_FIELDS = ['detectedAt', 'severity', 'status', 'resourceType', 'resourceAddress'] as const;
 export type SortField = (typeof SORT_FIELDS)[number];
@@ -106,6 +115,7 @@ export const DRIFTS: CollectionSpec = {
     { key: { orgId: 1, lastScan: 1, detectedAt: -1, _id: -1 } },
     { key: { orgId: 1, day: 1 } },
     { key: { orgId: 1, resolvedDay: 1 } },
+    { key: { orgId: 1, redetectedScan: 1 } },
   ],
 };
 
@@ -209,7 +219,7 @@ export function createDriftStore(db: Database) {
     /** The open drifts of one config, projected to what the comparison needs. */
     openOf: (orgId: string, repositoryConfig: string) =>
       // One round trip for any realistic N: the projected documents are small (the diff, to see whether it changed).
-      col.find({ orgId, repositoryConfig, openKey: OPEN }, { projection: { _id: 1, resourceAddress: 1, status: 1, severity: 1, changeType: 1, lastScan: 1, scan: 1, diff: 1, ...PLACEMENT_PROJECTION } }).batchSize(50_000).toArray(),
+      col.find({ orgId, repositoryConfig, openKey: OPEN }, { projection: { _id: 1, resourceAddress: 1, status: 1, severity: 1, changeType: 1, lastScan: 1, scan: 1, resourceType: 1, diff: 1, accepted: 1, redetectedScan: 1, ...PLACEMENT_PROJECTION } }).batchSize(50_000).toArray(),
     /** Inserts what it can; returns the addresses that hit the open-record unique index (a concurrent scan of the same config inserted them). */
     async insertNew(orgId: string, docs: Drift[]): Promise<string[]> {
       if (!docs.length) return [];
@@ -242,6 +252,22 @@ export function createDriftStore(db: Database) {
         $set: { status: 'resolved', resolvedAt: at, resolvedDay: day, resolvedBy: 'scan', openKey: `resolved:${scanId}`, statusChangedAt: at, updatedAt: at },
       });
     },
+    // --- Drift Watch: the baseline and what one scan changed
+    /** Marks open drifts accepted, each with its own diff: one bulk write, a statement each. */
+    accept: (orgId: string, rows: { id: string; accepted: DriftAcceptance }[]) =>
+      bulkWriteInChunks(col, rows.map(({ id, accepted }): AnyBulkWriteOperation<Drift> => ({ updateOne: { filter: { _id: id, orgId, openKey: OPEN }, update: { $set: { accepted, updatedAt: accepted.at } } } }))),
+    /** Drifts one scan detected first, and those it reported again after their accepted diff changed. */
+    async reportedBy(orgId: string, scanId: string) {
+      const [first, again] = await Promise.all([
+        col.find({ orgId, scan: scanId }).sort({ detectedAt: -1, _id: -1 }).toArray(),
+        col.find({ orgId, redetectedScan: scanId }).toArray(),
+      ]);
+      const seen = new Set(first.map((d) => d._id));
+      return [...first, ...again.filter((d) => !seen.has(d._id))];
+    },
+    /** Drifts of a config one scan resolved (their openKey names the scan). */
+    resolvedBy: (orgId: string, repositoryConfig: string, scanId: string) =>
+      col.find({ orgId, repositoryConfig, openKey: `resolved:${scanId}` }).toArray(),
     removeByScan: (orgId: string, scanId: string) => col.deleteMany({ orgId, scan: scanId }),
     removeByConfig: (orgId: string, repositoryConfig: string) => col.deleteMany({ orgId, repositoryConfig }),
     countByConfig: (orgId: string, repositoryConfig: string, status?: DriftStatus) =>

@@ -9,7 +9,10 @@ import type { DomainEventName } from '../../core/event-catalog.ts';
 import type { UserDirectory } from '../auth/service.ts';
 import type { Notification, NotificationStore } from './store.ts';
 
-interface EventData { scanId?: string; repositoryName?: string; repositoryConfigId?: string; count?: number; driftCount?: number; newDrifts?: number; resolvedDrifts?: number; error?: string; resolvedBy?: string }
+interface EventData {
+  scanId?: string; repositoryName?: string; repositoryConfigId?: string; count?: number; driftCount?: number; newDrifts?: number; resolvedDrifts?: number; error?: string; resolvedBy?: string;
+  watchId?: string; watchName?: string; newDriftCount?: number;
+}
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -24,6 +27,11 @@ export const TEMPLATES: Partial<Record<DomainEventName, (d: EventData) => { type
   'drift.resolved': (d) => ({
     type: 'drift_resolved', title: `Drift resolved in ${d.repositoryName}`,
     message: `${plural(d.count ?? 0, 'drift')} resolved${d.resolvedBy === 'user' ? ' by a team member' : ' (no longer found by a scan)'}.`,
+  }),
+  // Emitted by Drift Watch as its watch's notifyOn says, never while the watch is snoozed.
+  'watch.drift_detected': (d) => ({
+    type: 'drift_watch', title: d.newDriftCount ? `Drift Watch ${d.watchName}: new drift` : `Drift Watch ${d.watchName}: check completed`,
+    message: `${plural(d.newDriftCount ?? 0, 'new drift')}; ${plural(d.driftCount ?? 0, 'drift')} open.`,
   }),
 };
 
@@ -41,7 +49,7 @@ export function createNotificationService(ctx: AppContext, store: NotificationSt
       if (!template) return;
       const data = event.data as EventData;
       const { type, title, message } = template(data);
-      const metadata = { scanId: data.scanId, repositoryName: data.repositoryName, repositoryConfigId: data.repositoryConfigId, count: data.count };
+      const metadata = { scanId: data.scanId, repositoryName: data.repositoryName, repositoryConfigId: data.repositoryConfigId, count: data.count, ...(data.watchId ? { watchId: data.watchId } : {}) };
       const all = await ctx.tenancy.store.memberUserIds(event.orgId);
       // Members who turned in-app notifications off (preferences) get none.
       const muted = await directory.inAppMuted(all);

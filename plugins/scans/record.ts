@@ -11,7 +11,8 @@
 // Statements for a completed scan with N drifts, whatever N is: read the scan, claim, read
 // the config's open drifts once, insertMany the new ones, one updateMany per distinct
 // (severity, changeType, commit) among the drifts found again with the same diff and placement, one bulk write for
-// those whose diff or placement changed (a command per drift inside it), one updateMany for those resolved,
+// those whose diff or placement changed or whose accepted diff no longer holds (a command per drift inside it),
+// one updateMany for those resolved,
 // update the scan, update the config. Counters are taken from the records.
 import { Value } from 'typebox/value';
 import type { AppContext } from '../../core/context.ts';
@@ -63,9 +64,18 @@ export function createRecorder(ctx: AppContext, d: Deps) {
     // whose diff changed gets its own update, all of them in one bulk write.
     const again = new Map<string, { severity: Drift['severity']; changeType: Drift['changeType']; commit: string | null; ids: string[] }>();
     // A drift whose rule, id or declaration moved (a line added above its block) is rewritten the same way.
-    const rediffed: { id: string; r: ReportedDrift; diff: Drift['diff'] }[] = [];
+    const rediffed: { id: string; r: ReportedDrift; diff: Drift['diff']; reopened?: true }[] = [];
+    // Accepted drifts (Drift Watch baseline): found with the diff accepted, they are found again
+    // as usual; found with another diff, the acceptance ends and the drift is reported again,
+    // with the new ones (scan.completed newDrifts, drift.detected), under its own record.
+    const reopened: Drift[] = [];
     const seenAgain = (existing: Drift, r: ReportedDrift) => {
       const diff = storableKeys(r.diff ?? {}) as Drift['diff'];
+      if (existing.accepted && JSON.stringify(diff) !== JSON.stringify(existing.accepted.diff ?? {})) {
+        reopened.push({ ...existing, resourceType: r.resourceType, severity: r.severity });
+        rediffed.push({ id: existing._id, r, diff, reopened: true });
+        return;
+      }
       const moved = JSON.stringify(placementView(r)) !== JSON.stringify(placementView(existing));
       if (moved || JSON.stringify(diff) !== JSON.stringify(existing.diff ?? {})) { rediffed.push({ id: existing._id, r, diff }); return; }
       const changeType = r.changeType ?? 'changed';
@@ -77,7 +87,7 @@ export function createRecorder(ctx: AppContext, d: Deps) {
     const ownEarlier: Drift[] = [];
     for (const r of byAddress.values()) {
       const existing = openByAddress.get(r.resourceAddress);
-      if (existing?.scan === scanId) ownEarlier.push(existing);
+      if (existing?.scan === scanId || existing?.redetectedScan === scanId) ownEarlier.push(existing);
       if (existing) { seenAgain(existing, r); continue; }
       fresh.push({
         _id: newId(), orgId, repositoryConfig, repositoryName: scan.repositoryName, scan: scanId, lastScan: scanId,
@@ -93,7 +103,7 @@ export function createRecorder(ctx: AppContext, d: Deps) {
     // A scan of the same config completing at the same moment may have inserted some of
     // these first (the open-record unique index refuses ours): they are found again.
     const taken = new Set(await d.drifts.insertNew(orgId, fresh));
-    const inserted = [...ownEarlier, ...fresh.filter((f) => !taken.has(f.resourceAddress))];
+    const inserted = [...ownEarlier, ...fresh.filter((f) => !taken.has(f.resourceAddress)), ...reopened];
     if (taken.size) {
       await d.drifts.seenAgainByAddress(orgId, repositoryConfig, [...taken], { lastScan: scanId, lastSeenAt: now, updatedAt: now });
     }
@@ -102,11 +112,11 @@ export function createRecorder(ctx: AppContext, d: Deps) {
         lastScan: scanId, lastSeenAt: now, severity: g.severity, severityRank: SEVERITY_RANK[g.severity], changeType: g.changeType, commit: g.commit, updatedAt: now,
       });
     }
-    await d.drifts.rewrite(orgId, rediffed.map(({ id, r, diff }) => ({
+    await d.drifts.rewrite(orgId, rediffed.map(({ id, r, diff, reopened: again }) => ({
       id,
       set: {
         lastScan: scanId, lastSeenAt: now, severity: r.severity, severityRank: SEVERITY_RANK[r.severity], changeType: r.changeType ?? 'changed', diff,
-        ...placementView(r), commit: r.commit ?? null, updatedAt: now,
+        ...placementView(r), commit: r.commit ?? null, updatedAt: now, ...(again ? { accepted: null, redetectedScan: scanId } : {}),
       },
     })));
     if (resolved.length) {
@@ -120,7 +130,7 @@ export function createRecorder(ctx: AppContext, d: Deps) {
       driftCount: byAddress.size, newDrifts: inserted.length, resolvedDrifts: resolved.length,
     });
     const about = { scanId, repositoryConfigId: repositoryConfig, repositoryName: scan.repositoryName };
-    await ctx.bus.emit('scan.completed', orgId, { ...about, driftCount: byAddress.size, newDrifts: inserted.length, resolvedDrifts: resolved.length });
+    await ctx.bus.emit('scan.completed', orgId, { ...about, driftCount: byAddress.size, newDrifts: inserted.length, resolvedDrifts: resolved.length, triggeredBy: scan.triggeredBy });
     if (inserted.length) {
       await ctx.bus.emit('drift.detected', orgId, {
         ...about, count: inserted.length,
@@ -162,7 +172,7 @@ export function createRecorder(ctx: AppContext, d: Deps) {
       : finish(scan, { status: 'failed', completedAt: now, error: result.error })), { staleAfterMs: CLAIM_STALE_MS });
     if (!final.won) return unchanged(scan);
     if (result.status === 'failed') {
-      await ctx.bus.emit('scan.failed', orgId, { scanId, repositoryConfigId: scan.repositoryConfig, repositoryName: scan.repositoryName, error: result.error });
+      await ctx.bus.emit('scan.failed', orgId, { scanId, repositoryConfigId: scan.repositoryConfig, repositoryName: scan.repositoryName, error: result.error, triggeredBy: scan.triggeredBy });
     }
     return final.value;
   }

@@ -94,8 +94,9 @@ export function createScanService(ctx: AppContext, d: Deps) {
     takeQuota,
     /** Claiming, inputs and results of scans for the built-in executor and runners (execution.ts). */
     execution,
-    async trigger(orgId: string, configId: string, userId: string | null) {
-      return scanView(await create(await loadConfig(orgId, configId), 'manual', userId));
+    /** A scan of the config; `schedule` for scans started by the service itself (Drift Watch runs). */
+    async trigger(orgId: string, configId: string, userId: string | null, triggeredBy: Scan['triggeredBy'] = 'manual') {
+      return scanView(await create(await loadConfig(orgId, configId), triggeredBy, userId));
     },
 
     /** The scheduled-scan job: one scan per config and cron tick, however many processes run the job. */

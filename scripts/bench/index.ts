@@ -14,6 +14,7 @@ import { runOrgs, type OrgsResult, type OrgsSettings } from './orgs.ts';
 import { runDrifts } from './drifts.ts';
 import { billingReport, runBilling } from './billing.ts';
 import { runScim } from './scim.ts';
+import { driftWatchReport, runDriftWatch } from './drift-watch.ts';
 
 const envNumber = (name: string, dflt: number) => {
   const n = Number(process.env[name] ?? dflt);
@@ -79,7 +80,7 @@ const verdict = (ratio: number) => `${fmt(ratio)} ${ratio >= 0.5 ? 'met' : 'NOT 
 
 /** Benchmarks that are scripts of their own (each starts what it measures), run as child processes. */
 const SCRIPTS = ['scan', 'runners', 'guardrails', 'gin'] as const;
-const BENCHES = ['engine', 'orgs', 'drifts', 'billing', 'scim', ...SCRIPTS] as const;
+const BENCHES = ['engine', 'orgs', 'drifts', 'billing', 'scim', 'drift-watch', ...SCRIPTS] as const;
 
 function runScript(name: (typeof SCRIPTS)[number]): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -150,6 +151,13 @@ async function main(): Promise<number> {
       // BENCH_SCIM_USERS (default 10000) SCIM users in one organization (issue 14); runScim saves its own data file.
       if (wanted.length !== 1) console.log('');
       console.log(await runScim((line) => console.error(`bench scim: ${line}`)));
+    }
+    if (run('drift-watch')) {
+      // BENCH_WATCHES (default 1000) watches due in the same minute, two service processes (issue 16).
+      if (wanted.length !== 1) console.log('');
+      const result = await runDriftWatch((line) => console.error(`bench drift-watch: ${line}`), Math.max(1, Math.round(envNumber('BENCH_WATCHES', 1000))));
+      console.log(driftWatchReport(result));
+      save('drift-watch', result);
     }
     for (const name of SCRIPTS) {
       if (!run(name)) continue;

@@ -1,0 +1,169 @@
+// The Drift Watch issue's scenario (`npm run bench -- drift-watch`): BENCH_WATCHES (1,000)
+// watches of one organization whose jobs fall due in the same minute, run by two service
+// processes sharing the database (each with its Agenda loop). The built-in executor is off in
+// them: a run's scan stays pending, so the figures are the run's own work (the tick, its claim,
+// the scan's start under the quota, the run record), not a scan's. The end of a run (events,
+// counts, notification) is covered by the tests, against moto.
+//
+// Reports, against a baseline of one watch due alone in the same run:
+// - job start-up: from the instant the jobs fell due to each run's start (p50, p95, max);
+// - database commands per run, both processes together, from due until every run started (and
+//   three polls more), Agenda's own polling included;
+// - that each watch ran exactly once: runs per watch, and scans started.
+// Workers are this file run as `worker` (own processes, as every benchmark target).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { fmt, REPO, table } from './lib.ts';
+
+const WORKERS = 2;
+const POLL_MS = 1000;
+
+interface Phase { watches: number; runs: number; perWatch: { once: number; more: number; none: number }; scans: number;
+  startupMs: { p50: number; p95: number; max: number }; allStartedS: number; commands: number; commandsPerRun: number }
+export interface DriftWatchResult { watches: number; workers: number; baseline: Phase; burst: Phase; startupRatioP95: number; commandsRatio: number }
+
+async function appFor(db: string, runJobs: boolean, operator: Record<string, { enabled: boolean }> = {}) {
+  const { buildApp } = await import('../../core/app.ts');
+  const { loadConfig } = await import('../../core/config.ts');
+  const { serviceUrls, TEST_SECRETS } = await import('../../test/helper.ts');
+  const { mongoUri, redisUrl } = serviceUrls();
+  const config = loadConfig({}, {
+    MONGODB_URI: mongoUri, REDIS_URL: redisUrl, MONGODB_DB: db, REDIS_KEY_PREFIX: `${db}:`,
+    NODE_ENV: 'production', LOG_LEVEL: 'silent', MAIL_OUTBOX_DIR: join(REPO, '.data', 'bench', 'outbox', db), ...TEST_SECRETS,
+  });
+  config.operator = { plugins: operator };
+  return buildApp({ config, logger: false, runJobs, jobPollMs: POLL_MS });
+}
+
+/** A service process with its job loop; answers `count` with its database commands so far, `stop` by exiting. */
+async function worker() {
+  // Without the built-in executor: the runs' scans stay pending, so what is counted is the run's
+  // own work (tick, claim, scan start, run record), not the executor's.
+  const { ctx, app } = await appFor(process.env.BENCH_DB!, true, { executor: { enabled: false } });
+  process.on('message', async (m: string) => {
+    if (m === 'count') process.send!({ commands: ctx.db.commandCount() });
+    if (m === 'stop') { await app.close().catch(() => undefined); process.exit(0); }
+  });
+  process.send!({ ready: true });
+}
+
+function startWorker(db: string): Promise<{ child: ChildProcess; count(): Promise<number>; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), 'worker'], {
+    cwd: REPO, env: { ...process.env, BENCH_DB: db }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ask = <T>(msg: string, key: string) => new Promise<T>((resolve) => {
+    const on = (m: Record<string, unknown>) => { if (key in m) { child.off('message', on); resolve(m[key] as T); } };
+    child.on('message', on);
+    child.send(msg);
+  });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`worker exited with ${code} before ready`)));
+    child.once('message', () => resolve({
+      child, count: () => ask<number>('count', 'commands'),
+      stop: () => new Promise<void>((r) => { child.once('exit', () => r()); child.send('stop'); }),
+    }));
+  });
+}
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+
+export async function runDriftWatch(log: (line: string) => void, count = Number(process.env.BENCH_WATCHES ?? 1000)): Promise<DriftWatchResult> {
+  const db = `bench_watch_${Date.now()}_${randomBytes(2).toString('hex')}`;
+  const { app, ctx, services } = await appFor(db, false);
+  const watchService = services['drift-watch']!;
+  const { RUN_JOB } = await import('../../plugins/drift-watch/service.ts');
+  const workers: Awaited<ReturnType<typeof startWorker>>[] = [];
+  try {
+    const reg = await app.inject({ method: 'POST', url: '/api/auth/register', payload: { email: `bench-${db}@example.com`, password: 'correct horse battery' } });
+    const orgId = (await app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${reg.json().token}` } })).json().defaultOrgId as string;
+    await ctx.tenancy.setPlan(orgId, 'team');
+    const config = (await app.inject({ method: 'POST', url: '/api/repo-configs', headers: { authorization: `Bearer ${reg.json().token}` },
+      payload: { repositoryName: 'bench/watched', branch: 'main', provider: 'cloud_a' } })).json().data._id as string;
+
+    // Watches written straight to the database, then their jobs made through the service, 25 at
+    // a time: creation through the API is measured by the tests, not here.
+    const create = async (n: number, tag: string) => {
+      const now = new Date();
+      const docs = Array.from({ length: n }, (_, i) => ({
+        _id: randomBytes(12).toString('hex'), orgId, name: `${tag} ${i}`, repositoryId: config, workspace: 'default', status: 'active' as const,
+        interval: '1h' as const, notifyOn: 'drift' as const, filters: {}, snoozedUntil: null, snoozeReason: null, lastRun: null, lastRunStatus: null,
+        lastScanId: null, lastError: null, driftCount: 0, createdBy: null, createdAt: now, updatedAt: now,
+      }));
+      await ctx.db.db.collection('drift_watches').insertMany(docs as never[]);
+      for (let i = 0; i < docs.length; i += 25) await Promise.all(docs.slice(i, i + 25).map((w) => watchService.schedule(w)));
+      return docs.map((d) => d._id);
+    };
+    const jobs = ctx.db.db.collection('agenda_jobs');
+    const runs = ctx.db.db.collection('drift_watch_runs');
+    const scans = ctx.db.db.collection('scans');
+    for (let i = 0; i < WORKERS; i++) workers.push(await startWorker(db));
+    log(`${WORKERS} service processes with their job loops (poll ${POLL_MS} ms) on ${db}`);
+
+    /** Makes the jobs of these watches due at one instant and waits until every run started and ended. */
+    async function phase(ids: string[]): Promise<Phase> {
+      const before = (await Promise.all(workers.map((w) => w.count()))).reduce((a, b) => a + b, 0);
+      const due = new Date(Date.now() + 2000);
+      await jobs.updateMany({ name: RUN_JOB, 'data.watchId': { $in: ids } }, { $set: { nextRunAt: due } });
+      const scansBefore = await scans.countDocuments({ orgId });
+      let allStarted = 0;
+      const deadline = Date.now() + 20 * 60_000;
+      while (Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 500));
+        if (await runs.countDocuments({ watchId: { $in: ids } }) >= ids.length) { allStarted = Date.now(); break; }
+      }
+      // Late duplicates (a job Agenda handed to both processes) would show within a few polls.
+      await new Promise((r) => setTimeout(r, 3 * POLL_MS));
+      const after = (await Promise.all(workers.map((w) => w.count()))).reduce((a, b) => a + b, 0);
+      const rows = await runs.find({ watchId: { $in: ids } }, { projection: { watchId: 1, startedAt: 1 } }).toArray();
+      const per = new Map<string, number>();
+      for (const r of rows) per.set(r.watchId, (per.get(r.watchId) ?? 0) + 1);
+      const startup = rows.map((r) => (r.startedAt as Date).getTime() - due.getTime()).sort((a, b) => a - b);
+      const commands = after - before;
+      return {
+        watches: ids.length, runs: rows.length,
+        perWatch: { once: [...per.values()].filter((n) => n === 1).length, more: [...per.values()].filter((n) => n > 1).length, none: ids.length - per.size },
+        scans: (await scans.countDocuments({ orgId })) - scansBefore,
+        startupMs: { p50: pct(startup, 50), p95: pct(startup, 95), max: startup.at(-1) ?? 0 },
+        allStartedS: allStarted ? (allStarted - due.getTime()) / 1000 : NaN,
+        commands, commandsPerRun: rows.length ? Math.round((commands / rows.length) * 10) / 10 : 0,
+      };
+    }
+
+    const single = await create(1, 'baseline');
+    const baseline = await phase(single);
+    log(`baseline: one watch, started ${fmt(baseline.startupMs.max)} ms after due, ${baseline.commandsPerRun} commands`);
+    const t0 = Date.now();
+    const many = await create(count, 'burst');
+    log(`${count} watches created in ${fmt((Date.now() - t0) / 1000)}s`);
+    const burst = await phase(many);
+    log(`burst: ${burst.runs} runs, all started ${fmt(burst.allStartedS)}s after due`);
+    return {
+      watches: count, workers: WORKERS, baseline, burst,
+      startupRatioP95: Math.round((burst.startupMs.p95 / Math.max(1, baseline.startupMs.max)) * 10) / 10,
+      commandsRatio: Math.round((burst.commandsPerRun / Math.max(1, baseline.commandsPerRun)) * 100) / 100,
+    };
+  } finally {
+    await Promise.all(workers.map((w) => w.stop()));
+    await ctx.db.db.dropDatabase().catch(() => undefined);
+    const keys = (await ctx.redis.main.keys('*').catch(() => [] as string[])).filter((k) => k.startsWith(`${db}:`));
+    if (keys.length) await ctx.redis.main.del(...keys.map((k) => k.slice(db.length + 1))).catch(() => undefined);
+    await app.close();
+  }
+}
+
+export function driftWatchReport(r: DriftWatchResult): string {
+  const row = (name: string, p: Phase) => [name, p.watches, p.runs, `${p.perWatch.once}/${p.perWatch.more}/${p.perWatch.none}`, p.scans,
+    p.startupMs.p50, p.startupMs.p95, p.startupMs.max, fmt(p.allStartedS), p.commandsPerRun];
+  return [
+    `Drift Watch benchmark: ${r.watches} watches of one organization due in the same minute, ${r.workers} service processes (Agenda; executor off)`,
+    '',
+    table(['phase', 'watches', 'runs', 'once/twice+/never', 'scans started', 'start-up p50 ms', 'p95 ms', 'max ms', 'all started s', 'DB commands/run'],
+      [row('baseline (1 watch)', r.baseline), row(`burst (${r.watches})`, r.burst)]),
+    `start-up p95 of the burst / baseline: ${r.startupRatioP95}; commands per run burst / baseline: ${r.commandsRatio}`,
+    `each watch ran exactly once: ${r.burst.perWatch.once === r.watches && r.burst.scans === r.watches ? 'yes' : 'NO'}`,
+  ].join('\n');
+}
+
+if (process.argv[2] === 'worker') await worker();
