@@ -44,7 +44,16 @@ export interface Outbound {
   close(): Promise<void>;
 }
 
-export function createOutbound(config: Pick<Config, 'WEBHOOK_ALLOWED_HOSTS' | 'OUTBOUND_EXTRA_CA_FILE' | 'WEBHOOK_TIMEOUT_MS'>): Outbound {
+/**
+ * `resolve` is the resolver of the check before the request (default dns.lookup, all
+ * addresses); the connect-time check always asks dns.lookup. A test passes a resolver that
+ * answers a public address to stand for a name re-bound between the two.
+ */
+export function createOutbound(
+  config: Pick<Config, 'WEBHOOK_ALLOWED_HOSTS' | 'OUTBOUND_EXTRA_CA_FILE' | 'WEBHOOK_TIMEOUT_MS'>,
+  opts: { resolve?: (host: string) => Promise<dns.LookupAddress[]> } = {},
+): Outbound {
+  const resolve = opts.resolve ?? ((host: string) => dns.promises.lookup(host, { all: true, verbatim: true }));
   const allowed = new Set(config.WEBHOOK_ALLOWED_HOSTS.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean));
   const ca = config.OUTBOUND_EXTRA_CA_FILE ? [...rootCertificates, readFileSync(config.OUTBOUND_EXTRA_CA_FILE, 'utf8')] : undefined;
 
@@ -83,7 +92,7 @@ export function createOutbound(config: Pick<Config, 'WEBHOOK_ALLOWED_HOSTS' | 'O
     }
     let addresses: dns.LookupAddress[];
     try {
-      addresses = await dns.promises.lookup(host, { all: true, verbatim: true });
+      addresses = await resolve(host);
     } catch {
       throw new OutboundRefused(`Refused: ${host} does not resolve`);
     }
