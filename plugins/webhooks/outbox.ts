@@ -38,7 +38,7 @@ export interface RunStats { attempts: number; delivered: number; retried: number
 export function createOutbox(ctx: AppContext, store: WebhookStore, outbound: Outbound) {
   const delays = ctx.config.WEBHOOK_RETRY_SECONDS.split(',').map((s) => Number(s) * 1000);
   // Longer than any attempt can take (the timeout), so a claim this old has no live holder.
-  const staleClaimMs = Math.max(60_000, ctx.config.WEBHOOK_TIMEOUT_MS * 3);
+  const staleClaimMs = ctx.config.WEBHOOK_TIMEOUT_MS * 3 + 5000;
 
   const envelope = (event: string, org: { id: string; name: string }, data: unknown, at: Date): Envelope =>
     ({ id: randomToken('evt_', 16), event, timestamp: at.toISOString(), organization: org, data });

@@ -7,7 +7,7 @@ import { Nullable, Timestamp } from '../../core/schemas.ts';
 export const CHAT_EVENTS = ['scan_completed', 'drift_detected', 'drift_resolved'] as const;
 
 const HttpsUrl = Type.String({ maxLength: 2048, pattern: '^https://', description: 'An https URL whose host resolves to public addresses only' });
-const EventName = Type.Union(WEBHOOK_EVENTS.map((e) => Type.Literal(e)));
+const EventName = Type.Unsafe<(typeof WEBHOOK_EVENTS)[number]>(Type.Union(WEBHOOK_EVENTS.map((e) => Type.Literal(e))));
 const Events = Type.Array(EventName, { minItems: 1, maxItems: WEBHOOK_EVENTS.length, uniqueItems: true, description: 'Events of the spec\'s list this webhook receives' });
 const Secret = Type.String({ minLength: 8, maxLength: 256, description: 'Signs each delivery (X-Service-Signature: sha256=<hex HMAC-SHA256 of the raw body>)' });
 
@@ -53,7 +53,7 @@ export type SendResult = Static<typeof SendResult>;
 export const ChatBody = Type.Object({
   webhookUrl: HttpsUrl,
   channel: Type.Optional(Type.String({ maxLength: 80 })),
-  events: Type.Optional(Type.Array(Type.Union(CHAT_EVENTS.map((e) => Type.Literal(e))), { uniqueItems: true, maxItems: CHAT_EVENTS.length })),
+  events: Type.Optional(Type.Array(Type.Unsafe<(typeof CHAT_EVENTS)[number]>(Type.Union(CHAT_EVENTS.map((e) => Type.Literal(e)))), { uniqueItems: true, maxItems: CHAT_EVENTS.length })),
   enabled: Type.Optional(Type.Boolean({ default: true })),
 });
 export type ChatBody = Static<typeof ChatBody>;

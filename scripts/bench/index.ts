@@ -1,4 +1,4 @@
-// `npm run bench [-- engine|orgs|drifts|scan|runners|billing]`: every benchmark, or the ones named. Starts each target as
+// `npm run bench [-- engine|orgs|drifts|scan|runners|billing|webhooks]`: every benchmark, or the ones named. Starts each target as
 // its own process, drives it from this process, prints tables on stdout (progress on stderr)
 // and writes the same data to .data/bench/<name>-<timestamp>.json. No timed assertion:
 // figures are ratios against a baseline of the same run. BENCH_SECONDS (default 8) and BENCH_WARMUP
@@ -13,6 +13,7 @@ import { runEngine, type EngineResult, type Settings } from './engine.ts';
 import { runOrgs, type OrgsResult, type OrgsSettings } from './orgs.ts';
 import { runDrifts } from './drifts.ts';
 import { billingReport, runBilling } from './billing.ts';
+import { runWebhooks, webhooksReport } from './webhooks.ts';
 
 const envNumber = (name: string, dflt: number) => {
   const n = Number(process.env[name] ?? dflt);
@@ -76,7 +77,7 @@ function orgsReport(r: OrgsResult, set: OrgsSettings, loadAvg: number[]): string
 
 const verdict = (ratio: number) => `${fmt(ratio)} ${ratio >= 0.5 ? 'met' : 'NOT met'}`;
 
-const BENCHES = ['engine', 'orgs', 'drifts', 'scan', 'runners', 'billing'] as const;
+const BENCHES = ['engine', 'orgs', 'drifts', 'scan', 'runners', 'billing', 'webhooks'] as const;
 
 /** scan and runners are scripts of their own (each starts what it measures); run as child processes. */
 function runScript(name: 'scan' | 'runners'): Promise<void> {
@@ -143,6 +144,14 @@ async function main(): Promise<number> {
         (line) => console.error(`bench billing: ${line}`));
       console.log(billingReport(result));
       save('billing', result);
+    }
+    if (run('webhooks')) {
+      // BENCH_WEBHOOK_EVENTS (default 10000) events to 20 receivers, then a worker killed midway (issue 15).
+      if (wanted.length !== 1) console.log('');
+      const result = await runWebhooks({ events: Math.max(1, Math.round(envNumber('BENCH_WEBHOOK_EVENTS', 10_000))), receivers: 20 },
+        (line) => console.error(`bench webhooks: ${line}`));
+      console.log(webhooksReport(result));
+      save('webhooks', result);
     }
     for (const name of ['scan', 'runners'] as const) {
       if (!run(name)) continue;
