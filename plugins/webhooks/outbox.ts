@@ -156,8 +156,9 @@ export function createOutbox(ctx: AppContext, store: WebhookStore, outbound: Out
       const outcomes: Outcome[] = [];
       // Claims held by another process: given up only when their holder is presumed dead.
       for (const d of rows.filter((r) => !won.has(r._id))) {
+        // The delivery still shows this attempt as not made, so its outcome was never recorded.
         const a = await store.attempt(d._id, d.attempts);
-        if (a && !a.at && a.claimedAt.getTime() < now.getTime() - staleClaimMs && (await store.claimAbandoned(d.orgId, d._id, d.attempts, now))) {
+        if (a && a.claimedAt.getTime() < now.getTime() - staleClaimMs && (await store.claimAbandoned(d.orgId, d._id, d.attempts, now))) {
           outcomes.push({ d, statusCode: null, error: 'The sending process stopped during this attempt', response: null, responseTime: null });
           stats.abandoned += 1;
         }
@@ -167,7 +168,6 @@ export function createOutbox(ctx: AppContext, store: WebhookStore, outbound: Out
       stats.attempts += mine.length;
       if (!outcomes.length) continue;
       const states = outcomes.map((o) => ({ o, set: nextState(o, now) }));
-      await store.recordAttempts(outcomes.map((o) => ({ deliveryId: o.d._id, attempt: o.d.attempts, statusCode: o.statusCode, error: o.error, at: now })));
       await store.recordOutcomes(states.map(({ o, set }) => ({ id: o.d._id, attempt: o.d.attempts, set })));
       const lastOf = new Map<string, { orgId: string; status: DeliveryStatus; failedForGood: boolean }>();
       for (const { o, set } of states) {

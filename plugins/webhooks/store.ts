@@ -65,7 +65,7 @@ export interface Delivery {
   completedAt: Date | null;
 }
 
-export interface Attempt { _id: string; orgId: string; deliveryId: string; attempt: number; claimedAt: Date; statusCode?: number | null; error?: string | null; at?: Date }
+export interface Attempt { _id: string; orgId: string; deliveryId: string; attempt: number; claimedAt: Date }
 
 export const WEBHOOKS: CollectionSpec = {
   name: 'webhooks', owner: 'plugins/webhooks',
@@ -146,9 +146,6 @@ export function createWebhookStore(db: Database) {
       return new Set(docs.filter((_, i) => !lost.has(i)).map((d) => d.deliveryId));
     },
     attempt: (deliveryId: string, attempt: number) => attempts.findOne({ _id: `${deliveryId}:${attempt}` }),
-    async recordAttempts(rows: { deliveryId: string; attempt: number; statusCode: number | null; error: string | null; at: Date }[]): Promise<void> {
-      await bulkWriteInChunks(attempts, rows.map((r) => ({ updateOne: { filter: { _id: `${r.deliveryId}:${r.attempt}` }, update: { $set: { statusCode: r.statusCode, error: r.error, at: r.at } } } })));
-    },
     /** An attempt whose process died after claiming it: the unique key decides who gives it up. */
     async claimAbandoned(orgId: string, deliveryId: string, attempt: number, now: Date): Promise<boolean> {
       try {

@@ -93,7 +93,7 @@ export async function runWebhooks(set: WebhookBenchSettings, log: (line: string)
         const got = received();
         if (got >= target) return;
         if (onTick && (await onTick(got))) return;
-        if (got === last) { still += 1; if (still > 600) throw new Error(`${what}: stuck at ${got}/${target}`); } else { still = 0; last = got; }
+        if (got === last) { still += 1; if (still > 6000) throw new Error(`${what}: stuck at ${got}/${target}`); } else { still = 0; last = got; }
         await sleep(100);
       }
     };
