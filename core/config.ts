@@ -47,6 +47,22 @@ const Env = Type.Object({
   STRIPE_PRICE_ENTERPRISE: Type.Optional(Type.String({ minLength: 1 })),
   /** Where the Stripe client sends its calls (tests: stripe-mock); default Stripe's own API. */
   STRIPE_API_BASE: Type.Optional(Type.String({ pattern: '^https?://[^\\s/]+' })),
+  // Integrations (plugins/webhooks, tracker, ai-providers; docs/integrations.md).
+  /** Hostnames (comma-separated, exact) the SSRF guard lets webhooks and chat reach whatever they resolve to. */
+  WEBHOOK_ALLOWED_HOSTS: Type.String({ default: '' }),
+  /** A PEM file of extra CA certificates trusted for outbound HTTPS (tests: a self-signed receiver). */
+  OUTBOUND_EXTRA_CA_FILE: Type.Optional(Type.String({ minLength: 1 })),
+  /** Seconds before each retry of a failed delivery (SPEC: 1 min, 5 min, 30 min, 2 h). */
+  WEBHOOK_RETRY_SECONDS: Type.String({ pattern: '^\\d+(,\\d+)*$', default: '60,300,1800,7200' }),
+  WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10_000 }),
+  /** Whether this process sends due deliveries (a separate worker process may do it instead). */
+  WEBHOOK_WORKER: Type.Boolean({ default: true }),
+  TRACKER_CLIENT_ID: Type.Optional(Type.String({ minLength: 1 })),
+  TRACKER_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1 })),
+  TRACKER_AUTH_URL: Type.String({ pattern: '^https?://[^\\s/]+', default: 'https://auth.atlassian.com' }),
+  TRACKER_API_URL: Type.String({ pattern: '^https?://[^\\s/]+', default: 'https://api.atlassian.com' }),
+  AI_PROVIDER_A_URL: Type.String({ pattern: '^https?://[^\\s/]+', default: 'https://api.openai.com' }),
+  AI_PROVIDER_B_URL: Type.String({ pattern: '^https?://[^\\s/]+', default: 'https://api.anthropic.com' }),
 });
 export type EnvConfig = Static<typeof Env>;
 

@@ -56,6 +56,10 @@ export const ERRORS = {
   'billing.invalid_signature': [400, 'Invalid signature'],
   'billing.not_configured': [503, 'Billing is not configured'],
   'billing.provider_failed': [500, 'The payment provider failed'],
+  // Integrations (docs/integrations.md).
+  'tracker.not_configured': [503, 'Tracker integration is not configured'],
+  'tracker.not_connected': [409, 'The issue tracker is not connected'],
+  'tracker.provider_failed': [502, 'The issue tracker answered with an error'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 /** The only codes an AppError takes: a new kind of failure is a new row above. */

@@ -2,6 +2,7 @@
 // extensions (x-scopes, x-permission, x-plan, x-limit), so integrators and contract tests read them.
 import type { Config } from './config.ts';
 import type { OpenApiFacts } from './loader.ts';
+import { DOMAIN_EVENTS, WEBHOOK_EVENTS } from './event-catalog.ts';
 
 export const DOCS_PATH = '/docs';
 
@@ -25,6 +26,7 @@ export function openapiInfo(config: Config) {
         scimToken: { type: 'http', scheme: 'bearer', description: 'SCIM token' },
         serviceKey: { type: 'apiKey', in: 'header', name: 'x-service-key' },
       },
+      schemas: webhookSchemas(),
     },
   };
 }
@@ -61,4 +63,29 @@ export function addOpenApiFacts<T>(input: T, facts: Map<string, OpenApiFacts>): 
     }
   }
   return doc as T;
+}
+
+/**
+ * What outbound webhooks POST (docs/integrations.md): the envelope, and the `data` of each event
+ * of the spec's list as `WebhookData.<event>`, from the one catalogue (core/event-catalog.ts).
+ */
+function webhookSchemas(): Record<string, unknown> {
+  const plain = (s: unknown) => JSON.parse(JSON.stringify(s)) as Record<string, unknown>;
+  const data = Object.fromEntries(WEBHOOK_EVENTS.map((e) => [`WebhookData.${e}`, { ...plain(DOMAIN_EVENTS[e]), description: `data of the ${e} event` }]));
+  return {
+    WebhookEnvelope: {
+      type: 'object',
+      description: 'The JSON body of every webhook delivery. Headers: X-Service-Signature (sha256=<hex HMAC-SHA256 of the raw body with the secret>, when the webhook has one), '
+        + 'X-Service-Event, X-Service-Delivery (the delivery id, the same on retries) and X-Service-Attempt (0 for the first send, 1 to 4 for retries).',
+      required: ['id', 'event', 'timestamp', 'organization', 'data'],
+      properties: {
+        id: { type: 'string', pattern: '^evt_', description: 'The event id: the same on every retry and for every webhook receiving this event' },
+        event: { type: 'string', enum: [...WEBHOOK_EVENTS, 'webhook.test'] },
+        timestamp: { type: 'string', format: 'date-time' },
+        organization: { type: 'object', required: ['id', 'name'], properties: { id: { type: 'string' }, name: { type: 'string' } } },
+        data: { oneOf: WEBHOOK_EVENTS.map((e) => ({ $ref: `#/components/schemas/WebhookData.${e}` })), description: 'Per event: WebhookData.<event>' },
+      },
+    },
+    ...data,
+  };
 }

@@ -4,6 +4,96 @@
  */
 
 export interface paths {
+    "/api/auth/ai-provider": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The chosen provider and model, and whether it has a key */
+        get: operations["getAiProvider"];
+        /** Chooses the provider (provider_a, provider_b) and model (default per provider) */
+        put: operations["setAiProvider"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/provider-a-api-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether a provider A key is saved, masked */
+        get: operations["getProviderAApiKey"];
+        put?: never;
+        /** Saves (replaces) the organization's provider A key, encrypted */
+        post: operations["saveProviderAApiKey"];
+        /** Deletes the provider A key */
+        delete: operations["deleteProviderAApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/provider-a-api-key/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Calls provider A (chat completions) with the saved key; a refused key is valid:false */
+        post: operations["verifyProviderAApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/provider-b-api-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether a provider B key is saved, masked */
+        get: operations["getProviderBApiKey"];
+        put?: never;
+        /** Saves (replaces) the organization's provider B key, encrypted */
+        post: operations["saveProviderBApiKey"];
+        /** Deletes the provider B key */
+        delete: operations["deleteProviderBApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/provider-b-api-key/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Calls provider B (messages) with the saved key; a refused key is valid:false */
+        post: operations["verifyProviderBApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/audit-logs": {
         parameters: {
             query?: never;
@@ -535,210 +625,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/drift-watch": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Newest first; filters status and repositoryId */
-        get: operations["listWatches"];
-        put?: never;
-        /** Starts active; repositoryId must be a repository config of the organization (404 otherwise) */
-        post: operations["createWatch"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/drift-watch/bulk-update": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        /** Applies the create fields in updates to the caller's organization's watches among ids; answers how many */
-        patch: operations["bulkUpdateWatches"];
-        trace?: never;
-    };
-    "/api/drift-watch/events": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** drift_detected, drift_resolved and check_passed events, newest first */
-        get: operations["listWatchEvents"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/drift-watch/events/summary": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Event counts per type, and active and snoozed watches */
-        get: operations["watchEventSummary"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/drift-watch/analytics": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Per UTC day detections and resolutions, mean time to resolve, most drifting resources and watches */
-        get: operations["watchAnalytics"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/drift-watch/templates": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: operations["listWatchTemplates"];
-        put?: never;
-        /** Watch settings (workspace, interval, notifyOn, filters) to start watches from */
-        post: operations["createWatchTemplate"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/drift-watch/templates/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        delete: operations["deleteWatchTemplate"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/drift-watch/templates/{id}/run": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** A new watch from the template's config with overrides applied, validated as a create body (400 otherwise) */
-        post: operations["runWatchTemplate"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/drift-watch/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: operations["getWatch"];
-        put?: never;
-        post?: never;
-        delete: operations["deleteWatch"];
-        options?: never;
-        head?: never;
-        /** Only the fields given change; status paused stops the runs, active resumes them */
-        patch: operations["updateWatch"];
-        trace?: never;
-    };
-    "/api/drift-watch/{id}/accept": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** The drifts open on the watch's repository become the accepted baseline; reported again only when their diff changes */
-        post: operations["acceptWatchBaseline"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/drift-watch/{id}/snooze": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Runs and events go on; no notification or watch.drift_detected until snoozedUntil or unsnooze */
-        post: operations["snoozeWatch"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/drift-watch/{id}/unsnooze": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** 409 when the watch is not snoozed */
-        post: operations["unsnoozeWatch"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/drift-widgets": {
         parameters: {
             query?: never;
@@ -1037,179 +923,6 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
-        trace?: never;
-    };
-    "/api/guardrails": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Newest first; filters status (active/inactive) and enforcement */
-        get: operations["listGuardrails"];
-        put?: never;
-        /** Rules are checked at write time: paths, a value for every operator but exists/not_exists, safe regular expressions (400 naming the rule) */
-        post: operations["createGuardrail"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/guardrails/templates": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Built-in templates (security, cost, tagging) */
-        get: operations["listGuardrailTemplates"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/guardrails/evaluate": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Evaluates a plan (terraform/tofu show -json, format 1.x) against every active guardrail deployed to the repository config. decision: blocked, pending (approvalId set) or allowed; 403 repository_denied for a CLI token limited to other repositories */
-        post: operations["evaluatePlan"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/guardrails/evaluations/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One stored evaluation with its current status (pending, approved, rejected, bypassed...) */
-        get: operations["getGuardrailEvaluation"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/guardrails/evaluations/{id}/approve": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** A pending evaluation, by a member other than its requester (403 for the requester, 409 unless pending) */
-        post: operations["approveGuardrailEvaluation"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/guardrails/evaluations/{id}/reject": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** A pending evaluation, by a member other than its requester */
-        post: operations["rejectGuardrailEvaluation"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/guardrails/evaluations/{id}/bypass": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Break-glass: owner or admin (org:admin) lets a blocked or pending evaluation through with a reason; emits guardrail.bypassed */
-        post: operations["bypassGuardrailEvaluation"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/guardrails/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** With its evaluation history (newest first, at most 20) */
-        get: operations["getGuardrail"];
-        put?: never;
-        post?: never;
-        /** Removes it from every repository */
-        delete: operations["deleteGuardrail"];
-        options?: never;
-        head?: never;
-        /** Partial; rules are checked as on create */
-        patch: operations["updateGuardrail"];
-        trace?: never;
-    };
-    "/api/guardrails/{id}/deploy": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        /** Adds repository configs of the organization (400 naming any other id; nothing is deployed then); deploying twice adds no duplicate */
-        patch: operations["deployGuardrail"];
-        trace?: never;
-    };
-    "/api/guardrails/{id}/undeploy": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        /** Removes repository configs (400 naming an id that is not a repository config of the organization) */
-        patch: operations["undeployGuardrail"];
         trace?: never;
     };
     "/api/notifications": {
@@ -2008,34 +1721,15 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/sso/config": {
+    "/api/tracker/oauth/initiate": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** The SAML configuration, certificate masked */
-        get: operations["getSsoConfig"];
-        /** Creates or replaces the SAML configuration; saml.cert must be a PEM X.509 certificate (400 otherwise) */
-        put: operations["putSsoConfig"];
-        post?: never;
-        /** Removes the configuration; provisioned users keep their accounts */
-        delete: operations["deleteSsoConfig"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/sso/saml/login": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** 302 to the identity provider with an AuthnRequest (HTTP-Redirect); 400 orgId is required, 404 SSO not configured for this organization */
-        get: operations["samlLogin"];
+        /** The authorization URL; its state is bound to the caller and organization, single use, 10 minutes */
+        get: operations["trackerOauthInitiate"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2044,7 +1738,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/sso/exchange": {
+    "/api/tracker/oauth/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The authorization server sends the browser back here: the state is spent, the code exchanged, the site found, the tokens stored encrypted */
+        get: operations["trackerOauthCallback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tracker/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether connected, the site and the ticket defaults */
+        get: operations["getTrackerConfig"];
+        put?: never;
+        /** Sets defaultProject and defaultIssueType (null clears one) */
+        post: operations["setTrackerConfig"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tracker/test-connection": {
         parameters: {
             query?: never;
             header?: never;
@@ -2053,33 +1782,100 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Exchanges the one-time code of the SAML callback (one use, 60 seconds) for a session: {token, refreshToken, user}; 401 invalid_token otherwise */
-        post: operations["ssoExchange"];
+        /** Calls the site as the connected account; 409 when not connected, 502 when the tracker refuses */
+        post: operations["testTrackerConnection"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/scim/tokens": {
+    "/api/tracker/projects": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** SCIM tokens, prefix only */
-        get: operations["listScimTokens"];
+        /** Projects of the connected site */
+        get: operations["listTrackerProjects"];
         put?: never;
-        /** A SCIM bearer token, shown once */
-        post: operations["createScimToken"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/scim/tokens/{id}": {
+    "/api/tracker/projects/{projectKey}/issue-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Issue types a project can create */
+        get: operations["listTrackerIssueTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tracker/priorities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Priorities of the site */
+        get: operations["listTrackerPriorities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tracker/widgets/{widgetId}/create-ticket": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Creates an issue from the widget's filters and the drifts it counts; a second call answers the existing ticket */
+        post: operations["createWidgetTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tracker/widgets/{widgetId}/verify-ticket": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the widget's ticket still exists, and its status */
+        get: operations["verifyWidgetTicket"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tracker/disconnect": {
         parameters: {
             query?: never;
             header?: never;
@@ -2089,31 +1885,50 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revokes a SCIM token in every process at once */
-        delete: operations["deleteScimToken"];
+        /** Deletes the stored tokens and site */
+        delete: operations["disconnectTracker"];
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/scim/groups": {
+    "/api/webhooks": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Provisioned groups with member counts and role mappings */
-        get: operations["listScimGroups"];
+        /** The organization's webhooks (secrets masked) */
+        get: operations["listWebhooks"];
         put?: never;
-        post?: never;
+        /** A webhook: an https URL whose host resolves to public addresses only, and the events it receives */
+        post: operations["createWebhook"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/scim/groups/{id}/mapping": {
+    "/api/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Changes url, events, secret (null removes it) or active */
+        put: operations["updateWebhook"];
+        post?: never;
+        /** Deletes the webhook and its pending deliveries */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/test": {
         parameters: {
             query?: never;
             header?: never;
@@ -2122,131 +1937,34 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        /** Maps a group to a role (mappedRole or mappedCustomRoleId; null clears); members' roles are recomputed */
-        patch: operations["setScimGroupMapping"];
-        trace?: never;
-    };
-    "/api/scim/v2/ServiceProviderConfig": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: operations["scimServiceProviderConfig"];
-        put?: never;
-        post?: never;
+        /** Sends a test event at once; success false with error when unreachable, timed out, refused by the SSRF guard or answered non-2xx */
+        post: operations["testWebhook"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/scim/v2/ResourceTypes": {
+    "/api/auth/chat": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get: operations["scimResourceTypes"];
-        put?: never;
+        /** Chat notification settings (URL masked) */
+        get: operations["getChatSettings"];
+        /** Saves the chat incoming-webhook URL (https, SSRF guard), channel and events */
+        put: operations["putChatSettings"];
         post?: never;
-        delete?: never;
+        /** Removes the chat settings */
+        delete: operations["deleteChatSettings"];
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/scim/v2/Schemas": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: operations["scimSchemas"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/scim/v2/Users": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** ListResponse; filter (RFC 7644 §3.4.2.2), startIndex (1-based), count (default 100, max 200) */
-        get: operations["scimListUsers"];
-        put?: never;
-        /** Provisions a user: the account with this email is linked or created and joins the organization; 409 uniqueness */
-        post: operations["scimCreateUser"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/scim/v2/Users/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: operations["scimGetUser"];
-        put: operations["scimReplaceUser"];
-        post?: never;
-        /** Removes the user from the organization; the account stays */
-        delete: operations["scimDeleteUser"];
-        options?: never;
-        head?: never;
-        /** PatchOp (RFC 7644 §3.5.2); active false deactivates the member in this organization */
-        patch: operations["scimPatchUser"];
-        trace?: never;
-    };
-    "/api/scim/v2/Groups": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: operations["scimListGroups"];
-        put?: never;
-        post: operations["scimCreateGroup"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/scim/v2/Groups/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: operations["scimGetGroup"];
-        put: operations["scimReplaceGroup"];
-        post?: never;
-        delete: operations["scimDeleteGroup"];
-        options?: never;
-        head?: never;
-        patch: operations["scimPatchGroup"];
-        trace?: never;
-    };
-    "/api/scim/v2/Bulk": {
+    "/api/auth/chat/test": {
         parameters: {
             query?: never;
             header?: never;
@@ -2255,8 +1973,8 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** BulkRequest of up to 100 operations (413 beyond); bulkId references; failOnErrors */
-        post: operations["scimBulk"];
+        /** Sends one test message and reports the answer */
+        post: operations["testChat"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2364,27 +2082,141 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/sso/saml/callback": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Assertion Consumer Service (HTTP-POST, form field SAMLResponse): 302 to {FRONTEND_URL}/auth/callback?code=<code>, or /auth/error?reason=<reason> */
-        post: operations["samlCallback"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: never;
+    schemas: {
+        /** @description The JSON body of every webhook delivery. Headers: X-Service-Signature (sha256=<hex HMAC-SHA256 of the raw body with the secret>, when the webhook has one), X-Service-Event, X-Service-Delivery (the delivery id, the same on retries) and X-Service-Attempt (0 for the first send, 1 to 4 for retries). */
+        WebhookEnvelope: {
+            /** @description The event id: the same on every retry and for every webhook receiving this event */
+            id: string;
+            /** @enum {string} */
+            event: "scan.started" | "scan.completed" | "scan.failed" | "drift.detected" | "drift.resolved" | "guardrail.violated" | "guardrail.bypassed" | "watch.drift_detected" | "member.invited" | "member.removed" | "webhook.test";
+            /** Format: date-time */
+            timestamp: string;
+            organization: {
+                id: string;
+                name: string;
+            };
+            /** @description Per event: WebhookData.<event> */
+            data: components["schemas"]["WebhookData.scan.started"] | components["schemas"]["WebhookData.scan.completed"] | components["schemas"]["WebhookData.scan.failed"] | components["schemas"]["WebhookData.drift.detected"] | components["schemas"]["WebhookData.drift.resolved"] | components["schemas"]["WebhookData.guardrail.violated"] | components["schemas"]["WebhookData.guardrail.bypassed"] | components["schemas"]["WebhookData.watch.drift_detected"] | components["schemas"]["WebhookData.member.invited"] | components["schemas"]["WebhookData.member.removed"];
+        };
+        /** @description data of the scan.started event */
+        "WebhookData.scan.started": {
+            scanId: string;
+            repositoryConfigId: string;
+            /** @description owner/name of the repository config */
+            repositoryName: string;
+            triggeredBy: string;
+        };
+        /** @description data of the scan.completed event */
+        "WebhookData.scan.completed": {
+            scanId: string;
+            repositoryConfigId: string;
+            /** @description owner/name of the repository config */
+            repositoryName: string;
+            /** @description Drifts open after the scan */
+            driftCount: number;
+            newDrifts: number;
+            resolvedDrifts: number;
+        };
+        /** @description data of the scan.failed event */
+        "WebhookData.scan.failed": {
+            scanId: string;
+            repositoryConfigId: string;
+            /** @description owner/name of the repository config */
+            repositoryName: string;
+            error: string;
+        };
+        /** @description data of the drift.detected event */
+        "WebhookData.drift.detected": {
+            scanId: string;
+            repositoryConfigId: string;
+            /** @description owner/name of the repository config */
+            repositoryName: string;
+            count: number;
+            drifts: {
+                _id: string;
+                /** @description Terraform resource address */
+                resourceAddress: string;
+                resourceType?: string;
+                severity: "critical" | "high" | "medium" | "low";
+            }[];
+        };
+        /** @description data of the drift.resolved event */
+        "WebhookData.drift.resolved": {
+            scanId: string | null;
+            repositoryConfigId: string;
+            /** @description owner/name of the repository config */
+            repositoryName: string;
+            count: number;
+            resolvedBy: "scan" | "user";
+            drifts: {
+                _id: string;
+                /** @description Terraform resource address */
+                resourceAddress: string;
+                resourceType?: string;
+                severity: "critical" | "high" | "medium" | "low";
+            }[];
+        };
+        /** @description data of the guardrail.violated event */
+        "WebhookData.guardrail.violated": {
+            evaluationId: string;
+            guardrailId: string;
+            guardrailName: string;
+            enforcement: "block" | "warn" | "dry_run" | "require_approval";
+            repositoryId: string;
+            decision: "blocked" | "allowed" | "pending";
+            violationCount: number;
+            violations: {
+                address: string;
+                resourceType: string;
+                attribute: string;
+                operator: string;
+            }[];
+        };
+        /** @description data of the guardrail.bypassed event */
+        "WebhookData.guardrail.bypassed": {
+            evaluationId: string;
+            repositoryId: string;
+            guardrailIds: string[];
+            reason: string;
+            bypassedBy: {
+                id: string;
+                email?: string;
+            };
+        };
+        /** @description data of the watch.drift_detected event */
+        "WebhookData.watch.drift_detected": {
+            watchId: string;
+            watchName: string;
+            repositoryId: string;
+            scanId: string;
+            newDriftCount: number;
+            driftCount: number;
+            driftIds: string[];
+        };
+        /** @description data of the member.invited event */
+        "WebhookData.member.invited": {
+            invitationId: string;
+            email: string;
+            role: string;
+            invitedBy: {
+                id: string;
+                email?: string;
+            };
+        };
+        /** @description data of the member.removed event */
+        "WebhookData.member.removed": {
+            userId: string;
+            email: string;
+            role: string;
+            removedBy: {
+                id: string;
+                email?: string;
+            } | null;
+        };
+    };
     responses: never;
     parameters: never;
     requestBodies: never;
@@ -2393,6 +2225,637 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getAiProvider: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        provider: "provider_a" | "provider_b";
+                        model: string;
+                        hasCustomKey: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    setAiProvider: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    provider: "provider_a" | "provider_b";
+                    model?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        provider: "provider_a" | "provider_b";
+                        model: string;
+                        hasCustomKey: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProviderAApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        hasKey: boolean;
+                        /** @description Masked: the first characters and the last 4 */
+                        keyPrefix: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    saveProviderAApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    apiKey: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        hasKey: boolean;
+                        /** @description Masked: the first characters and the last 4 */
+                        keyPrefix: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteProviderAApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        hasKey: boolean;
+                        /** @description Masked: the first characters and the last 4 */
+                        keyPrefix: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    verifyProviderAApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        valid: boolean;
+                        model: string;
+                        /** @description Why the key was not accepted (no key, refused by the provider, provider unreachable) */
+                        error?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getProviderBApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        hasKey: boolean;
+                        /** @description Masked: the first characters and the last 4 */
+                        keyPrefix: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    saveProviderBApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    apiKey: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        hasKey: boolean;
+                        /** @description Masked: the first characters and the last 4 */
+                        keyPrefix: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteProviderBApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        hasKey: boolean;
+                        /** @description Masked: the first characters and the last 4 */
+                        keyPrefix: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    verifyProviderBApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        valid: boolean;
+                        model: string;
+                        /** @description Why the key was not accepted (no key, refused by the provider, provider unreachable) */
+                        error?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
     listAuditTrail: {
         parameters: {
             query?: {
@@ -5001,1385 +5464,6 @@ export interface operations {
             };
         };
     };
-    listWatches: {
-        parameters: {
-            query?: {
-                status?: "active" | "paused" | "snoozed";
-                /** @description Record id (24 lowercase hex characters) */
-                repositoryId?: string;
-                page?: number;
-                limit?: number;
-            };
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        watches: {
-                            _id: string;
-                            name: string;
-                            repositoryId: string;
-                            workspace: string;
-                            /** @enum {unknown} */
-                            status: "active" | "paused" | "snoozed";
-                            /** @enum {unknown} */
-                            interval: "1h" | "6h" | "12h" | "24h";
-                            /** @enum {unknown} */
-                            notifyOn: "drift" | "all" | "none";
-                            /** @description Which drifts the watch reports (events, driftCount); empty: every drift */
-                            filters: {
-                                /** @description Only drifts of these severities */
-                                severity?: ("critical" | "high" | "medium" | "low")[];
-                                /** @description Only drifts of these resource types */
-                                resourceType?: string[];
-                            };
-                            /** Format: date-time */
-                            snoozedUntil: string | null;
-                            snoozeReason: string | null;
-                            /** Format: date-time */
-                            lastRun: string | null;
-                            lastRunStatus: ("running" | "passed" | "drift" | "failed") | (never | null);
-                            lastScanId: string | null;
-                            lastError: string | null;
-                            driftCount: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        total: number;
-                        page: number;
-                        pages: number;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    createWatch: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    name: string;
-                    /** @description Record id (24 lowercase hex characters) */
-                    repositoryId: string;
-                    /** @default default */
-                    workspace?: string;
-                    /** @enum {unknown} */
-                    interval: "1h" | "6h" | "12h" | "24h";
-                    /**
-                     * @description drift: runs that find new drift; all: every completed run; none: never
-                     * @default drift
-                     * @enum {unknown}
-                     */
-                    notifyOn?: "drift" | "all" | "none";
-                    /** @description Which drifts the watch reports (events, driftCount); empty: every drift */
-                    filters?: {
-                        /** @description Only drifts of these severities */
-                        severity?: ("critical" | "high" | "medium" | "low")[];
-                        /** @description Only drifts of these resource types */
-                        resourceType?: string[];
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        _id: string;
-                        name: string;
-                        repositoryId: string;
-                        workspace: string;
-                        /** @enum {unknown} */
-                        status: "active" | "paused" | "snoozed";
-                        /** @enum {unknown} */
-                        interval: "1h" | "6h" | "12h" | "24h";
-                        /** @enum {unknown} */
-                        notifyOn: "drift" | "all" | "none";
-                        /** @description Which drifts the watch reports (events, driftCount); empty: every drift */
-                        filters: {
-                            /** @description Only drifts of these severities */
-                            severity?: ("critical" | "high" | "medium" | "low")[];
-                            /** @description Only drifts of these resource types */
-                            resourceType?: string[];
-                        };
-                        /** Format: date-time */
-                        snoozedUntil: string | null;
-                        snoozeReason: string | null;
-                        /** Format: date-time */
-                        lastRun: string | null;
-                        lastRunStatus: ("running" | "passed" | "drift" | "failed") | (never | null);
-                        lastScanId: string | null;
-                        lastError: string | null;
-                        driftCount: number;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    bulkUpdateWatches: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    ids: string[];
-                    /** @description Create fields only */
-                    updates: {
-                        name?: string;
-                        /** @description Record id (24 lowercase hex characters) */
-                        repositoryId?: string;
-                        workspace?: string;
-                        /** @enum {unknown} */
-                        interval?: "1h" | "6h" | "12h" | "24h";
-                        /** @enum {unknown} */
-                        notifyOn?: "drift" | "all" | "none";
-                        /** @description Which drifts the watch reports (events, driftCount); empty: every drift */
-                        filters?: {
-                            /** @description Only drifts of these severities */
-                            severity?: ("critical" | "high" | "medium" | "low")[];
-                            /** @description Only drifts of these resource types */
-                            resourceType?: string[];
-                        };
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description The caller's organization's watches among ids */
-                        updated: number;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    listWatchEvents: {
-        parameters: {
-            query?: {
-                /** @description Record id (24 lowercase hex characters) */
-                watchId?: string;
-                type?: "drift_detected" | "drift_resolved" | "check_passed";
-                /** @description Events at or after (ISO 8601) */
-                from?: string;
-                /** @description Events at or before (ISO 8601) */
-                to?: string;
-                page?: number;
-                limit?: number;
-            };
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        events: {
-                            _id: string;
-                            watchId: string;
-                            watchName: string;
-                            repositoryId: string;
-                            scanId: string;
-                            /** @enum {unknown} */
-                            type: "drift_detected" | "drift_resolved" | "check_passed";
-                            driftId: string | null;
-                            resourceAddress: string | null;
-                            resourceType: string | null;
-                            severity: ("critical" | "high" | "medium" | "low") | (never | null);
-                            /** Format: date-time */
-                            createdAt: string;
-                        }[];
-                        total: number;
-                        page: number;
-                        pages: number;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    watchEventSummary: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        totalEvents: number;
-                        driftDetected: number;
-                        driftResolved: number;
-                        checksPassed: number;
-                        activeWatches: number;
-                        snoozedWatches: number;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    watchAnalytics: {
-        parameters: {
-            query?: {
-                period?: "7d" | "30d" | "90d";
-            };
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {unknown} */
-                        period: "7d" | "30d" | "90d";
-                        /** @description First UTC day of the period (YYYY-MM-DD) */
-                        from: string;
-                        /** @description Last UTC day (today) */
-                        to: string;
-                        days: {
-                            day: string;
-                            detected: number;
-                            resolved: number;
-                            checksPassed: number;
-                        }[];
-                        totals: {
-                            detected: number;
-                            resolved: number;
-                            checksPassed: number;
-                        };
-                        /** @description Mean of (resolved - detected) over drifts resolved in the period; null when none was */
-                        meanTimeToResolveHours: number | null;
-                        mostDriftingResources: {
-                            resourceAddress: string;
-                            resourceType: string | null;
-                            detections: number;
-                        }[];
-                        mostDriftingWatches: {
-                            watchId: string;
-                            name: string;
-                            detections: number;
-                        }[];
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    listWatchTemplates: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        templates: {
-                            _id: string;
-                            name: string;
-                            description: string | null;
-                            config: {
-                                [key: string]: unknown;
-                            };
-                            /** Format: date-time */
-                            createdAt: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    createWatchTemplate: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    name: string;
-                    description?: string;
-                    /** @description Watch settings: workspace, interval, notifyOn, filters */
-                    config: {
-                        workspace?: string;
-                        /** @enum {unknown} */
-                        interval?: "1h" | "6h" | "12h" | "24h";
-                        /** @enum {unknown} */
-                        notifyOn?: "drift" | "all" | "none";
-                        /** @description Which drifts the watch reports (events, driftCount); empty: every drift */
-                        filters?: {
-                            /** @description Only drifts of these severities */
-                            severity?: ("critical" | "high" | "medium" | "low")[];
-                            /** @description Only drifts of these resource types */
-                            resourceType?: string[];
-                        };
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        _id: string;
-                        name: string;
-                        description: string | null;
-                        config: {
-                            [key: string]: unknown;
-                        };
-                        /** Format: date-time */
-                        createdAt: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    deleteWatchTemplate: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path: {
-                /** @description Record id (24 lowercase hex characters) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    runWatchTemplate: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path: {
-                /** @description Record id (24 lowercase hex characters) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    name: string;
-                    /** @description Record id (24 lowercase hex characters) */
-                    repositoryId: string;
-                    /** @description Watch settings: workspace, interval, notifyOn, filters */
-                    overrides?: {
-                        workspace?: string;
-                        /** @enum {unknown} */
-                        interval?: "1h" | "6h" | "12h" | "24h";
-                        /** @enum {unknown} */
-                        notifyOn?: "drift" | "all" | "none";
-                        /** @description Which drifts the watch reports (events, driftCount); empty: every drift */
-                        filters?: {
-                            /** @description Only drifts of these severities */
-                            severity?: ("critical" | "high" | "medium" | "low")[];
-                            /** @description Only drifts of these resource types */
-                            resourceType?: string[];
-                        };
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        _id: string;
-                        name: string;
-                        repositoryId: string;
-                        workspace: string;
-                        /** @enum {unknown} */
-                        status: "active" | "paused" | "snoozed";
-                        /** @enum {unknown} */
-                        interval: "1h" | "6h" | "12h" | "24h";
-                        /** @enum {unknown} */
-                        notifyOn: "drift" | "all" | "none";
-                        /** @description Which drifts the watch reports (events, driftCount); empty: every drift */
-                        filters: {
-                            /** @description Only drifts of these severities */
-                            severity?: ("critical" | "high" | "medium" | "low")[];
-                            /** @description Only drifts of these resource types */
-                            resourceType?: string[];
-                        };
-                        /** Format: date-time */
-                        snoozedUntil: string | null;
-                        snoozeReason: string | null;
-                        /** Format: date-time */
-                        lastRun: string | null;
-                        lastRunStatus: ("running" | "passed" | "drift" | "failed") | (never | null);
-                        lastScanId: string | null;
-                        lastError: string | null;
-                        driftCount: number;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    getWatch: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path: {
-                /** @description Record id (24 lowercase hex characters) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        _id: string;
-                        name: string;
-                        repositoryId: string;
-                        workspace: string;
-                        /** @enum {unknown} */
-                        status: "active" | "paused" | "snoozed";
-                        /** @enum {unknown} */
-                        interval: "1h" | "6h" | "12h" | "24h";
-                        /** @enum {unknown} */
-                        notifyOn: "drift" | "all" | "none";
-                        /** @description Which drifts the watch reports (events, driftCount); empty: every drift */
-                        filters: {
-                            /** @description Only drifts of these severities */
-                            severity?: ("critical" | "high" | "medium" | "low")[];
-                            /** @description Only drifts of these resource types */
-                            resourceType?: string[];
-                        };
-                        /** Format: date-time */
-                        snoozedUntil: string | null;
-                        snoozeReason: string | null;
-                        /** Format: date-time */
-                        lastRun: string | null;
-                        lastRunStatus: ("running" | "passed" | "drift" | "failed") | (never | null);
-                        lastScanId: string | null;
-                        lastError: string | null;
-                        driftCount: number;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    deleteWatch: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path: {
-                /** @description Record id (24 lowercase hex characters) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    updateWatch: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path: {
-                /** @description Record id (24 lowercase hex characters) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    name?: string;
-                    /** @description Record id (24 lowercase hex characters) */
-                    repositoryId?: string;
-                    workspace?: string;
-                    /** @enum {unknown} */
-                    interval?: "1h" | "6h" | "12h" | "24h";
-                    /** @enum {unknown} */
-                    notifyOn?: "drift" | "all" | "none";
-                    /** @description Which drifts the watch reports (events, driftCount); empty: every drift */
-                    filters?: {
-                        /** @description Only drifts of these severities */
-                        severity?: ("critical" | "high" | "medium" | "low")[];
-                        /** @description Only drifts of these resource types */
-                        resourceType?: string[];
-                    };
-                    /** @description paused stops the runs; active resumes them (and ends a snooze) */
-                    status?: "active" | "paused";
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        _id: string;
-                        name: string;
-                        repositoryId: string;
-                        workspace: string;
-                        /** @enum {unknown} */
-                        status: "active" | "paused" | "snoozed";
-                        /** @enum {unknown} */
-                        interval: "1h" | "6h" | "12h" | "24h";
-                        /** @enum {unknown} */
-                        notifyOn: "drift" | "all" | "none";
-                        /** @description Which drifts the watch reports (events, driftCount); empty: every drift */
-                        filters: {
-                            /** @description Only drifts of these severities */
-                            severity?: ("critical" | "high" | "medium" | "low")[];
-                            /** @description Only drifts of these resource types */
-                            resourceType?: string[];
-                        };
-                        /** Format: date-time */
-                        snoozedUntil: string | null;
-                        snoozeReason: string | null;
-                        /** Format: date-time */
-                        lastRun: string | null;
-                        lastRunStatus: ("running" | "passed" | "drift" | "failed") | (never | null);
-                        lastScanId: string | null;
-                        lastError: string | null;
-                        driftCount: number;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    acceptWatchBaseline: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path: {
-                /** @description Record id (24 lowercase hex characters) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        message: string;
-                        /** @description Drifts marked accepted */
-                        accepted: number;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    snoozeWatch: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path: {
-                /** @description Record id (24 lowercase hex characters) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @enum {unknown} */
-                    duration: "1h" | "6h" | "24h" | "7d" | "30d";
-                    reason?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        _id: string;
-                        name: string;
-                        repositoryId: string;
-                        workspace: string;
-                        /** @enum {unknown} */
-                        status: "active" | "paused" | "snoozed";
-                        /** @enum {unknown} */
-                        interval: "1h" | "6h" | "12h" | "24h";
-                        /** @enum {unknown} */
-                        notifyOn: "drift" | "all" | "none";
-                        /** @description Which drifts the watch reports (events, driftCount); empty: every drift */
-                        filters: {
-                            /** @description Only drifts of these severities */
-                            severity?: ("critical" | "high" | "medium" | "low")[];
-                            /** @description Only drifts of these resource types */
-                            resourceType?: string[];
-                        };
-                        /** Format: date-time */
-                        snoozedUntil: string | null;
-                        snoozeReason: string | null;
-                        /** Format: date-time */
-                        lastRun: string | null;
-                        lastRunStatus: ("running" | "passed" | "drift" | "failed") | (never | null);
-                        lastScanId: string | null;
-                        lastError: string | null;
-                        driftCount: number;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    unsnoozeWatch: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path: {
-                /** @description Record id (24 lowercase hex characters) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        _id: string;
-                        name: string;
-                        repositoryId: string;
-                        workspace: string;
-                        /** @enum {unknown} */
-                        status: "active" | "paused" | "snoozed";
-                        /** @enum {unknown} */
-                        interval: "1h" | "6h" | "12h" | "24h";
-                        /** @enum {unknown} */
-                        notifyOn: "drift" | "all" | "none";
-                        /** @description Which drifts the watch reports (events, driftCount); empty: every drift */
-                        filters: {
-                            /** @description Only drifts of these severities */
-                            severity?: ("critical" | "high" | "medium" | "low")[];
-                            /** @description Only drifts of these resource types */
-                            resourceType?: string[];
-                        };
-                        /** Format: date-time */
-                        snoozedUntil: string | null;
-                        snoozeReason: string | null;
-                        /** Format: date-time */
-                        lastRun: string | null;
-                        lastRunStatus: ("running" | "passed" | "drift" | "failed") | (never | null);
-                        lastScanId: string | null;
-                        lastError: string | null;
-                        driftCount: number;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
     listWidgets: {
         parameters: {
             query?: never;
@@ -7166,17 +6250,6 @@ export interface operations {
                             } | null;
                             /** @description The commit the latest scan that found it read */
                             commit: string | null;
-                            /** @description Accepted baseline (Drift Watch accept); null when not accepted */
-                            accepted: {
-                                /** @description User id of who accepted it */
-                                by: string;
-                                /** Format: date-time */
-                                at: string;
-                                /** @description The diff accepted: the drift is reported again only when a scan finds another */
-                                diff: {
-                                    [key: string]: unknown;
-                                };
-                            } | null;
                         }[];
                         pagination: {
                             page: number;
@@ -7320,17 +6393,6 @@ export interface operations {
                             } | null;
                             /** @description The commit the latest scan that found it read */
                             commit: string | null;
-                            /** @description Accepted baseline (Drift Watch accept); null when not accepted */
-                            accepted: {
-                                /** @description User id of who accepted it */
-                                by: string;
-                                /** Format: date-time */
-                                at: string;
-                                /** @description The diff accepted: the drift is reported again only when a scan finds another */
-                                diff: {
-                                    [key: string]: unknown;
-                                };
-                            } | null;
                         }[];
                         pagination: {
                             page: number;
@@ -7843,17 +6905,6 @@ export interface operations {
                             } | null;
                             /** @description The commit the latest scan that found it read */
                             commit: string | null;
-                            /** @description Accepted baseline (Drift Watch accept); null when not accepted */
-                            accepted: {
-                                /** @description User id of who accepted it */
-                                by: string;
-                                /** Format: date-time */
-                                at: string;
-                                /** @description The diff accepted: the drift is reported again only when a scan finds another */
-                                diff: {
-                                    [key: string]: unknown;
-                                };
-                            } | null;
                         }[];
                     };
                 };
@@ -7977,17 +7028,6 @@ export interface operations {
                             } | null;
                             /** @description The commit the latest scan that found it read */
                             commit: string | null;
-                            /** @description Accepted baseline (Drift Watch accept); null when not accepted */
-                            accepted: {
-                                /** @description User id of who accepted it */
-                                by: string;
-                                /** Format: date-time */
-                                at: string;
-                                /** @description The diff accepted: the drift is reported again only when a scan finds another */
-                                diff: {
-                                    [key: string]: unknown;
-                                };
-                            } | null;
                         }[];
                     };
                 };
@@ -8196,17 +7236,6 @@ export interface operations {
                             } | null;
                             /** @description The commit the latest scan that found it read */
                             commit: string | null;
-                            /** @description Accepted baseline (Drift Watch accept); null when not accepted */
-                            accepted: {
-                                /** @description User id of who accepted it */
-                                by: string;
-                                /** Format: date-time */
-                                at: string;
-                                /** @description The diff accepted: the drift is reported again only when a scan finds another */
-                                diff: {
-                                    [key: string]: unknown;
-                                };
-                            } | null;
                         };
                     };
                 };
@@ -8333,17 +7362,6 @@ export interface operations {
                             } | null;
                             /** @description The commit the latest scan that found it read */
                             commit: string | null;
-                            /** @description Accepted baseline (Drift Watch accept); null when not accepted */
-                            accepted: {
-                                /** @description User id of who accepted it */
-                                by: string;
-                                /** Format: date-time */
-                                at: string;
-                                /** @description The diff accepted: the drift is reported again only when a scan finds another */
-                                diff: {
-                                    [key: string]: unknown;
-                                };
-                            } | null;
                         };
                     };
                 };
@@ -8418,1398 +7436,6 @@ export interface operations {
                         data: {
                             message: string;
                         };
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    listGuardrails: {
-        parameters: {
-            query?: {
-                status?: "active" | "inactive";
-                enforcement?: "block" | "warn" | "dry_run" | "require_approval";
-                page?: number;
-                limit?: number;
-            };
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        guardrails: {
-                            _id: string;
-                            name: string;
-                            description: string;
-                            /** @enum {unknown} */
-                            enforcement: "block" | "warn" | "dry_run" | "require_approval";
-                            status: "active" | "inactive";
-                            rules: {
-                                /** @description A Terraform resource type (aws_s3_bucket) or * for every type */
-                                resourceType: string;
-                                /** @description Dot path into the planned values (change.after): tags.Owner, ingress[*].cidr_blocks, root_block_device[0].encrypted, tags["kubernetes.io/role"] */
-                                attribute: string;
-                                /**
-                                 * @description equals, not_equals, exists, not_exists, in, not_in, contains, not_contains, matches, gt, gte, lt, lte. A rule asserts what every value its attribute reaches must satisfy: it is violated when any value fails. Absent (null or unset) values pass not_equals, not_exists, not_in, not_contains and fail the others. Values unknown until apply pass exists, fail not_exists and are listed as unknown (not violations) for the others. On a list value: contains/not_contains test membership, in/not_in every/no element, matches every element, equals the whole list. A [*] over an absent or empty list reaches no value (nothing to check). See docs/guardrails.md.
-                                 * @enum {unknown}
-                                 */
-                                operator: "equals" | "not_equals" | "exists" | "not_exists" | "in" | "not_in" | "contains" | "not_contains" | "matches" | "gt" | "gte" | "lt" | "lte";
-                                /** @description Required except for exists/not_exists (which take none): an array for in/not_in, a number for gt/gte/lt/lte, a regular expression (checked safe, at most 200 characters) for matches */
-                                value?: unknown;
-                                /** @description Extension: the rule applies only where every condition holds; conditions sharing the attribute's [*] prefix are checked on the same list element */
-                                when?: {
-                                    /** @description Dot path into the planned values (change.after): tags.Owner, ingress[*].cidr_blocks, root_block_device[0].encrypted, tags["kubernetes.io/role"] */
-                                    attribute: string;
-                                    /**
-                                     * @description equals, not_equals, exists, not_exists, in, not_in, contains, not_contains, matches, gt, gte, lt, lte. A rule asserts what every value its attribute reaches must satisfy: it is violated when any value fails. Absent (null or unset) values pass not_equals, not_exists, not_in, not_contains and fail the others. Values unknown until apply pass exists, fail not_exists and are listed as unknown (not violations) for the others. On a list value: contains/not_contains test membership, in/not_in every/no element, matches every element, equals the whole list. A [*] over an absent or empty list reaches no value (nothing to check). See docs/guardrails.md.
-                                     * @enum {unknown}
-                                     */
-                                    operator: "equals" | "not_equals" | "exists" | "not_exists" | "in" | "not_in" | "contains" | "not_contains" | "matches" | "gt" | "gte" | "lt" | "lte";
-                                    /** @description Required except for exists/not_exists (which take none): an array for in/not_in, a number for gt/gte/lt/lte, a regular expression (checked safe, at most 200 characters) for matches */
-                                    value?: unknown;
-                                }[];
-                            }[];
-                            deployedTo: string[];
-                            /** @description Stored evaluations this guardrail took part in */
-                            evaluationCount: number;
-                            /** @description Violations it found across them */
-                            violationCount: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        total: number;
-                        page: number;
-                        pages: number;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    createGuardrail: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    name: string;
-                    description?: string;
-                    /** @enum {unknown} */
-                    enforcement: "block" | "warn" | "dry_run" | "require_approval";
-                    status?: "active" | "inactive";
-                    rules: {
-                        /** @description A Terraform resource type (aws_s3_bucket) or * for every type */
-                        resourceType: string;
-                        /** @description Dot path into the planned values (change.after): tags.Owner, ingress[*].cidr_blocks, root_block_device[0].encrypted, tags["kubernetes.io/role"] */
-                        attribute: string;
-                        /**
-                         * @description equals, not_equals, exists, not_exists, in, not_in, contains, not_contains, matches, gt, gte, lt, lte. A rule asserts what every value its attribute reaches must satisfy: it is violated when any value fails. Absent (null or unset) values pass not_equals, not_exists, not_in, not_contains and fail the others. Values unknown until apply pass exists, fail not_exists and are listed as unknown (not violations) for the others. On a list value: contains/not_contains test membership, in/not_in every/no element, matches every element, equals the whole list. A [*] over an absent or empty list reaches no value (nothing to check). See docs/guardrails.md.
-                         * @enum {unknown}
-                         */
-                        operator: "equals" | "not_equals" | "exists" | "not_exists" | "in" | "not_in" | "contains" | "not_contains" | "matches" | "gt" | "gte" | "lt" | "lte";
-                        /** @description Required except for exists/not_exists (which take none): an array for in/not_in, a number for gt/gte/lt/lte, a regular expression (checked safe, at most 200 characters) for matches */
-                        value?: unknown;
-                        /** @description Extension: the rule applies only where every condition holds; conditions sharing the attribute's [*] prefix are checked on the same list element */
-                        when?: {
-                            /** @description Dot path into the planned values (change.after): tags.Owner, ingress[*].cidr_blocks, root_block_device[0].encrypted, tags["kubernetes.io/role"] */
-                            attribute: string;
-                            /**
-                             * @description equals, not_equals, exists, not_exists, in, not_in, contains, not_contains, matches, gt, gte, lt, lte. A rule asserts what every value its attribute reaches must satisfy: it is violated when any value fails. Absent (null or unset) values pass not_equals, not_exists, not_in, not_contains and fail the others. Values unknown until apply pass exists, fail not_exists and are listed as unknown (not violations) for the others. On a list value: contains/not_contains test membership, in/not_in every/no element, matches every element, equals the whole list. A [*] over an absent or empty list reaches no value (nothing to check). See docs/guardrails.md.
-                             * @enum {unknown}
-                             */
-                            operator: "equals" | "not_equals" | "exists" | "not_exists" | "in" | "not_in" | "contains" | "not_contains" | "matches" | "gt" | "gte" | "lt" | "lte";
-                            /** @description Required except for exists/not_exists (which take none): an array for in/not_in, a number for gt/gte/lt/lte, a regular expression (checked safe, at most 200 characters) for matches */
-                            value?: unknown;
-                        }[];
-                    }[];
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        _id: string;
-                        name: string;
-                        description: string;
-                        /** @enum {unknown} */
-                        enforcement: "block" | "warn" | "dry_run" | "require_approval";
-                        status: "active" | "inactive";
-                        rules: {
-                            /** @description A Terraform resource type (aws_s3_bucket) or * for every type */
-                            resourceType: string;
-                            /** @description Dot path into the planned values (change.after): tags.Owner, ingress[*].cidr_blocks, root_block_device[0].encrypted, tags["kubernetes.io/role"] */
-                            attribute: string;
-                            /**
-                             * @description equals, not_equals, exists, not_exists, in, not_in, contains, not_contains, matches, gt, gte, lt, lte. A rule asserts what every value its attribute reaches must satisfy: it is violated when any value fails. Absent (null or unset) values pass not_equals, not_exists, not_in, not_contains and fail the others. Values unknown until apply pass exists, fail not_exists and are listed as unknown (not violations) for the others. On a list value: contains/not_contains test membership, in/not_in every/no element, matches every element, equals the whole list. A [*] over an absent or empty list reaches no value (nothing to check). See docs/guardrails.md.
-                             * @enum {unknown}
-                             */
-                            operator: "equals" | "not_equals" | "exists" | "not_exists" | "in" | "not_in" | "contains" | "not_contains" | "matches" | "gt" | "gte" | "lt" | "lte";
-                            /** @description Required except for exists/not_exists (which take none): an array for in/not_in, a number for gt/gte/lt/lte, a regular expression (checked safe, at most 200 characters) for matches */
-                            value?: unknown;
-                            /** @description Extension: the rule applies only where every condition holds; conditions sharing the attribute's [*] prefix are checked on the same list element */
-                            when?: {
-                                /** @description Dot path into the planned values (change.after): tags.Owner, ingress[*].cidr_blocks, root_block_device[0].encrypted, tags["kubernetes.io/role"] */
-                                attribute: string;
-                                /**
-                                 * @description equals, not_equals, exists, not_exists, in, not_in, contains, not_contains, matches, gt, gte, lt, lte. A rule asserts what every value its attribute reaches must satisfy: it is violated when any value fails. Absent (null or unset) values pass not_equals, not_exists, not_in, not_contains and fail the others. Values unknown until apply pass exists, fail not_exists and are listed as unknown (not violations) for the others. On a list value: contains/not_contains test membership, in/not_in every/no element, matches every element, equals the whole list. A [*] over an absent or empty list reaches no value (nothing to check). See docs/guardrails.md.
-                                 * @enum {unknown}
-                                 */
-                                operator: "equals" | "not_equals" | "exists" | "not_exists" | "in" | "not_in" | "contains" | "not_contains" | "matches" | "gt" | "gte" | "lt" | "lte";
-                                /** @description Required except for exists/not_exists (which take none): an array for in/not_in, a number for gt/gte/lt/lte, a regular expression (checked safe, at most 200 characters) for matches */
-                                value?: unknown;
-                            }[];
-                        }[];
-                        deployedTo: string[];
-                        /** @description Stored evaluations this guardrail took part in */
-                        evaluationCount: number;
-                        /** @description Violations it found across them */
-                        violationCount: number;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    listGuardrailTemplates: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        templates: {
-                            _id: string;
-                            name: string;
-                            description: string;
-                            category: string;
-                            /** @enum {unknown} */
-                            enforcement: "block" | "warn" | "dry_run" | "require_approval";
-                            rules: {
-                                /** @description A Terraform resource type (aws_s3_bucket) or * for every type */
-                                resourceType: string;
-                                /** @description Dot path into the planned values (change.after): tags.Owner, ingress[*].cidr_blocks, root_block_device[0].encrypted, tags["kubernetes.io/role"] */
-                                attribute: string;
-                                /**
-                                 * @description equals, not_equals, exists, not_exists, in, not_in, contains, not_contains, matches, gt, gte, lt, lte. A rule asserts what every value its attribute reaches must satisfy: it is violated when any value fails. Absent (null or unset) values pass not_equals, not_exists, not_in, not_contains and fail the others. Values unknown until apply pass exists, fail not_exists and are listed as unknown (not violations) for the others. On a list value: contains/not_contains test membership, in/not_in every/no element, matches every element, equals the whole list. A [*] over an absent or empty list reaches no value (nothing to check). See docs/guardrails.md.
-                                 * @enum {unknown}
-                                 */
-                                operator: "equals" | "not_equals" | "exists" | "not_exists" | "in" | "not_in" | "contains" | "not_contains" | "matches" | "gt" | "gte" | "lt" | "lte";
-                                /** @description Required except for exists/not_exists (which take none): an array for in/not_in, a number for gt/gte/lt/lte, a regular expression (checked safe, at most 200 characters) for matches */
-                                value?: unknown;
-                                /** @description Extension: the rule applies only where every condition holds; conditions sharing the attribute's [*] prefix are checked on the same list element */
-                                when?: {
-                                    /** @description Dot path into the planned values (change.after): tags.Owner, ingress[*].cidr_blocks, root_block_device[0].encrypted, tags["kubernetes.io/role"] */
-                                    attribute: string;
-                                    /**
-                                     * @description equals, not_equals, exists, not_exists, in, not_in, contains, not_contains, matches, gt, gte, lt, lte. A rule asserts what every value its attribute reaches must satisfy: it is violated when any value fails. Absent (null or unset) values pass not_equals, not_exists, not_in, not_contains and fail the others. Values unknown until apply pass exists, fail not_exists and are listed as unknown (not violations) for the others. On a list value: contains/not_contains test membership, in/not_in every/no element, matches every element, equals the whole list. A [*] over an absent or empty list reaches no value (nothing to check). See docs/guardrails.md.
-                                     * @enum {unknown}
-                                     */
-                                    operator: "equals" | "not_equals" | "exists" | "not_exists" | "in" | "not_in" | "contains" | "not_contains" | "matches" | "gt" | "gte" | "lt" | "lte";
-                                    /** @description Required except for exists/not_exists (which take none): an array for in/not_in, a number for gt/gte/lt/lte, a regular expression (checked safe, at most 200 characters) for matches */
-                                    value?: unknown;
-                                }[];
-                            }[];
-                        }[];
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    evaluatePlan: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description Record id (24 lowercase hex characters) */
-                    repositoryId: string;
-                    /** @description The JSON of terraform show -json / tofu show -json of a saved plan; other fields are ignored */
-                    plan: {
-                        /** @description Major version 1 (a plan of another major version is refused, as the format asks) */
-                        format_version: string;
-                        resource_changes?: ({
-                            address: string;
-                            type: string;
-                            mode?: string;
-                            change: {
-                                actions: string[];
-                                after?: unknown;
-                                after_unknown?: unknown;
-                                after_sensitive?: unknown;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                        } & {
-                            [key: string]: unknown;
-                        })[];
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        _id: string;
-                        repositoryId: string;
-                        decision: "blocked" | "allowed" | "pending";
-                        /** @enum {unknown} */
-                        status: "allowed" | "blocked" | "pending" | "approved" | "rejected" | "bypassed";
-                        /** @description Set when the decision is pending: approve or reject with /evaluations/{approvalId}/approve|reject */
-                        approvalId: string | null;
-                        resourceChanges: number;
-                        /** @description Resource changes that create, update or replace */
-                        evaluated: number;
-                        results: {
-                            guardrailId: string;
-                            name: string;
-                            /** @enum {unknown} */
-                            enforcement: "block" | "warn" | "dry_run" | "require_approval";
-                            decision: "blocked" | "allowed" | "pending";
-                            violationCount: number;
-                            /** @description At most 200; violationCount gives the whole */
-                            violations: {
-                                address: string;
-                                resourceType: string;
-                                action: "create" | "update" | "replace";
-                                ruleIndex: number;
-                                attribute: string;
-                                operator: string;
-                                expected?: unknown;
-                                /** @description The concrete path checked, e.g. ingress[0].cidr_blocks */
-                                path: string;
-                                /** @description The planned value; null when absent; "(sensitive)" where the plan marks it sensitive */
-                                actual: unknown;
-                            }[];
-                            unknownCount: number;
-                            /** @description Values unknown until apply that a comparison could not decide; at most 200 */
-                            unknowns: {
-                                address: string;
-                                ruleIndex: number;
-                                attribute: string;
-                                path: string;
-                            }[];
-                        }[];
-                        requestedBy: {
-                            userId: string | null;
-                            kind: string;
-                        };
-                        reviewedBy: {
-                            userId: string | null;
-                            kind: string;
-                        } | null;
-                        /** Format: date-time */
-                        reviewedAt: string | null;
-                        comment: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    getGuardrailEvaluation: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path: {
-                /** @description Record id (24 lowercase hex characters) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        _id: string;
-                        repositoryId: string;
-                        decision: "blocked" | "allowed" | "pending";
-                        /** @enum {unknown} */
-                        status: "allowed" | "blocked" | "pending" | "approved" | "rejected" | "bypassed";
-                        /** @description Set when the decision is pending: approve or reject with /evaluations/{approvalId}/approve|reject */
-                        approvalId: string | null;
-                        resourceChanges: number;
-                        /** @description Resource changes that create, update or replace */
-                        evaluated: number;
-                        results: {
-                            guardrailId: string;
-                            name: string;
-                            /** @enum {unknown} */
-                            enforcement: "block" | "warn" | "dry_run" | "require_approval";
-                            decision: "blocked" | "allowed" | "pending";
-                            violationCount: number;
-                            /** @description At most 200; violationCount gives the whole */
-                            violations: {
-                                address: string;
-                                resourceType: string;
-                                action: "create" | "update" | "replace";
-                                ruleIndex: number;
-                                attribute: string;
-                                operator: string;
-                                expected?: unknown;
-                                /** @description The concrete path checked, e.g. ingress[0].cidr_blocks */
-                                path: string;
-                                /** @description The planned value; null when absent; "(sensitive)" where the plan marks it sensitive */
-                                actual: unknown;
-                            }[];
-                            unknownCount: number;
-                            /** @description Values unknown until apply that a comparison could not decide; at most 200 */
-                            unknowns: {
-                                address: string;
-                                ruleIndex: number;
-                                attribute: string;
-                                path: string;
-                            }[];
-                        }[];
-                        requestedBy: {
-                            userId: string | null;
-                            kind: string;
-                        };
-                        reviewedBy: {
-                            userId: string | null;
-                            kind: string;
-                        } | null;
-                        /** Format: date-time */
-                        reviewedAt: string | null;
-                        comment: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    approveGuardrailEvaluation: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path: {
-                /** @description Record id (24 lowercase hex characters) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    comment?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        _id: string;
-                        repositoryId: string;
-                        decision: "blocked" | "allowed" | "pending";
-                        /** @enum {unknown} */
-                        status: "allowed" | "blocked" | "pending" | "approved" | "rejected" | "bypassed";
-                        /** @description Set when the decision is pending: approve or reject with /evaluations/{approvalId}/approve|reject */
-                        approvalId: string | null;
-                        resourceChanges: number;
-                        /** @description Resource changes that create, update or replace */
-                        evaluated: number;
-                        results: {
-                            guardrailId: string;
-                            name: string;
-                            /** @enum {unknown} */
-                            enforcement: "block" | "warn" | "dry_run" | "require_approval";
-                            decision: "blocked" | "allowed" | "pending";
-                            violationCount: number;
-                            /** @description At most 200; violationCount gives the whole */
-                            violations: {
-                                address: string;
-                                resourceType: string;
-                                action: "create" | "update" | "replace";
-                                ruleIndex: number;
-                                attribute: string;
-                                operator: string;
-                                expected?: unknown;
-                                /** @description The concrete path checked, e.g. ingress[0].cidr_blocks */
-                                path: string;
-                                /** @description The planned value; null when absent; "(sensitive)" where the plan marks it sensitive */
-                                actual: unknown;
-                            }[];
-                            unknownCount: number;
-                            /** @description Values unknown until apply that a comparison could not decide; at most 200 */
-                            unknowns: {
-                                address: string;
-                                ruleIndex: number;
-                                attribute: string;
-                                path: string;
-                            }[];
-                        }[];
-                        requestedBy: {
-                            userId: string | null;
-                            kind: string;
-                        };
-                        reviewedBy: {
-                            userId: string | null;
-                            kind: string;
-                        } | null;
-                        /** Format: date-time */
-                        reviewedAt: string | null;
-                        comment: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    rejectGuardrailEvaluation: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path: {
-                /** @description Record id (24 lowercase hex characters) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    comment?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        _id: string;
-                        repositoryId: string;
-                        decision: "blocked" | "allowed" | "pending";
-                        /** @enum {unknown} */
-                        status: "allowed" | "blocked" | "pending" | "approved" | "rejected" | "bypassed";
-                        /** @description Set when the decision is pending: approve or reject with /evaluations/{approvalId}/approve|reject */
-                        approvalId: string | null;
-                        resourceChanges: number;
-                        /** @description Resource changes that create, update or replace */
-                        evaluated: number;
-                        results: {
-                            guardrailId: string;
-                            name: string;
-                            /** @enum {unknown} */
-                            enforcement: "block" | "warn" | "dry_run" | "require_approval";
-                            decision: "blocked" | "allowed" | "pending";
-                            violationCount: number;
-                            /** @description At most 200; violationCount gives the whole */
-                            violations: {
-                                address: string;
-                                resourceType: string;
-                                action: "create" | "update" | "replace";
-                                ruleIndex: number;
-                                attribute: string;
-                                operator: string;
-                                expected?: unknown;
-                                /** @description The concrete path checked, e.g. ingress[0].cidr_blocks */
-                                path: string;
-                                /** @description The planned value; null when absent; "(sensitive)" where the plan marks it sensitive */
-                                actual: unknown;
-                            }[];
-                            unknownCount: number;
-                            /** @description Values unknown until apply that a comparison could not decide; at most 200 */
-                            unknowns: {
-                                address: string;
-                                ruleIndex: number;
-                                attribute: string;
-                                path: string;
-                            }[];
-                        }[];
-                        requestedBy: {
-                            userId: string | null;
-                            kind: string;
-                        };
-                        reviewedBy: {
-                            userId: string | null;
-                            kind: string;
-                        } | null;
-                        /** Format: date-time */
-                        reviewedAt: string | null;
-                        comment: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    bypassGuardrailEvaluation: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path: {
-                /** @description Record id (24 lowercase hex characters) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    reason: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        _id: string;
-                        repositoryId: string;
-                        decision: "blocked" | "allowed" | "pending";
-                        /** @enum {unknown} */
-                        status: "allowed" | "blocked" | "pending" | "approved" | "rejected" | "bypassed";
-                        /** @description Set when the decision is pending: approve or reject with /evaluations/{approvalId}/approve|reject */
-                        approvalId: string | null;
-                        resourceChanges: number;
-                        /** @description Resource changes that create, update or replace */
-                        evaluated: number;
-                        results: {
-                            guardrailId: string;
-                            name: string;
-                            /** @enum {unknown} */
-                            enforcement: "block" | "warn" | "dry_run" | "require_approval";
-                            decision: "blocked" | "allowed" | "pending";
-                            violationCount: number;
-                            /** @description At most 200; violationCount gives the whole */
-                            violations: {
-                                address: string;
-                                resourceType: string;
-                                action: "create" | "update" | "replace";
-                                ruleIndex: number;
-                                attribute: string;
-                                operator: string;
-                                expected?: unknown;
-                                /** @description The concrete path checked, e.g. ingress[0].cidr_blocks */
-                                path: string;
-                                /** @description The planned value; null when absent; "(sensitive)" where the plan marks it sensitive */
-                                actual: unknown;
-                            }[];
-                            unknownCount: number;
-                            /** @description Values unknown until apply that a comparison could not decide; at most 200 */
-                            unknowns: {
-                                address: string;
-                                ruleIndex: number;
-                                attribute: string;
-                                path: string;
-                            }[];
-                        }[];
-                        requestedBy: {
-                            userId: string | null;
-                            kind: string;
-                        };
-                        reviewedBy: {
-                            userId: string | null;
-                            kind: string;
-                        } | null;
-                        /** Format: date-time */
-                        reviewedAt: string | null;
-                        comment: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    getGuardrail: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path: {
-                /** @description Record id (24 lowercase hex characters) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        _id: string;
-                        name: string;
-                        description: string;
-                        /** @enum {unknown} */
-                        enforcement: "block" | "warn" | "dry_run" | "require_approval";
-                        status: "active" | "inactive";
-                        rules: {
-                            /** @description A Terraform resource type (aws_s3_bucket) or * for every type */
-                            resourceType: string;
-                            /** @description Dot path into the planned values (change.after): tags.Owner, ingress[*].cidr_blocks, root_block_device[0].encrypted, tags["kubernetes.io/role"] */
-                            attribute: string;
-                            /**
-                             * @description equals, not_equals, exists, not_exists, in, not_in, contains, not_contains, matches, gt, gte, lt, lte. A rule asserts what every value its attribute reaches must satisfy: it is violated when any value fails. Absent (null or unset) values pass not_equals, not_exists, not_in, not_contains and fail the others. Values unknown until apply pass exists, fail not_exists and are listed as unknown (not violations) for the others. On a list value: contains/not_contains test membership, in/not_in every/no element, matches every element, equals the whole list. A [*] over an absent or empty list reaches no value (nothing to check). See docs/guardrails.md.
-                             * @enum {unknown}
-                             */
-                            operator: "equals" | "not_equals" | "exists" | "not_exists" | "in" | "not_in" | "contains" | "not_contains" | "matches" | "gt" | "gte" | "lt" | "lte";
-                            /** @description Required except for exists/not_exists (which take none): an array for in/not_in, a number for gt/gte/lt/lte, a regular expression (checked safe, at most 200 characters) for matches */
-                            value?: unknown;
-                            /** @description Extension: the rule applies only where every condition holds; conditions sharing the attribute's [*] prefix are checked on the same list element */
-                            when?: {
-                                /** @description Dot path into the planned values (change.after): tags.Owner, ingress[*].cidr_blocks, root_block_device[0].encrypted, tags["kubernetes.io/role"] */
-                                attribute: string;
-                                /**
-                                 * @description equals, not_equals, exists, not_exists, in, not_in, contains, not_contains, matches, gt, gte, lt, lte. A rule asserts what every value its attribute reaches must satisfy: it is violated when any value fails. Absent (null or unset) values pass not_equals, not_exists, not_in, not_contains and fail the others. Values unknown until apply pass exists, fail not_exists and are listed as unknown (not violations) for the others. On a list value: contains/not_contains test membership, in/not_in every/no element, matches every element, equals the whole list. A [*] over an absent or empty list reaches no value (nothing to check). See docs/guardrails.md.
-                                 * @enum {unknown}
-                                 */
-                                operator: "equals" | "not_equals" | "exists" | "not_exists" | "in" | "not_in" | "contains" | "not_contains" | "matches" | "gt" | "gte" | "lt" | "lte";
-                                /** @description Required except for exists/not_exists (which take none): an array for in/not_in, a number for gt/gte/lt/lte, a regular expression (checked safe, at most 200 characters) for matches */
-                                value?: unknown;
-                            }[];
-                        }[];
-                        deployedTo: string[];
-                        /** @description Stored evaluations this guardrail took part in */
-                        evaluationCount: number;
-                        /** @description Violations it found across them */
-                        violationCount: number;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        /** @description Newest first, at most 20 */
-                        evaluations: {
-                            evaluationId: string;
-                            repositoryId: string;
-                            decision: "blocked" | "allowed" | "pending";
-                            /** @enum {unknown} */
-                            status: "allowed" | "blocked" | "pending" | "approved" | "rejected" | "bypassed";
-                            violationCount: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    deleteGuardrail: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path: {
-                /** @description Record id (24 lowercase hex characters) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    updateGuardrail: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path: {
-                /** @description Record id (24 lowercase hex characters) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    name?: string;
-                    description?: string;
-                    /** @enum {unknown} */
-                    enforcement?: "block" | "warn" | "dry_run" | "require_approval";
-                    status?: "active" | "inactive";
-                    rules?: {
-                        /** @description A Terraform resource type (aws_s3_bucket) or * for every type */
-                        resourceType: string;
-                        /** @description Dot path into the planned values (change.after): tags.Owner, ingress[*].cidr_blocks, root_block_device[0].encrypted, tags["kubernetes.io/role"] */
-                        attribute: string;
-                        /**
-                         * @description equals, not_equals, exists, not_exists, in, not_in, contains, not_contains, matches, gt, gte, lt, lte. A rule asserts what every value its attribute reaches must satisfy: it is violated when any value fails. Absent (null or unset) values pass not_equals, not_exists, not_in, not_contains and fail the others. Values unknown until apply pass exists, fail not_exists and are listed as unknown (not violations) for the others. On a list value: contains/not_contains test membership, in/not_in every/no element, matches every element, equals the whole list. A [*] over an absent or empty list reaches no value (nothing to check). See docs/guardrails.md.
-                         * @enum {unknown}
-                         */
-                        operator: "equals" | "not_equals" | "exists" | "not_exists" | "in" | "not_in" | "contains" | "not_contains" | "matches" | "gt" | "gte" | "lt" | "lte";
-                        /** @description Required except for exists/not_exists (which take none): an array for in/not_in, a number for gt/gte/lt/lte, a regular expression (checked safe, at most 200 characters) for matches */
-                        value?: unknown;
-                        /** @description Extension: the rule applies only where every condition holds; conditions sharing the attribute's [*] prefix are checked on the same list element */
-                        when?: {
-                            /** @description Dot path into the planned values (change.after): tags.Owner, ingress[*].cidr_blocks, root_block_device[0].encrypted, tags["kubernetes.io/role"] */
-                            attribute: string;
-                            /**
-                             * @description equals, not_equals, exists, not_exists, in, not_in, contains, not_contains, matches, gt, gte, lt, lte. A rule asserts what every value its attribute reaches must satisfy: it is violated when any value fails. Absent (null or unset) values pass not_equals, not_exists, not_in, not_contains and fail the others. Values unknown until apply pass exists, fail not_exists and are listed as unknown (not violations) for the others. On a list value: contains/not_contains test membership, in/not_in every/no element, matches every element, equals the whole list. A [*] over an absent or empty list reaches no value (nothing to check). See docs/guardrails.md.
-                             * @enum {unknown}
-                             */
-                            operator: "equals" | "not_equals" | "exists" | "not_exists" | "in" | "not_in" | "contains" | "not_contains" | "matches" | "gt" | "gte" | "lt" | "lte";
-                            /** @description Required except for exists/not_exists (which take none): an array for in/not_in, a number for gt/gte/lt/lte, a regular expression (checked safe, at most 200 characters) for matches */
-                            value?: unknown;
-                        }[];
-                    }[];
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        _id: string;
-                        name: string;
-                        description: string;
-                        /** @enum {unknown} */
-                        enforcement: "block" | "warn" | "dry_run" | "require_approval";
-                        status: "active" | "inactive";
-                        rules: {
-                            /** @description A Terraform resource type (aws_s3_bucket) or * for every type */
-                            resourceType: string;
-                            /** @description Dot path into the planned values (change.after): tags.Owner, ingress[*].cidr_blocks, root_block_device[0].encrypted, tags["kubernetes.io/role"] */
-                            attribute: string;
-                            /**
-                             * @description equals, not_equals, exists, not_exists, in, not_in, contains, not_contains, matches, gt, gte, lt, lte. A rule asserts what every value its attribute reaches must satisfy: it is violated when any value fails. Absent (null or unset) values pass not_equals, not_exists, not_in, not_contains and fail the others. Values unknown until apply pass exists, fail not_exists and are listed as unknown (not violations) for the others. On a list value: contains/not_contains test membership, in/not_in every/no element, matches every element, equals the whole list. A [*] over an absent or empty list reaches no value (nothing to check). See docs/guardrails.md.
-                             * @enum {unknown}
-                             */
-                            operator: "equals" | "not_equals" | "exists" | "not_exists" | "in" | "not_in" | "contains" | "not_contains" | "matches" | "gt" | "gte" | "lt" | "lte";
-                            /** @description Required except for exists/not_exists (which take none): an array for in/not_in, a number for gt/gte/lt/lte, a regular expression (checked safe, at most 200 characters) for matches */
-                            value?: unknown;
-                            /** @description Extension: the rule applies only where every condition holds; conditions sharing the attribute's [*] prefix are checked on the same list element */
-                            when?: {
-                                /** @description Dot path into the planned values (change.after): tags.Owner, ingress[*].cidr_blocks, root_block_device[0].encrypted, tags["kubernetes.io/role"] */
-                                attribute: string;
-                                /**
-                                 * @description equals, not_equals, exists, not_exists, in, not_in, contains, not_contains, matches, gt, gte, lt, lte. A rule asserts what every value its attribute reaches must satisfy: it is violated when any value fails. Absent (null or unset) values pass not_equals, not_exists, not_in, not_contains and fail the others. Values unknown until apply pass exists, fail not_exists and are listed as unknown (not violations) for the others. On a list value: contains/not_contains test membership, in/not_in every/no element, matches every element, equals the whole list. A [*] over an absent or empty list reaches no value (nothing to check). See docs/guardrails.md.
-                                 * @enum {unknown}
-                                 */
-                                operator: "equals" | "not_equals" | "exists" | "not_exists" | "in" | "not_in" | "contains" | "not_contains" | "matches" | "gt" | "gte" | "lt" | "lte";
-                                /** @description Required except for exists/not_exists (which take none): an array for in/not_in, a number for gt/gte/lt/lte, a regular expression (checked safe, at most 200 characters) for matches */
-                                value?: unknown;
-                            }[];
-                        }[];
-                        deployedTo: string[];
-                        /** @description Stored evaluations this guardrail took part in */
-                        evaluationCount: number;
-                        /** @description Violations it found across them */
-                        violationCount: number;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    deployGuardrail: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path: {
-                /** @description Record id (24 lowercase hex characters) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description Repository config ids of the organization */
-                    repositoryIds: string[];
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        message: string;
-                        deployedTo: string[];
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    undeployGuardrail: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path: {
-                /** @description Record id (24 lowercase hex characters) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description Repository config ids of the organization */
-                    repositoryIds: string[];
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        message: string;
-                        deployedTo: string[];
                     };
                 };
             };
@@ -14659,17 +12285,6 @@ export interface operations {
                                 } | null;
                                 /** @description The commit the latest scan that found it read */
                                 commit: string | null;
-                                /** @description Accepted baseline (Drift Watch accept); null when not accepted */
-                                accepted: {
-                                    /** @description User id of who accepted it */
-                                    by: string;
-                                    /** Format: date-time */
-                                    at: string;
-                                    /** @description The diff accepted: the drift is reported again only when a scan finds another */
-                                    diff: {
-                                        [key: string]: unknown;
-                                    };
-                                } | null;
                             }[];
                         };
                     };
@@ -14793,190 +12408,7 @@ export interface operations {
             };
         };
     };
-    getSsoConfig: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        configured: boolean;
-                        config?: {
-                            provider: string;
-                            saml: {
-                                entryPoint: string;
-                                issuer: string;
-                                /** @description Always **** */
-                                cert: string;
-                                signatureAlgorithm: string;
-                                wantAuthnResponseSigned: boolean;
-                            };
-                            enforcedDomains: string[];
-                            defaultRole: string;
-                            enabled: boolean;
-                            /** @description The Assertion Consumer Service URL to give the identity provider */
-                            callbackUrl: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    putSsoConfig: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @default custom */
-                    provider?: string;
-                    saml: {
-                        /**
-                         * Format: uri
-                         * @description The identity provider's SSO URL (HTTP-Redirect binding)
-                         */
-                        entryPoint: string;
-                        /** @description Our entity ID as the identity provider knows it: the AuthnRequest Issuer and the expected Audience */
-                        issuer: string;
-                        /** @description The identity provider's signing certificate, PEM X.509 */
-                        cert: string;
-                        /** @default sha256 */
-                        signatureAlgorithm?: "sha1" | "sha256" | "sha512";
-                        /** @default true */
-                        wantAuthnResponseSigned?: boolean;
-                    };
-                    /** @default [] */
-                    enforcedDomains?: string[];
-                    /** @default member */
-                    defaultRole?: string;
-                    /** @default false */
-                    enabled?: boolean;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        provider: string;
-                        saml: {
-                            entryPoint: string;
-                            issuer: string;
-                            /** @description Always **** */
-                            cert: string;
-                            signatureAlgorithm: string;
-                            wantAuthnResponseSigned: boolean;
-                        };
-                        enforcedDomains: string[];
-                        defaultRole: string;
-                        enabled: boolean;
-                        /** @description The Assertion Consumer Service URL to give the identity provider */
-                        callbackUrl: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    deleteSsoConfig: {
+    trackerOauthInitiate: {
         parameters: {
             query?: never;
             header?: {
@@ -14997,6 +12429,9 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
+                        data: {
+                            authorizationUrl: string;
+                        };
                     };
                 };
             };
@@ -15036,11 +12471,13 @@ export interface operations {
             };
         };
     };
-    samlLogin: {
+    trackerOauthCallback: {
         parameters: {
-            query?: {
-                orgId?: string;
-                RelayState?: string;
+            query: {
+                state: string;
+                code?: string;
+                /** @description Sent by the authorization server when the user declined */
+                error?: string;
             };
             header?: never;
             path?: never;
@@ -15049,69 +12486,19 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    ssoExchange: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    code: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        token: string;
-                        refreshToken: string;
-                        user: {
-                            id: string;
-                            email: string;
-                            role: string;
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            connected: boolean;
+                            siteUrl: string | null;
+                            defaultProject: string | null;
+                            defaultIssueType: string | null;
                         };
                     };
                 };
@@ -15152,7 +12539,7 @@ export interface operations {
             };
         };
     };
-    listScimTokens: {
+    getTrackerConfig: {
         parameters: {
             query?: never;
             header?: {
@@ -15171,14 +12558,219 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        tokens: {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            connected: boolean;
+                            siteUrl: string | null;
+                            defaultProject: string | null;
+                            defaultIssueType: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    setTrackerConfig: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A Jira project key */
+                    defaultProject?: string | null;
+                    defaultIssueType?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            connected: boolean;
+                            siteUrl: string | null;
+                            defaultProject: string | null;
+                            defaultIssueType: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    testTrackerConnection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @enum {boolean} */
+                            success: true;
+                            siteUrl: string;
+                            /** @description The connected account's display name */
+                            user: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listTrackerProjects: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
                             id: string;
-                            label: string;
-                            prefix: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            lastUsedAt: string | null;
+                            key: string;
+                            name: string;
                         }[];
                     };
                 };
@@ -15219,7 +12811,414 @@ export interface operations {
             };
         };
     };
-    createScimToken: {
+    listTrackerIssueTypes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description A Jira project key */
+                projectKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            id: string;
+                            name: string;
+                            subtask: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listTrackerPriorities: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            id: string;
+                            name: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createWidgetTicket: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                widgetId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            key: string;
+                            url: string;
+                            /** @description false: the widget already had this ticket */
+                            created: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    verifyWidgetTicket: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                widgetId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            exists: boolean;
+                            key: string | null;
+                            url: string | null;
+                            /** @description The issue's workflow status (To Do, In Progress, Done...) */
+                            status: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    disconnectTracker: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhooks: {
+                            _id: string;
+                            url: string;
+                            events: string[];
+                            active: boolean;
+                            /** @description Masked: ******** and the last 4 characters */
+                            secret: string | null;
+                            lastDelivery: {
+                                status: "pending" | "delivered" | "failed";
+                                /** Format: date-time */
+                                timestamp: string;
+                            } | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createWebhook: {
         parameters: {
             query?: never;
             header?: {
@@ -15232,8 +13231,14 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @default SCIM Token */
-                    label?: string;
+                    /** @description An https URL whose host resolves to public addresses only */
+                    url: string;
+                    /** @description Events of the spec's list this webhook receives */
+                    events: ("scan.started" | "scan.completed" | "scan.failed" | "drift.detected" | "drift.resolved" | "guardrail.violated" | "guardrail.bypassed" | "watch.drift_detected" | "member.invited" | "member.removed")[];
+                    /** @description Signs each delivery (X-Service-Signature: sha256=<hex HMAC-SHA256 of the raw body>) */
+                    secret?: string;
+                    /** @default true */
+                    active?: boolean;
                 };
             };
         };
@@ -15245,11 +13250,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        id: string;
-                        label: string;
-                        /** @description Shown once */
-                        token: string;
-                        prefix: string;
+                        _id: string;
+                        url: string;
+                        events: string[];
+                        active: boolean;
+                        /** @description Masked: ******** and the last 4 characters */
+                        secret: string | null;
+                        lastDelivery: {
+                            status: "pending" | "delivered" | "failed";
+                            /** Format: date-time */
+                            timestamp: string;
+                        } | null;
                         /** Format: date-time */
                         createdAt: string;
                     };
@@ -15291,7 +13302,7 @@ export interface operations {
             };
         };
     };
-    deleteScimToken: {
+    updateWebhook: {
         parameters: {
             query?: never;
             header?: {
@@ -15302,6 +13313,352 @@ export interface operations {
                 /** @description Record id (24 lowercase hex characters) */
                 id: string;
             };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description An https URL whose host resolves to public addresses only */
+                    url?: string;
+                    /** @description Events of the spec's list this webhook receives */
+                    events?: ("scan.started" | "scan.completed" | "scan.failed" | "drift.detected" | "drift.resolved" | "guardrail.violated" | "guardrail.bypassed" | "watch.drift_detected" | "member.invited" | "member.removed")[];
+                    /** @description Signs each delivery (X-Service-Signature: sha256=<hex HMAC-SHA256 of the raw body>) */
+                    secret?: string | null;
+                    active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        url: string;
+                        events: string[];
+                        active: boolean;
+                        /** @description Masked: ******** and the last 4 characters */
+                        secret: string | null;
+                        lastDelivery: {
+                            status: "pending" | "delivered" | "failed";
+                            /** Format: date-time */
+                            timestamp: string;
+                        } | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        statusCode: number | null;
+                        /** @description Milliseconds */
+                        responseTime: number | null;
+                        message: string;
+                        /** @description Why the send failed: unreachable, timeout, refused by the SSRF guard, or the answer status */
+                        error?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getChatSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        enabled: boolean;
+                        /** @description Masked */
+                        webhookUrl: string | null;
+                        channel: string | null;
+                        events: string[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    putChatSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description An https URL whose host resolves to public addresses only */
+                    webhookUrl: string;
+                    channel?: string;
+                    events?: ("scan_completed" | "drift_detected" | "drift_resolved")[];
+                    /** @default true */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        enabled: boolean;
+                        /** @description Masked */
+                        webhookUrl: string | null;
+                        channel: string | null;
+                        events: string[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteChatSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
@@ -15353,7 +13710,7 @@ export interface operations {
             };
         };
     };
-    listScimGroups: {
+    testChat: {
         parameters: {
             query?: never;
             header?: {
@@ -15372,13 +13729,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        groups: {
-                            id: string;
-                            displayName: string;
-                            memberCount: number;
-                            mappedRole: ("admin" | "member" | "viewer") | (never | null);
-                            mappedCustomRoleId: string | null;
-                        }[];
+                        success: boolean;
+                        statusCode: number | null;
+                        /** @description Milliseconds */
+                        responseTime: number | null;
+                        message: string;
+                        /** @description Why the send failed: unreachable, timeout, refused by the SSRF guard, or the answer status */
+                        error?: string;
                     };
                 };
             };
@@ -15413,1293 +13770,6 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
-                    };
-                };
-            };
-        };
-    };
-    setScimGroupMapping: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path: {
-                /** @description Record id (24 lowercase hex characters) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    mappedRole?: ("admin" | "member" | "viewer") | (never | null);
-                    /** @description Record id (24 lowercase hex characters) */
-                    mappedCustomRoleId?: string | null;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: string;
-                        displayName: string;
-                        memberCount: number;
-                        mappedRole: ("admin" | "member" | "viewer") | (never | null);
-                        mappedCustomRoleId: string | null;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    scimServiceProviderConfig: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-        };
-    };
-    scimResourceTypes: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-        };
-    };
-    scimSchemas: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-        };
-    };
-    scimListUsers: {
-        parameters: {
-            query?: {
-                filter?: string;
-                startIndex?: number;
-                count?: number;
-                attributes?: string;
-                excludedAttributes?: string;
-            };
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-        };
-    };
-    scimCreateUser: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/scim+json": {
-                    schemas?: string[];
-                    userName: string;
-                    externalId?: string;
-                    displayName?: string;
-                    nickName?: string;
-                    title?: string;
-                    userType?: string;
-                    preferredLanguage?: string;
-                    locale?: string;
-                    timezone?: string;
-                    profileUrl?: string;
-                    name?: {
-                        formatted?: string;
-                        familyName?: string;
-                        givenName?: string;
-                        middleName?: string;
-                        honorificPrefix?: string;
-                        honorificSuffix?: string;
-                    };
-                    emails?: {
-                        value?: string;
-                        type?: string;
-                        display?: string;
-                        primary?: boolean | string;
-                    }[];
-                    phoneNumbers?: {
-                        value?: string;
-                        type?: string;
-                        display?: string;
-                        primary?: boolean | string;
-                    }[];
-                    active?: boolean | string;
-                    "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User"?: {
-                        employeeNumber?: string;
-                        department?: string;
-                        costCenter?: string;
-                        organization?: string;
-                        division?: string;
-                        manager?: {
-                            value?: string;
-                            displayName?: string;
-                        } | string;
-                    };
-                };
-                "application/json": {
-                    schemas?: string[];
-                    userName: string;
-                    externalId?: string;
-                    displayName?: string;
-                    nickName?: string;
-                    title?: string;
-                    userType?: string;
-                    preferredLanguage?: string;
-                    locale?: string;
-                    timezone?: string;
-                    profileUrl?: string;
-                    name?: {
-                        formatted?: string;
-                        familyName?: string;
-                        givenName?: string;
-                        middleName?: string;
-                        honorificPrefix?: string;
-                        honorificSuffix?: string;
-                    };
-                    emails?: {
-                        value?: string;
-                        type?: string;
-                        display?: string;
-                        primary?: boolean | string;
-                    }[];
-                    phoneNumbers?: {
-                        value?: string;
-                        type?: string;
-                        display?: string;
-                        primary?: boolean | string;
-                    }[];
-                    active?: boolean | string;
-                    "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User"?: {
-                        employeeNumber?: string;
-                        department?: string;
-                        costCenter?: string;
-                        organization?: string;
-                        division?: string;
-                        manager?: {
-                            value?: string;
-                            displayName?: string;
-                        } | string;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-        };
-    };
-    scimGetUser: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path: {
-                /** @description Record id (24 lowercase hex characters) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-        };
-    };
-    scimReplaceUser: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path: {
-                /** @description Record id (24 lowercase hex characters) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/scim+json": {
-                    schemas?: string[];
-                    userName: string;
-                    externalId?: string;
-                    displayName?: string;
-                    nickName?: string;
-                    title?: string;
-                    userType?: string;
-                    preferredLanguage?: string;
-                    locale?: string;
-                    timezone?: string;
-                    profileUrl?: string;
-                    name?: {
-                        formatted?: string;
-                        familyName?: string;
-                        givenName?: string;
-                        middleName?: string;
-                        honorificPrefix?: string;
-                        honorificSuffix?: string;
-                    };
-                    emails?: {
-                        value?: string;
-                        type?: string;
-                        display?: string;
-                        primary?: boolean | string;
-                    }[];
-                    phoneNumbers?: {
-                        value?: string;
-                        type?: string;
-                        display?: string;
-                        primary?: boolean | string;
-                    }[];
-                    active?: boolean | string;
-                    "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User"?: {
-                        employeeNumber?: string;
-                        department?: string;
-                        costCenter?: string;
-                        organization?: string;
-                        division?: string;
-                        manager?: {
-                            value?: string;
-                            displayName?: string;
-                        } | string;
-                    };
-                };
-                "application/json": {
-                    schemas?: string[];
-                    userName: string;
-                    externalId?: string;
-                    displayName?: string;
-                    nickName?: string;
-                    title?: string;
-                    userType?: string;
-                    preferredLanguage?: string;
-                    locale?: string;
-                    timezone?: string;
-                    profileUrl?: string;
-                    name?: {
-                        formatted?: string;
-                        familyName?: string;
-                        givenName?: string;
-                        middleName?: string;
-                        honorificPrefix?: string;
-                        honorificSuffix?: string;
-                    };
-                    emails?: {
-                        value?: string;
-                        type?: string;
-                        display?: string;
-                        primary?: boolean | string;
-                    }[];
-                    phoneNumbers?: {
-                        value?: string;
-                        type?: string;
-                        display?: string;
-                        primary?: boolean | string;
-                    }[];
-                    active?: boolean | string;
-                    "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User"?: {
-                        employeeNumber?: string;
-                        department?: string;
-                        costCenter?: string;
-                        organization?: string;
-                        division?: string;
-                        manager?: {
-                            value?: string;
-                            displayName?: string;
-                        } | string;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-        };
-    };
-    scimDeleteUser: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path: {
-                /** @description Record id (24 lowercase hex characters) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-        };
-    };
-    scimPatchUser: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path: {
-                /** @description Record id (24 lowercase hex characters) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/scim+json": {
-                    schemas?: string[];
-                    Operations: ({
-                        op: string;
-                        path?: string;
-                        value?: unknown;
-                    } & {
-                        [key: string]: unknown;
-                    })[];
-                };
-                "application/json": {
-                    schemas?: string[];
-                    Operations: ({
-                        op: string;
-                        path?: string;
-                        value?: unknown;
-                    } & {
-                        [key: string]: unknown;
-                    })[];
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-        };
-    };
-    scimListGroups: {
-        parameters: {
-            query?: {
-                filter?: string;
-                startIndex?: number;
-                count?: number;
-                attributes?: string;
-                excludedAttributes?: string;
-            };
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-        };
-    };
-    scimCreateGroup: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/scim+json": {
-                    schemas?: string[];
-                    displayName: string;
-                    externalId?: string;
-                    members?: {
-                        value: string;
-                        display?: string;
-                        type?: string;
-                    }[];
-                };
-                "application/json": {
-                    schemas?: string[];
-                    displayName: string;
-                    externalId?: string;
-                    members?: {
-                        value: string;
-                        display?: string;
-                        type?: string;
-                    }[];
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-        };
-    };
-    scimGetGroup: {
-        parameters: {
-            query?: {
-                filter?: string;
-                startIndex?: number;
-                count?: number;
-                attributes?: string;
-                excludedAttributes?: string;
-            };
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path: {
-                /** @description Record id (24 lowercase hex characters) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-        };
-    };
-    scimReplaceGroup: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path: {
-                /** @description Record id (24 lowercase hex characters) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/scim+json": {
-                    schemas?: string[];
-                    displayName: string;
-                    externalId?: string;
-                    members?: {
-                        value: string;
-                        display?: string;
-                        type?: string;
-                    }[];
-                };
-                "application/json": {
-                    schemas?: string[];
-                    displayName: string;
-                    externalId?: string;
-                    members?: {
-                        value: string;
-                        display?: string;
-                        type?: string;
-                    }[];
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-        };
-    };
-    scimDeleteGroup: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path: {
-                /** @description Record id (24 lowercase hex characters) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-        };
-    };
-    scimPatchGroup: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path: {
-                /** @description Record id (24 lowercase hex characters) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/scim+json": {
-                    schemas?: string[];
-                    Operations: ({
-                        op: string;
-                        path?: string;
-                        value?: unknown;
-                    } & {
-                        [key: string]: unknown;
-                    })[];
-                };
-                "application/json": {
-                    schemas?: string[];
-                    Operations: ({
-                        op: string;
-                        path?: string;
-                        value?: unknown;
-                    } & {
-                        [key: string]: unknown;
-                    })[];
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-        };
-    };
-    scimBulk: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
-                "x-org-id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/scim+json": {
-                    schemas?: string[];
-                    failOnErrors?: number;
-                    Operations: {
-                        method: string;
-                        path: string;
-                        bulkId?: string;
-                        version?: string;
-                        data?: unknown;
-                    }[];
-                };
-                "application/json": {
-                    schemas?: string[];
-                    failOnErrors?: number;
-                    Operations: {
-                        method: string;
-                        path: string;
-                        bulkId?: string;
-                        version?: string;
-                        data?: unknown;
-                    }[];
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
                     };
                 };
             };
@@ -17271,51 +14341,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Default Response */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-        };
-    };
-    samlCallback: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
             /** @description Default Response */
             "4XX": {
                 headers: {

@@ -54,6 +54,9 @@ export async function buildTestApp(t: Test, opts: TestAppOptions = {}): Promise<
     // Tests scan git repositories in temporary folders (file:// URLs) with the built-in executor.
     EXECUTOR_LOCAL_SOURCES: true,
     ...STRIPE_TEST, STRIPE_API_BASE: stripe.url,
+    // Integrations: webhooks may reach a loopback receiver; the tracker has an OAuth client
+    // (its calls go nowhere unless a test points TRACKER_*_URL at its fake).
+    WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', TRACKER_CLIENT_ID: 'drift-test-client', TRACKER_CLIENT_SECRET: 'drift-test-secret',
     ...TEST_SECRETS, ...opts.env,
   });
   config.operator = opts.operator ?? { plugins: {} };

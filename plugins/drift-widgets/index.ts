@@ -13,6 +13,7 @@ export default definePlugin({
     const service = createWidgetService(store, deps.drifts, (orgId, atLeast) => nextInSequence(ctx.redis.main, `widget-order:${orgId}`, atLeast));
     ctx.onOrgDelete((orgId) => store.removeOrg(orgId));
     return {
+      provides: service,
       handlers: {
         list: ({ org }) => service.list(org.id),
         refreshAll: ({ org }) => service.refreshAll(org.id),

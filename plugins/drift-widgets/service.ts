@@ -5,7 +5,7 @@
 import { newId } from '../../core/crypto.ts';
 import { badRequest, conflict, notFound } from '../../core/errors.ts';
 import type { DriftService } from '../drifts/service.ts';
-import { MAX_WIDGETS, type Widget, type WidgetFilters, type WidgetStore } from './store.ts';
+import { MAX_WIDGETS, type Widget, type WidgetFilters, type WidgetStore, type WidgetTicket } from './store.ts';
 import type { CreateWidget, UpdateWidget } from './schemas.ts';
 import { namedChanges, type Changes } from '../../core/db.ts';
 import type { NextOrder } from '../../core/redis.ts';
@@ -67,6 +67,10 @@ export function createWidgetService(store: WidgetStore, drifts: Pick<DriftServic
       await store.setMany(orgId, rows.map((w, i) => ({ id: w._id, set: { metric: metrics[i], lastRefreshed: now } })));
       return rows.map((w, i) => widgetView({ ...w, metric: metrics[i], lastRefreshed: now }));
     },
+    // --- for the tracker plugin (a ticket created from a widget)
+    /** The widget as stored (filters, metric, ticket), or null when the organization has none with this id. */
+    record: (orgId: string, id: string) => store.get(orgId, id),
+    setTicket: (orgId: string, id: string, ticket: WidgetTicket) => store.update(orgId, id, { ticket }),
     async reorder(orgId: string, order: string[]) {
       const rows = await store.list(orgId);
       const known = new Set(rows.map((w) => w._id));
@@ -79,4 +83,9 @@ export function createWidgetService(store: WidgetStore, drifts: Pick<DriftServic
       return ids.map((id, i) => widgetView({ ...byId.get(id)!, order: i, updatedAt: now }));
     },
   };
+}
+export type WidgetService = ReturnType<typeof createWidgetService>;
+
+declare module '../../core/plugin.ts' {
+  interface PluginServices { 'drift-widgets': WidgetService }
 }

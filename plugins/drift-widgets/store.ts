@@ -15,9 +15,12 @@ export interface Widget {
   order: number;
   metric: number;
   lastRefreshed: Date;
+  /** The issue-tracker ticket created from this widget (plugins/tracker). */
+  ticket?: WidgetTicket | null;
   createdAt: Date;
   updatedAt: Date;
 }
+export interface WidgetTicket { id: string; key: string; url: string; createdAt: Date }
 
 export const DRIFT_WIDGETS: CollectionSpec = { name: 'drift_widgets', owner: 'plugins/drift-widgets', indexes: [{ key: { orgId: 1, order: 1, createdAt: 1 } }] };
 /** Widgets are a dashboard's tiles: a few per organization. */

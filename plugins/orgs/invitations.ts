@@ -58,6 +58,10 @@ export function createInvitations(ctx: AppContext, store: InvitationStore, direc
       invitedBy: caller.userId, createdAt: now, expiresAt: new Date(now.getTime() + INVITATION_TTL_DAYS * 24 * 3600 * 1000),
     };
     await store.insert(inv);
+    // Webhooks (member.invited): link invitations name no address, so theirs is empty.
+    await ctx.bus.emit('member.invited', orgId, {
+      invitationId: inv._id, email: email ?? '', role, invitedBy: { id: caller.userId, ...(caller.email ? { email: caller.email } : {}) },
+    });
     if (email) {
       const roleName = isBuiltInRole(role) ? role : (await ctx.tenancy.store.findRole(orgId, role))?.name ?? 'custom role';
       await ctx.mail.send({

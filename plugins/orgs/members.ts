@@ -63,6 +63,11 @@ export function createMembers(ctx: AppContext, directory: UserDirectory) {
       await assertCanManage(ctx, caller, m.role);
       await store.removeMembership(caller.org.id, userId);
       await ctx.tenancy.invalidateMembership(caller.org.id, userId);
+      const email = (await usersById(directory, [userId])).get(userId)?.email ?? '';
+      await ctx.bus.emit('member.removed', caller.org.id, {
+        userId, email, role: m.role,
+        removedBy: caller.isService ? null : { id: caller.userId, ...(caller.email ? { email: caller.email } : {}) },
+      });
       return { audit: { target: target(m), role: m.role } };
     },
 

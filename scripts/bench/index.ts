@@ -15,6 +15,7 @@ import { runDrifts } from './drifts.ts';
 import { billingReport, runBilling } from './billing.ts';
 import { runScim } from './scim.ts';
 import { driftWatchReport, runDriftWatch } from './drift-watch.ts';
+import { runWebhooks, webhooksReport } from './webhooks.ts';
 
 const envNumber = (name: string, dflt: number) => {
   const n = Number(process.env[name] ?? dflt);
@@ -80,7 +81,7 @@ const verdict = (ratio: number) => `${fmt(ratio)} ${ratio >= 0.5 ? 'met' : 'NOT 
 
 /** Benchmarks that are scripts of their own (each starts what it measures), run as child processes. */
 const SCRIPTS = ['scan', 'runners', 'guardrails', 'gin'] as const;
-const BENCHES = ['engine', 'orgs', 'drifts', 'billing', 'scim', 'drift-watch', ...SCRIPTS] as const;
+const BENCHES = ['engine', 'orgs', 'drifts', 'billing', 'scim', 'drift-watch', 'webhooks', ...SCRIPTS] as const;
 
 function runScript(name: (typeof SCRIPTS)[number]): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -158,6 +159,14 @@ async function main(): Promise<number> {
       const result = await runDriftWatch((line) => console.error(`bench drift-watch: ${line}`), Math.max(1, Math.round(envNumber('BENCH_WATCHES', 1000))));
       console.log(driftWatchReport(result));
       save('drift-watch', result);
+    }
+    if (run('webhooks')) {
+      // BENCH_WEBHOOK_EVENTS (default 10000) events to 20 receivers, then a worker killed midway (issue 15).
+      if (wanted.length !== 1) console.log('');
+      const result = await runWebhooks({ events: Math.max(1, Math.round(envNumber('BENCH_WEBHOOK_EVENTS', 10_000))), receivers: 20 },
+        (line) => console.error(`bench webhooks: ${line}`));
+      console.log(webhooksReport(result));
+      save('webhooks', result);
     }
     for (const name of SCRIPTS) {
       if (!run(name)) continue;

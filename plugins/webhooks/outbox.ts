@@ -1,0 +1,211 @@
+// The durable outbox of outbound webhooks and chat messages (docs/integrations.md).
+//
+//  1. When an event happens, one delivery record per subscribed active webhook (and one for
+//     the chat settings, when they take the event) is inserted in one command, before anything
+//     is sent: a process dying after the event loses nothing.
+//  2. A job (`webhooks.deliver`, and an in-process drain started right after an insert) reads
+//     the due deliveries and claims each one's next attempt by inserting `<id>:<attempt>` into
+//     webhook_attempts (unique _id): of several processes exactly one sends a given attempt.
+//  3. The outcome is written on the delivery: delivered, or a retry after 1, 5, 30 and 120
+//     minutes (WEBHOOK_RETRY_SECONDS), or failed after the 4th failed retry.
+//  4. After 10 consecutive failed deliveries (counted from the delivery records since the
+//     webhook was last activated) the webhook is deactivated and the deactivation audited.
+//  A process that dies after claiming an attempt and before recording it leaves the claim
+//  without an outcome: after STALE_CLAIM_MS one process (unique key `<id>:<attempt>:abandoned`)
+//  counts that attempt as failed, so the next attempt follows the schedule; no attempt is
+//  ever sent twice.
+import type { AppContext } from '../../core/context.ts';
+import { hmacHex, newId, randomToken } from '../../core/crypto.ts';
+import { WEBHOOK_EVENTS, type DomainEventData, type DomainEventName } from '../../core/event-catalog.ts';
+import type { Outbound } from './outbound.ts';
+import { failureReason } from './outbound.ts';
+import { CHAT_EVENT_OF, chatMessage } from './chat.ts';
+import type { ChatSettings, Delivery, DeliveryStatus, Webhook, WebhookStore } from './store.ts';
+
+export const DELIVER_JOB = 'webhooks.deliver';
+export const CONSECUTIVE_FAILURES_TO_DEACTIVATE = 10;
+const BATCH = 200;
+const CONCURRENCY = 20;
+
+export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
+
+export interface Envelope { id: string; event: string; timestamp: string; organization: { id: string; name: string }; data: unknown }
+
+export const signatureOf = (secret: string, body: string) => `sha256=${hmacHex(secret, body)}`;
+
+export interface RunStats { attempts: number; delivered: number; retried: number; failed: number; abandoned: number }
+
+export function createOutbox(ctx: AppContext, store: WebhookStore, outbound: Outbound) {
+  const delays = ctx.config.WEBHOOK_RETRY_SECONDS.split(',').map((s) => Number(s) * 1000);
+  // Longer than any attempt can take (the timeout), so a claim this old has no live holder.
+  const staleClaimMs = ctx.config.WEBHOOK_TIMEOUT_MS * 3 + 5000;
+
+  const envelope = (event: string, org: { id: string; name: string }, data: unknown, at: Date): Envelope =>
+    ({ id: randomToken('evt_', 16), event, timestamp: at.toISOString(), organization: org, data });
+
+  const headersFor = (d: Pick<Delivery, '_id' | 'event' | 'attempts'>, body: string, secret: string | null): Record<string, string> => ({
+    'x-service-event': d.event,
+    'x-service-delivery': d._id,
+    'x-service-attempt': String(d.attempts),
+    ...(secret ? { 'x-service-signature': signatureOf(secret, body) } : {}),
+  });
+
+  /** Writes the deliveries of one event (step 1); answers how many. */
+  async function enqueue<K extends WebhookEventName>(event: K, orgId: string, data: DomainEventData<K>, at = new Date()): Promise<number> {
+    const hooks = await store.subscribed(orgId, event);
+    const chatEvent = (CHAT_EVENT_OF as Record<string, string>)[event];
+    const chat = chatEvent ? await store.chat(orgId) : null;
+    const chatWants = !!chat && chat.enabled && chat.events.includes(chatEvent);
+    if (!hooks.length && !chatWants) return 0;
+    const org = await ctx.tenancy.org(orgId);
+    const env = envelope(event, { id: orgId, name: org?.name ?? '' }, data, at);
+    const body = JSON.stringify(env);
+    const base = { orgId, eventId: env.id, event, status: 'pending' as const, attempts: 0, nextAt: at, lastStatusCode: null, lastError: null, lastResponse: null, lastResponseTime: null, createdAt: at, completedAt: null };
+    const rows: Delivery[] = hooks.map((h) => ({ _id: newId(), target: 'webhook', targetId: h._id, body, ...base }));
+    if (chatWants) {
+      const message = chatMessage(event as keyof typeof CHAT_EVENT_OF, data as never, ctx.config.FRONTEND_URL, chat!.channel);
+      rows.push({ _id: newId(), target: 'chat', targetId: orgId, body: JSON.stringify(message), ...base });
+    }
+    await store.enqueue(rows);
+    return rows.length;
+  }
+
+  interface Outcome { d: Delivery; statusCode: number | null; error: string | null; response: string | null; responseTime: number | null }
+
+  async function send(d: Delivery, target: { url: string; secret: string | null } | string): Promise<Outcome> {
+    if (typeof target === 'string') return { d, statusCode: null, error: target, response: null, responseTime: null };
+    try {
+      const res = await outbound.post(target.url, d.body, d.target === 'webhook' ? headersFor(d, d.body, target.secret) : {});
+      const ok = res.statusCode >= 200 && res.statusCode < 300;
+      return { d, statusCode: res.statusCode, error: ok ? null : `The receiver answered ${res.statusCode}`, response: res.body, responseTime: res.responseTime };
+    } catch (err) {
+      return { d, statusCode: null, error: failureReason(err, ctx.config.WEBHOOK_TIMEOUT_MS), response: null, responseTime: null };
+    }
+  }
+
+  function nextState(o: Outcome, now: Date): Partial<Delivery> {
+    const attempt = o.d.attempts;
+    const common = { attempts: attempt + 1, lastStatusCode: o.statusCode, lastError: o.error, lastResponse: o.response, lastResponseTime: o.responseTime };
+    if (!o.error) return { ...common, status: 'delivered', completedAt: now };
+    if (attempt >= delays.length) return { ...common, status: 'failed', completedAt: now };
+    return { ...common, status: 'pending', nextAt: new Date(now.getTime() + delays[attempt]) };
+  }
+
+  /** Where each delivery goes, read once per batch: a URL and secret, or why it cannot be sent. */
+  async function targets(rows: Delivery[]): Promise<Map<string, { url: string; secret: string | null } | string>> {
+    const out = new Map<string, { url: string; secret: string | null } | string>();
+    const hooks = new Map<string, Webhook | null>();
+    const chats = new Map<string, ChatSettings | null>();
+    for (const d of rows) {
+      if (d.target === 'webhook') {
+        if (!hooks.has(d.targetId)) hooks.set(d.targetId, await store.get(d.orgId, d.targetId));
+        const h = hooks.get(d.targetId);
+        if (!h) out.set(d._id, 'The webhook no longer exists');
+        else if (!h.active) out.set(d._id, 'The webhook is inactive');
+        else out.set(d._id, { url: h.url, secret: h.secret ? ctx.sealer.open(h.secret) : null });
+      } else {
+        if (!chats.has(d.orgId)) chats.set(d.orgId, await store.chat(d.orgId));
+        const c = chats.get(d.orgId);
+        if (!c || !c.enabled) out.set(d._id, 'Chat notifications are not configured');
+        else out.set(d._id, { url: ctx.sealer.open(c.webhookUrl), secret: null });
+      }
+    }
+    return out;
+  }
+
+  async function pool<T, R>(items: T[], n: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+    const results: R[] = new Array(items.length);
+    let next = 0;
+    await Promise.all(Array.from({ length: Math.min(n, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        results[i] = await fn(items[i]);
+      }
+    }));
+    return results;
+  }
+
+  /** Step 4, for the webhooks that just had a delivery fail for good. */
+  async function deactivateAfterFailures(orgId: string, webhookId: string, now: Date): Promise<void> {
+    const hook = await store.get(orgId, webhookId);
+    if (!hook || !hook.active) return;
+    const last = await store.lastCompleted(orgId, webhookId, hook.activatedAt ?? hook.createdAt, CONSECUTIVE_FAILURES_TO_DEACTIVATE);
+    if (last.length < CONSECUTIVE_FAILURES_TO_DEACTIVATE || last.some((d) => d.status !== 'failed')) return;
+    // One deactivation (and one audit entry) per run of failures, whichever process sees it.
+    if (!(await ctx.once.claim(`webhook-deactivated:${webhookId}:${last[0]._id}`, orgId))) return;
+    await store.update(orgId, webhookId, { active: false, updatedAt: now });
+    await ctx.audit.write({
+      orgId, action: 'webhook.deactivated', userId: null, actorName: 'system', actorKind: 'system',
+      method: 'JOB', route: DELIVER_JOB, resourceType: 'webhooks', resourceId: webhookId, statusCode: 200,
+      details: { reason: `${CONSECUTIVE_FAILURES_TO_DEACTIVATE} consecutive failed deliveries`, url: hook.url, lastDeliveryIds: last.map((d) => d._id) },
+      ipAddress: '', userAgent: null,
+    });
+    ctx.log.warn({ orgId, webhookId }, 'webhook deactivated after consecutive failed deliveries');
+  }
+
+  /** Steps 2 to 4 for every delivery due at `now`; tests pass a moved clock. */
+  async function runDue(now = new Date()): Promise<RunStats> {
+    const stats: RunStats = { attempts: 0, delivered: 0, retried: 0, failed: 0, abandoned: 0 };
+    const seen = new Set<string>();
+    for (;;) {
+      const rows = (await store.due(now, BATCH)).filter((d) => !seen.has(`${d._id}:${d.attempts}`));
+      if (!rows.length) break;
+      for (const d of rows) seen.add(`${d._id}:${d.attempts}`);
+      const won = await store.claim(rows.map((d) => ({ orgId: d.orgId, deliveryId: d._id, attempt: d.attempts })), now);
+      const mine = rows.filter((d) => won.has(d._id));
+      const outcomes: Outcome[] = [];
+      // Claims held by another process: given up only when their holder is presumed dead.
+      for (const d of rows.filter((r) => !won.has(r._id))) {
+        // The delivery still shows this attempt as not made, so its outcome was never recorded.
+        const a = await store.attempt(d._id, d.attempts);
+        if (a && a.claimedAt.getTime() < now.getTime() - staleClaimMs && (await store.claimAbandoned(d.orgId, d._id, d.attempts, now))) {
+          outcomes.push({ d, statusCode: null, error: 'The sending process stopped during this attempt', response: null, responseTime: null });
+          stats.abandoned += 1;
+        }
+      }
+      const where = await targets(mine);
+      outcomes.push(...(await pool(mine, CONCURRENCY, (d) => send(d, where.get(d._id)!))));
+      stats.attempts += mine.length;
+      if (!outcomes.length) continue;
+      const states = outcomes.map((o) => ({ o, set: nextState(o, now) }));
+      await store.recordOutcomes(states.map(({ o, set }) => ({ id: o.d._id, attempt: o.d.attempts, set })));
+      const lastOf = new Map<string, { orgId: string; status: DeliveryStatus; failedForGood: boolean }>();
+      for (const { o, set } of states) {
+        if (set.status === 'delivered') stats.delivered += 1;
+        else if (set.status === 'failed') stats.failed += 1;
+        else stats.retried += 1;
+        if (o.d.target !== 'webhook') continue;
+        const prev = lastOf.get(o.d.targetId);
+        lastOf.set(o.d.targetId, { orgId: o.d.orgId, status: o.error ? 'failed' : 'delivered', failedForGood: (prev?.failedForGood ?? false) || set.status === 'failed' });
+      }
+      for (const [id, l] of lastOf) {
+        await store.setLastDelivery(l.orgId, id, { status: l.status, timestamp: now });
+        if (l.failedForGood) await deactivateAfterFailures(l.orgId, id, now);
+      }
+    }
+    return stats;
+  }
+
+  // The in-process drain after an insert (when this process is a delivery worker).
+  let draining: Promise<void> | null = null;
+  let again = false;
+  function kick(): void {
+    if (!ctx.config.WEBHOOK_WORKER) return;
+    if (draining) { again = true; return; }
+    draining = (async () => {
+      do {
+        again = false;
+        await runDue(new Date());
+      } while (again);
+    })().catch((err: unknown) => ctx.log.error({ err }, 'webhook delivery run failed')).finally(() => { draining = null; });
+  }
+
+  return {
+    enqueue, runDue, kick, headersFor,
+    envelope,
+    /** Waits for the in-process drain (shutdown). */
+    idle: async () => { while (draining) await draining; },
+  };
+}
+export type Outbox = ReturnType<typeof createOutbox>;
+export type { DomainEventName };

@@ -1,0 +1,171 @@
+// The only file that touches the webhook collections; declares their indexes.
+//  webhooks             an organization's outbound webhooks (secret sealed)
+//  chat_settings        one per organization (_id = orgId): the chat incoming-webhook URL, sealed
+//  webhook_deliveries   the durable outbox: one record per (event, target), written when the
+//                       event happens, before anything is sent; a job sends the due ones
+//  webhook_attempts     one record per attempt of a delivery, keyed `<deliveryId>:<attempt>`:
+//                       the unique _id decides which process sends that attempt (DESIGN.md:
+//                       only unique indexes hold under concurrency on the embedded database)
+import { bulkWriteInChunks, type CollectionSpec, type Database, type Changes } from '../../core/db.ts';
+import type { MongoBulkWriteError } from 'mongodb';
+
+export interface Webhook {
+  _id: string;
+  orgId: string;
+  url: string;
+  events: string[];
+  active: boolean;
+  /** Sealed secret, or null without one. */
+  secret: string | null;
+  secretMask: string | null;
+  lastDelivery: { status: DeliveryStatus; timestamp: Date } | null;
+  /** When it was last made active: consecutive failures count from here. */
+  activatedAt?: Date;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface ChatSettings {
+  _id: string; // orgId
+  orgId: string;
+  enabled: boolean;
+  /** Sealed incoming-webhook URL. */
+  webhookUrl: string;
+  urlMask: string;
+  channel: string | null;
+  events: string[];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+export type TargetKind = 'webhook' | 'chat';
+
+export interface Delivery {
+  _id: string;
+  orgId: string;
+  target: TargetKind;
+  /** The webhook's id, or the organization's id for chat. */
+  targetId: string;
+  eventId: string;
+  event: string;
+  /** The exact JSON sent on every attempt (same envelope id and timestamp on retries). */
+  body: string;
+  status: DeliveryStatus;
+  /** Attempts made so far (the first send is attempt 0, retries 1..4). */
+  attempts: number;
+  nextAt: Date;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  /** At most 1 KB of the receiver's last answer. */
+  lastResponse: string | null;
+  lastResponseTime: number | null;
+  createdAt: Date;
+  /** Set when the delivery ends (delivered or failed); the consecutive-failure count reads it. */
+  completedAt: Date | null;
+}
+
+export interface Attempt { _id: string; orgId: string; deliveryId: string; attempt: number; claimedAt: Date }
+
+export const WEBHOOKS: CollectionSpec = {
+  name: 'webhooks', owner: 'plugins/webhooks',
+  indexes: [{ key: { orgId: 1, createdAt: 1 } }, { key: { orgId: 1, active: 1, events: 1 } }],
+};
+export const CHAT_SETTINGS: CollectionSpec = { name: 'chat_settings', owner: 'plugins/webhooks', indexes: [] };
+export const WEBHOOK_DELIVERIES: CollectionSpec = {
+  name: 'webhook_deliveries', owner: 'plugins/webhooks',
+  indexes: [
+    { key: { status: 1, nextAt: 1 } },
+    { key: { orgId: 1, targetId: 1, createdAt: -1 } },
+  ],
+};
+export const WEBHOOK_ATTEMPTS: CollectionSpec = { name: 'webhook_attempts', owner: 'plugins/webhooks', indexes: [{ key: { orgId: 1 } }, { key: { deliveryId: 1 } }] };
+
+export function createWebhookStore(db: Database) {
+  const hooks = db.collection<Webhook>(WEBHOOKS);
+  const chats = db.collection<ChatSettings>(CHAT_SETTINGS);
+  const deliveries = db.collection<Delivery>(WEBHOOK_DELIVERIES);
+  const attempts = db.collection<Attempt>(WEBHOOK_ATTEMPTS);
+  return {
+    list: (orgId: string) => hooks.find({ orgId }).sort({ createdAt: 1 }).limit(100).toArray(),
+    count: (orgId: string) => hooks.countDocuments({ orgId }),
+    get: (orgId: string, id: string) => hooks.findOne({ _id: id, orgId }),
+    insert: async (w: Webhook) => { await hooks.insertOne(w); },
+    update: async (orgId: string, id: string, set: Changes<Webhook>) => (await hooks.updateOne({ _id: id, orgId }, { $set: set })).matchedCount > 0,
+    remove: async (orgId: string, id: string) => (await hooks.deleteOne({ _id: id, orgId })).deletedCount > 0,
+    /** Active webhooks of an organization subscribed to an event. */
+    subscribed: (orgId: string, event: string) => hooks.find({ orgId, active: true, events: event }).limit(100).toArray(),
+
+    chat: (orgId: string) => chats.findOne({ _id: orgId }),
+    async putChat(orgId: string, set: Pick<ChatSettings, 'enabled' | 'webhookUrl' | 'urlMask' | 'channel' | 'events'>): Promise<ChatSettings> {
+      const now = new Date();
+      await chats.updateOne({ _id: orgId }, { $set: { ...set, orgId, updatedAt: now }, $setOnInsert: { createdAt: now } }, { upsert: true });
+      return (await chats.findOne({ _id: orgId }))!;
+    },
+    removeChat: async (orgId: string) => (await chats.deleteOne({ _id: orgId })).deletedCount > 0,
+
+    /** The outbox write: every delivery of one event in one command. */
+    enqueue: async (rows: Delivery[]) => { if (rows.length) await deliveries.insertMany(rows, { ordered: false }); },
+    due: (now: Date, limit: number) => deliveries.find({ status: 'pending', nextAt: { $lte: now } }).sort({ nextAt: 1 }).limit(limit).toArray(),
+    delivery: (orgId: string, id: string) => deliveries.findOne({ _id: id, orgId }),
+    /** Records attempts' outcomes: one command per BULK_STATEMENTS deliveries. */
+    async recordOutcomes(rows: { id: string; attempt: number; set: Partial<Delivery> }[]): Promise<void> {
+      await bulkWriteInChunks(deliveries, rows.map((r) => ({ updateOne: { filter: { _id: r.id, attempts: r.attempt }, update: { $set: r.set } } })));
+    },
+    /**
+     * The last `n` deliveries of a target created after `since` that ended, newest first
+     * (consecutive failures; a few pending ones among the newest are passed over).
+     */
+    lastCompleted: async (orgId: string, targetId: string, since: Date, n: number) =>
+      (await deliveries.find({ orgId, targetId, createdAt: { $gte: since } }, { projection: { status: 1, completedAt: 1 } }).sort({ createdAt: -1 }).limit(n * 3).toArray())
+        .filter((d) => d.completedAt).slice(0, n),
+    setLastDelivery: async (orgId: string, id: string, last: { status: DeliveryStatus; timestamp: Date }) => {
+      await hooks.updateOne({ _id: id, orgId }, { $set: { lastDelivery: last } });
+    },
+    recent: (orgId: string, targetId: string, limit: number) => deliveries.find({ orgId, targetId }).sort({ createdAt: -1 }).limit(limit).toArray(),
+
+    /**
+     * Claims attempts: one insert per `<deliveryId>:<attempt>` in one unordered command; the
+     * duplicates are attempts another process claimed. Answers the ids won.
+     */
+    async claim(rows: { orgId: string; deliveryId: string; attempt: number }[], now: Date): Promise<Set<string>> {
+      if (!rows.length) return new Set();
+      const docs: Attempt[] = rows.map((r) => ({ _id: `${r.deliveryId}:${r.attempt}`, orgId: r.orgId, deliveryId: r.deliveryId, attempt: r.attempt, claimedAt: now }));
+      const lost = new Set<number>();
+      try {
+        await attempts.insertMany(docs, { ordered: false });
+      } catch (err) {
+        const writeErrors = (err as MongoBulkWriteError).writeErrors;
+        if (!writeErrors) throw err;
+        const list = Array.isArray(writeErrors) ? writeErrors : [writeErrors];
+        for (const e of list) {
+          if (e.code !== 11000) throw err;
+          lost.add(e.index);
+        }
+      }
+      return new Set(docs.filter((_, i) => !lost.has(i)).map((d) => d.deliveryId));
+    },
+    attempt: (deliveryId: string, attempt: number) => attempts.findOne({ _id: `${deliveryId}:${attempt}` }),
+    /** An attempt whose process died after claiming it: the unique key decides who gives it up. */
+    async claimAbandoned(orgId: string, deliveryId: string, attempt: number, now: Date): Promise<boolean> {
+      try {
+        await attempts.insertOne({ _id: `${deliveryId}:${attempt}:abandoned`, orgId, deliveryId, attempt, claimedAt: now });
+        return true;
+      } catch (err) {
+        if ((err as { code?: number }).code === 11000) return false;
+        throw err;
+      }
+    },
+
+    async removeWebhookData(orgId: string, id: string): Promise<void> {
+      await deliveries.deleteMany({ orgId, targetId: id });
+    },
+    async removeOrg(orgId: string): Promise<void> {
+      await hooks.deleteMany({ orgId });
+      await chats.deleteOne({ _id: orgId });
+      await deliveries.deleteMany({ orgId });
+      await attempts.deleteMany({ orgId });
+    },
+  };
+}
+export type WebhookStore = ReturnType<typeof createWebhookStore>;
