@@ -176,7 +176,7 @@ export function registerRoutes(app: FastifyInstance, plugin: LoadedPlugin, handl
     register({
       method: route.method,
       url: fullUrl(m, route),
-      config: { spec: route },
+      config: { spec: route, plugin: m.plugin },
       schema: definedOnly({
         operationId: route.id,
         tags: [m.plugin],
@@ -259,7 +259,7 @@ function securityFor(auth: string) {
 }
 
 declare module 'fastify' {
-  interface FastifyContextConfig { spec?: RouteSpec }
+  interface FastifyContextConfig { spec?: RouteSpec; plugin?: string }
   interface FastifyRequest {
     /** What the handler returned (the audit rule reads it). */
     routeResult?: unknown;

@@ -4,7 +4,7 @@
 // guards its one-time work with the exactly-once primitive.
 import { Agenda, type Job } from 'agenda';
 import { MongoBackend } from '@agendajs/mongo-backend';
-import type { Db } from 'mongodb';
+import { ObjectId, type Db } from 'mongodb';
 import type { CollectionSpec } from './db.ts';
 
 export const AGENDA_JOBS: CollectionSpec = { name: 'agenda_jobs', owner: 'core/scheduler', indexes: [], unchecked: true };
@@ -20,7 +20,18 @@ export interface Scheduler {
   cancel(query: { name: string; data?: Record<string, unknown> }): Promise<void>;
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** Whether this process runs the job loop. */
+  running(): boolean;
+  /** Jobs due now and not locked by a worker, per job name (the queue depth metric). */
+  queueDepth(): Promise<{ name: string; due: number }[]>;
+  /** The stored jobs of one name (at most `limit`), as the admin routes read them. */
+  jobsNamed(name: string, limit: number): Promise<StoredJob[]>;
+  /** Removes jobs by id (orphans of a schedule); how many went. */
+  removeJobs(ids: string[]): Promise<number>;
 }
+
+/** A job as Agenda stores it (the fields read here). */
+export interface StoredJob { id: string; name: string; data: Record<string, unknown>; nextRunAt: Date | null; lastRunAt: Date | null; lockedAt: Date | null; repeatInterval: string | null }
 
 // processEvery is a number of milliseconds: Agenda 6 read the string '200 milliseconds' as 200 seconds.
 // lockLifetimeMs: how long a claimed job stays locked to one worker. Agenda also keeps a
@@ -33,6 +44,7 @@ export function createScheduler(db: Db, opts: { processEveryMs?: number; lockLif
     maxConcurrency: 20,
   });
   let started = false;
+  const jobs = db.collection(AGENDA_JOBS.name);
   return {
     agenda,
     define(name, handler, o = {}) {
@@ -51,6 +63,26 @@ export function createScheduler(db: Db, opts: { processEveryMs?: number; lockLif
       if (!started) return;
       started = false;
       await agenda.stop();
+    },
+    running: () => started,
+    async queueDepth() {
+      const rows = await jobs.aggregate<{ _id: string; n: number }>([
+        { $match: { nextRunAt: { $lte: new Date() }, lockedAt: null, disabled: { $ne: true } } },
+        { $group: { _id: '$name', n: { $sum: 1 } } },
+      ]).toArray();
+      return rows.map((r) => ({ name: r._id, due: r.n })).sort((a, b) => a.name.localeCompare(b.name));
+    },
+    async jobsNamed(name, limit) {
+      const rows = await jobs.find({ name }).limit(limit).toArray();
+      return rows.map((j) => ({
+        id: String(j._id), name: j.name, data: j.data ?? {}, nextRunAt: j.nextRunAt ?? null, lastRunAt: j.lastRunAt ?? null,
+        lockedAt: j.lockedAt ?? null, repeatInterval: j.repeatInterval ?? null,
+      }));
+    },
+    async removeJobs(ids) {
+      if (!ids.length) return 0;
+      const { deletedCount } = await jobs.deleteMany({ _id: { $in: ids.map((id) => (ObjectId.isValid(id) && id.length === 24 ? new ObjectId(id) : id)) } as never });
+      return deletedCount;
     },
   };
 }

@@ -47,8 +47,11 @@ async function real(): Promise<{ app: FastifyInstance; cleanup(): Promise<void> 
   config.operator = { plugins: {} };
   // No job loop: Agenda's polling would add database commands that no request caused.
   // Request logs on, as an operator runs the service (BENCH_LOG=off to measure without them):
-  // info level to /dev/null, so every line is built and written but no disk is in the figure.
-  const logger = process.env.BENCH_LOG === 'off' ? false : { level: process.env.BENCH_LOG ?? 'info', file: '/dev/null' };
+  // the service's own logger at info, to /dev/null, so every line is built and written but no
+  // disk is in the figure.
+  const { loggerOptions } = await import('../../core/logging.ts');
+  const level = (process.env.BENCH_LOG ?? 'info') as 'info';
+  const logger = process.env.BENCH_LOG === 'off' ? false : loggerOptions({ LOG_LEVEL: level }, '/dev/null');
   const { app, ctx } = await buildApp({ config, logger });
   app.get('/__bench/commands', async () => ({ commands: ctx.db.commandCount() }));
   const cleanup = async () => {
