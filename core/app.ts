@@ -1,6 +1,6 @@
 // Builds the Fastify instance: error handler first, then the engine's parts, then the
 // plugins from their manifests (STYLE "Layout").
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import multipart from '@fastify/multipart';
@@ -65,7 +65,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     logger: own ?? opts.logger,
     // One completion line per request (core/logging.ts) instead of Fastify's two; the request id
     // is the caller's x-request-id when plausible, else a UUID, and every line carries it.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: requestId,
     bodyLimit: config.BODY_LIMIT,
     trustProxy: config.TRUST_PROXY,

@@ -4,6 +4,142 @@
  */
 
 export interface paths {
+    "/api/admin/dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Platform statistics; activeUsers: distinct users with an authenticated request in the last 30 UTC days */
+        get: operations["getAdminDashboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Users, newest first, with lastLoginAt and the repository configs and scans of their organizations; search: email or name contains (case-insensitive) */
+        get: operations["listAdminUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Database and Redis status and latency (ms), uptime (s), the job loop and each background job */
+        get: operations["getAdminHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/scheduler/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether this process runs jobs, the next scheduled scan, pending scans, configs with a schedule */
+        get: operations["getSchedulerStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/scheduler/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Starts now the scan of each scheduled config's current cron tick that has none yet, under each organization's daily scan limit; running it again starts nothing new */
+        post: operations["runScheduler"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/scheduler/fix": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Recreates the schedule job of every config with a scheduleCron and no job; removes jobs of no scheduled config and duplicates; answers what changed */
+        post: operations["fixScheduler"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/behavior-analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Active users and requests per UTC day, requests per feature (plugin) and plan, over `days` days */
+        get: operations["getBehaviorAnalytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/navigation-analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Most used routes (by id) with their plans and statuses, and the most used per plan, over `days` days */
+        get: operations["getNavigationAnalytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/audit-logs": {
         parameters: {
             query?: never;
@@ -1744,6 +1880,616 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getAdminDashboard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            totalUsers: number;
+                            /** @description Distinct users with an authenticated request in the last 30 UTC days, today included (HyperLogLog estimate, about 1% error) */
+                            activeUsers: number;
+                            totalScans: number;
+                            totalDrifts: number;
+                            totalRepositories: number;
+                            /** @description Runners online or busy */
+                            activeRunners: number;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listAdminUsers: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                /** @description Case-insensitive substring of the email or name */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            _id: string;
+                            email: string;
+                            name: string | null;
+                            role: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            lastLoginAt: string | null;
+                            /** @description Repository configs of the organizations the user belongs to */
+                            repoConfigCount: number;
+                            /** @description Scans of the organizations the user belongs to */
+                            scanCount: number;
+                        }[];
+                        pagination: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            pages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getAdminHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            status: "ok" | "degraded";
+                            database: {
+                                status: "up" | "down";
+                                /** @description milliseconds */
+                                latency: number | null;
+                            };
+                            redis: {
+                                status: "up" | "down";
+                                /** @description milliseconds */
+                                latency: number | null;
+                            };
+                            /** @description seconds */
+                            uptime: number;
+                            workers: {
+                                /** @description This process runs the job loop */
+                                scheduler: "running" | "stopped";
+                                jobs: {
+                                    /** @description Agenda job name */
+                                    name: string;
+                                    /** @description A handler for it is defined in this process */
+                                    defined: boolean;
+                                    /** @description Runs due and not taken by a worker */
+                                    due: number;
+                                    /** @description Runs locked by a worker now */
+                                    running: number;
+                                    /** @description Runs planned later */
+                                    scheduled: number;
+                                    /** Format: date-time */
+                                    lastRunAt: string | null;
+                                    /** Format: date-time */
+                                    lastFinishedAt: string | null;
+                                    /** Format: date-time */
+                                    lastFailedAt: string | null;
+                                    lastFailReason: string | null;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getSchedulerStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description This process runs the job loop */
+                            running: boolean;
+                            /** Format: date-time */
+                            nextRun: string | null;
+                            pendingScans: number;
+                            /** @description Repository configs with a scheduleCron */
+                            scheduledRepos: number;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    runScheduler: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description Configs with a schedule */
+                            checked: number;
+                            started: {
+                                scanId: string;
+                                repositoryConfig: string;
+                                orgId: string;
+                            }[];
+                            /** @description Configs whose current tick already has its scan, or whose organization is at its daily scan limit */
+                            skipped: number;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    fixScheduler: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            created: {
+                                repositoryConfig: string;
+                                orgId: string;
+                                scheduleCron: string;
+                            }[];
+                            removed: {
+                                jobId: string;
+                                repositoryConfig: string | null;
+                                reason: "no-schedule" | "duplicate";
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getBehaviorAnalytics: {
+        parameters: {
+            query?: {
+                /** @description UTC days, today included */
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            from: string;
+                            to: string;
+                            /** @description Distinct users over the whole period (estimate) */
+                            activeUsers: number;
+                            days: {
+                                day: string;
+                                activeUsers: number;
+                                requests: number;
+                                clientErrors: number;
+                                serverErrors: number;
+                            }[];
+                            features: {
+                                /** @description plugin */
+                                feature: string;
+                                requests: number;
+                                byPlan: {
+                                    [key: string]: number;
+                                };
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getNavigationAnalytics: {
+        parameters: {
+            query?: {
+                /** @description UTC days, today included */
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            from: string;
+                            to: string;
+                            routes: {
+                                /** @description route id (operationId) */
+                                route: string;
+                                feature: string;
+                                requests: number;
+                                byPlan: {
+                                    [key: string]: number;
+                                };
+                                byStatus: {
+                                    [key: string]: number;
+                                };
+                            }[];
+                            byPlan: {
+                                [key: string]: {
+                                    route: string;
+                                    requests: number;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
     listAuditTrail: {
         parameters: {
             query?: {
@@ -4451,10 +5197,10 @@ export interface operations {
                     title: string;
                     /** @enum {unknown} */
                     type: "count" | "chart" | "list";
-                    /** @description Drift filters, as in /api/drifts/query; the metric is the number of drifts matching them */
+                    /** @description Drift filters, as in /api/drifts/query; the metric is the number of drifts matching them; status and severity take one value or a list */
                     filters?: {
-                        status?: ("detected" | "acknowledged" | "resolved" | "ignored")[];
-                        severity?: ("critical" | "high" | "medium" | "low")[];
+                        status?: ("detected" | "acknowledged" | "resolved" | "ignored") | ("detected" | "acknowledged" | "resolved" | "ignored")[];
+                        severity?: ("critical" | "high" | "medium" | "low") | ("critical" | "high" | "medium" | "low")[];
                         resourceType?: string;
                         /** @description Record id (24 lowercase hex characters) */
                         repositoryConfigId?: string;
@@ -4812,10 +5558,10 @@ export interface operations {
                     title?: string;
                     /** @enum {unknown} */
                     type?: "count" | "chart" | "list";
-                    /** @description Drift filters, as in /api/drifts/query; the metric is the number of drifts matching them */
+                    /** @description Drift filters, as in /api/drifts/query; the metric is the number of drifts matching them; status and severity take one value or a list */
                     filters?: {
-                        status?: ("detected" | "acknowledged" | "resolved" | "ignored")[];
-                        severity?: ("critical" | "high" | "medium" | "low")[];
+                        status?: ("detected" | "acknowledged" | "resolved" | "ignored") | ("detected" | "acknowledged" | "resolved" | "ignored")[];
+                        severity?: ("critical" | "high" | "medium" | "low") | ("critical" | "high" | "medium" | "low")[];
                         resourceType?: string;
                         /** @description Record id (24 lowercase hex characters) */
                         repositoryConfigId?: string;
@@ -10044,22 +10790,9 @@ export interface operations {
                 "application/json": {
                     status: "online" | "busy";
                     version?: string;
+                    /** @description Any JSON object up to 8192 bytes; cpu, memory, disk, os and hostname of the documented shape are kept, anything else is ignored */
                     systemInfo?: {
-                        cpu?: {
-                            cores?: number;
-                            model?: string;
-                            loadAverage?: number[];
-                        };
-                        memory?: {
-                            totalBytes?: number;
-                            freeBytes?: number;
-                        };
-                        disk?: {
-                            totalBytes?: number;
-                            freeBytes?: number;
-                        };
-                        os?: string;
-                        hostname?: string;
+                        [key: string]: unknown;
                     };
                 };
             };

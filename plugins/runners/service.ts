@@ -73,6 +73,8 @@ export function createRunnerService(ctx: AppContext, store: RunnerStore, byToken
 
   return {
     byToken,
+    /** Runners online or busy, every organization (admin dashboard). */
+    countActive: () => store.countWithStatus(['online', 'busy']),
     async create(orgId: string, userId: string | null, input: CreateRunner) {
       const _id = newId();
       const { token, tokenHash, tokenPrefix, tokenSealed } = newToken(_id);
