@@ -1,6 +1,6 @@
 // Builds the Fastify instance: error handler first, then the engine's parts, then the
 // plugins from their manifests (STYLE "Layout").
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import multipart from '@fastify/multipart';
@@ -28,6 +28,8 @@ import { clientErrorHandler, errorHandler, frameworkErrorHandler, notFoundHandle
 import { createValidatorCompiler } from './validation.ts';
 import { checkJsonBody } from './input-rules.ts';
 import { registerHealth } from './health.ts';
+import { loggerOptions, requestId, requestLogging } from './logging.ts';
+import { createMetrics, registerMetricsRoute, requestFacts, storeMetrics } from './metrics.ts';
 import { openapiInfo, addOpenApiFacts } from './openapi.ts';
 import type { AppContext } from './context.ts';
 import type { AnyHandler } from './manifest.ts';
@@ -57,8 +59,14 @@ export const ENGINE = 'drift-engine';
 
 export async function buildApp(opts: BuildOptions): Promise<App> {
   const { config } = opts;
+  // The service's own logger (buffered, flushed at close) unless the caller brings one.
+  const own = opts.logger === undefined ? loggerOptions(config) : undefined;
   const app = Fastify({
-    logger: opts.logger ?? { level: config.LOG_LEVEL },
+    logger: own ?? opts.logger,
+    // One completion line per request (core/logging.ts) instead of Fastify's two; the request id
+    // is the caller's x-request-id when plausible, else a UUID, and every line carries it.
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: requestId,
     bodyLimit: config.BODY_LIMIT,
     trustProxy: config.TRUST_PROXY,
     routerOptions: { ignoreTrailingSlash: true },
@@ -68,6 +76,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     clientErrorHandler,
     return503OnClosing: false,
   });
+  requestLogging(app, own?.stream);
   refuseWhileClosing(app);
   app.setValidatorCompiler(createValidatorCompiler());
   app.setErrorHandler(errorHandler);
@@ -114,6 +123,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     sealer: createSealer(config.ENCRYPTION_KEY),
     bus: createEventBus(app.log),
     scheduler: createScheduler(db.db, { processEveryMs: opts.jobPollMs, lockLifetimeMs: opts.jobLockLifetimeMs }),
+    metrics: createMetrics(app.log),
     mail: createMailer(config),
     audit: createAudit(db, redis.main, app.log),
     tenancy,
@@ -200,10 +210,16 @@ async function loadPlugins(
     registerRoutes(app, p, handlers, deps, facts);
   }
   registerHealth(app, db, redis);
+  storeMetrics(ctx.metrics, db, redis);
+  ctx.metrics.gauge('jobs_queue_depth', 'Agenda jobs due and not yet taken, by job name', ['job'], async () =>
+    (await ctx.scheduler.queueDepth()).map((q) => ({ labels: { job: q.name }, value: q.due })));
+  registerMetricsRoute(app, ctx.metrics, config.METRICS_TOKEN);
 
-  app.addHook('onResponse', async (req, reply) => {
+  app.addHook('onResponse', (req, reply, done) => {
     const spec = req.routeOptions.config.spec;
     if (spec && spec.audit !== false) ctx.audit.record(req, reply, spec);
+    ctx.metrics.record(requestFacts(req, reply));
+    done();
   });
 
   // Exactly-once keys would otherwise pile up (a scheduled scan alone leaves one a tick).

@@ -38,6 +38,10 @@ const Env = Type.Object({
   BODY_LIMIT: Type.Integer({ minimum: 1024, default: 1024 * 1024 }),
   LOG_LEVEL: Type.Union([Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'), Type.Literal('trace'), Type.Literal('silent')], { default: 'info' }),
   TRUST_PROXY: Type.Boolean({ default: false }),
+  /** Set: GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`. */
+  METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  /** Longest a graceful shutdown may take (requests in flight, jobs, stores) before the process exits anyway. */
+  SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 1000, default: 15000 }),
   // Billing (plugins/billing, docs/billing.md). Without STRIPE_SECRET_KEY the service runs and
   // checkout, portal and verify answer 503; the webhook needs only STRIPE_WEBHOOK_SECRET.
   STRIPE_SECRET_KEY: Type.Optional(Type.String({ pattern: '^(sk|rk)_' })),

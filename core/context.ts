@@ -8,6 +8,7 @@ import type { Once } from './once.ts';
 import type { Sealer } from './crypto.ts';
 import type { EventBus } from './events.ts';
 import type { Scheduler } from './scheduler.ts';
+import type { Metrics } from './metrics.ts';
 import type { Mailer } from './mail.ts';
 import type { Audit } from './audit.ts';
 import type { Tenancy } from './tenancy/index.ts';
@@ -26,6 +27,8 @@ export interface AppContext {
   sealer: Sealer;
   bus: EventBus;
   scheduler: Scheduler;
+  /** Prometheus metrics: add a gauge read at scrape time (ctx.metrics.gauge), observe finished requests (core/metrics.ts). */
+  metrics: Metrics;
   mail: Mailer;
   audit: Audit;
   tenancy: Tenancy;

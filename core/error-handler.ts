@@ -6,6 +6,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isStoreDown } from './db.ts';
 import { AppError, ERRORS } from './errors.ts';
+import { describeValidation } from './validation.ts';
 
 const STATUS_CODES: Record<number, string> = {
   400: 'bad_request', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 405: 'method_not_allowed',
@@ -19,10 +20,8 @@ export function errorHandler(err: FastifyError | AppError | Error, req: FastifyR
   }
   const fe = err as FastifyError;
   if (fe.validation) {
-    const first = fe.validation[0];
-    const where = `${fe.validationContext ?? 'request'}${first?.instancePath ?? ''}`;
-    const details = fe.validation.map((v) => ({ path: `${fe.validationContext ?? ''}${v.instancePath}`, message: v.message, params: v.params }));
-    return send(reply, 400, 'validation_failed', `${where} ${first?.message ?? 'is invalid'}`, details);
+    const { message, details } = describeValidation(fe.validationContext ?? 'request', fe.validation as never);
+    return send(reply, 400, 'validation_failed', message, details);
   }
   if (MALFORMED_UPLOAD.test(err.message) && !fe.statusCode) {
     return send(reply, 400, 'bad_request', `The multipart/form-data body is malformed (${err.message})`);

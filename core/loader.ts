@@ -177,7 +177,7 @@ export function registerRoutes(app: FastifyInstance, plugin: LoadedPlugin, handl
     register({
       method: route.method,
       url: fullUrl(m, route),
-      config: { spec: route, errorFormat },
+      config: { spec: route, errorFormat, plugin: m.plugin },
       ...(route.bodyLimit ? { bodyLimit: route.bodyLimit } : {}),
       schema: definedOnly({
         operationId: route.id,
@@ -263,7 +263,7 @@ function securityFor(auth: string) {
 }
 
 declare module 'fastify' {
-  interface FastifyContextConfig { spec?: RouteSpec; errorFormat?: ErrorFormat }
+  interface FastifyContextConfig { spec?: RouteSpec; errorFormat?: ErrorFormat; plugin?: string }
   interface FastifyRequest {
     /** What the handler returned (the audit rule reads it). */
     routeResult?: unknown;

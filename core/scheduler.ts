@@ -4,7 +4,7 @@
 // guards its one-time work with the exactly-once primitive.
 import { Agenda, type Job } from 'agenda';
 import { MongoBackend } from '@agendajs/mongo-backend';
-import type { Db } from 'mongodb';
+import { ObjectId, type Db } from 'mongodb';
 import type { CollectionSpec } from './db.ts';
 
 export const AGENDA_JOBS: CollectionSpec = { name: 'agenda_jobs', owner: 'core/scheduler', indexes: [], unchecked: true };
@@ -21,7 +21,27 @@ export interface Scheduler {
   cancel(query: { name: string; data?: Record<string, unknown> }): Promise<void>;
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** Whether this process runs the job loop. */
+  running(): boolean;
+  /** Jobs due now and not locked by a worker, per job name (the queue depth metric). */
+  queueDepth(): Promise<{ name: string; due: number }[]>;
+  /** The stored jobs of one name (at most `limit`), as the admin routes read them. */
+  jobsNamed(name: string, limit: number): Promise<StoredJob[]>;
+  /** Per job name: runs due, running (locked) and planned later, and the latest run, finish and failure (admin health). */
+  states(): Promise<JobState[]>;
+  /** Removes jobs by id (orphans of a schedule); how many went. */
+  removeJobs(ids: string[]): Promise<number>;
 }
+
+export interface JobState {
+  name: string; defined: boolean; due: number; running: number; scheduled: number;
+  lastRunAt: Date | null; lastFinishedAt: Date | null; lastFailedAt: Date | null; lastFailReason: string | null;
+}
+/** Most job records states() reads (one-time jobs of past scans pile up until Agenda's records are purged). */
+const MAX_STATE_JOBS = 20_000;
+
+/** A job as Agenda stores it (the fields read here). */
+export interface StoredJob { id: string; name: string; data: Record<string, unknown>; nextRunAt: Date | null; lastRunAt: Date | null; lockedAt: Date | null; repeatInterval: string | null }
 
 // processEvery is a number of milliseconds: Agenda 6 read the string '200 milliseconds' as 200 seconds.
 // lockLifetimeMs: how long a claimed job stays locked to one worker. Agenda also keeps a
@@ -34,6 +54,7 @@ export function createScheduler(db: Db, opts: { processEveryMs?: number; lockLif
     maxConcurrency: 20,
   });
   let started = false;
+  const jobs = db.collection(AGENDA_JOBS.name);
   return {
     agenda,
     define(name, handler, o = {}) {
@@ -52,6 +73,47 @@ export function createScheduler(db: Db, opts: { processEveryMs?: number; lockLif
       if (!started) return;
       started = false;
       await agenda.stop();
+    },
+    running: () => started,
+    async queueDepth() {
+      const rows = await jobs.aggregate<{ _id: string; n: number }>([
+        { $match: { nextRunAt: { $lte: new Date() }, lockedAt: null, disabled: { $ne: true } } },
+        { $group: { _id: '$name', n: { $sum: 1 } } },
+      ]).toArray();
+      return rows.map((r) => ({ name: r._id, due: r.n })).sort((a, b) => a.name.localeCompare(b.name));
+    },
+    async jobsNamed(name, limit) {
+      const rows = await jobs.find({ name }).limit(limit).toArray();
+      return rows.map((j) => ({
+        id: String(j._id), name: j.name, data: j.data ?? {}, nextRunAt: j.nextRunAt ?? null, lastRunAt: j.lastRunAt ?? null,
+        lockedAt: j.lockedAt ?? null, repeatInterval: j.repeatInterval ?? null,
+      }));
+    },
+    async states() {
+      const now = Date.now();
+      const rows = await jobs.find({}, { projection: { name: 1, nextRunAt: 1, lockedAt: 1, lastRunAt: 1, lastFinishedAt: 1, failedAt: 1, failReason: 1, disabled: 1 } })
+        .limit(MAX_STATE_JOBS).toArray();
+      const by = new Map<string, JobState>();
+      const later = (a: Date | null, b: unknown) => (b instanceof Date && (!a || b > a) ? b : a);
+      for (const name of Object.keys(agenda.definitions)) by.set(name, { name, defined: true, due: 0, running: 0, scheduled: 0, lastRunAt: null, lastFinishedAt: null, lastFailedAt: null, lastFailReason: null });
+      for (const j of rows) {
+        const s = by.get(j.name) ?? { name: j.name, defined: false, due: 0, running: 0, scheduled: 0, lastRunAt: null, lastFinishedAt: null, lastFailedAt: null, lastFailReason: null };
+        by.set(j.name, s);
+        if (j.lockedAt) s.running++;
+        else if (j.nextRunAt && !j.disabled) (j.nextRunAt.getTime() <= now ? s.due++ : s.scheduled++);
+        s.lastRunAt = later(s.lastRunAt, j.lastRunAt);
+        s.lastFinishedAt = later(s.lastFinishedAt, j.lastFinishedAt);
+        if (j.failedAt instanceof Date && (!s.lastFailedAt || j.failedAt > s.lastFailedAt)) {
+          s.lastFailedAt = j.failedAt;
+          s.lastFailReason = typeof j.failReason === 'string' ? j.failReason.slice(0, 500) : null;
+        }
+      }
+      return [...by.values()].sort((a, b) => a.name.localeCompare(b.name));
+    },
+    async removeJobs(ids) {
+      if (!ids.length) return 0;
+      const { deletedCount } = await jobs.deleteMany({ _id: { $in: ids.map((id) => (ObjectId.isValid(id) && id.length === 24 ? new ObjectId(id) : id)) } as never });
+      return deletedCount;
     },
   };
 }

@@ -12,24 +12,13 @@ ensureDevSecrets(process.env);
 
 // Imported only now so core/ reads its config after the URLs above are set.
 const { main } = await import('../core/server.ts');
+const { closeOnSignals } = await import('../core/shutdown.ts');
 const server = await main().catch(async (e: unknown) => {
   await services.stop();
   console.error(e instanceof Error ? e.message : e);
   process.exit(1);
 });
 
-let stopping = false;
-async function shutdown(signal: string): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  console.log(`${signal}: shutting down`);
-  try {
-    await server.close();
-  } finally {
-    await services.stop(); // only the parts this process started
-  }
-  process.exit(0);
-}
-for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(sig, () => void shutdown(sig).catch((e: unknown) => { console.error(e); process.exit(1); }));
-}
+// SIGINT/SIGTERM: stop taking requests, finish those in flight, stop jobs and stores, then the
+// local services this process started, within SHUTDOWN_TIMEOUT_MS (core/shutdown.ts).
+closeOnSignals(server.app, { timeoutMs: server.config.SHUTDOWN_TIMEOUT_MS, after: () => services.stop() });

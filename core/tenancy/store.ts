@@ -50,6 +50,8 @@ export interface TenancyStore {
   findRole(orgId: string, roleId: string): Promise<CustomRole | null>;
   /** Several organizations by id, in one command (missing ones are left out). */
   findOrgs(orgIds: string[]): Promise<Organization[]>;
+  /** The organizations of several users, in one command (the admin user list). */
+  membershipsOfUsers(userIds: string[]): Promise<Pick<Membership, 'userId' | 'orgId'>[]>;
   listUserMemberships(userId: string): Promise<Membership[]>;
   insertOrg(org: Organization, owner: Membership): Promise<void>;
   setPlan(orgId: string, plan: Plan): Promise<boolean>;
@@ -97,6 +99,9 @@ export function createTenancyStore(db: Database): TenancyStore {
     findRole: (orgId, roleId) => roles.findOne({ _id: roleId, orgId }),
     findOrgs: (orgIds) => (orgIds.length ? orgs.find({ _id: { $in: orgIds } }).toArray() : Promise.resolve([])),
     listUserMemberships: (userId) => memberships.find({ userId }).sort({ joinedAt: 1 }).toArray(),
+    membershipsOfUsers: (userIds) => (userIds.length
+      ? memberships.find({ userId: { $in: userIds } }, { projection: { _id: 0, userId: 1, orgId: 1 } }).toArray()
+      : Promise.resolve([])),
     async insertOrg(org, owner) {
       // Membership first: an org without its owner membership would be unreachable,
       // while a membership to an org not yet written simply resolves to nothing.

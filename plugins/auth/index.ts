@@ -56,6 +56,7 @@ export default definePlugin({
       // account.update invalidates the cached user in every process.
       accounts: createAccounts(store, sessions, (userId, role) => account.update(userId, { role })),
       userDirectory: createUserDirectory(store),
+      adminUsers: { count: () => store.countUsers(), page: (search, skip, limit) => store.pageUsers(search, skip, limit) },
       attachOrganizations(attached) { organizations = attached; },
       sso: {
         async provision(input) {

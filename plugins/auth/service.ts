@@ -5,7 +5,7 @@
 import { Value } from 'typebox/value';
 import { badRequest } from '../../core/errors.ts';
 import { RegisterBody } from './schemas.ts';
-import type { AuthStore, User } from './store.ts';
+import type { AdminUserRow, AuthStore, User } from './store.ts';
 import type { Sessions } from './sessions.ts';
 import { normalizeEmail } from './sessions.ts';
 
@@ -46,8 +46,15 @@ export interface SingleSignOn {
 /** Decides, before the password is checked, whether a user may sign in with a password at all (throws to refuse). */
 export type PasswordPolicy = (user: { userId: string; email: string }) => Promise<void>;
 
+/** Platform-wide account reads for the admin routes: no password hash or token field ever leaves. */
+export interface AdminUsers {
+  count(): Promise<number>;
+  page(search: string | undefined, skip: number, limit: number): Promise<{ rows: AdminUserRow[]; total: number }>;
+}
+
 export interface AuthService {
   accounts: Accounts;
+  adminUsers: AdminUsers;
   userDirectory: UserDirectory;
   sso: SingleSignOn;
   /**

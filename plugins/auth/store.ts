@@ -40,7 +40,8 @@ export interface DeletionRequest { _id: string; userId: string; status: 'pending
 export interface Avatar { _id: string; userId: string; contentType: string; data: Binary; updatedAt: Date }
 
 const spec = (name: string, indexes: CollectionSpec['indexes']): CollectionSpec => ({ name, owner: 'plugins/auth', indexes });
-export const USERS = spec('users', [{ key: { email: 1 }, unique: true }, { key: { createdAt: 1 } }]);
+// createdAt+_id: the admin user list (newest first, stable); name: its search's count.
+export const USERS = spec('users', [{ key: { email: 1 }, unique: true }, { key: { createdAt: 1 } }, { key: { createdAt: 1, _id: 1 } }, { key: { name: 1 } }]);
 export const SESSIONS = spec('sessions', [{ key: { userId: 1, createdAt: 1 } }, { key: { revokedAt: 1 } }]);
 export const REFRESH_TOKENS = spec('refresh_tokens', [{ key: { sessionId: 1 } }, { key: { userId: 1 } }]);
 export const CLI_TOKENS = spec('cli_tokens', [{ key: { hash: 1 }, unique: true }, { key: { userId: 1, createdAt: -1 } }, { key: { orgId: 1, userId: 1 } }]);
@@ -49,6 +50,10 @@ export const DELETION_REQUESTS = spec('deletion_requests', [{ key: { userId: 1, 
 export const AVATARS = spec('avatars', [{ key: { userId: 1 } }]);
 
 const DIRECTORY_FIELDS = { projection: { _id: 1, email: 1, name: 1 } } as const;
+/** What the admin user list reads of an account: never the password hash. */
+const ADMIN_FIELDS = { projection: { _id: 1, email: 1, name: 1, role: 1, createdAt: 1, lastLoginAt: 1, defaultOrgId: 1 } } as const;
+export type AdminUserRow = Pick<User, '_id' | 'email' | 'name' | 'role' | 'createdAt' | 'lastLoginAt' | 'defaultOrgId'>;
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export function createAuthStore(db: Database) {
   const users = db.collection<User>(USERS);
@@ -76,6 +81,18 @@ export function createAuthStore(db: Database) {
       return rows.map((u) => u._id);
     },
     async removeUser(userId: string) { await users.deleteOne({ _id: userId }); },
+    /** Every account (the admin dashboard): from collection metadata, no scan. */
+    countUsers: () => users.estimatedDocumentCount(),
+    /** One page of accounts, newest first; `search`: a case-insensitive substring of the email or name. */
+    async pageUsers(search: string | undefined, skip: number, limit: number): Promise<{ rows: AdminUserRow[]; total: number }> {
+      const pattern = search ? { $regex: escapeRegex(search), $options: 'i' } : undefined;
+      const filter = pattern ? { $or: [{ email: pattern }, { name: pattern }] } : {};
+      const [rows, total] = await Promise.all([
+        users.find(filter, ADMIN_FIELDS).sort({ createdAt: -1, _id: -1 }).skip(skip).limit(limit).toArray(),
+        pattern ? users.countDocuments(filter) : users.estimatedDocumentCount(),
+      ]);
+      return { rows: rows as AdminUserRow[], total };
+    },
     /** CLI tokens, avatar and one-time tokens of a user (account deletion; sessions are revoked apart). */
     async removeUserCredentials(userId: string) {
       await cliTokens.deleteMany({ userId });

@@ -1,21 +1,41 @@
 // TypeBox schemas of the drift widget routes.
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { Id, Timestamp } from '../../core/schemas.ts';
 import { DriftStatus, Severity } from '../drifts/schemas.ts';
 import { WIDGET_TYPES } from './store.ts';
 
-export const WidgetFilters = Type.Object({
-  status: Type.Optional(Type.Array(DriftStatus, { maxItems: 4, uniqueItems: true })),
-  severity: Type.Optional(Type.Array(Severity, { maxItems: 4, uniqueItems: true })),
+const filterFields = {
   resourceType: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   repositoryConfigId: Type.Optional(Id),
   q: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-}, { additionalProperties: false, description: 'Drift filters, as in /api/drifts/query; the metric is the number of drifts matching them' });
+};
+const DESCRIPTION = 'Drift filters, as in /api/drifts/query; the metric is the number of drifts matching them';
+/** The filters as stored and shown: lists are always lists. */
+export const WidgetFilters = Type.Object({
+  status: Type.Optional(Type.Array(DriftStatus, { maxItems: 4, uniqueItems: true })),
+  severity: Type.Optional(Type.Array(Severity, { maxItems: 4, uniqueItems: true })),
+  ...filterFields,
+}, { additionalProperties: false, description: DESCRIPTION });
+export type WidgetFilters = Static<typeof WidgetFilters>;
+/** A filter that takes a list also takes one value (`{"severity": "critical"}`), as the query string of /api/drifts/query does. */
+const oneOrList = <T extends TSchema>(item: T) => Type.Union([item, Type.Array(item, { maxItems: 4, uniqueItems: true })]);
+export const WidgetFiltersInput = Type.Object({
+  status: Type.Optional(oneOrList(DriftStatus)),
+  severity: Type.Optional(oneOrList(Severity)),
+  ...filterFields,
+}, { additionalProperties: false, description: `${DESCRIPTION}; status and severity take one value or a list` });
+export type WidgetFiltersInput = Static<typeof WidgetFiltersInput>;
+/** The stored form: a single value becomes a list of one. */
+export const filtersOf = (input: WidgetFiltersInput): WidgetFilters => {
+  const { status, severity, ...rest } = input;
+  const asList = <V>(v: V | V[] | undefined) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]);
+  return { ...rest, ...(status !== undefined && { status: asList(status) }), ...(severity !== undefined && { severity: asList(severity) }) };
+};
 const WidgetType = Type.Enum(WIDGET_TYPES);
 export const CreateWidget = Type.Object({
   title: Type.String({ minLength: 1, maxLength: 100 }),
   type: WidgetType,
-  filters: Type.Optional(WidgetFilters),
+  filters: Type.Optional(WidgetFiltersInput),
 }, { additionalProperties: false });
 export type CreateWidget = Static<typeof CreateWidget>;
 export const UpdateWidget = Type.Partial(CreateWidget, { additionalProperties: false });

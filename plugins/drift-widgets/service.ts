@@ -6,7 +6,7 @@ import { newId } from '../../core/crypto.ts';
 import { badRequest, conflict, notFound } from '../../core/errors.ts';
 import type { DriftService } from '../drifts/service.ts';
 import { MAX_WIDGETS, type Widget, type WidgetFilters, type WidgetStore, type WidgetTicket } from './store.ts';
-import type { CreateWidget, UpdateWidget } from './schemas.ts';
+import { filtersOf, type CreateWidget, type UpdateWidget } from './schemas.ts';
 import { namedChanges, type Changes } from '../../core/db.ts';
 import type { NextOrder } from '../../core/redis.ts';
 
@@ -33,7 +33,7 @@ export function createWidgetService(store: WidgetStore, drifts: Pick<DriftServic
       const existing = await store.list(orgId);
       if (existing.length >= MAX_WIDGETS) throw conflict(`An organization can have at most ${MAX_WIDGETS} widgets`);
       const now = new Date();
-      const filters = input.filters ?? {};
+      const filters = filtersOf(input.filters ?? {});
       const w: Widget = {
         _id: newId(), orgId, title: input.title, type: input.type, filters, order: await nextOrder(orgId, existing.reduce((m, x) => Math.max(m, x.order), -1) + 1),
         metric: await metric(orgId, filters), lastRefreshed: now, createdAt: now, updatedAt: now,
@@ -44,8 +44,9 @@ export function createWidgetService(store: WidgetStore, drifts: Pick<DriftServic
     async update(orgId: string, id: string, input: UpdateWidget) {
       const w = await load(orgId, id);
       const now = new Date();
-      const set: Changes<Widget> = namedChanges({ title: input.title, type: input.type, filters: input.filters, updatedAt: now });
-      if (input.filters) Object.assign(set, { metric: await metric(orgId, input.filters), lastRefreshed: now });
+      const filters = input.filters && filtersOf(input.filters);
+      const set: Changes<Widget> = namedChanges({ title: input.title, type: input.type, filters, updatedAt: now });
+      if (filters) Object.assign(set, { metric: await metric(orgId, filters), lastRefreshed: now });
       await store.update(orgId, id, set);
       return widgetView({ ...w, ...set });
     },

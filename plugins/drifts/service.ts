@@ -182,6 +182,8 @@ export function createDriftService(ctx: AppContext, d: Deps) {
     /** Views of the drifts a scan detected first or found again, newest first. */
     scanDrifts: async (orgId: string, scanId: string, limit: number) => (await d.drifts.byScan(orgId, scanId, limit)).map(driftView),
     countByConfig: (orgId: string, configId: string, status?: DriftStatus) => d.drifts.countByConfig(orgId, configId, status),
+    /** Every drift of every organization (admin dashboard). */
+    countAll: () => d.drifts.countAll(),
     removeByConfig: async (orgId: string, configId: string) => { await d.drifts.removeByConfig(orgId, configId); },
     removeByScan: (orgId: string, scanId: string) => d.drifts.removeByScan(orgId, scanId),
     /**

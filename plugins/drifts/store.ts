@@ -180,6 +180,8 @@ export function createDriftStore(db: Database) {
       return { rows, total };
     },
     count: (orgId: string, f: DriftFilter) => col.countDocuments(driftFilter(orgId, f)),
+    /** Every drift of every organization (admin dashboard), from collection metadata. */
+    countAll: () => col.estimatedDocumentCount(),
     /** A cursor over every match, for the streamed CSV export. */
     cursor: (orgId: string, f: DriftFilter, sort: Record<string, 1 | -1>) =>
       col.find(driftFilter(orgId, f), { projection: EXPORT_FIELDS }).sort(sort).batchSize(1000),

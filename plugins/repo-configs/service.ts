@@ -112,6 +112,15 @@ export function createRepoConfigService(ctx: AppContext, d: Deps) {
     /** The organization's configs (or those of the given ids), newest first. */
     configsOf: (orgId: string, ids?: readonly string[]) => d.configs.list(orgId, ids),
     countActive: (orgId: string) => d.configs.countActive(orgId),
+    /** Platform-wide reads and the schedule repair, for the admin routes. */
+    platform: {
+      count: () => d.configs.countAll(),
+      countPerOrg: (orgIds: string[]) => d.configs.countPerOrg(orgIds),
+      scheduled: (limit: number) => d.configs.scheduled(limit),
+      countScheduled: () => d.configs.countScheduled(),
+      /** (Re)creates the config's schedule job from its stored cron (idempotent: one job per config). */
+      reschedule: (orgId: string, id: string, cron: string) => schedule(orgId, id, cron),
+    },
     /** The latest scan of a config, as its list shows it. */
     recordScan: (orgId: string, id: string, at: Date, status: string) => d.configs.recordScan(orgId, id, at, status),
 

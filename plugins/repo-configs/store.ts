@@ -3,6 +3,7 @@
 // under a unique index): configs stored then keep theirs, new ones take their own id, and the
 // unique index stays so both kinds stay valid. The limit is now the engine's (core/limits.ts).
 import type { CollectionSpec, Database, Changes } from '../../core/db.ts';
+import type { Collection, Document } from 'mongodb';
 
 import path from 'node:path';
 
@@ -62,8 +63,18 @@ export const REPO_CONFIGS: CollectionSpec = {
     { key: { orgId: 1, workspaceId: 1 } },
     { key: { orgId: 1, projectId: 1 } },
     { key: { orgId: 1, status: 1 } },
+    // The admin scheduler routes: every config with a schedule, across organizations.
+    { key: { scheduleCron: 1 } },
   ],
 };
+
+/** Records per organization for several organizations, in one aggregation (the admin user list). */
+async function countPerOrg<T extends Document>(col: Collection<T>, orgIds: string[]): Promise<Map<string, number>> {
+  if (!orgIds.length) return new Map();
+  const rows = await col.aggregate<{ _id: string; n: number }>([{ $match: { orgId: { $in: orgIds } } }, { $group: { _id: '$orgId', n: { $sum: 1 } } }]).toArray();
+  return new Map(rows.map((r) => [r._id, r.n]));
+}
+
 
 /** Configs per organization are few (plan limits, or a team's repositories): lists read them whole, capped. */
 export const MAX_CONFIGS = 1000;
@@ -106,6 +117,12 @@ export function createRepoConfigStore(db: Database) {
     async removeOrg(orgId: string) {
       await col.deleteMany({ orgId });
     },
+    // --- platform-wide reads (admin routes), never from a request of an organization
+    countAll: () => col.estimatedDocumentCount(),
+    countPerOrg: (orgIds: string[]) => countPerOrg(col, orgIds),
+    /** Configs with a schedule (oldest first, at most `limit`), every organization. */
+    scheduled: (limit: number) => col.find({ scheduleCron: { $type: 'string' } }, { projection: { _id: 1, orgId: 1, scheduleCron: 1 } }).limit(limit).toArray(),
+    countScheduled: () => col.countDocuments({ scheduleCron: { $type: 'string' } }),
   };
 }
 export type RepoConfigStore = ReturnType<typeof createRepoConfigStore>;

@@ -28,6 +28,8 @@ export default definePlugin({
     const setup = createSetup(ctx, store);
     ctx.onOrgDelete(async (id) => { await store.removeOrg(id); await jobStore.removeOrg(id); });
     ctx.scheduler.define(SWEEP_JOB, async () => { await runners.sweep(); });
+    ctx.metrics.gauge('runners', 'Runners by status, every organization', ['status'], () =>
+      Promise.all((['online', 'busy', 'offline'] as const).map(async (status) => ({ labels: { status }, value: await store.countWithStatus([status]) }))));
 
     /** The calling agent's runner record (cached by token hash; the credential reader just loaded it). */
     async function caller(principal: Principal, token: string): Promise<Runner> {

@@ -1,4 +1,5 @@
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
+import { Value } from 'typebox/value';
 import { Id, MAX_RUNNER_LABELS, Nullable, RunnerLabel as Label, Timestamp } from '../../core/schemas.ts';
 import { ReportedPlacement } from '../scans/schemas.ts';
 
@@ -21,12 +22,36 @@ export const SystemInfo = Type.Object({
   os: Type.Optional(Type.String({ maxLength: 200 })),
   hostname: Type.Optional(Type.String({ maxLength: 255 })),
 }, { additionalProperties: false });
+export type SystemInfo = Static<typeof SystemInfo>;
+/** Largest systemInfo accepted, as JSON text: far above what any agent reports (about 300 bytes). */
+export const SYSTEM_INFO_MAX_BYTES = 8192;
+/**
+ * systemInfo is informational: a runner's liveness must not depend on its shape. Any JSON
+ * object (up to a size bound) is accepted; the known fields of a valid shape are kept
+ * (systemInfoOf), the rest is ignored. Only `status` decides the heartbeat.
+ */
 export const Heartbeat = Type.Object({
   status: Type.Union([Type.Literal('online'), Type.Literal('busy')]),
   version: Type.Optional(Type.String({ maxLength: 50 })),
-  systemInfo: Type.Optional(SystemInfo),
+  systemInfo: Type.Optional(Type.Object({}, {
+    additionalProperties: true, maxProperties: 100,
+    description: `Any JSON object up to ${SYSTEM_INFO_MAX_BYTES} bytes; cpu, memory, disk, os and hostname of the documented shape are kept, anything else is ignored`,
+  })),
 });
 export type Heartbeat = Static<typeof Heartbeat>;
+
+/** The known fields of a reported systemInfo that have the documented shape; each other field is dropped. */
+export function systemInfoOf(reported: Record<string, unknown>): SystemInfo {
+  const props = SystemInfo.properties as Record<string, TSchema>;
+  const kept: Record<string, unknown> = {};
+  for (const [k, schema] of Object.entries(props)) {
+    if (reported[k] === undefined) continue;
+    // Clean drops the sub-fields the shape does not name (cpu.vendor...), then the rest must fit it.
+    const value = Value.Clean(schema, Value.Clone(reported[k]));
+    if (Value.Check(schema, value)) kept[k] = value;
+  }
+  return kept as SystemInfo;
+}
 
 export const RunnerView = Type.Object({
   _id: Type.String(), name: Type.String(), labels: Type.Array(Type.String()),

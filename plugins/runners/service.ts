@@ -8,7 +8,7 @@ import type { Page } from '../../core/schemas.ts';
 import { pageWindow } from '../../core/schemas.ts';
 import type { Principal } from '../../core/guards/principal.ts';
 import type { Runner, RunnerStore } from './store.ts';
-import type { CreateRunner, Heartbeat, UpdateRunner } from './schemas.ts';
+import { SYSTEM_INFO_MAX_BYTES, systemInfoOf, type CreateRunner, type Heartbeat, type UpdateRunner } from './schemas.ts';
 import { namedChanges } from '../../core/db.ts';
 
 export const SWEEP_JOB = 'runners.mark-stale-offline';
@@ -73,6 +73,8 @@ export function createRunnerService(ctx: AppContext, store: RunnerStore, byToken
 
   return {
     byToken,
+    /** Runners online or busy, every organization (admin dashboard). */
+    countActive: () => store.countWithStatus(['online', 'busy']),
     async create(orgId: string, userId: string | null, input: CreateRunner) {
       const _id = newId();
       const { token, tokenHash, tokenPrefix, tokenSealed } = newToken(_id);
@@ -121,6 +123,12 @@ export function createRunnerService(ctx: AppContext, store: RunnerStore, byToken
      * write: it is refreshed with the next one, at most every HEARTBEAT_WRITE_EVERY_MS.
      */
     async heartbeat(orgId: string, tokenRunnerId: string, tokenHash: string, beat: Heartbeat) {
+      if (beat.systemInfo !== undefined && JSON.stringify(beat.systemInfo).length > SYSTEM_INFO_MAX_BYTES) {
+        throw new AppError('validation_failed', {
+          message: `body/systemInfo must be at most ${SYSTEM_INFO_MAX_BYTES} bytes as JSON`,
+          details: [{ path: 'body/systemInfo', message: `must be at most ${SYSTEM_INFO_MAX_BYTES} bytes as JSON` }],
+        });
+      }
       const cached = await byToken.get(tokenHash);
       const now = new Date();
       const unchanged = cached && cached._id === tokenRunnerId && cached.status === beat.status
@@ -129,7 +137,7 @@ export function createRunnerService(ctx: AppContext, store: RunnerStore, byToken
       if (unchanged) return { changed: false, status: beat.status, lastHeartbeat: cached.lastHeartbeat!.toISOString() };
       const set: Pick<Runner, 'status' | 'lastHeartbeat'> & Partial<Pick<Runner, 'version' | 'systemInfo'>> = { status: beat.status, lastHeartbeat: now };
       if (beat.version !== undefined) set.version = beat.version;
-      if (beat.systemInfo !== undefined) set.systemInfo = beat.systemInfo;
+      if (beat.systemInfo !== undefined) set.systemInfo = systemInfoOf(beat.systemInfo as Record<string, unknown>);
       await store.recordHeartbeat(orgId, tokenRunnerId, set);
       // Drop the local copy so the next beat sees this write (other processes keep theirs
       // until it expires: they only decide whether to write, never what a read shows).

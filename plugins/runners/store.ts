@@ -49,6 +49,8 @@ export function createRunnerStore(db: Database) {
     },
     remove: (orgId: string, id: string) => col.findOneAndDelete({ _id: id, orgId }),
     removeOrg: (orgId: string) => col.deleteMany({ orgId }),
+    /** Runners in these states, every organization (admin dashboard, metrics). */
+    countWithStatus: (statuses: Runner['status'][]) => col.countDocuments({ status: statuses.length === 1 ? statuses[0] : { $in: statuses } }),
     /** Online or busy runners not heard from since `cutoff`. */
     stale: (cutoff: Date) => col.find({ status: { $in: ['online', 'busy'] }, lastHeartbeat: { $lt: cutoff } }, { projection: { _id: 1, orgId: 1, name: 1, tokenHash: 1 } }).toArray(),
     /** Runners of one organization gone silent (the offline sweep). */

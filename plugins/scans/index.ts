@@ -4,7 +4,7 @@ import { definePlugin } from '../../core/plugin.ts';
 import manifest from '../../manifests/scans.ts';
 import { SCHEDULED_SCAN_JOB } from '../repo-configs/service.ts';
 import { isoDay } from '../drifts/trend.ts';
-import { createScanStore } from './store.ts';
+import { createScanStore, SCAN_STATUSES } from './store.ts';
 import { createScanService, TIMEOUT_JOB } from './service.ts';
 
 export default definePlugin({
@@ -35,6 +35,8 @@ export default definePlugin({
       return { totalScans, totalDrifts, resolvedDrifts };
     });
     ctx.onOrgDelete((orgId) => scans.removeOrg(orgId));
+    ctx.metrics.gauge('scans', 'Stored scans by status, every organization', ['status'], () =>
+      Promise.all(SCAN_STATUSES.map(async (status) => ({ labels: { status }, value: await scans.countWithStatus(status) }))));
 
     return {
       provides: service,

@@ -92,6 +92,12 @@ export function createScanService(ctx: AppContext, d: Deps) {
   return {
     ...recorder,
     takeQuota,
+    /** Platform-wide counts, for the admin routes and the metrics. */
+    platform: {
+      count: () => d.scans.countAll(),
+      countPerOrg: (orgIds: string[]) => d.scans.countPerOrg(orgIds),
+      countWithStatus: (status: ScanStatus) => d.scans.countWithStatus(status),
+    },
     /** Claiming, inputs and results of scans for the built-in executor and runners (execution.ts). */
     execution,
     /** A scan of the config; `schedule` for scans started by the service itself (Drift Watch runs). */

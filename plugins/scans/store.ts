@@ -2,7 +2,7 @@
 // and, for a CLI token limited to some repositories, by repositoryConfig $in those ids
 // (equality for the index check, so the same indexes serve both).
 import type { CollectionSpec, Database, Changes } from '../../core/db.ts';
-import type { Filter } from 'mongodb';
+import type { Collection, Document, Filter } from 'mongodb';
 
 export const SCAN_STATUSES = ['pending', 'running', 'completed', 'failed', 'cancelled'] as const;
 export type ScanStatus = (typeof SCAN_STATUSES)[number];
@@ -37,8 +37,18 @@ export const SCANS: CollectionSpec = {
     { key: { orgId: 1, repositoryConfig: 1, createdAt: -1, _id: -1 } },
     { key: { orgId: 1, repositoryConfig: 1, status: 1, createdAt: -1, _id: -1 } },
     { key: { orgId: 1, day: 1 } },
+    // Scans by status across organizations (admin scheduler status, the metrics gauge).
+    { key: { status: 1, createdAt: 1 } },
   ],
 };
+
+/** Records per organization for several organizations, in one aggregation (the admin user list). */
+async function countPerOrg<T extends Document>(col: Collection<T>, orgIds: string[]): Promise<Map<string, number>> {
+  if (!orgIds.length) return new Map();
+  const rows = await col.aggregate<{ _id: string; n: number }>([{ $match: { orgId: { $in: orgIds } } }, { $group: { _id: '$orgId', n: { $sum: 1 } } }]).toArray();
+  return new Map(rows.map((r) => [r._id, r.n]));
+}
+
 
 export interface ScanFilter { status?: ScanStatus; repositoryConfig?: readonly string[] }
 
@@ -76,6 +86,10 @@ export function createScanStore(db: Database) {
     async removeOrg(orgId: string) {
       await col.deleteMany({ orgId });
     },
+    // --- platform-wide reads (admin routes, metrics)
+    countAll: () => col.estimatedDocumentCount(),
+    countPerOrg: (orgIds: string[]) => countPerOrg(col, orgIds),
+    countWithStatus: (status: ScanStatus) => col.countDocuments({ status }),
   };
 }
 export type ScanStore = ReturnType<typeof createScanStore>;

@@ -86,7 +86,14 @@ async function loginScenario(start: Start, run: string, set: Settings): Promise<
   }
 }
 
-interface RouteCase { route: string; cli?: boolean; path(s: Session): string }
+interface RouteCase { route: string; cli?: boolean; path(s: Session & { ids?: Ids }): string }
+interface Ids { configId: string; scanId: string }
+/** A repository config with one scan in the session's organization (for the lists under a config or scan). */
+async function withRecords(url: string, s: Session): Promise<Ids> {
+  const config = await call<{ data: { _id: string } }>(url, 'POST', '/api/repo-configs', { token: s.token, body: { repositoryName: 'bench/infra', branch: 'main', provider: 'cloud_a' }, expect: 201 });
+  const scan = await call<{ data: { _id: string } }>(url, 'POST', `/api/scans/trigger/${config.data._id}`, { token: s.token, expect: 201 }).catch(() => ({ data: { _id: '0'.repeat(24) } }));
+  return { configId: config.data._id, scanId: scan.data._id };
+}
 const ROUTES: RouteCase[] = [
   { route: 'GET /api/auth/me (JWT)', path: () => '/api/auth/me' },
   { route: 'GET /api/auth/me (CLI token)', cli: true, path: () => '/api/auth/me' },
@@ -94,7 +101,25 @@ const ROUTES: RouteCase[] = [
   { route: 'GET /api/orgs/:orgId', path: (s) => `/api/orgs/${s.orgId}` },
   { route: 'GET /api/auth/quota', path: () => '/api/auth/quota' },
   { route: 'GET /api/auth/cli-tokens', path: () => '/api/auth/cli-tokens' },
+  // Every list route (issue 18: database commands per request of each).
+  { route: 'GET /api/orgs/:orgId/members', path: (s) => `/api/orgs/${s.orgId}/members` },
+  { route: 'GET /api/orgs/:orgId/invitations', path: (s) => `/api/orgs/${s.orgId}/invitations` },
+  { route: 'GET /api/orgs/:orgId/audit-logs', path: (s) => `/api/orgs/${s.orgId}/audit-logs` },
+  { route: 'GET /api/audit-logs', path: () => '/api/audit-logs' },
+  { route: 'GET /api/repo-configs', path: () => '/api/repo-configs' },
+  { route: 'GET /api/scans', path: () => '/api/scans' },
+  { route: 'GET /api/scans/repository/:id', path: (s) => `/api/scans/repository/${s.ids!.configId}` },
+  { route: 'GET /api/drifts', path: () => '/api/drifts' },
+  { route: 'GET /api/drifts/scan/:scanId', path: (s) => `/api/drifts/scan/${s.ids!.scanId}` },
+  { route: 'GET /api/drifts/repository/:id', path: (s) => `/api/drifts/repository/${s.ids!.configId}` },
+  { route: 'GET /api/drifts/rules', path: () => '/api/drifts/rules' },
+  { route: 'GET /api/drift-widgets', path: () => '/api/drift-widgets' },
+  { route: 'GET /api/notifications', path: () => '/api/notifications' },
+  { route: 'GET /api/projects', path: () => '/api/projects' },
+  { route: 'GET /api/runners', path: () => '/api/runners' },
+  { route: 'GET /api/workspaces', path: () => '/api/workspaces' },
 ];
+const NEEDS_RECORDS = /:id|:scanId/;
 
 /**
  * Database commands per request. Each route gets its own fresh user, registered on the main
@@ -103,7 +128,11 @@ const ROUTES: RouteCase[] = [
  */
 async function commandScenario(app: Target, start: Start, run: string, set: Settings): Promise<CommandRow[]> {
   const sessions = [];
-  for (const r of ROUTES) sessions.push(await session(app.url, r.cli));
+  for (const r of ROUTES) {
+    const s: Session & { ids?: Ids } = await session(app.url, r.cli);
+    if (NEEDS_RECORDS.test(r.route)) s.ids = await withRecords(app.url, s);
+    sessions.push(s);
+  }
   const cold = await start('app-cold', 'app', { BENCH_DB: run, BENCH_PREFIX: `${run}:`, BENCH_JOIN: '1' });
   try {
     const count = async () => (await call<{ commands: number }>(cold.url, 'GET', '/__bench/commands')).commands;

@@ -7,6 +7,7 @@
 // Env (app): BENCH_DB, BENCH_PREFIX (database and Redis prefix, shared by the processes of one
 // run), BENCH_JOIN=1 (a second process on a database another one owns: keep it at exit),
 // BENCH_STRIPE=1 (billing: stripe-mock and the test webhook secret),
+// BENCH_LOG (default info: request logs written as in production, to /dev/null; off: none),
 // BENCH_TRUST_PROXY=1 (the login scenario: the Auth limit is per client IP, so the load
 // generator sends a distinct X-Forwarded-For per request; TRUST_PROXY is ordinary config).
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -47,7 +48,13 @@ async function real(): Promise<{ app: FastifyInstance; cleanup(): Promise<void> 
   // Every plugin enabled at its manifest tier (as the tests run), independent of drift.config.json.
   config.operator = { plugins: {} };
   // No job loop: Agenda's polling would add database commands that no request caused.
-  const { app, ctx } = await buildApp({ config, logger: false });
+  // Request logs on, as an operator runs the service (BENCH_LOG=off to measure without them):
+  // the service's own logger at info, to /dev/null, so every line is built and written but no
+  // disk is in the figure.
+  const { loggerOptions } = await import('../../core/logging.ts');
+  const level = (process.env.BENCH_LOG ?? 'info') as 'info';
+  const logger = process.env.BENCH_LOG === 'off' ? false : loggerOptions({ LOG_LEVEL: level }, '/dev/null');
+  const { app, ctx } = await buildApp({ config, logger });
   app.get('/__bench/commands', async () => ({ commands: ctx.db.commandCount() }));
   const cleanup = async () => {
     if (!joining) {
