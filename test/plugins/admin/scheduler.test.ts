@@ -49,7 +49,7 @@ t.test('scheduler: status, run once per tick under the quota, fix, audited', asy
   t.equal(limited.started.length, 1, "the organization's daily scan limit holds");
 
   await ctx.audit.flush();
-  const trail = await ctx.db.db.collection('audit_logs').find({ action: { $in: ['admin.scheduler_run', 'admin.scheduler_fixed'] } }).toArray();
+  const trail = await ctx.db.db.collection('audit_logs').find({ orgId: null, action: { $in: ['admin.scheduler_run', 'admin.scheduler_fixed'] } }).toArray();
   t.equal(trail.filter((e) => e.action === 'admin.scheduler_run').length, 3, 'each run is audited');
   t.ok(trail.every((e) => e.orgId === null && e.userId === boss.userId), 'in the platform trail, with the admin as actor');
   t.match(trail.find((e) => e.action === 'admin.scheduler_fixed')!.details, { created: [{ repositoryConfig: a._id }] });
