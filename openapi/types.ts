@@ -4,6 +4,142 @@
  */
 
 export interface paths {
+    "/api/admin/dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Platform statistics; activeUsers: distinct users with an authenticated request in the last 30 UTC days */
+        get: operations["getAdminDashboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Users, newest first, with lastLoginAt and the repository configs and scans of their organizations; search: email or name contains (case-insensitive) */
+        get: operations["listAdminUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Database and Redis status and latency (ms), uptime (s), the job loop and each background job */
+        get: operations["getAdminHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/scheduler/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether this process runs jobs, the next scheduled scan, pending scans, configs with a schedule */
+        get: operations["getSchedulerStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/scheduler/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Starts now the scan of each scheduled config's current cron tick that has none yet, under each organization's daily scan limit; running it again starts nothing new */
+        post: operations["runScheduler"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/scheduler/fix": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Recreates the schedule job of every config with a scheduleCron and no job; removes jobs of no scheduled config and duplicates; answers what changed */
+        post: operations["fixScheduler"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/behavior-analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Active users and requests per UTC day, requests per feature (plugin) and plan, over `days` days */
+        get: operations["getBehaviorAnalytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/navigation-analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Most used routes (by id) with their plans and statuses, and the most used per plan, over `days` days */
+        get: operations["getNavigationAnalytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/ai-provider": {
         parameters: {
             query?: never;
@@ -625,6 +761,210 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/drift-watch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Newest first; filters status and repositoryId */
+        get: operations["listWatches"];
+        put?: never;
+        /** Starts active; repositoryId must be a repository config of the organization (404 otherwise) */
+        post: operations["createWatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/drift-watch/bulk-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Applies the create fields in updates to the caller's organization's watches among ids; answers how many */
+        patch: operations["bulkUpdateWatches"];
+        trace?: never;
+    };
+    "/api/drift-watch/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** drift_detected, drift_resolved and check_passed events, newest first */
+        get: operations["listWatchEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/drift-watch/events/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Event counts per type, and active and snoozed watches */
+        get: operations["watchEventSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/drift-watch/analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Per UTC day detections and resolutions, mean time to resolve, most drifting resources and watches */
+        get: operations["watchAnalytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/drift-watch/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["listWatchTemplates"];
+        put?: never;
+        /** Watch settings (workspace, interval, notifyOn, filters) to start watches from */
+        post: operations["createWatchTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/drift-watch/templates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: operations["deleteWatchTemplate"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/drift-watch/templates/{id}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new watch from the template's config with overrides applied, validated as a create body (400 otherwise) */
+        post: operations["runWatchTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/drift-watch/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getWatch"];
+        put?: never;
+        post?: never;
+        delete: operations["deleteWatch"];
+        options?: never;
+        head?: never;
+        /** Only the fields given change; status paused stops the runs, active resumes them */
+        patch: operations["updateWatch"];
+        trace?: never;
+    };
+    "/api/drift-watch/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The drifts open on the watch's repository become the accepted baseline; reported again only when their diff changes */
+        post: operations["acceptWatchBaseline"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/drift-watch/{id}/snooze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Runs and events go on; no notification or watch.drift_detected until snoozedUntil or unsnooze */
+        post: operations["snoozeWatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/drift-watch/{id}/unsnooze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** 409 when the watch is not snoozed */
+        post: operations["unsnoozeWatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/drift-widgets": {
         parameters: {
             query?: never;
@@ -923,6 +1263,179 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/guardrails": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Newest first; filters status (active/inactive) and enforcement */
+        get: operations["listGuardrails"];
+        put?: never;
+        /** Rules are checked at write time: paths, a value for every operator but exists/not_exists, safe regular expressions (400 naming the rule) */
+        post: operations["createGuardrail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/guardrails/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Built-in templates (security, cost, tagging) */
+        get: operations["listGuardrailTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/guardrails/evaluate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Evaluates a plan (terraform/tofu show -json, format 1.x) against every active guardrail deployed to the repository config. decision: blocked, pending (approvalId set) or allowed; 403 repository_denied for a CLI token limited to other repositories */
+        post: operations["evaluatePlan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/guardrails/evaluations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One stored evaluation with its current status (pending, approved, rejected, bypassed...) */
+        get: operations["getGuardrailEvaluation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/guardrails/evaluations/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A pending evaluation, by a member other than its requester (403 for the requester, 409 unless pending) */
+        post: operations["approveGuardrailEvaluation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/guardrails/evaluations/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A pending evaluation, by a member other than its requester */
+        post: operations["rejectGuardrailEvaluation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/guardrails/evaluations/{id}/bypass": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Break-glass: owner or admin (org:admin) lets a blocked or pending evaluation through with a reason; emits guardrail.bypassed */
+        post: operations["bypassGuardrailEvaluation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/guardrails/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** With its evaluation history (newest first, at most 20) */
+        get: operations["getGuardrail"];
+        put?: never;
+        post?: never;
+        /** Removes it from every repository */
+        delete: operations["deleteGuardrail"];
+        options?: never;
+        head?: never;
+        /** Partial; rules are checked as on create */
+        patch: operations["updateGuardrail"];
+        trace?: never;
+    };
+    "/api/guardrails/{id}/deploy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Adds repository configs of the organization (400 naming any other id; nothing is deployed then); deploying twice adds no duplicate */
+        patch: operations["deployGuardrail"];
+        trace?: never;
+    };
+    "/api/guardrails/{id}/undeploy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Removes repository configs (400 naming an id that is not a repository config of the organization) */
+        patch: operations["undeployGuardrail"];
         trace?: never;
     };
     "/api/notifications": {
@@ -1721,6 +2234,261 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sso/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The SAML configuration, certificate masked */
+        get: operations["getSsoConfig"];
+        /** Creates or replaces the SAML configuration; saml.cert must be a PEM X.509 certificate (400 otherwise) */
+        put: operations["putSsoConfig"];
+        post?: never;
+        /** Removes the configuration; provisioned users keep their accounts */
+        delete: operations["deleteSsoConfig"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sso/saml/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** 302 to the identity provider with an AuthnRequest (HTTP-Redirect); 400 orgId is required, 404 SSO not configured for this organization */
+        get: operations["samlLogin"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sso/exchange": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Exchanges the one-time code of the SAML callback (one use, 60 seconds) for a session: {token, refreshToken, user}; 401 invalid_token otherwise */
+        post: operations["ssoExchange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/scim/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** SCIM tokens, prefix only */
+        get: operations["listScimTokens"];
+        put?: never;
+        /** A SCIM bearer token, shown once */
+        post: operations["createScimToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/scim/tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revokes a SCIM token in every process at once */
+        delete: operations["deleteScimToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/scim/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Provisioned groups with member counts and role mappings */
+        get: operations["listScimGroups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/scim/groups/{id}/mapping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Maps a group to a role (mappedRole or mappedCustomRoleId; null clears); members' roles are recomputed */
+        patch: operations["setScimGroupMapping"];
+        trace?: never;
+    };
+    "/api/scim/v2/ServiceProviderConfig": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["scimServiceProviderConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/scim/v2/ResourceTypes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["scimResourceTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/scim/v2/Schemas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["scimSchemas"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/scim/v2/Users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** ListResponse; filter (RFC 7644 §3.4.2.2), startIndex (1-based), count (default 100, max 200) */
+        get: operations["scimListUsers"];
+        put?: never;
+        /** Provisions a user: the account with this email is linked or created and joins the organization; 409 uniqueness */
+        post: operations["scimCreateUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/scim/v2/Users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["scimGetUser"];
+        put: operations["scimReplaceUser"];
+        post?: never;
+        /** Removes the user from the organization; the account stays */
+        delete: operations["scimDeleteUser"];
+        options?: never;
+        head?: never;
+        /** PatchOp (RFC 7644 §3.5.2); active false deactivates the member in this organization */
+        patch: operations["scimPatchUser"];
+        trace?: never;
+    };
+    "/api/scim/v2/Groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["scimListGroups"];
+        put?: never;
+        post: operations["scimCreateGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/scim/v2/Groups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["scimGetGroup"];
+        put: operations["scimReplaceGroup"];
+        post?: never;
+        delete: operations["scimDeleteGroup"];
+        options?: never;
+        head?: never;
+        patch: operations["scimPatchGroup"];
+        trace?: never;
+    };
+    "/api/scim/v2/Bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** BulkRequest of up to 100 operations (413 beyond); bulkId references; failOnErrors */
+        post: operations["scimBulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tracker/oauth/initiate": {
         parameters: {
             query?: never;
@@ -2082,6 +2850,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sso/saml/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Assertion Consumer Service (HTTP-POST, form field SAMLResponse): 302 to {FRONTEND_URL}/auth/callback?code=<code>, or /auth/error?reason=<reason> */
+        post: operations["samlCallback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2119,6 +2904,8 @@ export interface components {
             driftCount: number;
             newDrifts: number;
             resolvedDrifts: number;
+            /** @description manual or schedule */
+            triggeredBy?: string;
         };
         /** @description data of the scan.failed event */
         "WebhookData.scan.failed": {
@@ -2127,6 +2914,8 @@ export interface components {
             /** @description owner/name of the repository config */
             repositoryName: string;
             error: string;
+            /** @description manual or schedule */
+            triggeredBy?: string;
         };
         /** @description data of the drift.detected event */
         "WebhookData.drift.detected": {
@@ -2225,6 +3014,616 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getAdminDashboard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            totalUsers: number;
+                            /** @description Distinct users with an authenticated request in the last 30 UTC days, today included (HyperLogLog estimate, about 1% error) */
+                            activeUsers: number;
+                            totalScans: number;
+                            totalDrifts: number;
+                            totalRepositories: number;
+                            /** @description Runners online or busy */
+                            activeRunners: number;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listAdminUsers: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                /** @description Case-insensitive substring of the email or name */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            _id: string;
+                            email: string;
+                            name: string | null;
+                            role: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            lastLoginAt: string | null;
+                            /** @description Repository configs of the organizations the user belongs to */
+                            repoConfigCount: number;
+                            /** @description Scans of the organizations the user belongs to */
+                            scanCount: number;
+                        }[];
+                        pagination: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            pages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getAdminHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            status: "ok" | "degraded";
+                            database: {
+                                status: "up" | "down";
+                                /** @description milliseconds */
+                                latency: number | null;
+                            };
+                            redis: {
+                                status: "up" | "down";
+                                /** @description milliseconds */
+                                latency: number | null;
+                            };
+                            /** @description seconds */
+                            uptime: number;
+                            workers: {
+                                /** @description This process runs the job loop */
+                                scheduler: "running" | "stopped";
+                                jobs: {
+                                    /** @description Agenda job name */
+                                    name: string;
+                                    /** @description A handler for it is defined in this process */
+                                    defined: boolean;
+                                    /** @description Runs due and not taken by a worker */
+                                    due: number;
+                                    /** @description Runs locked by a worker now */
+                                    running: number;
+                                    /** @description Runs planned later */
+                                    scheduled: number;
+                                    /** Format: date-time */
+                                    lastRunAt: string | null;
+                                    /** Format: date-time */
+                                    lastFinishedAt: string | null;
+                                    /** Format: date-time */
+                                    lastFailedAt: string | null;
+                                    lastFailReason: string | null;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getSchedulerStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description This process runs the job loop */
+                            running: boolean;
+                            /** Format: date-time */
+                            nextRun: string | null;
+                            pendingScans: number;
+                            /** @description Repository configs with a scheduleCron */
+                            scheduledRepos: number;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    runScheduler: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description Configs with a schedule */
+                            checked: number;
+                            started: {
+                                scanId: string;
+                                repositoryConfig: string;
+                                orgId: string;
+                            }[];
+                            /** @description Configs whose current tick already has its scan, or whose organization is at its daily scan limit */
+                            skipped: number;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    fixScheduler: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            created: {
+                                repositoryConfig: string;
+                                orgId: string;
+                                scheduleCron: string;
+                            }[];
+                            removed: {
+                                jobId: string;
+                                repositoryConfig: string | null;
+                                reason: "no-schedule" | "duplicate";
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getBehaviorAnalytics: {
+        parameters: {
+            query?: {
+                /** @description UTC days, today included */
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            from: string;
+                            to: string;
+                            /** @description Distinct users over the whole period (estimate) */
+                            activeUsers: number;
+                            days: {
+                                day: string;
+                                activeUsers: number;
+                                requests: number;
+                                clientErrors: number;
+                                serverErrors: number;
+                            }[];
+                            features: {
+                                /** @description plugin */
+                                feature: string;
+                                requests: number;
+                                byPlan: {
+                                    [key: string]: number;
+                                };
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getNavigationAnalytics: {
+        parameters: {
+            query?: {
+                /** @description UTC days, today included */
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            from: string;
+                            to: string;
+                            routes: {
+                                /** @description route id (operationId) */
+                                route: string;
+                                feature: string;
+                                requests: number;
+                                byPlan: {
+                                    [key: string]: number;
+                                };
+                                byStatus: {
+                                    [key: string]: number;
+                                };
+                            }[];
+                            byPlan: {
+                                [key: string]: {
+                                    route: string;
+                                    requests: number;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
     getAiProvider: {
         parameters: {
             query?: never;
@@ -5464,6 +6863,1385 @@ export interface operations {
             };
         };
     };
+    listWatches: {
+        parameters: {
+            query?: {
+                status?: "active" | "paused" | "snoozed";
+                /** @description Record id (24 lowercase hex characters) */
+                repositoryId?: string;
+                page?: number;
+                limit?: number;
+            };
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        watches: {
+                            _id: string;
+                            name: string;
+                            repositoryId: string;
+                            workspace: string;
+                            /** @enum {unknown} */
+                            status: "active" | "paused" | "snoozed";
+                            /** @enum {unknown} */
+                            interval: "1h" | "6h" | "12h" | "24h";
+                            /** @enum {unknown} */
+                            notifyOn: "drift" | "all" | "none";
+                            /** @description Which drifts the watch reports (events, driftCount); empty: every drift */
+                            filters: {
+                                /** @description Only drifts of these severities */
+                                severity?: ("critical" | "high" | "medium" | "low")[];
+                                /** @description Only drifts of these resource types */
+                                resourceType?: string[];
+                            };
+                            /** Format: date-time */
+                            snoozedUntil: string | null;
+                            snoozeReason: string | null;
+                            /** Format: date-time */
+                            lastRun: string | null;
+                            lastRunStatus: ("running" | "passed" | "drift" | "failed") | (never | null);
+                            lastScanId: string | null;
+                            lastError: string | null;
+                            driftCount: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        total: number;
+                        page: number;
+                        pages: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createWatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description Record id (24 lowercase hex characters) */
+                    repositoryId: string;
+                    /** @default default */
+                    workspace?: string;
+                    /** @enum {unknown} */
+                    interval: "1h" | "6h" | "12h" | "24h";
+                    /**
+                     * @description drift: runs that find new drift; all: every completed run; none: never
+                     * @default drift
+                     * @enum {unknown}
+                     */
+                    notifyOn?: "drift" | "all" | "none";
+                    /** @description Which drifts the watch reports (events, driftCount); empty: every drift */
+                    filters?: {
+                        /** @description Only drifts of these severities */
+                        severity?: ("critical" | "high" | "medium" | "low")[];
+                        /** @description Only drifts of these resource types */
+                        resourceType?: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        name: string;
+                        repositoryId: string;
+                        workspace: string;
+                        /** @enum {unknown} */
+                        status: "active" | "paused" | "snoozed";
+                        /** @enum {unknown} */
+                        interval: "1h" | "6h" | "12h" | "24h";
+                        /** @enum {unknown} */
+                        notifyOn: "drift" | "all" | "none";
+                        /** @description Which drifts the watch reports (events, driftCount); empty: every drift */
+                        filters: {
+                            /** @description Only drifts of these severities */
+                            severity?: ("critical" | "high" | "medium" | "low")[];
+                            /** @description Only drifts of these resource types */
+                            resourceType?: string[];
+                        };
+                        /** Format: date-time */
+                        snoozedUntil: string | null;
+                        snoozeReason: string | null;
+                        /** Format: date-time */
+                        lastRun: string | null;
+                        lastRunStatus: ("running" | "passed" | "drift" | "failed") | (never | null);
+                        lastScanId: string | null;
+                        lastError: string | null;
+                        driftCount: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    bulkUpdateWatches: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids: string[];
+                    /** @description Create fields only */
+                    updates: {
+                        name?: string;
+                        /** @description Record id (24 lowercase hex characters) */
+                        repositoryId?: string;
+                        workspace?: string;
+                        /** @enum {unknown} */
+                        interval?: "1h" | "6h" | "12h" | "24h";
+                        /** @enum {unknown} */
+                        notifyOn?: "drift" | "all" | "none";
+                        /** @description Which drifts the watch reports (events, driftCount); empty: every drift */
+                        filters?: {
+                            /** @description Only drifts of these severities */
+                            severity?: ("critical" | "high" | "medium" | "low")[];
+                            /** @description Only drifts of these resource types */
+                            resourceType?: string[];
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The caller's organization's watches among ids */
+                        updated: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listWatchEvents: {
+        parameters: {
+            query?: {
+                /** @description Record id (24 lowercase hex characters) */
+                watchId?: string;
+                type?: "drift_detected" | "drift_resolved" | "check_passed";
+                /** @description Events at or after (ISO 8601) */
+                from?: string;
+                /** @description Events at or before (ISO 8601) */
+                to?: string;
+                page?: number;
+                limit?: number;
+            };
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        events: {
+                            _id: string;
+                            watchId: string;
+                            watchName: string;
+                            repositoryId: string;
+                            scanId: string;
+                            /** @enum {unknown} */
+                            type: "drift_detected" | "drift_resolved" | "check_passed";
+                            driftId: string | null;
+                            resourceAddress: string | null;
+                            resourceType: string | null;
+                            severity: ("critical" | "high" | "medium" | "low") | (never | null);
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                        total: number;
+                        page: number;
+                        pages: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    watchEventSummary: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        totalEvents: number;
+                        driftDetected: number;
+                        driftResolved: number;
+                        checksPassed: number;
+                        activeWatches: number;
+                        snoozedWatches: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    watchAnalytics: {
+        parameters: {
+            query?: {
+                period?: "7d" | "30d" | "90d";
+            };
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        period: "7d" | "30d" | "90d";
+                        /** @description First UTC day of the period (YYYY-MM-DD) */
+                        from: string;
+                        /** @description Last UTC day (today) */
+                        to: string;
+                        days: {
+                            day: string;
+                            detected: number;
+                            resolved: number;
+                            checksPassed: number;
+                        }[];
+                        totals: {
+                            detected: number;
+                            resolved: number;
+                            checksPassed: number;
+                        };
+                        /** @description Mean of (resolved - detected) over drifts resolved in the period; null when none was */
+                        meanTimeToResolveHours: number | null;
+                        mostDriftingResources: {
+                            resourceAddress: string;
+                            resourceType: string | null;
+                            detections: number;
+                        }[];
+                        mostDriftingWatches: {
+                            watchId: string;
+                            name: string;
+                            detections: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listWatchTemplates: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        templates: {
+                            _id: string;
+                            name: string;
+                            description: string | null;
+                            config: {
+                                [key: string]: unknown;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createWatchTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    description?: string;
+                    /** @description Watch settings: workspace, interval, notifyOn, filters */
+                    config: {
+                        workspace?: string;
+                        /** @enum {unknown} */
+                        interval?: "1h" | "6h" | "12h" | "24h";
+                        /** @enum {unknown} */
+                        notifyOn?: "drift" | "all" | "none";
+                        /** @description Which drifts the watch reports (events, driftCount); empty: every drift */
+                        filters?: {
+                            /** @description Only drifts of these severities */
+                            severity?: ("critical" | "high" | "medium" | "low")[];
+                            /** @description Only drifts of these resource types */
+                            resourceType?: string[];
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        name: string;
+                        description: string | null;
+                        config: {
+                            [key: string]: unknown;
+                        };
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteWatchTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    runWatchTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description Record id (24 lowercase hex characters) */
+                    repositoryId: string;
+                    /** @description Watch settings: workspace, interval, notifyOn, filters */
+                    overrides?: {
+                        workspace?: string;
+                        /** @enum {unknown} */
+                        interval?: "1h" | "6h" | "12h" | "24h";
+                        /** @enum {unknown} */
+                        notifyOn?: "drift" | "all" | "none";
+                        /** @description Which drifts the watch reports (events, driftCount); empty: every drift */
+                        filters?: {
+                            /** @description Only drifts of these severities */
+                            severity?: ("critical" | "high" | "medium" | "low")[];
+                            /** @description Only drifts of these resource types */
+                            resourceType?: string[];
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        name: string;
+                        repositoryId: string;
+                        workspace: string;
+                        /** @enum {unknown} */
+                        status: "active" | "paused" | "snoozed";
+                        /** @enum {unknown} */
+                        interval: "1h" | "6h" | "12h" | "24h";
+                        /** @enum {unknown} */
+                        notifyOn: "drift" | "all" | "none";
+                        /** @description Which drifts the watch reports (events, driftCount); empty: every drift */
+                        filters: {
+                            /** @description Only drifts of these severities */
+                            severity?: ("critical" | "high" | "medium" | "low")[];
+                            /** @description Only drifts of these resource types */
+                            resourceType?: string[];
+                        };
+                        /** Format: date-time */
+                        snoozedUntil: string | null;
+                        snoozeReason: string | null;
+                        /** Format: date-time */
+                        lastRun: string | null;
+                        lastRunStatus: ("running" | "passed" | "drift" | "failed") | (never | null);
+                        lastScanId: string | null;
+                        lastError: string | null;
+                        driftCount: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getWatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        name: string;
+                        repositoryId: string;
+                        workspace: string;
+                        /** @enum {unknown} */
+                        status: "active" | "paused" | "snoozed";
+                        /** @enum {unknown} */
+                        interval: "1h" | "6h" | "12h" | "24h";
+                        /** @enum {unknown} */
+                        notifyOn: "drift" | "all" | "none";
+                        /** @description Which drifts the watch reports (events, driftCount); empty: every drift */
+                        filters: {
+                            /** @description Only drifts of these severities */
+                            severity?: ("critical" | "high" | "medium" | "low")[];
+                            /** @description Only drifts of these resource types */
+                            resourceType?: string[];
+                        };
+                        /** Format: date-time */
+                        snoozedUntil: string | null;
+                        snoozeReason: string | null;
+                        /** Format: date-time */
+                        lastRun: string | null;
+                        lastRunStatus: ("running" | "passed" | "drift" | "failed") | (never | null);
+                        lastScanId: string | null;
+                        lastError: string | null;
+                        driftCount: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteWatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateWatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description Record id (24 lowercase hex characters) */
+                    repositoryId?: string;
+                    workspace?: string;
+                    /** @enum {unknown} */
+                    interval?: "1h" | "6h" | "12h" | "24h";
+                    /** @enum {unknown} */
+                    notifyOn?: "drift" | "all" | "none";
+                    /** @description Which drifts the watch reports (events, driftCount); empty: every drift */
+                    filters?: {
+                        /** @description Only drifts of these severities */
+                        severity?: ("critical" | "high" | "medium" | "low")[];
+                        /** @description Only drifts of these resource types */
+                        resourceType?: string[];
+                    };
+                    /** @description paused stops the runs; active resumes them (and ends a snooze) */
+                    status?: "active" | "paused";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        name: string;
+                        repositoryId: string;
+                        workspace: string;
+                        /** @enum {unknown} */
+                        status: "active" | "paused" | "snoozed";
+                        /** @enum {unknown} */
+                        interval: "1h" | "6h" | "12h" | "24h";
+                        /** @enum {unknown} */
+                        notifyOn: "drift" | "all" | "none";
+                        /** @description Which drifts the watch reports (events, driftCount); empty: every drift */
+                        filters: {
+                            /** @description Only drifts of these severities */
+                            severity?: ("critical" | "high" | "medium" | "low")[];
+                            /** @description Only drifts of these resource types */
+                            resourceType?: string[];
+                        };
+                        /** Format: date-time */
+                        snoozedUntil: string | null;
+                        snoozeReason: string | null;
+                        /** Format: date-time */
+                        lastRun: string | null;
+                        lastRunStatus: ("running" | "passed" | "drift" | "failed") | (never | null);
+                        lastScanId: string | null;
+                        lastError: string | null;
+                        driftCount: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    acceptWatchBaseline: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description Drifts marked accepted */
+                        accepted: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    snoozeWatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {unknown} */
+                    duration: "1h" | "6h" | "24h" | "7d" | "30d";
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        name: string;
+                        repositoryId: string;
+                        workspace: string;
+                        /** @enum {unknown} */
+                        status: "active" | "paused" | "snoozed";
+                        /** @enum {unknown} */
+                        interval: "1h" | "6h" | "12h" | "24h";
+                        /** @enum {unknown} */
+                        notifyOn: "drift" | "all" | "none";
+                        /** @description Which drifts the watch reports (events, driftCount); empty: every drift */
+                        filters: {
+                            /** @description Only drifts of these severities */
+                            severity?: ("critical" | "high" | "medium" | "low")[];
+                            /** @description Only drifts of these resource types */
+                            resourceType?: string[];
+                        };
+                        /** Format: date-time */
+                        snoozedUntil: string | null;
+                        snoozeReason: string | null;
+                        /** Format: date-time */
+                        lastRun: string | null;
+                        lastRunStatus: ("running" | "passed" | "drift" | "failed") | (never | null);
+                        lastScanId: string | null;
+                        lastError: string | null;
+                        driftCount: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    unsnoozeWatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        name: string;
+                        repositoryId: string;
+                        workspace: string;
+                        /** @enum {unknown} */
+                        status: "active" | "paused" | "snoozed";
+                        /** @enum {unknown} */
+                        interval: "1h" | "6h" | "12h" | "24h";
+                        /** @enum {unknown} */
+                        notifyOn: "drift" | "all" | "none";
+                        /** @description Which drifts the watch reports (events, driftCount); empty: every drift */
+                        filters: {
+                            /** @description Only drifts of these severities */
+                            severity?: ("critical" | "high" | "medium" | "low")[];
+                            /** @description Only drifts of these resource types */
+                            resourceType?: string[];
+                        };
+                        /** Format: date-time */
+                        snoozedUntil: string | null;
+                        snoozeReason: string | null;
+                        /** Format: date-time */
+                        lastRun: string | null;
+                        lastRunStatus: ("running" | "passed" | "drift" | "failed") | (never | null);
+                        lastScanId: string | null;
+                        lastError: string | null;
+                        driftCount: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
     listWidgets: {
         parameters: {
             query?: never;
@@ -5563,10 +8341,10 @@ export interface operations {
                     title: string;
                     /** @enum {unknown} */
                     type: "count" | "chart" | "list";
-                    /** @description Drift filters, as in /api/drifts/query; the metric is the number of drifts matching them */
+                    /** @description Drift filters, as in /api/drifts/query; the metric is the number of drifts matching them; status and severity take one value or a list */
                     filters?: {
-                        status?: ("detected" | "acknowledged" | "resolved" | "ignored")[];
-                        severity?: ("critical" | "high" | "medium" | "low")[];
+                        status?: ("detected" | "acknowledged" | "resolved" | "ignored") | ("detected" | "acknowledged" | "resolved" | "ignored")[];
+                        severity?: ("critical" | "high" | "medium" | "low") | ("critical" | "high" | "medium" | "low")[];
                         resourceType?: string;
                         /** @description Record id (24 lowercase hex characters) */
                         repositoryConfigId?: string;
@@ -5924,10 +8702,10 @@ export interface operations {
                     title?: string;
                     /** @enum {unknown} */
                     type?: "count" | "chart" | "list";
-                    /** @description Drift filters, as in /api/drifts/query; the metric is the number of drifts matching them */
+                    /** @description Drift filters, as in /api/drifts/query; the metric is the number of drifts matching them; status and severity take one value or a list */
                     filters?: {
-                        status?: ("detected" | "acknowledged" | "resolved" | "ignored")[];
-                        severity?: ("critical" | "high" | "medium" | "low")[];
+                        status?: ("detected" | "acknowledged" | "resolved" | "ignored") | ("detected" | "acknowledged" | "resolved" | "ignored")[];
+                        severity?: ("critical" | "high" | "medium" | "low") | ("critical" | "high" | "medium" | "low")[];
                         resourceType?: string;
                         /** @description Record id (24 lowercase hex characters) */
                         repositoryConfigId?: string;
@@ -6250,6 +9028,17 @@ export interface operations {
                             } | null;
                             /** @description The commit the latest scan that found it read */
                             commit: string | null;
+                            /** @description Accepted baseline (Drift Watch accept); null when not accepted */
+                            accepted: {
+                                /** @description User id of who accepted it */
+                                by: string;
+                                /** Format: date-time */
+                                at: string;
+                                /** @description The diff accepted: the drift is reported again only when a scan finds another */
+                                diff: {
+                                    [key: string]: unknown;
+                                };
+                            } | null;
                         }[];
                         pagination: {
                             page: number;
@@ -6393,6 +9182,17 @@ export interface operations {
                             } | null;
                             /** @description The commit the latest scan that found it read */
                             commit: string | null;
+                            /** @description Accepted baseline (Drift Watch accept); null when not accepted */
+                            accepted: {
+                                /** @description User id of who accepted it */
+                                by: string;
+                                /** Format: date-time */
+                                at: string;
+                                /** @description The diff accepted: the drift is reported again only when a scan finds another */
+                                diff: {
+                                    [key: string]: unknown;
+                                };
+                            } | null;
                         }[];
                         pagination: {
                             page: number;
@@ -6905,6 +9705,17 @@ export interface operations {
                             } | null;
                             /** @description The commit the latest scan that found it read */
                             commit: string | null;
+                            /** @description Accepted baseline (Drift Watch accept); null when not accepted */
+                            accepted: {
+                                /** @description User id of who accepted it */
+                                by: string;
+                                /** Format: date-time */
+                                at: string;
+                                /** @description The diff accepted: the drift is reported again only when a scan finds another */
+                                diff: {
+                                    [key: string]: unknown;
+                                };
+                            } | null;
                         }[];
                     };
                 };
@@ -7028,6 +9839,17 @@ export interface operations {
                             } | null;
                             /** @description The commit the latest scan that found it read */
                             commit: string | null;
+                            /** @description Accepted baseline (Drift Watch accept); null when not accepted */
+                            accepted: {
+                                /** @description User id of who accepted it */
+                                by: string;
+                                /** Format: date-time */
+                                at: string;
+                                /** @description The diff accepted: the drift is reported again only when a scan finds another */
+                                diff: {
+                                    [key: string]: unknown;
+                                };
+                            } | null;
                         }[];
                     };
                 };
@@ -7236,6 +10058,17 @@ export interface operations {
                             } | null;
                             /** @description The commit the latest scan that found it read */
                             commit: string | null;
+                            /** @description Accepted baseline (Drift Watch accept); null when not accepted */
+                            accepted: {
+                                /** @description User id of who accepted it */
+                                by: string;
+                                /** Format: date-time */
+                                at: string;
+                                /** @description The diff accepted: the drift is reported again only when a scan finds another */
+                                diff: {
+                                    [key: string]: unknown;
+                                };
+                            } | null;
                         };
                     };
                 };
@@ -7362,6 +10195,17 @@ export interface operations {
                             } | null;
                             /** @description The commit the latest scan that found it read */
                             commit: string | null;
+                            /** @description Accepted baseline (Drift Watch accept); null when not accepted */
+                            accepted: {
+                                /** @description User id of who accepted it */
+                                by: string;
+                                /** Format: date-time */
+                                at: string;
+                                /** @description The diff accepted: the drift is reported again only when a scan finds another */
+                                diff: {
+                                    [key: string]: unknown;
+                                };
+                            } | null;
                         };
                     };
                 };
@@ -7436,6 +10280,1398 @@ export interface operations {
                         data: {
                             message: string;
                         };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listGuardrails: {
+        parameters: {
+            query?: {
+                status?: "active" | "inactive";
+                enforcement?: "block" | "warn" | "dry_run" | "require_approval";
+                page?: number;
+                limit?: number;
+            };
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        guardrails: {
+                            _id: string;
+                            name: string;
+                            description: string;
+                            /** @enum {unknown} */
+                            enforcement: "block" | "warn" | "dry_run" | "require_approval";
+                            status: "active" | "inactive";
+                            rules: {
+                                /** @description A Terraform resource type (aws_s3_bucket) or * for every type */
+                                resourceType: string;
+                                /** @description Dot path into the planned values (change.after): tags.Owner, ingress[*].cidr_blocks, root_block_device[0].encrypted, tags["kubernetes.io/role"] */
+                                attribute: string;
+                                /**
+                                 * @description equals, not_equals, exists, not_exists, in, not_in, contains, not_contains, matches, gt, gte, lt, lte. A rule asserts what every value its attribute reaches must satisfy: it is violated when any value fails. Absent (null or unset) values pass not_equals, not_exists, not_in, not_contains and fail the others. Values unknown until apply pass exists, fail not_exists and are listed as unknown (not violations) for the others. On a list value: contains/not_contains test membership, in/not_in every/no element, matches every element, equals the whole list. A [*] over an absent or empty list reaches no value (nothing to check). See docs/guardrails.md.
+                                 * @enum {unknown}
+                                 */
+                                operator: "equals" | "not_equals" | "exists" | "not_exists" | "in" | "not_in" | "contains" | "not_contains" | "matches" | "gt" | "gte" | "lt" | "lte";
+                                /** @description Required except for exists/not_exists (which take none): an array for in/not_in, a number for gt/gte/lt/lte, a regular expression (checked safe, at most 200 characters) for matches */
+                                value?: unknown;
+                                /** @description Extension: the rule applies only where every condition holds; conditions sharing the attribute's [*] prefix are checked on the same list element */
+                                when?: {
+                                    /** @description Dot path into the planned values (change.after): tags.Owner, ingress[*].cidr_blocks, root_block_device[0].encrypted, tags["kubernetes.io/role"] */
+                                    attribute: string;
+                                    /**
+                                     * @description equals, not_equals, exists, not_exists, in, not_in, contains, not_contains, matches, gt, gte, lt, lte. A rule asserts what every value its attribute reaches must satisfy: it is violated when any value fails. Absent (null or unset) values pass not_equals, not_exists, not_in, not_contains and fail the others. Values unknown until apply pass exists, fail not_exists and are listed as unknown (not violations) for the others. On a list value: contains/not_contains test membership, in/not_in every/no element, matches every element, equals the whole list. A [*] over an absent or empty list reaches no value (nothing to check). See docs/guardrails.md.
+                                     * @enum {unknown}
+                                     */
+                                    operator: "equals" | "not_equals" | "exists" | "not_exists" | "in" | "not_in" | "contains" | "not_contains" | "matches" | "gt" | "gte" | "lt" | "lte";
+                                    /** @description Required except for exists/not_exists (which take none): an array for in/not_in, a number for gt/gte/lt/lte, a regular expression (checked safe, at most 200 characters) for matches */
+                                    value?: unknown;
+                                }[];
+                            }[];
+                            deployedTo: string[];
+                            /** @description Stored evaluations this guardrail took part in */
+                            evaluationCount: number;
+                            /** @description Violations it found across them */
+                            violationCount: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        total: number;
+                        page: number;
+                        pages: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createGuardrail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    description?: string;
+                    /** @enum {unknown} */
+                    enforcement: "block" | "warn" | "dry_run" | "require_approval";
+                    status?: "active" | "inactive";
+                    rules: {
+                        /** @description A Terraform resource type (aws_s3_bucket) or * for every type */
+                        resourceType: string;
+                        /** @description Dot path into the planned values (change.after): tags.Owner, ingress[*].cidr_blocks, root_block_device[0].encrypted, tags["kubernetes.io/role"] */
+                        attribute: string;
+                        /**
+                         * @description equals, not_equals, exists, not_exists, in, not_in, contains, not_contains, matches, gt, gte, lt, lte. A rule asserts what every value its attribute reaches must satisfy: it is violated when any value fails. Absent (null or unset) values pass not_equals, not_exists, not_in, not_contains and fail the others. Values unknown until apply pass exists, fail not_exists and are listed as unknown (not violations) for the others. On a list value: contains/not_contains test membership, in/not_in every/no element, matches every element, equals the whole list. A [*] over an absent or empty list reaches no value (nothing to check). See docs/guardrails.md.
+                         * @enum {unknown}
+                         */
+                        operator: "equals" | "not_equals" | "exists" | "not_exists" | "in" | "not_in" | "contains" | "not_contains" | "matches" | "gt" | "gte" | "lt" | "lte";
+                        /** @description Required except for exists/not_exists (which take none): an array for in/not_in, a number for gt/gte/lt/lte, a regular expression (checked safe, at most 200 characters) for matches */
+                        value?: unknown;
+                        /** @description Extension: the rule applies only where every condition holds; conditions sharing the attribute's [*] prefix are checked on the same list element */
+                        when?: {
+                            /** @description Dot path into the planned values (change.after): tags.Owner, ingress[*].cidr_blocks, root_block_device[0].encrypted, tags["kubernetes.io/role"] */
+                            attribute: string;
+                            /**
+                             * @description equals, not_equals, exists, not_exists, in, not_in, contains, not_contains, matches, gt, gte, lt, lte. A rule asserts what every value its attribute reaches must satisfy: it is violated when any value fails. Absent (null or unset) values pass not_equals, not_exists, not_in, not_contains and fail the others. Values unknown until apply pass exists, fail not_exists and are listed as unknown (not violations) for the others. On a list value: contains/not_contains test membership, in/not_in every/no element, matches every element, equals the whole list. A [*] over an absent or empty list reaches no value (nothing to check). See docs/guardrails.md.
+                             * @enum {unknown}
+                             */
+                            operator: "equals" | "not_equals" | "exists" | "not_exists" | "in" | "not_in" | "contains" | "not_contains" | "matches" | "gt" | "gte" | "lt" | "lte";
+                            /** @description Required except for exists/not_exists (which take none): an array for in/not_in, a number for gt/gte/lt/lte, a regular expression (checked safe, at most 200 characters) for matches */
+                            value?: unknown;
+                        }[];
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        name: string;
+                        description: string;
+                        /** @enum {unknown} */
+                        enforcement: "block" | "warn" | "dry_run" | "require_approval";
+                        status: "active" | "inactive";
+                        rules: {
+                            /** @description A Terraform resource type (aws_s3_bucket) or * for every type */
+                            resourceType: string;
+                            /** @description Dot path into the planned values (change.after): tags.Owner, ingress[*].cidr_blocks, root_block_device[0].encrypted, tags["kubernetes.io/role"] */
+                            attribute: string;
+                            /**
+                             * @description equals, not_equals, exists, not_exists, in, not_in, contains, not_contains, matches, gt, gte, lt, lte. A rule asserts what every value its attribute reaches must satisfy: it is violated when any value fails. Absent (null or unset) values pass not_equals, not_exists, not_in, not_contains and fail the others. Values unknown until apply pass exists, fail not_exists and are listed as unknown (not violations) for the others. On a list value: contains/not_contains test membership, in/not_in every/no element, matches every element, equals the whole list. A [*] over an absent or empty list reaches no value (nothing to check). See docs/guardrails.md.
+                             * @enum {unknown}
+                             */
+                            operator: "equals" | "not_equals" | "exists" | "not_exists" | "in" | "not_in" | "contains" | "not_contains" | "matches" | "gt" | "gte" | "lt" | "lte";
+                            /** @description Required except for exists/not_exists (which take none): an array for in/not_in, a number for gt/gte/lt/lte, a regular expression (checked safe, at most 200 characters) for matches */
+                            value?: unknown;
+                            /** @description Extension: the rule applies only where every condition holds; conditions sharing the attribute's [*] prefix are checked on the same list element */
+                            when?: {
+                                /** @description Dot path into the planned values (change.after): tags.Owner, ingress[*].cidr_blocks, root_block_device[0].encrypted, tags["kubernetes.io/role"] */
+                                attribute: string;
+                                /**
+                                 * @description equals, not_equals, exists, not_exists, in, not_in, contains, not_contains, matches, gt, gte, lt, lte. A rule asserts what every value its attribute reaches must satisfy: it is violated when any value fails. Absent (null or unset) values pass not_equals, not_exists, not_in, not_contains and fail the others. Values unknown until apply pass exists, fail not_exists and are listed as unknown (not violations) for the others. On a list value: contains/not_contains test membership, in/not_in every/no element, matches every element, equals the whole list. A [*] over an absent or empty list reaches no value (nothing to check). See docs/guardrails.md.
+                                 * @enum {unknown}
+                                 */
+                                operator: "equals" | "not_equals" | "exists" | "not_exists" | "in" | "not_in" | "contains" | "not_contains" | "matches" | "gt" | "gte" | "lt" | "lte";
+                                /** @description Required except for exists/not_exists (which take none): an array for in/not_in, a number for gt/gte/lt/lte, a regular expression (checked safe, at most 200 characters) for matches */
+                                value?: unknown;
+                            }[];
+                        }[];
+                        deployedTo: string[];
+                        /** @description Stored evaluations this guardrail took part in */
+                        evaluationCount: number;
+                        /** @description Violations it found across them */
+                        violationCount: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listGuardrailTemplates: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        templates: {
+                            _id: string;
+                            name: string;
+                            description: string;
+                            category: string;
+                            /** @enum {unknown} */
+                            enforcement: "block" | "warn" | "dry_run" | "require_approval";
+                            rules: {
+                                /** @description A Terraform resource type (aws_s3_bucket) or * for every type */
+                                resourceType: string;
+                                /** @description Dot path into the planned values (change.after): tags.Owner, ingress[*].cidr_blocks, root_block_device[0].encrypted, tags["kubernetes.io/role"] */
+                                attribute: string;
+                                /**
+                                 * @description equals, not_equals, exists, not_exists, in, not_in, contains, not_contains, matches, gt, gte, lt, lte. A rule asserts what every value its attribute reaches must satisfy: it is violated when any value fails. Absent (null or unset) values pass not_equals, not_exists, not_in, not_contains and fail the others. Values unknown until apply pass exists, fail not_exists and are listed as unknown (not violations) for the others. On a list value: contains/not_contains test membership, in/not_in every/no element, matches every element, equals the whole list. A [*] over an absent or empty list reaches no value (nothing to check). See docs/guardrails.md.
+                                 * @enum {unknown}
+                                 */
+                                operator: "equals" | "not_equals" | "exists" | "not_exists" | "in" | "not_in" | "contains" | "not_contains" | "matches" | "gt" | "gte" | "lt" | "lte";
+                                /** @description Required except for exists/not_exists (which take none): an array for in/not_in, a number for gt/gte/lt/lte, a regular expression (checked safe, at most 200 characters) for matches */
+                                value?: unknown;
+                                /** @description Extension: the rule applies only where every condition holds; conditions sharing the attribute's [*] prefix are checked on the same list element */
+                                when?: {
+                                    /** @description Dot path into the planned values (change.after): tags.Owner, ingress[*].cidr_blocks, root_block_device[0].encrypted, tags["kubernetes.io/role"] */
+                                    attribute: string;
+                                    /**
+                                     * @description equals, not_equals, exists, not_exists, in, not_in, contains, not_contains, matches, gt, gte, lt, lte. A rule asserts what every value its attribute reaches must satisfy: it is violated when any value fails. Absent (null or unset) values pass not_equals, not_exists, not_in, not_contains and fail the others. Values unknown until apply pass exists, fail not_exists and are listed as unknown (not violations) for the others. On a list value: contains/not_contains test membership, in/not_in every/no element, matches every element, equals the whole list. A [*] over an absent or empty list reaches no value (nothing to check). See docs/guardrails.md.
+                                     * @enum {unknown}
+                                     */
+                                    operator: "equals" | "not_equals" | "exists" | "not_exists" | "in" | "not_in" | "contains" | "not_contains" | "matches" | "gt" | "gte" | "lt" | "lte";
+                                    /** @description Required except for exists/not_exists (which take none): an array for in/not_in, a number for gt/gte/lt/lte, a regular expression (checked safe, at most 200 characters) for matches */
+                                    value?: unknown;
+                                }[];
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    evaluatePlan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Record id (24 lowercase hex characters) */
+                    repositoryId: string;
+                    /** @description The JSON of terraform show -json / tofu show -json of a saved plan; other fields are ignored */
+                    plan: {
+                        /** @description Major version 1 (a plan of another major version is refused, as the format asks) */
+                        format_version: string;
+                        resource_changes?: ({
+                            address: string;
+                            type: string;
+                            mode?: string;
+                            change: {
+                                actions: string[];
+                                after?: unknown;
+                                after_unknown?: unknown;
+                                after_sensitive?: unknown;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        repositoryId: string;
+                        decision: "blocked" | "allowed" | "pending";
+                        /** @enum {unknown} */
+                        status: "allowed" | "blocked" | "pending" | "approved" | "rejected" | "bypassed";
+                        /** @description Set when the decision is pending: approve or reject with /evaluations/{approvalId}/approve|reject */
+                        approvalId: string | null;
+                        resourceChanges: number;
+                        /** @description Resource changes that create, update or replace */
+                        evaluated: number;
+                        results: {
+                            guardrailId: string;
+                            name: string;
+                            /** @enum {unknown} */
+                            enforcement: "block" | "warn" | "dry_run" | "require_approval";
+                            decision: "blocked" | "allowed" | "pending";
+                            violationCount: number;
+                            /** @description At most 200; violationCount gives the whole */
+                            violations: {
+                                address: string;
+                                resourceType: string;
+                                action: "create" | "update" | "replace";
+                                ruleIndex: number;
+                                attribute: string;
+                                operator: string;
+                                expected?: unknown;
+                                /** @description The concrete path checked, e.g. ingress[0].cidr_blocks */
+                                path: string;
+                                /** @description The planned value; null when absent; "(sensitive)" where the plan marks it sensitive */
+                                actual: unknown;
+                            }[];
+                            unknownCount: number;
+                            /** @description Values unknown until apply that a comparison could not decide; at most 200 */
+                            unknowns: {
+                                address: string;
+                                ruleIndex: number;
+                                attribute: string;
+                                path: string;
+                            }[];
+                        }[];
+                        requestedBy: {
+                            userId: string | null;
+                            kind: string;
+                        };
+                        reviewedBy: {
+                            userId: string | null;
+                            kind: string;
+                        } | null;
+                        /** Format: date-time */
+                        reviewedAt: string | null;
+                        comment: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getGuardrailEvaluation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        repositoryId: string;
+                        decision: "blocked" | "allowed" | "pending";
+                        /** @enum {unknown} */
+                        status: "allowed" | "blocked" | "pending" | "approved" | "rejected" | "bypassed";
+                        /** @description Set when the decision is pending: approve or reject with /evaluations/{approvalId}/approve|reject */
+                        approvalId: string | null;
+                        resourceChanges: number;
+                        /** @description Resource changes that create, update or replace */
+                        evaluated: number;
+                        results: {
+                            guardrailId: string;
+                            name: string;
+                            /** @enum {unknown} */
+                            enforcement: "block" | "warn" | "dry_run" | "require_approval";
+                            decision: "blocked" | "allowed" | "pending";
+                            violationCount: number;
+                            /** @description At most 200; violationCount gives the whole */
+                            violations: {
+                                address: string;
+                                resourceType: string;
+                                action: "create" | "update" | "replace";
+                                ruleIndex: number;
+                                attribute: string;
+                                operator: string;
+                                expected?: unknown;
+                                /** @description The concrete path checked, e.g. ingress[0].cidr_blocks */
+                                path: string;
+                                /** @description The planned value; null when absent; "(sensitive)" where the plan marks it sensitive */
+                                actual: unknown;
+                            }[];
+                            unknownCount: number;
+                            /** @description Values unknown until apply that a comparison could not decide; at most 200 */
+                            unknowns: {
+                                address: string;
+                                ruleIndex: number;
+                                attribute: string;
+                                path: string;
+                            }[];
+                        }[];
+                        requestedBy: {
+                            userId: string | null;
+                            kind: string;
+                        };
+                        reviewedBy: {
+                            userId: string | null;
+                            kind: string;
+                        } | null;
+                        /** Format: date-time */
+                        reviewedAt: string | null;
+                        comment: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    approveGuardrailEvaluation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    comment?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        repositoryId: string;
+                        decision: "blocked" | "allowed" | "pending";
+                        /** @enum {unknown} */
+                        status: "allowed" | "blocked" | "pending" | "approved" | "rejected" | "bypassed";
+                        /** @description Set when the decision is pending: approve or reject with /evaluations/{approvalId}/approve|reject */
+                        approvalId: string | null;
+                        resourceChanges: number;
+                        /** @description Resource changes that create, update or replace */
+                        evaluated: number;
+                        results: {
+                            guardrailId: string;
+                            name: string;
+                            /** @enum {unknown} */
+                            enforcement: "block" | "warn" | "dry_run" | "require_approval";
+                            decision: "blocked" | "allowed" | "pending";
+                            violationCount: number;
+                            /** @description At most 200; violationCount gives the whole */
+                            violations: {
+                                address: string;
+                                resourceType: string;
+                                action: "create" | "update" | "replace";
+                                ruleIndex: number;
+                                attribute: string;
+                                operator: string;
+                                expected?: unknown;
+                                /** @description The concrete path checked, e.g. ingress[0].cidr_blocks */
+                                path: string;
+                                /** @description The planned value; null when absent; "(sensitive)" where the plan marks it sensitive */
+                                actual: unknown;
+                            }[];
+                            unknownCount: number;
+                            /** @description Values unknown until apply that a comparison could not decide; at most 200 */
+                            unknowns: {
+                                address: string;
+                                ruleIndex: number;
+                                attribute: string;
+                                path: string;
+                            }[];
+                        }[];
+                        requestedBy: {
+                            userId: string | null;
+                            kind: string;
+                        };
+                        reviewedBy: {
+                            userId: string | null;
+                            kind: string;
+                        } | null;
+                        /** Format: date-time */
+                        reviewedAt: string | null;
+                        comment: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    rejectGuardrailEvaluation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    comment?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        repositoryId: string;
+                        decision: "blocked" | "allowed" | "pending";
+                        /** @enum {unknown} */
+                        status: "allowed" | "blocked" | "pending" | "approved" | "rejected" | "bypassed";
+                        /** @description Set when the decision is pending: approve or reject with /evaluations/{approvalId}/approve|reject */
+                        approvalId: string | null;
+                        resourceChanges: number;
+                        /** @description Resource changes that create, update or replace */
+                        evaluated: number;
+                        results: {
+                            guardrailId: string;
+                            name: string;
+                            /** @enum {unknown} */
+                            enforcement: "block" | "warn" | "dry_run" | "require_approval";
+                            decision: "blocked" | "allowed" | "pending";
+                            violationCount: number;
+                            /** @description At most 200; violationCount gives the whole */
+                            violations: {
+                                address: string;
+                                resourceType: string;
+                                action: "create" | "update" | "replace";
+                                ruleIndex: number;
+                                attribute: string;
+                                operator: string;
+                                expected?: unknown;
+                                /** @description The concrete path checked, e.g. ingress[0].cidr_blocks */
+                                path: string;
+                                /** @description The planned value; null when absent; "(sensitive)" where the plan marks it sensitive */
+                                actual: unknown;
+                            }[];
+                            unknownCount: number;
+                            /** @description Values unknown until apply that a comparison could not decide; at most 200 */
+                            unknowns: {
+                                address: string;
+                                ruleIndex: number;
+                                attribute: string;
+                                path: string;
+                            }[];
+                        }[];
+                        requestedBy: {
+                            userId: string | null;
+                            kind: string;
+                        };
+                        reviewedBy: {
+                            userId: string | null;
+                            kind: string;
+                        } | null;
+                        /** Format: date-time */
+                        reviewedAt: string | null;
+                        comment: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    bypassGuardrailEvaluation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        repositoryId: string;
+                        decision: "blocked" | "allowed" | "pending";
+                        /** @enum {unknown} */
+                        status: "allowed" | "blocked" | "pending" | "approved" | "rejected" | "bypassed";
+                        /** @description Set when the decision is pending: approve or reject with /evaluations/{approvalId}/approve|reject */
+                        approvalId: string | null;
+                        resourceChanges: number;
+                        /** @description Resource changes that create, update or replace */
+                        evaluated: number;
+                        results: {
+                            guardrailId: string;
+                            name: string;
+                            /** @enum {unknown} */
+                            enforcement: "block" | "warn" | "dry_run" | "require_approval";
+                            decision: "blocked" | "allowed" | "pending";
+                            violationCount: number;
+                            /** @description At most 200; violationCount gives the whole */
+                            violations: {
+                                address: string;
+                                resourceType: string;
+                                action: "create" | "update" | "replace";
+                                ruleIndex: number;
+                                attribute: string;
+                                operator: string;
+                                expected?: unknown;
+                                /** @description The concrete path checked, e.g. ingress[0].cidr_blocks */
+                                path: string;
+                                /** @description The planned value; null when absent; "(sensitive)" where the plan marks it sensitive */
+                                actual: unknown;
+                            }[];
+                            unknownCount: number;
+                            /** @description Values unknown until apply that a comparison could not decide; at most 200 */
+                            unknowns: {
+                                address: string;
+                                ruleIndex: number;
+                                attribute: string;
+                                path: string;
+                            }[];
+                        }[];
+                        requestedBy: {
+                            userId: string | null;
+                            kind: string;
+                        };
+                        reviewedBy: {
+                            userId: string | null;
+                            kind: string;
+                        } | null;
+                        /** Format: date-time */
+                        reviewedAt: string | null;
+                        comment: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getGuardrail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        name: string;
+                        description: string;
+                        /** @enum {unknown} */
+                        enforcement: "block" | "warn" | "dry_run" | "require_approval";
+                        status: "active" | "inactive";
+                        rules: {
+                            /** @description A Terraform resource type (aws_s3_bucket) or * for every type */
+                            resourceType: string;
+                            /** @description Dot path into the planned values (change.after): tags.Owner, ingress[*].cidr_blocks, root_block_device[0].encrypted, tags["kubernetes.io/role"] */
+                            attribute: string;
+                            /**
+                             * @description equals, not_equals, exists, not_exists, in, not_in, contains, not_contains, matches, gt, gte, lt, lte. A rule asserts what every value its attribute reaches must satisfy: it is violated when any value fails. Absent (null or unset) values pass not_equals, not_exists, not_in, not_contains and fail the others. Values unknown until apply pass exists, fail not_exists and are listed as unknown (not violations) for the others. On a list value: contains/not_contains test membership, in/not_in every/no element, matches every element, equals the whole list. A [*] over an absent or empty list reaches no value (nothing to check). See docs/guardrails.md.
+                             * @enum {unknown}
+                             */
+                            operator: "equals" | "not_equals" | "exists" | "not_exists" | "in" | "not_in" | "contains" | "not_contains" | "matches" | "gt" | "gte" | "lt" | "lte";
+                            /** @description Required except for exists/not_exists (which take none): an array for in/not_in, a number for gt/gte/lt/lte, a regular expression (checked safe, at most 200 characters) for matches */
+                            value?: unknown;
+                            /** @description Extension: the rule applies only where every condition holds; conditions sharing the attribute's [*] prefix are checked on the same list element */
+                            when?: {
+                                /** @description Dot path into the planned values (change.after): tags.Owner, ingress[*].cidr_blocks, root_block_device[0].encrypted, tags["kubernetes.io/role"] */
+                                attribute: string;
+                                /**
+                                 * @description equals, not_equals, exists, not_exists, in, not_in, contains, not_contains, matches, gt, gte, lt, lte. A rule asserts what every value its attribute reaches must satisfy: it is violated when any value fails. Absent (null or unset) values pass not_equals, not_exists, not_in, not_contains and fail the others. Values unknown until apply pass exists, fail not_exists and are listed as unknown (not violations) for the others. On a list value: contains/not_contains test membership, in/not_in every/no element, matches every element, equals the whole list. A [*] over an absent or empty list reaches no value (nothing to check). See docs/guardrails.md.
+                                 * @enum {unknown}
+                                 */
+                                operator: "equals" | "not_equals" | "exists" | "not_exists" | "in" | "not_in" | "contains" | "not_contains" | "matches" | "gt" | "gte" | "lt" | "lte";
+                                /** @description Required except for exists/not_exists (which take none): an array for in/not_in, a number for gt/gte/lt/lte, a regular expression (checked safe, at most 200 characters) for matches */
+                                value?: unknown;
+                            }[];
+                        }[];
+                        deployedTo: string[];
+                        /** @description Stored evaluations this guardrail took part in */
+                        evaluationCount: number;
+                        /** @description Violations it found across them */
+                        violationCount: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** @description Newest first, at most 20 */
+                        evaluations: {
+                            evaluationId: string;
+                            repositoryId: string;
+                            decision: "blocked" | "allowed" | "pending";
+                            /** @enum {unknown} */
+                            status: "allowed" | "blocked" | "pending" | "approved" | "rejected" | "bypassed";
+                            violationCount: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteGuardrail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateGuardrail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    description?: string;
+                    /** @enum {unknown} */
+                    enforcement?: "block" | "warn" | "dry_run" | "require_approval";
+                    status?: "active" | "inactive";
+                    rules?: {
+                        /** @description A Terraform resource type (aws_s3_bucket) or * for every type */
+                        resourceType: string;
+                        /** @description Dot path into the planned values (change.after): tags.Owner, ingress[*].cidr_blocks, root_block_device[0].encrypted, tags["kubernetes.io/role"] */
+                        attribute: string;
+                        /**
+                         * @description equals, not_equals, exists, not_exists, in, not_in, contains, not_contains, matches, gt, gte, lt, lte. A rule asserts what every value its attribute reaches must satisfy: it is violated when any value fails. Absent (null or unset) values pass not_equals, not_exists, not_in, not_contains and fail the others. Values unknown until apply pass exists, fail not_exists and are listed as unknown (not violations) for the others. On a list value: contains/not_contains test membership, in/not_in every/no element, matches every element, equals the whole list. A [*] over an absent or empty list reaches no value (nothing to check). See docs/guardrails.md.
+                         * @enum {unknown}
+                         */
+                        operator: "equals" | "not_equals" | "exists" | "not_exists" | "in" | "not_in" | "contains" | "not_contains" | "matches" | "gt" | "gte" | "lt" | "lte";
+                        /** @description Required except for exists/not_exists (which take none): an array for in/not_in, a number for gt/gte/lt/lte, a regular expression (checked safe, at most 200 characters) for matches */
+                        value?: unknown;
+                        /** @description Extension: the rule applies only where every condition holds; conditions sharing the attribute's [*] prefix are checked on the same list element */
+                        when?: {
+                            /** @description Dot path into the planned values (change.after): tags.Owner, ingress[*].cidr_blocks, root_block_device[0].encrypted, tags["kubernetes.io/role"] */
+                            attribute: string;
+                            /**
+                             * @description equals, not_equals, exists, not_exists, in, not_in, contains, not_contains, matches, gt, gte, lt, lte. A rule asserts what every value its attribute reaches must satisfy: it is violated when any value fails. Absent (null or unset) values pass not_equals, not_exists, not_in, not_contains and fail the others. Values unknown until apply pass exists, fail not_exists and are listed as unknown (not violations) for the others. On a list value: contains/not_contains test membership, in/not_in every/no element, matches every element, equals the whole list. A [*] over an absent or empty list reaches no value (nothing to check). See docs/guardrails.md.
+                             * @enum {unknown}
+                             */
+                            operator: "equals" | "not_equals" | "exists" | "not_exists" | "in" | "not_in" | "contains" | "not_contains" | "matches" | "gt" | "gte" | "lt" | "lte";
+                            /** @description Required except for exists/not_exists (which take none): an array for in/not_in, a number for gt/gte/lt/lte, a regular expression (checked safe, at most 200 characters) for matches */
+                            value?: unknown;
+                        }[];
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        name: string;
+                        description: string;
+                        /** @enum {unknown} */
+                        enforcement: "block" | "warn" | "dry_run" | "require_approval";
+                        status: "active" | "inactive";
+                        rules: {
+                            /** @description A Terraform resource type (aws_s3_bucket) or * for every type */
+                            resourceType: string;
+                            /** @description Dot path into the planned values (change.after): tags.Owner, ingress[*].cidr_blocks, root_block_device[0].encrypted, tags["kubernetes.io/role"] */
+                            attribute: string;
+                            /**
+                             * @description equals, not_equals, exists, not_exists, in, not_in, contains, not_contains, matches, gt, gte, lt, lte. A rule asserts what every value its attribute reaches must satisfy: it is violated when any value fails. Absent (null or unset) values pass not_equals, not_exists, not_in, not_contains and fail the others. Values unknown until apply pass exists, fail not_exists and are listed as unknown (not violations) for the others. On a list value: contains/not_contains test membership, in/not_in every/no element, matches every element, equals the whole list. A [*] over an absent or empty list reaches no value (nothing to check). See docs/guardrails.md.
+                             * @enum {unknown}
+                             */
+                            operator: "equals" | "not_equals" | "exists" | "not_exists" | "in" | "not_in" | "contains" | "not_contains" | "matches" | "gt" | "gte" | "lt" | "lte";
+                            /** @description Required except for exists/not_exists (which take none): an array for in/not_in, a number for gt/gte/lt/lte, a regular expression (checked safe, at most 200 characters) for matches */
+                            value?: unknown;
+                            /** @description Extension: the rule applies only where every condition holds; conditions sharing the attribute's [*] prefix are checked on the same list element */
+                            when?: {
+                                /** @description Dot path into the planned values (change.after): tags.Owner, ingress[*].cidr_blocks, root_block_device[0].encrypted, tags["kubernetes.io/role"] */
+                                attribute: string;
+                                /**
+                                 * @description equals, not_equals, exists, not_exists, in, not_in, contains, not_contains, matches, gt, gte, lt, lte. A rule asserts what every value its attribute reaches must satisfy: it is violated when any value fails. Absent (null or unset) values pass not_equals, not_exists, not_in, not_contains and fail the others. Values unknown until apply pass exists, fail not_exists and are listed as unknown (not violations) for the others. On a list value: contains/not_contains test membership, in/not_in every/no element, matches every element, equals the whole list. A [*] over an absent or empty list reaches no value (nothing to check). See docs/guardrails.md.
+                                 * @enum {unknown}
+                                 */
+                                operator: "equals" | "not_equals" | "exists" | "not_exists" | "in" | "not_in" | "contains" | "not_contains" | "matches" | "gt" | "gte" | "lt" | "lte";
+                                /** @description Required except for exists/not_exists (which take none): an array for in/not_in, a number for gt/gte/lt/lte, a regular expression (checked safe, at most 200 characters) for matches */
+                                value?: unknown;
+                            }[];
+                        }[];
+                        deployedTo: string[];
+                        /** @description Stored evaluations this guardrail took part in */
+                        evaluationCount: number;
+                        /** @description Violations it found across them */
+                        violationCount: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deployGuardrail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Repository config ids of the organization */
+                    repositoryIds: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        deployedTo: string[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    undeployGuardrail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Repository config ids of the organization */
+                    repositoryIds: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        deployedTo: string[];
                     };
                 };
             };
@@ -11156,22 +15392,9 @@ export interface operations {
                 "application/json": {
                     status: "online" | "busy";
                     version?: string;
+                    /** @description Any JSON object up to 8192 bytes; cpu, memory, disk, os and hostname of the documented shape are kept, anything else is ignored */
                     systemInfo?: {
-                        cpu?: {
-                            cores?: number;
-                            model?: string;
-                            loadAverage?: number[];
-                        };
-                        memory?: {
-                            totalBytes?: number;
-                            freeBytes?: number;
-                        };
-                        disk?: {
-                            totalBytes?: number;
-                            freeBytes?: number;
-                        };
-                        os?: string;
-                        hostname?: string;
+                        [key: string]: unknown;
                     };
                 };
             };
@@ -12285,6 +16508,17 @@ export interface operations {
                                 } | null;
                                 /** @description The commit the latest scan that found it read */
                                 commit: string | null;
+                                /** @description Accepted baseline (Drift Watch accept); null when not accepted */
+                                accepted: {
+                                    /** @description User id of who accepted it */
+                                    by: string;
+                                    /** Format: date-time */
+                                    at: string;
+                                    /** @description The diff accepted: the drift is reported again only when a scan finds another */
+                                    diff: {
+                                        [key: string]: unknown;
+                                    };
+                                } | null;
                             }[];
                         };
                     };
@@ -12403,6 +16637,1918 @@ export interface operations {
                             message: string;
                             details?: unknown;
                         };
+                    };
+                };
+            };
+        };
+    };
+    getSsoConfig: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        configured: boolean;
+                        config?: {
+                            provider: string;
+                            saml: {
+                                entryPoint: string;
+                                issuer: string;
+                                /** @description Always **** */
+                                cert: string;
+                                signatureAlgorithm: string;
+                                wantAuthnResponseSigned: boolean;
+                            };
+                            enforcedDomains: string[];
+                            defaultRole: string;
+                            enabled: boolean;
+                            /** @description The Assertion Consumer Service URL to give the identity provider */
+                            callbackUrl: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    putSsoConfig: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default custom */
+                    provider?: string;
+                    saml: {
+                        /**
+                         * Format: uri
+                         * @description The identity provider's SSO URL (HTTP-Redirect binding)
+                         */
+                        entryPoint: string;
+                        /** @description Our entity ID as the identity provider knows it: the AuthnRequest Issuer and the expected Audience */
+                        issuer: string;
+                        /** @description The identity provider's signing certificate, PEM X.509 */
+                        cert: string;
+                        /** @default sha256 */
+                        signatureAlgorithm?: "sha1" | "sha256" | "sha512";
+                        /** @default true */
+                        wantAuthnResponseSigned?: boolean;
+                    };
+                    /** @default [] */
+                    enforcedDomains?: string[];
+                    /** @default member */
+                    defaultRole?: string;
+                    /** @default false */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        provider: string;
+                        saml: {
+                            entryPoint: string;
+                            issuer: string;
+                            /** @description Always **** */
+                            cert: string;
+                            signatureAlgorithm: string;
+                            wantAuthnResponseSigned: boolean;
+                        };
+                        enforcedDomains: string[];
+                        defaultRole: string;
+                        enabled: boolean;
+                        /** @description The Assertion Consumer Service URL to give the identity provider */
+                        callbackUrl: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteSsoConfig: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    samlLogin: {
+        parameters: {
+            query?: {
+                orgId?: string;
+                RelayState?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    ssoExchange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        token: string;
+                        refreshToken: string;
+                        user: {
+                            id: string;
+                            email: string;
+                            role: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listScimTokens: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tokens: {
+                            id: string;
+                            label: string;
+                            prefix: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            lastUsedAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createScimToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default SCIM Token */
+                    label?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        label: string;
+                        /** @description Shown once */
+                        token: string;
+                        prefix: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteScimToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listScimGroups: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        groups: {
+                            id: string;
+                            displayName: string;
+                            memberCount: number;
+                            mappedRole: ("admin" | "member" | "viewer") | (never | null);
+                            mappedCustomRoleId: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    setScimGroupMapping: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    mappedRole?: ("admin" | "member" | "viewer") | (never | null);
+                    /** @description Record id (24 lowercase hex characters) */
+                    mappedCustomRoleId?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        displayName: string;
+                        memberCount: number;
+                        mappedRole: ("admin" | "member" | "viewer") | (never | null);
+                        mappedCustomRoleId: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    scimServiceProviderConfig: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    scimResourceTypes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    scimSchemas: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    scimListUsers: {
+        parameters: {
+            query?: {
+                filter?: string;
+                startIndex?: number;
+                count?: number;
+                attributes?: string;
+                excludedAttributes?: string;
+            };
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    scimCreateUser: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/scim+json": {
+                    schemas?: string[];
+                    userName: string;
+                    externalId?: string;
+                    displayName?: string;
+                    nickName?: string;
+                    title?: string;
+                    userType?: string;
+                    preferredLanguage?: string;
+                    locale?: string;
+                    timezone?: string;
+                    profileUrl?: string;
+                    name?: {
+                        formatted?: string;
+                        familyName?: string;
+                        givenName?: string;
+                        middleName?: string;
+                        honorificPrefix?: string;
+                        honorificSuffix?: string;
+                    };
+                    emails?: {
+                        value?: string;
+                        type?: string;
+                        display?: string;
+                        primary?: boolean | string;
+                    }[];
+                    phoneNumbers?: {
+                        value?: string;
+                        type?: string;
+                        display?: string;
+                        primary?: boolean | string;
+                    }[];
+                    active?: boolean | string;
+                    "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User"?: {
+                        employeeNumber?: string;
+                        department?: string;
+                        costCenter?: string;
+                        organization?: string;
+                        division?: string;
+                        manager?: {
+                            value?: string;
+                            displayName?: string;
+                        } | string;
+                    };
+                };
+                "application/json": {
+                    schemas?: string[];
+                    userName: string;
+                    externalId?: string;
+                    displayName?: string;
+                    nickName?: string;
+                    title?: string;
+                    userType?: string;
+                    preferredLanguage?: string;
+                    locale?: string;
+                    timezone?: string;
+                    profileUrl?: string;
+                    name?: {
+                        formatted?: string;
+                        familyName?: string;
+                        givenName?: string;
+                        middleName?: string;
+                        honorificPrefix?: string;
+                        honorificSuffix?: string;
+                    };
+                    emails?: {
+                        value?: string;
+                        type?: string;
+                        display?: string;
+                        primary?: boolean | string;
+                    }[];
+                    phoneNumbers?: {
+                        value?: string;
+                        type?: string;
+                        display?: string;
+                        primary?: boolean | string;
+                    }[];
+                    active?: boolean | string;
+                    "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User"?: {
+                        employeeNumber?: string;
+                        department?: string;
+                        costCenter?: string;
+                        organization?: string;
+                        division?: string;
+                        manager?: {
+                            value?: string;
+                            displayName?: string;
+                        } | string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    scimGetUser: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    scimReplaceUser: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/scim+json": {
+                    schemas?: string[];
+                    userName: string;
+                    externalId?: string;
+                    displayName?: string;
+                    nickName?: string;
+                    title?: string;
+                    userType?: string;
+                    preferredLanguage?: string;
+                    locale?: string;
+                    timezone?: string;
+                    profileUrl?: string;
+                    name?: {
+                        formatted?: string;
+                        familyName?: string;
+                        givenName?: string;
+                        middleName?: string;
+                        honorificPrefix?: string;
+                        honorificSuffix?: string;
+                    };
+                    emails?: {
+                        value?: string;
+                        type?: string;
+                        display?: string;
+                        primary?: boolean | string;
+                    }[];
+                    phoneNumbers?: {
+                        value?: string;
+                        type?: string;
+                        display?: string;
+                        primary?: boolean | string;
+                    }[];
+                    active?: boolean | string;
+                    "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User"?: {
+                        employeeNumber?: string;
+                        department?: string;
+                        costCenter?: string;
+                        organization?: string;
+                        division?: string;
+                        manager?: {
+                            value?: string;
+                            displayName?: string;
+                        } | string;
+                    };
+                };
+                "application/json": {
+                    schemas?: string[];
+                    userName: string;
+                    externalId?: string;
+                    displayName?: string;
+                    nickName?: string;
+                    title?: string;
+                    userType?: string;
+                    preferredLanguage?: string;
+                    locale?: string;
+                    timezone?: string;
+                    profileUrl?: string;
+                    name?: {
+                        formatted?: string;
+                        familyName?: string;
+                        givenName?: string;
+                        middleName?: string;
+                        honorificPrefix?: string;
+                        honorificSuffix?: string;
+                    };
+                    emails?: {
+                        value?: string;
+                        type?: string;
+                        display?: string;
+                        primary?: boolean | string;
+                    }[];
+                    phoneNumbers?: {
+                        value?: string;
+                        type?: string;
+                        display?: string;
+                        primary?: boolean | string;
+                    }[];
+                    active?: boolean | string;
+                    "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User"?: {
+                        employeeNumber?: string;
+                        department?: string;
+                        costCenter?: string;
+                        organization?: string;
+                        division?: string;
+                        manager?: {
+                            value?: string;
+                            displayName?: string;
+                        } | string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    scimDeleteUser: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    scimPatchUser: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/scim+json": {
+                    schemas?: string[];
+                    Operations: ({
+                        op: string;
+                        path?: string;
+                        value?: unknown;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                };
+                "application/json": {
+                    schemas?: string[];
+                    Operations: ({
+                        op: string;
+                        path?: string;
+                        value?: unknown;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    scimListGroups: {
+        parameters: {
+            query?: {
+                filter?: string;
+                startIndex?: number;
+                count?: number;
+                attributes?: string;
+                excludedAttributes?: string;
+            };
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    scimCreateGroup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/scim+json": {
+                    schemas?: string[];
+                    displayName: string;
+                    externalId?: string;
+                    members?: {
+                        value: string;
+                        display?: string;
+                        type?: string;
+                    }[];
+                };
+                "application/json": {
+                    schemas?: string[];
+                    displayName: string;
+                    externalId?: string;
+                    members?: {
+                        value: string;
+                        display?: string;
+                        type?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    scimGetGroup: {
+        parameters: {
+            query?: {
+                filter?: string;
+                startIndex?: number;
+                count?: number;
+                attributes?: string;
+                excludedAttributes?: string;
+            };
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    scimReplaceGroup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/scim+json": {
+                    schemas?: string[];
+                    displayName: string;
+                    externalId?: string;
+                    members?: {
+                        value: string;
+                        display?: string;
+                        type?: string;
+                    }[];
+                };
+                "application/json": {
+                    schemas?: string[];
+                    displayName: string;
+                    externalId?: string;
+                    members?: {
+                        value: string;
+                        display?: string;
+                        type?: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    scimDeleteGroup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    scimPatchGroup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/scim+json": {
+                    schemas?: string[];
+                    Operations: ({
+                        op: string;
+                        path?: string;
+                        value?: unknown;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                };
+                "application/json": {
+                    schemas?: string[];
+                    Operations: ({
+                        op: string;
+                        path?: string;
+                        value?: unknown;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    scimBulk: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/scim+json": {
+                    schemas?: string[];
+                    failOnErrors?: number;
+                    Operations: {
+                        method: string;
+                        path: string;
+                        bulkId?: string;
+                        version?: string;
+                        data?: unknown;
+                    }[];
+                };
+                "application/json": {
+                    schemas?: string[];
+                    failOnErrors?: number;
+                    Operations: {
+                        method: string;
+                        path: string;
+                        bulkId?: string;
+                        version?: string;
+                        data?: unknown;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
                     };
                 };
             };
@@ -14341,6 +20487,51 @@ export interface operations {
                     };
                 };
             };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    samlCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
             /** @description Default Response */
             "4XX": {
                 headers: {
