@@ -9,6 +9,7 @@ import type { Config } from './config.ts';
 import { discoverPlugins, registerRoutes, validateManifests, type OpenApiFacts } from './loader.ts';
 import { createValidatorCompiler } from './validation.ts';
 import { registerHealth } from './health.ts';
+import { registerMetricsRoute } from './metrics.ts';
 import { addOpenApiFacts, openapiInfo } from './openapi.ts';
 import type { GuardDeps } from './guards/chain.ts';
 import type { Database } from './db.ts';
@@ -40,6 +41,7 @@ export async function buildApiDocument(config: Config): Promise<Record<string, u
       registerRoutes(app, p, handlers, deps, facts);
     }
     registerHealth(app, undefined as unknown as Database, undefined as unknown as RedisPair);
+    registerMetricsRoute(app, undefined as never, undefined);
     await app.ready();
     return structuredClone(app.swagger()) as unknown as Record<string, unknown>;
   } finally {

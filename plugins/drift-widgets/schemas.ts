@@ -26,11 +26,9 @@ export const WidgetFiltersInput = Type.Object({
 }, { additionalProperties: false, description: `${DESCRIPTION}; status and severity take one value or a list` });
 export type WidgetFiltersInput = Static<typeof WidgetFiltersInput>;
 /** The stored form: a single value becomes a list of one. */
-export const filtersOf = (input: WidgetFiltersInput): WidgetFilters => {
-  const { status, severity, ...rest } = input;
-  const asList = <V>(v: V | V[] | undefined) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]);
-  return { ...rest, ...(status !== undefined && { status: asList(status) }), ...(severity !== undefined && { severity: asList(severity) }) };
-};
+// Key order kept as given (a ticket's description lists the filters as the user wrote them).
+export const filtersOf = (input: WidgetFiltersInput): WidgetFilters => Object.fromEntries(Object.entries(input)
+  .map(([k, v]) => [k, (k === 'status' || k === 'severity') && v !== undefined && !Array.isArray(v) ? [v] : v])) as WidgetFilters;
 const WidgetType = Type.Enum(WIDGET_TYPES);
 export const CreateWidget = Type.Object({
   title: Type.String({ minLength: 1, maxLength: 100 }),

@@ -25,6 +25,8 @@ export default definePlugin({
     const outbox = createOutbox(ctx, store, outbound);
     const service = createWebhookService(ctx, store, outbound, outbox);
     ctx.onOrgDelete((orgId) => store.removeOrg(orgId));
+    ctx.metrics.gauge('webhook_outbox_pending', 'Webhook and chat deliveries waiting in the outbox (first attempts and retries), every organization', [],
+      async () => [{ labels: {}, value: await store.pendingCount() }]);
     for (const event of WEBHOOK_EVENTS) {
       // The subscriber resolves once the deliveries are written (the bus awaits it).
       ctx.bus.on(event, async (e) => {

@@ -108,6 +108,8 @@ export function createWebhookStore(db: Database) {
     enqueue: async (rows: Delivery[]) => { if (rows.length) await deliveries.insertMany(rows, { ordered: false }); },
     due: (now: Date, limit: number) => deliveries.find({ status: 'pending', nextAt: { $lte: now } }).sort({ nextAt: 1 }).limit(limit).toArray(),
     delivery: (orgId: string, id: string) => deliveries.findOne({ _id: id, orgId }),
+    /** The outbox backlog across organizations (the metrics gauge): pending deliveries, due now or later. */
+    pendingCount: () => deliveries.countDocuments({ status: 'pending' }),
     /** Records attempts' outcomes: one command per BULK_STATEMENTS deliveries. */
     async recordOutcomes(rows: { id: string; attempt: number; set: Partial<Delivery> }[]): Promise<void> {
       await bulkWriteInChunks(deliveries, rows.map((r) => ({ updateOne: { filter: { _id: r.id, attempts: r.attempt }, update: { $set: r.set } } })));

@@ -21,6 +21,7 @@ t.test('metrics: protected by METRICS_TOKEN, request and store series, request i
   t.match(text, /drift_http_request_duration_seconds_bucket\{le="0.005",route="getMe",method="GET",status="200"\}/, 'latency histogram');
   t.match(text, /drift_scans\{status="pending"\} 0/, 'scans by status (the scans plugin registers it)');
   t.match(text, /drift_runners\{status="online"\} 0/);
+  t.match(text, /drift_webhook_outbox_pending 0/, 'outbox backlog (the webhooks plugin registers it)');
   t.match(text, /drift_store_ping_seconds\{store="database"\} \d/);
   t.match(text, /drift_store_ping_seconds\{store="redis"\} \d/);
   t.match(text, /drift_db_command_duration_seconds_count\{command="find"\} \d+/);
