@@ -9,17 +9,10 @@ import t from 'tap';
 import { MongoClient } from 'mongodb';
 import { bearer, buildTestApp, register, serviceUrls } from '../helper.ts';
 import { startProxy } from './proxy.ts';
+import { until } from '../e2e/lib.ts';
 
 t.setTimeout(240_000);
 const BOUND_MS = 15_000;
-
-async function until(what: string, fn: () => Promise<boolean>, ms = 30_000) {
-  const end = Date.now() + ms;
-  while (!(await fn())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 t.test('database stopped mid-request, then back', async (t) => {
   const { mongoUri } = serviceUrls();
@@ -78,7 +71,7 @@ t.test('database stopped mid-request, then back', async (t) => {
     const res = await app.inject({ method: 'GET', url: '/api/projects', headers: h });
     last = `${res.statusCode} ${res.body.slice(0, 300)}`;
     return res.statusCode === 200;
-  }).then(() => true, (err: Error) => {
+  }, 30_000).then(() => true, (err: Error) => {
     t.fail(`${err.message}; last answer: ${last}`, { todo: 'the mongodb driver monitor can hang after a drop mid-request (issue 18 note)' });
     return false;
   });

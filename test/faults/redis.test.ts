@@ -9,18 +9,11 @@
 import t from 'tap';
 import { bearer, buildTestApp, register, serviceUrls, uniqueEmail } from '../helper.ts';
 import { startProxy } from './proxy.ts';
+import { until } from '../e2e/lib.ts';
 
 t.setTimeout(180_000);
 const A = { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYSECRETKEY', region: 'eu-west-1' };
 const B = { accessKeyId: 'AKIAI44QH8DHBEXAMPLE', secretAccessKey: 'je7MtGbClwBF/2Zp9Utk/h3yCo8nvbEXAMPLEKEY', region: 'us-east-1' };
-
-async function until(what: string, fn: () => Promise<boolean>, ms = 20_000) {
-  const end = Date.now() + ms;
-  while (!(await fn())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 t.test('Redis stopped, then back: limits as documented, recovery without restart', async (t) => {
   const proxy = await startProxy(serviceUrls().redisUrl);
@@ -72,7 +65,7 @@ t.test('Redis stopped, then back: limits as documented, recovery without restart
   await proxy.restore();
   // Recovery without restart: ioredis reconnects on its own (retry every 2 s at most).
   await until('the credential routes to answer again', async () =>
-    (await app.inject({ method: 'GET', url: '/api/auth/cloud-a-credentials', headers: h })).statusCode === 200);
+    (await app.inject({ method: 'GET', url: '/api/auth/cloud-a-credentials', headers: h })).statusCode === 200, 20_000);
   t.equal((await app.inject({ method: 'GET', url: '/health' })).statusCode, 200, '/health: 200 again');
   const again = await app.inject({ method: 'POST', url: '/api/auth/cloud-a-credentials', headers: h, payload: B });
   t.equal(again.statusCode, 200, 'credential write works again');
