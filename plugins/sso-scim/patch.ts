@@ -5,7 +5,8 @@
 // "urn:...:enterprise:2.0:User:department") and `"active": "False"` strings; Okta's `replace`
 // of `active` and of the whole group (`{id, displayName}`), and member removal by filter path.
 import { AppError } from '../../core/errors.ts';
-import { attrPath, ENTERPRISE_URN, invalidPath, matches, parsePatchPath, resolve, type AttrPath, type Attrs, type PatchPath } from './filter.ts';
+import { attrPath, ENTERPRISE_URN, invalidPath, parsePatchPath, resolve, type AttrPath, type Attrs, type PatchPath } from './filter.ts';
+import { matches } from './filter-match.ts';
 
 type Json = Record<string, unknown>;
 export interface PatchOp { op: string; path?: string; value?: unknown }

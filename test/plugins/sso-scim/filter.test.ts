@@ -1,7 +1,8 @@
 // The SCIM filter grammar (RFC 7644 §3.4.2.2) and PATCH paths: precedence, grouping, paths,
 // values, the database form of each and what is left to the evaluator.
 import t from 'tap';
-import { compileFilter, matches, parseFilter, parsePatchPath, USER_ATTRS, GROUP_ATTRS } from '../../../plugins/sso-scim/filter.ts';
+import { parseFilter, parsePatchPath, USER_ATTRS, GROUP_ATTRS } from '../../../plugins/sso-scim/filter.ts';
+import { compileFilter, matches } from '../../../plugins/sso-scim/filter-match.ts';
 import { applyPatch } from '../../../plugins/sso-scim/patch.ts';
 
 /** An AppError carrying this scimType (tap matches the fields given). */
