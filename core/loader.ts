@@ -235,7 +235,16 @@ const registerRaw = (app: FastifyInstance) => (options: RouteOptions) => {
 const definedOnly = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 
 function responseSchemas(route: RouteSpec, style: string, errorFormat?: ErrorFormat) {
-  const error = errorFormat === 'scim' ? ScimErrorBody : ErrorBody;
+  if (errorFormat === 'scim') {
+    // SCIM routes answer application/scim+json (RFC 7644 §3.1), errors in the SCIM error schema.
+    const scim = (schema: TSchema) => ({ content: { 'application/scim+json': { schema } } }) as unknown as TSchema;
+    const out: Record<string, TSchema> = { '4xx': scim(ScimErrorBody), '5xx': scim(ScimErrorBody) };
+    for (const [status, schema] of Object.entries(route.response)) {
+      out[status] = status === '204' ? Type.Null() : scim(schema && style === 'envelope' ? Envelope(schema) : schema ?? Type.Unknown());
+    }
+    return out;
+  }
+  const error = ErrorBody;
   const out: Record<string, TSchema> = { '4xx': error, '5xx': error };
   for (const [status, schema] of Object.entries(route.response)) {
     if (route.produces && Number(status) < 400) {

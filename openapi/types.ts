@@ -17376,7 +17376,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                     } & {
                         [key: string]: unknown;
@@ -17389,7 +17389,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                         status: string;
                         scimType?: string;
@@ -17403,7 +17403,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                         status: string;
                         scimType?: string;
@@ -17431,7 +17431,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                     } & {
                         [key: string]: unknown;
@@ -17444,7 +17444,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                         status: string;
                         scimType?: string;
@@ -17458,7 +17458,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                         status: string;
                         scimType?: string;
@@ -17486,7 +17486,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                     } & {
                         [key: string]: unknown;
@@ -17499,7 +17499,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                         status: string;
                         scimType?: string;
@@ -17513,7 +17513,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                         status: string;
                         scimType?: string;
@@ -17547,7 +17547,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                     } & {
                         [key: string]: unknown;
@@ -17560,7 +17560,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                         status: string;
                         scimType?: string;
@@ -17574,7 +17574,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                         status: string;
                         scimType?: string;
@@ -17695,7 +17695,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                     } & {
                         [key: string]: unknown;
@@ -17708,7 +17708,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                         status: string;
                         scimType?: string;
@@ -17722,7 +17722,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                         status: string;
                         scimType?: string;
@@ -17753,7 +17753,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                     } & {
                         [key: string]: unknown;
@@ -17766,7 +17766,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                         status: string;
                         scimType?: string;
@@ -17780,7 +17780,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                         status: string;
                         scimType?: string;
@@ -17904,7 +17904,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                     } & {
                         [key: string]: unknown;
@@ -17917,7 +17917,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                         status: string;
                         scimType?: string;
@@ -17931,7 +17931,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                         status: string;
                         scimType?: string;
@@ -17969,7 +17969,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                         status: string;
                         scimType?: string;
@@ -17983,7 +17983,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                         status: string;
                         scimType?: string;
@@ -18037,7 +18037,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                     } & {
                         [key: string]: unknown;
@@ -18050,7 +18050,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                         status: string;
                         scimType?: string;
@@ -18064,7 +18064,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                         status: string;
                         scimType?: string;
@@ -18098,7 +18098,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                     } & {
                         [key: string]: unknown;
@@ -18111,7 +18111,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                         status: string;
                         scimType?: string;
@@ -18125,7 +18125,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                         status: string;
                         scimType?: string;
@@ -18176,7 +18176,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                     } & {
                         [key: string]: unknown;
@@ -18189,7 +18189,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                         status: string;
                         scimType?: string;
@@ -18203,7 +18203,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                         status: string;
                         scimType?: string;
@@ -18240,7 +18240,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                     } & {
                         [key: string]: unknown;
@@ -18253,7 +18253,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                         status: string;
                         scimType?: string;
@@ -18267,7 +18267,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                         status: string;
                         scimType?: string;
@@ -18321,7 +18321,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                     } & {
                         [key: string]: unknown;
@@ -18334,7 +18334,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                         status: string;
                         scimType?: string;
@@ -18348,7 +18348,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                         status: string;
                         scimType?: string;
@@ -18386,7 +18386,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                         status: string;
                         scimType?: string;
@@ -18400,7 +18400,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                         status: string;
                         scimType?: string;
@@ -18454,7 +18454,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                     } & {
                         [key: string]: unknown;
@@ -18467,7 +18467,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                         status: string;
                         scimType?: string;
@@ -18481,7 +18481,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                         status: string;
                         scimType?: string;
@@ -18534,7 +18534,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                     } & {
                         [key: string]: unknown;
@@ -18547,7 +18547,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                         status: string;
                         scimType?: string;
@@ -18561,7 +18561,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/scim+json": {
                         schemas: string[];
                         status: string;
                         scimType?: string;

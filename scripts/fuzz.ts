@@ -45,7 +45,7 @@ const SLOW_MAX_EXAMPLES = 8;
 
 const log = (line: string) => console.error(line);
 
-interface Account { token: string; userId: string; orgId: string }
+interface Account { token: string; userId: string; orgId: string; email: string }
 
 async function main(): Promise<number> {
   const t0 = Date.now();
@@ -71,11 +71,15 @@ async function main(): Promise<number> {
     STRIPE_SECRET_KEY: 'sk_test_fuzz', STRIPE_WEBHOOK_SECRET: `whsec_${randomBytes(16).toString('hex')}`,
     STRIPE_PRICE_PRO: 'price_fuzz_pro', STRIPE_PRICE_TEAM: 'price_fuzz_team', STRIPE_PRICE_ENTERPRISE: 'price_fuzz_enterprise',
     STRIPE_API_BASE: services.stripeMockUrl,
+    // The tracker configured likewise (503 "not configured" otherwise); its OAuth and API bases
+    // point at a closed loopback port, so nothing leaves the machine.
+    TRACKER_CLIENT_ID: 'fuzz-client', TRACKER_CLIENT_SECRET: randomBytes(16).toString('hex'),
+    TRACKER_AUTH_URL: 'http://127.0.0.1:9', TRACKER_API_URL: 'http://127.0.0.1:9',
   });
   config.operator = { plugins: {} }; // every plugin, as in the committed OpenAPI document
   // Errors go to a file: the stack of each 5xx is the first thing a fixer wants.
   const serverLog = join(dir, 'server.log');
-  const { app, ctx } = await buildApp({ config, logger: { level: 'error', file: serverLog } })
+  const { app, ctx, services: plugins } = await buildApp({ config, logger: { level: 'error', file: serverLog } })
     .catch(async (e: unknown) => { await services.stop(); throw e; });
   const results: RunResult[] = [];
   let base = '';
@@ -85,6 +89,8 @@ async function main(): Promise<number> {
     const doc = await readDocument(base);
     // Every account is made now: fuzzing register/login spends the per-IP auth rate limit.
     const user = await account(base, ctx);
+    // A platform admin, so the admin routes are fuzzed too rather than answering 403 throughout.
+    if (!(await plugins.auth?.accounts.setRole(user.email, 'admin'))) throw new Error('could not make the fuzz user a platform admin');
     const own = new Map<string, Account>();
     for (const id of doc.limited) own.set(id, await account(base, ctx));
     const last = await Promise.all(SESSION_ENDING.map(() => account(base, ctx)));
@@ -148,7 +154,7 @@ async function account(base: string, ctx: AppContext): Promise<Account> {
   const me = await fetch(`${base}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } });
   const { defaultOrgId } = await me.json() as { defaultOrgId: string };
   if (!(await ctx.tenancy.setPlan(defaultOrgId, 'team'))) throw new Error(`set-plan ${defaultOrgId} team failed`);
-  return { token, userId: user.id, orgId: defaultOrgId };
+  return { token, userId: user.id, orgId: defaultOrgId, email };
 }
 
 /** One schemathesis run; its JUnit report is the result (the console output is only shown). */

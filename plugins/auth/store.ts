@@ -86,7 +86,10 @@ export function createAuthStore(db: Database) {
     /** One page of accounts, newest first; `search`: a case-insensitive substring of the email or name. */
     async pageUsers(search: string | undefined, skip: number, limit: number): Promise<{ rows: AdminUserRow[]; total: number }> {
       const pattern = search ? { $regex: escapeRegex(search), $options: 'i' } : undefined;
-      const filter = pattern ? { $or: [{ email: pattern }, { name: pattern }] } : {};
+      // Without a search, a range over every createdAt: the page then reads the {createdAt, _id}
+      // index in its sort order (and the index check, whose query log loses sort documents,
+      // sees the index-served range rather than a bare collection scan).
+      const filter = pattern ? { $or: [{ email: pattern }, { name: pattern }] } : { createdAt: { $gte: new Date(0) } };
       const [rows, total] = await Promise.all([
         users.find(filter, ADMIN_FIELDS).sort({ createdAt: -1, _id: -1 }).skip(skip).limit(limit).toArray(),
         pattern ? users.countDocuments(filter) : users.estimatedDocumentCount(),
