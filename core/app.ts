@@ -101,7 +101,9 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   });
   await app.register(multipart, { limits: { fileSize: 2 * 1024 * 1024, files: 1, fields: 5 } });
 
-  const db = await connectDatabase(config.MONGODB_URI, config.MONGODB_DB, { queryLog: opts.queryLog, postgresUrl: config.FERRETDB_POSTGRES_URL });
+  const db = await connectDatabase(config.MONGODB_URI, config.MONGODB_DB, {
+    queryLog: opts.queryLog, postgresUrl: config.FERRETDB_POSTGRES_URL, log: (msg, details) => app.log.warn(details, msg),
+  });
   const redis = await connectRedis(config.REDIS_URL, config.REDIS_KEY_PREFIX).catch(async (err) => {
     await db.close();
     throw err;

@@ -4,6 +4,7 @@
 // production MongoDB must not).
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { watchHeartbeats } from './db-watchdog.ts';
 import { ensureGinIndexes, isFerretDb, type GinResult } from './ferret-gin.ts';
 import { MongoClient, MongoServerError, MongoNetworkError, MongoServerSelectionError, MongoNotConnectedError, MongoTopologyClosedError, type AnyBulkWriteOperation, type Collection, type OptionalUnlessRequiredId, type Db, type Document, type IndexDirection } from 'mongodb';
 
@@ -41,7 +42,11 @@ export interface DatabaseOptions {
   queryLog?: string;
   /** FerretDB's PostgreSQL URL: on FerretDB, ensureIndexes adds GIN indexes for equality reads (core/ferret-gin.ts). */
   postgresUrl?: string;
+  /** Where the heartbeat watchdog (core/db-watchdog.ts) reports what it did. */
+  log?: (msg: string, details: Record<string, unknown>) => void;
 }
+
+const CONNECT_TIMEOUT_MS = 5000;
 
 export async function connectDatabase(uri: string, dbName: string, opts: DatabaseOptions = {}): Promise<Database> {
   const client = new MongoClient(uri, {
@@ -49,10 +54,11 @@ export async function connectDatabase(uri: string, dbName: string, opts: Databas
     serverSelectionTimeoutMS: 5000,
     // Bounds each connection attempt and the monitor's heartbeat (whose socket timeout it is): with
     // the default 30 s, a database that stopped mid-request was seen again up to a minute later.
-    connectTimeoutMS: 5000,
+    connectTimeoutMS: CONNECT_TIMEOUT_MS,
     maxPoolSize: 20,
     ignoreUndefined: true,
   });
+  const stopWatchdog = watchHeartbeats(client, { heartbeatTimeoutMs: CONNECT_TIMEOUT_MS, log: opts.log });
   await client.connect();
   const db = client.db(dbName);
   const specs = new Map<string, CollectionSpec>();
@@ -106,7 +112,10 @@ export async function connectDatabase(uri: string, dbName: string, opts: Databas
       await db.command({ ping: 1 });
       return performance.now() - started;
     },
-    close: () => client.close(),
+    async close() {
+      stopWatchdog();
+      await client.close();
+    },
   };
 }
 
