@@ -144,10 +144,12 @@ export async function insertUnlessDuplicate<T extends Document>(col: Collection<
 /** Appends the shape of one query (collection, filter, sort) as a JSON line for the index check. */
 function recordQuery(file: string, command: string, body: Document) {
   const collection = String(body[command]);
+  // The driver hands a cursor's sort over as a Map, which JSON would write as {}.
+  const sortOf = (s: unknown) => (s instanceof Map ? Object.fromEntries(s) : s) as Document | undefined;
   const shapes: { filter: Document; sort?: Document }[] = [];
-  if (command === 'find') shapes.push({ filter: body.filter ?? {}, sort: body.sort });
+  if (command === 'find') shapes.push({ filter: body.filter ?? {}, sort: sortOf(body.sort) });
   else if (command === 'count' || command === 'distinct') shapes.push({ filter: body.query ?? {} });
-  else if (command === 'findAndModify') shapes.push({ filter: body.query ?? {}, sort: body.sort });
+  else if (command === 'findAndModify') shapes.push({ filter: body.query ?? {}, sort: sortOf(body.sort) });
   else if (command === 'update') for (const u of body.updates ?? []) shapes.push({ filter: u.q ?? {} });
   else if (command === 'delete') for (const d of body.deletes ?? []) shapes.push({ filter: d.q ?? {} });
   else if (command === 'aggregate') {
@@ -155,7 +157,7 @@ function recordQuery(file: string, command: string, body: Document) {
     const match = pipeline[0]?.$match;
     // Only a $sort right after the leading $match sorts the collection's documents; a later one
     // (after $group, $project…) sorts what the pipeline made, which no index serves.
-    shapes.push({ filter: match ?? {}, sort: pipeline[match ? 1 : 0]?.$sort });
+    shapes.push({ filter: match ?? {}, sort: sortOf(pipeline[match ? 1 : 0]?.$sort) });
   }
   for (const shape of shapes) appendLine(file, { collection, command, filter: shape.filter, sort: shape.sort ?? null });
 }
