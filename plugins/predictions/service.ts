@@ -33,11 +33,11 @@ export function createPredictionService(ctx: AppContext, d: Deps) {
   async function current(orgId: string) {
     return (await d.store.model(orgId))?.runId ?? null;
   }
-  async function page(orgId: string, f: { highRisk?: boolean; repositoryConfig?: string }, q: ListQuery) {
+  async function page(orgId: string, f: { highRisk?: boolean; repositoryConfig?: string }, q: ListQuery, withTotal = false) {
     const runId = await current(orgId);
     if (!runId) return { rows: [], total: 0 };
-    const { rows, total } = await d.store.page(orgId, runId, f, (q.page - 1) * q.limit, q.limit);
-    return { rows: rows.map(predictionView), total };
+    const { rows, total } = await d.store.page(orgId, runId, f, (q.page - 1) * q.limit, q.limit, withTotal);
+    return { rows: rows.map(predictionView), total: total ?? 0 };
   }
   const learningView = (l: LearnLock, alreadyRunning: boolean) => ({ runId: l.runId, status: l.status, trigger: l.trigger, queuedAt: l.queuedAt, alreadyRunning });
 
@@ -114,7 +114,7 @@ export function createPredictionService(ctx: AppContext, d: Deps) {
 
     highRisk: async (orgId: string, q: ListQuery) => (await page(orgId, { highRisk: true }, q)).rows,
     async all(orgId: string, q: ListQuery) {
-      const { rows, total } = await page(orgId, {}, q);
+      const { rows, total } = await page(orgId, {}, q, true);
       return { success: true as const, data: rows, pagination: { page: q.page, limit: q.limit, total, pages: pageCount(total, q.limit) } };
     },
     async byRepository(orgId: string, configId: string, q: ListQuery) {

@@ -81,9 +81,10 @@ export function createPredictionStore(db: Database) {
   const learns = db.collection<LearnLock>(PREDICTION_LEARNS);
   return {
     get: (orgId: string, id: string) => preds.findOne({ _id: id, orgId }),
-    async page(orgId: string, runId: string, f: { highRisk?: boolean; repositoryConfig?: string }, skip: number, limit: number) {
+    /** A page, riskiest first; the total only when asked (the paged list), one command less otherwise. */
+    async page(orgId: string, runId: string, f: { highRisk?: boolean; repositoryConfig?: string }, skip: number, limit: number, withTotal = true) {
       const filter = { orgId, runId, ...(f.highRisk ? { highRisk: true } : {}), ...(f.repositoryConfig ? { repositoryConfig: f.repositoryConfig } : {}) };
-      const [rows, total] = await Promise.all([preds.find(filter).sort(RISK).skip(skip).limit(limit).toArray(), preds.countDocuments(filter)]);
+      const [rows, total] = await Promise.all([preds.find(filter).sort(RISK).skip(skip).limit(limit).toArray(), withTotal ? preds.countDocuments(filter) : Promise.resolve(null)]);
       return { rows, total };
     },
     /** One run's predictions, only the fields the learn run compares with what happened. */
