@@ -111,8 +111,14 @@ t.test('learn, predict, explain, act', async (t) => {
   t.ok(scan.scanId, 'scan action starts a scan');
   const scanRec = (await app.inject({ method: 'GET', url: `/api/scans/${scan.scanId}`, headers: bearer(a.token) })).json().data;
   t.match(scanRec, { repositoryConfig: scheduled.repositoryConfig, status: 'pending', triggeredBy: 'manual' }, "through the scans service, of the prediction's repository config");
+  // A CLI token with the drift scopes may act, but a scan needs scans:trigger as POST /api/scans/trigger does.
+  const cli = (await app.inject({ method: 'POST', url: '/api/auth/cli-tokens', headers: { ...bearer(a.token), 'x-org-id': a.orgId }, payload: { name: 'drifts only', scopes: ['drifts:read', 'drifts:write'], allRepositories: true } })).json();
+  t.ok(cli.token, 'CLI token');
+  const cliScan = await call({ token: cli.token }, 'POST', `/${never._id}/action`, { action: 'scan' });
+  t.match(cliScan, { status: 403, body: { error: { code: 'scope_denied' } } }, 'scan action without scans:trigger: 403');
+  t.equal((await call({ token: cli.token }, 'POST', `/${never._id}/action`, { action: 'investigate' })).status, 200, 'investigate with drifts:write');
   const m1 = (await call(a, 'GET', '/metrics')).body.data;
-  t.match(m1, { evaluatedRuns: 0, feedback: { total: 1, accurate: 1 }, actions: { ignore: 1, scan: 1 }, seen: 1 });
+  t.match(m1, { evaluatedRuns: 0, feedback: { total: 1, accurate: 1 }, actions: { ignore: 0, investigate: 1, scan: 1 }, seen: 1 });
 
   // Eight days later, with the scheduled resources' drifts of that week recorded: the first run's
   // high-risk calls are checked against them, and the feedback is a label.
@@ -146,4 +152,12 @@ t.test('learn, predict, explain, act', async (t) => {
   t.equal((await call(b, 'POST', `/${top._id}/feedback`, { accurate: false })).status, 404);
   t.equal((await call(a, 'GET', '/model')).body.data.history.drifts, hist.drifts.length + later.drifts.filter((d) => String(d.resourceAddress).includes('scheduled')).length, "A's model is untouched by B's records");
   t.equal((await call(a, 'GET', `/${'0'.repeat(24)}`)).status, 404, 'unknown id: 404');
+  // The nightly job: a cron at 02:30 UTC that asks for a run of every organization that learned.
+  const nightly = await ctx.db.db.collection('agenda_jobs').findOne({ name: 'predictions.nightly' });
+  t.equal(nightly?.repeatInterval, '30 2 * * *', 'nightly job scheduled');
+  t.match(new Date(nightly?.nextRunAt).toISOString(), /T02:30:00/, 'at 02:30 UTC');
+  await services.predictions!.nightly();
+  t.match((await call(a, 'GET', '/model')).body.data.learning, { trigger: 'schedule', status: 'queued' }, 'the nightly job queued a run for A');
+  t.match((await call(b, 'GET', '/model')).body.data.learning, { trigger: 'schedule' }, 'and for B');
+
 });
