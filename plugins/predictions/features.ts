@@ -22,9 +22,9 @@ export function classOf(attribute: string): ChangeClass {
 }
 
 export const FEATURES = [
-  'drifts_total', 'drifts_7d', 'drifts_30d', 'days_since_last_drift', 'days_since_first_drift', 'mean_interval_days',
-  'periodic_due', 'open_drift', 'type_drifts_30d_per_resource', 'type_base_rate', 'days_since_type_drift',
-  'days_since_last_scan', 'repo_churn_30d', 'days_since_repo_change', 'follows_repo_change',
+  'drifts_total', 'drifts_7d', 'drifts_30d', 'last_drift_recency', 'first_drift_recency', 'mean_interval_days',
+  'periodic_due', 'open_drift', 'type_drifts_30d_per_resource', 'type_base_rate', 'type_drift_recency',
+  'scan_recency', 'repo_churn_30d', 'repo_change_recency', 'follows_repo_change',
   'share_tags', 'share_network_exposure', 'share_encryption', 'share_size', 'attributes_per_drift', 'severity_mean', 'severity_high_share',
 ] as const;
 export type FeatureName = (typeof FEATURES)[number];
@@ -61,6 +61,12 @@ function upper(a: number[], x: number): number {
   return lo;
 }
 const days = (ms: number) => Math.min(CAP_DAYS, Math.max(0, ms / DAY));
+/**
+ * Recency as exp(−days / scale), in (0, 1]: bounded, so a resource quiet for longer than any
+ * training window saw is not extrapolated linearly (a raw day count was, and ranked resources
+ * that never drift again as risky once they had been quiet longer than the training windows).
+ */
+const decay = (ms: number, scaleDays: number) => Math.exp(-Math.max(0, ms / DAY) / scaleDays);
 const FOLLOW_MS = 2 * DAY;
 const PRE = 10; // follows, 5 classes, attributes, severity, high, (spare)
 
@@ -140,17 +146,17 @@ export function featuresAt(h: History, r: Resource, t: number, horizonMs: number
   row[0] = Math.log1p(k);
   row[1] = k - upper(r.times, t - 7 * DAY);
   row[2] = k - upper(r.times, t - 30 * DAY);
-  row[3] = days(t - last);
-  row[4] = days(t - firstT);
+  row[3] = decay(t - last, 14);
+  row[4] = decay(t - firstT, 90);
   row[5] = meanInterval === null ? CAP_DAYS : days(meanInterval);
   row[6] = periodicDue;
   row[7] = lastEvent.resolved === null || lastEvent.resolved > t ? 1 : 0;
   row[8] = type30 / typeKnown;
   row[9] = Math.min(1, typeN / typeKnown);
-  row[10] = days(t - tt[typeUpTo - 1]);
-  row[11] = lastScan === undefined ? CAP_DAYS : days(t - lastScan);
+  row[10] = decay(t - tt[typeUpTo - 1], 7);
+  row[11] = lastScan === undefined ? 0 : decay(t - lastScan, 7);
   row[12] = changesUpTo - upper(changes, t - 30 * DAY);
-  row[13] = lastChange === undefined ? CAP_DAYS : days(t - lastChange);
+  row[13] = lastChange === undefined ? 0 : decay(t - lastChange, 7);
   row[14] = p[0] / k;
   for (let c = 0; c < 4; c++) row[15 + c] = p[1 + c] / k;
   row[19] = p[6] / k;

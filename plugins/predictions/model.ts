@@ -1,5 +1,5 @@
-// The risk model: L2-regularised logistic regression fitted by Newton's method (iteratively
-// reweighted least squares), with ml-matrix solving each Newton step, and its exact Shapley
+// The risk model: L2-regularised logistic regression fitted by damped Newton's method
+// (iteratively reweighted least squares with step halving), with ml-matrix solving each Newton step, and its exact Shapley
 // values. Pure functions, no I/O.
 //
 // Why not ml-logistic-regression's own fit (2.0): it exposes its weights, but it fits without an
@@ -53,7 +53,19 @@ export function fitLogistic(features: string[], data: Dataset, opts: { lambda?: 
   });
   const y = data.labels;
   let beta = new Array<number>(d).fill(0);
-  const maxIter = opts.maxIter ?? 25;
+  const maxIter = opts.maxIter ?? 50;
+  /** Negative log-likelihood plus the L2 penalty, in a numerically stable form. */
+  const loss = (b: number[]) => {
+    let l = 0;
+    for (let i = 0; i < n; i++) {
+      let z = 0;
+      for (let j = 0; j < d; j++) z += X[i * d + j] * b[j];
+      // log(1 + e^z) − y·z
+      l += (z > 0 ? z + Math.log1p(Math.exp(-z)) : Math.log1p(Math.exp(z))) - y[i] * z;
+    }
+    for (let j = 1; j < d; j++) l += (lambda / 2) * b[j] * b[j];
+    return l;
+  };
   for (let iter = 0; iter < maxIter; iter++) {
     // Gradient g = Xᵀ(y − p) − λβ, Hessian H = XᵀWX + λI (intercept unpenalised): solve H·δ = g.
     const g = new Float64Array(d);
@@ -80,8 +92,18 @@ export function fitLogistic(features: string[], data: Dataset, opts: { lambda?: 
     const rhs = Matrix.columnVector(Array.from(g));
     const chol = new CholeskyDecomposition(hm);
     const step = (chol.isPositiveDefinite() ? chol.solve(rhs) : solve(hm, rhs, true)).to1DArray();
-    beta = beta.map((b, j) => b + step[j]);
-    if (Math.max(...step.map(Math.abs)) < 1e-8) break;
+    // Damped Newton: halve the step until the penalised loss falls (a full step can overshoot
+    // on nearly separable histories, where the loss is flat in some directions).
+    const before = loss(beta);
+    let scale = 1;
+    let next = beta.map((b, j) => b + step[j]);
+    for (let k = 0; k < 30 && !(loss(next) <= before); k++) {
+      scale /= 2;
+      next = beta.map((b, j) => b + scale * step[j]);
+    }
+    const moved = Math.max(...next.map((b, j) => Math.abs(b - beta[j])));
+    beta = next;
+    if (moved < 1e-8) break;
   }
   const weights = beta.slice(1);
   const background = new Array<number>(f).fill(0);
