@@ -1796,6 +1796,259 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/predictions/high-risk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Current predictions with riskScore >= 70, riskiest first */
+        get: operations["listHighRiskPredictions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/predictions/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Current predictions, riskiest first; {success, data, pagination} */
+        get: operations["listPredictions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/predictions/insights": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Counts, average confidence, top risk factors and anomalies of the current run */
+        get: operations["predictionInsights"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/predictions/patterns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Periodic, after-repository-change and per-type change-class patterns of the drift history */
+        get: operations["predictionPatterns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/predictions/model": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's model: status (untrained, insufficient_data with what is missing, trained), validation AUC and calibration on a held-out time split, the run under way */
+        get: operations["predictionModel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/predictions/ml-dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Score distribution, AUC over time, top risky resources */
+        get: operations["predictionDashboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/predictions/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Precision and recall of past high-risk predictions against the drifts later scans found, with feedback, action and seen counts */
+        get: operations["predictionMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/predictions/metrics/{repositoryConfigId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The same for one repository config (404 unknown) */
+        get: operations["repositoryPredictionMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/predictions/learn": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Queues a learn run (a job) and answers at once; while one runs, answers that run (alreadyRunning) */
+        post: operations["learnPredictions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/predictions/repository/{repositoryConfigId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Current predictions of one repository config, riskiest first (404 unknown) */
+        get: operations["repositoryPredictions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/predictions/{predictionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getPrediction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/predictions/{predictionId}/explanation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Exact Shapley values (log-odds) and the five largest by magnitude */
+        get: operations["explainPrediction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/predictions/{predictionId}/seen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["markPredictionSeen"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/predictions/{predictionId}/action": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** investigate, ignore (a negative label at the next learn) or scan (a scan of its repository config: scans:write, Scan rate limit, daily scan quota) */
+        post: operations["predictionAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/predictions/{predictionId}/feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Whether the prediction was right; a label at the next learn */
+        post: operations["predictionFeedback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/projects": {
         parameters: {
             query?: never;
@@ -13552,6 +13805,1428 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listHighRiskPredictions: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description Record id (24 lowercase hex characters) */
+                            _id: string;
+                            resourceType: string;
+                            resourceAddress: string;
+                            /** @description P(drift within horizonDays) × 100, rounded; high risk at 70 or more */
+                            riskScore: number;
+                            /** @description The most likely change class of its next drift */
+                            predictedDriftType: "tags" | "network_exposure" | "encryption" | "size" | "other";
+                            /** @description max(p, 1 − p) of the model; 0 for base-rate predictions (no model behind them) */
+                            confidence: number;
+                            /** @description Record id (24 lowercase hex characters) */
+                            repositoryConfig: string;
+                            probability: number;
+                            /** @description base_rate: the organization's model has insufficient_data; the score is the resource type's drift rate */
+                            basis: "model" | "base_rate";
+                            highRisk: boolean;
+                            previousRiskScore: number | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            horizonEndsAt: string;
+                            /** Format: date-time */
+                            seenAt: string | null;
+                            action: {
+                                action: string;
+                                /** Format: date-time */
+                                at: string;
+                                by: string | null;
+                                scanId: string | null;
+                            } | null;
+                            feedback: {
+                                accurate: boolean;
+                                comment: string | null;
+                                /** Format: date-time */
+                                at: string;
+                                by: string | null;
+                            } | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listPredictions: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description Record id (24 lowercase hex characters) */
+                            _id: string;
+                            resourceType: string;
+                            resourceAddress: string;
+                            /** @description P(drift within horizonDays) × 100, rounded; high risk at 70 or more */
+                            riskScore: number;
+                            /** @description The most likely change class of its next drift */
+                            predictedDriftType: "tags" | "network_exposure" | "encryption" | "size" | "other";
+                            /** @description max(p, 1 − p) of the model; 0 for base-rate predictions (no model behind them) */
+                            confidence: number;
+                            /** @description Record id (24 lowercase hex characters) */
+                            repositoryConfig: string;
+                            probability: number;
+                            /** @description base_rate: the organization's model has insufficient_data; the score is the resource type's drift rate */
+                            basis: "model" | "base_rate";
+                            highRisk: boolean;
+                            previousRiskScore: number | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            horizonEndsAt: string;
+                            /** Format: date-time */
+                            seenAt: string | null;
+                            action: {
+                                action: string;
+                                /** Format: date-time */
+                                at: string;
+                                by: string | null;
+                                scanId: string | null;
+                            } | null;
+                            feedback: {
+                                accurate: boolean;
+                                comment: string | null;
+                                /** Format: date-time */
+                                at: string;
+                                by: string | null;
+                            } | null;
+                        }[];
+                        pagination: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            pages: number;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    predictionInsights: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            totalPredictions: number;
+                            highRiskCount: number;
+                            avgConfidence: number;
+                            /** @description Features among the three largest risk-increasing Shapley values of high-risk predictions, by how many */
+                            topRiskFactors: {
+                                factor: string;
+                                frequency: number;
+                            }[];
+                            anomalies: {
+                                /** @description Record id (24 lowercase hex characters) */
+                                predictionId: string;
+                                resourceAddress: string;
+                                resourceType: string;
+                                /** @description Record id (24 lowercase hex characters) */
+                                repositoryConfig: string;
+                                riskScore: number;
+                                previousRiskScore: number | null;
+                                reason: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    predictionPatterns: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            pattern: string;
+                            kind: "periodic" | "after_repository_change" | "change_class";
+                            /** @description Drifts that follow the pattern */
+                            frequency: number;
+                            /** @description Mean severity rank: 1 low, 2 medium, 3 high, 4 critical */
+                            avgSeverity: number;
+                            /** @description Resource addresses (at most 20) */
+                            resources: string[];
+                            resourceCount: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    predictionModel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            status: "untrained" | "insufficient_data" | "trained";
+                            /** @description What the history lacks for a model (insufficient_data) */
+                            missing: string[];
+                            /** Format: date-time */
+                            trainedAt: string | null;
+                            learning: {
+                                /** @description Record id (24 lowercase hex characters) */
+                                runId: string;
+                                status: string;
+                                trigger: string;
+                                /** Format: date-time */
+                                queuedAt: string;
+                                /** Format: date-time */
+                                startedAt: string | null;
+                            } | null;
+                            algorithm: string;
+                            explanationMethod: string;
+                            horizonDays: number;
+                            highRiskThreshold: number;
+                            features: string[];
+                            samples: {
+                                train: number;
+                                validation: number;
+                                fromFeedback: number;
+                                positives: number;
+                                windows: number;
+                            } | null;
+                            validation: {
+                                auc: number | null;
+                                brierScore: number;
+                                expectedCalibrationError: number;
+                                calibration: {
+                                    bin: string;
+                                    predicted: number;
+                                    observed: number;
+                                    count: number;
+                                }[];
+                                samples: number;
+                                positives: number;
+                                windows: number;
+                                /** Format: date-time */
+                                from: string;
+                                /** Format: date-time */
+                                to: string;
+                            } | null;
+                            coefficients: {
+                                [key: string]: number;
+                            } | null;
+                            intercept: number | null;
+                            baseValue: number | null;
+                            history: {
+                                drifts: number;
+                                resources: number;
+                                repositories: number;
+                                /** Format: date-time */
+                                firstDriftAt: string | null;
+                            } | null;
+                            learnMs: number | null;
+                            lastError: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    predictionDashboard: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            status: string;
+                            auc: number | null;
+                            totalPredictions: number;
+                            highRiskCount: number;
+                            scoreDistribution: {
+                                range: string;
+                                count: number;
+                            }[];
+                            aucOverTime: {
+                                /** Format: date-time */
+                                trainedAt: string;
+                                auc: number | null;
+                            }[];
+                            topRiskyResources: {
+                                /** @description Record id (24 lowercase hex characters) */
+                                predictionId: string;
+                                resourceAddress: string;
+                                resourceType: string;
+                                /** @description Record id (24 lowercase hex characters) */
+                                repositoryConfig: string;
+                                riskScore: number;
+                                /** @description The most likely change class of its next drift */
+                                predictedDriftType: "tags" | "network_exposure" | "encryption" | "size" | "other";
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    predictionMetrics: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description Record id (24 lowercase hex characters) */
+                            repositoryConfigId: string | null;
+                            /** @description Past learn runs whose horizon has passed */
+                            evaluatedRuns: number;
+                            truePositives: number;
+                            falsePositives: number;
+                            falseNegatives: number;
+                            trueNegatives: number;
+                            precision: number | null;
+                            recall: number | null;
+                            feedback: {
+                                total: number;
+                                accurate: number;
+                                inaccurate: number;
+                            };
+                            actions: {
+                                investigate: number;
+                                ignore: number;
+                                scan: number;
+                            };
+                            seen: number;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    repositoryPredictionMetrics: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                repositoryConfigId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description Record id (24 lowercase hex characters) */
+                            repositoryConfigId: string | null;
+                            /** @description Past learn runs whose horizon has passed */
+                            evaluatedRuns: number;
+                            truePositives: number;
+                            falsePositives: number;
+                            falseNegatives: number;
+                            trueNegatives: number;
+                            precision: number | null;
+                            recall: number | null;
+                            feedback: {
+                                total: number;
+                                accurate: number;
+                                inaccurate: number;
+                            };
+                            actions: {
+                                investigate: number;
+                                ignore: number;
+                                scan: number;
+                            };
+                            seen: number;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    learnPredictions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description Record id (24 lowercase hex characters) */
+                            runId: string;
+                            status: "queued" | "running";
+                            trigger: string;
+                            /** Format: date-time */
+                            queuedAt: string;
+                            /** @description True when a run was already under way: this answer is that run */
+                            alreadyRunning: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    repositoryPredictions: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                repositoryConfigId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description Record id (24 lowercase hex characters) */
+                            _id: string;
+                            resourceType: string;
+                            resourceAddress: string;
+                            /** @description P(drift within horizonDays) × 100, rounded; high risk at 70 or more */
+                            riskScore: number;
+                            /** @description The most likely change class of its next drift */
+                            predictedDriftType: "tags" | "network_exposure" | "encryption" | "size" | "other";
+                            /** @description max(p, 1 − p) of the model; 0 for base-rate predictions (no model behind them) */
+                            confidence: number;
+                            /** @description Record id (24 lowercase hex characters) */
+                            repositoryConfig: string;
+                            probability: number;
+                            /** @description base_rate: the organization's model has insufficient_data; the score is the resource type's drift rate */
+                            basis: "model" | "base_rate";
+                            highRisk: boolean;
+                            previousRiskScore: number | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            horizonEndsAt: string;
+                            /** Format: date-time */
+                            seenAt: string | null;
+                            action: {
+                                action: string;
+                                /** Format: date-time */
+                                at: string;
+                                by: string | null;
+                                scanId: string | null;
+                            } | null;
+                            feedback: {
+                                accurate: boolean;
+                                comment: string | null;
+                                /** Format: date-time */
+                                at: string;
+                                by: string | null;
+                            } | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getPrediction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                predictionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description Record id (24 lowercase hex characters) */
+                            _id: string;
+                            resourceType: string;
+                            resourceAddress: string;
+                            /** @description P(drift within horizonDays) × 100, rounded; high risk at 70 or more */
+                            riskScore: number;
+                            /** @description The most likely change class of its next drift */
+                            predictedDriftType: "tags" | "network_exposure" | "encryption" | "size" | "other";
+                            /** @description max(p, 1 − p) of the model; 0 for base-rate predictions (no model behind them) */
+                            confidence: number;
+                            /** @description Record id (24 lowercase hex characters) */
+                            repositoryConfig: string;
+                            probability: number;
+                            /** @description base_rate: the organization's model has insufficient_data; the score is the resource type's drift rate */
+                            basis: "model" | "base_rate";
+                            highRisk: boolean;
+                            previousRiskScore: number | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            horizonEndsAt: string;
+                            /** Format: date-time */
+                            seenAt: string | null;
+                            action: {
+                                action: string;
+                                /** Format: date-time */
+                                at: string;
+                                by: string | null;
+                                scanId: string | null;
+                            } | null;
+                            feedback: {
+                                accurate: boolean;
+                                comment: string | null;
+                                /** Format: date-time */
+                                at: string;
+                                by: string | null;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    explainPrediction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                predictionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description Record id (24 lowercase hex characters) */
+                            predictionId: string;
+                            /** @description Feature → exact Shapley value in log-odds; baseValue + their sum = output */
+                            shapValues: {
+                                [key: string]: number;
+                            };
+                            topFeatures: {
+                                feature: string;
+                                /** @description |Shapley value| */
+                                impact: number;
+                                direction: "increases" | "decreases";
+                            }[];
+                            /** @description E[f(x)] over the training samples, log-odds */
+                            baseValue: number;
+                            /** @description The model's output for this prediction, log-odds */
+                            output: number;
+                            probability: number;
+                            basis: "model" | "base_rate";
+                            method: string;
+                            featureValues: {
+                                [key: string]: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    markPredictionSeen: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                predictionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description Record id (24 lowercase hex characters) */
+                            _id: string;
+                            resourceType: string;
+                            resourceAddress: string;
+                            /** @description P(drift within horizonDays) × 100, rounded; high risk at 70 or more */
+                            riskScore: number;
+                            /** @description The most likely change class of its next drift */
+                            predictedDriftType: "tags" | "network_exposure" | "encryption" | "size" | "other";
+                            /** @description max(p, 1 − p) of the model; 0 for base-rate predictions (no model behind them) */
+                            confidence: number;
+                            /** @description Record id (24 lowercase hex characters) */
+                            repositoryConfig: string;
+                            probability: number;
+                            /** @description base_rate: the organization's model has insufficient_data; the score is the resource type's drift rate */
+                            basis: "model" | "base_rate";
+                            highRisk: boolean;
+                            previousRiskScore: number | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            horizonEndsAt: string;
+                            /** Format: date-time */
+                            seenAt: string | null;
+                            action: {
+                                action: string;
+                                /** Format: date-time */
+                                at: string;
+                                by: string | null;
+                                scanId: string | null;
+                            } | null;
+                            feedback: {
+                                accurate: boolean;
+                                comment: string | null;
+                                /** Format: date-time */
+                                at: string;
+                                by: string | null;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    predictionAction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                predictionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description scan starts a scan of the resource's repository config (scans:write; Scan rate limit and the daily scan quota) */
+                    action: "investigate" | "ignore" | "scan";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description Record id (24 lowercase hex characters) */
+                            _id: string;
+                            resourceType: string;
+                            resourceAddress: string;
+                            /** @description P(drift within horizonDays) × 100, rounded; high risk at 70 or more */
+                            riskScore: number;
+                            /** @description The most likely change class of its next drift */
+                            predictedDriftType: "tags" | "network_exposure" | "encryption" | "size" | "other";
+                            /** @description max(p, 1 − p) of the model; 0 for base-rate predictions (no model behind them) */
+                            confidence: number;
+                            /** @description Record id (24 lowercase hex characters) */
+                            repositoryConfig: string;
+                            probability: number;
+                            /** @description base_rate: the organization's model has insufficient_data; the score is the resource type's drift rate */
+                            basis: "model" | "base_rate";
+                            highRisk: boolean;
+                            previousRiskScore: number | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            horizonEndsAt: string;
+                            /** Format: date-time */
+                            seenAt: string | null;
+                            action: {
+                                action: string;
+                                /** Format: date-time */
+                                at: string;
+                                by: string | null;
+                                scanId: string | null;
+                            } | null;
+                            feedback: {
+                                accurate: boolean;
+                                comment: string | null;
+                                /** Format: date-time */
+                                at: string;
+                                by: string | null;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    predictionFeedback: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                predictionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    accurate: boolean;
+                    comment?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description Record id (24 lowercase hex characters) */
+                            _id: string;
+                            resourceType: string;
+                            resourceAddress: string;
+                            /** @description P(drift within horizonDays) × 100, rounded; high risk at 70 or more */
+                            riskScore: number;
+                            /** @description The most likely change class of its next drift */
+                            predictedDriftType: "tags" | "network_exposure" | "encryption" | "size" | "other";
+                            /** @description max(p, 1 − p) of the model; 0 for base-rate predictions (no model behind them) */
+                            confidence: number;
+                            /** @description Record id (24 lowercase hex characters) */
+                            repositoryConfig: string;
+                            probability: number;
+                            /** @description base_rate: the organization's model has insufficient_data; the score is the resource type's drift rate */
+                            basis: "model" | "base_rate";
+                            highRisk: boolean;
+                            previousRiskScore: number | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            horizonEndsAt: string;
+                            /** Format: date-time */
+                            seenAt: string | null;
+                            action: {
+                                action: string;
+                                /** Format: date-time */
+                                at: string;
+                                by: string | null;
+                                scanId: string | null;
+                            } | null;
+                            feedback: {
+                                accurate: boolean;
+                                comment: string | null;
+                                /** Format: date-time */
+                                at: string;
+                                by: string | null;
+                            } | null;
+                        };
+                    };
                 };
             };
             /** @description Default Response */

@@ -181,6 +181,8 @@ export function createDriftService(ctx: AppContext, d: Deps) {
     trend: (orgId: string, repositoryConfigs: readonly string[] | undefined) => driftTrend(d.drifts, orgId, repositoryConfigs),
     /** Views of the drifts a scan detected first or found again, newest first. */
     scanDrifts: async (orgId: string, scanId: string, limit: number) => (await d.drifts.byScan(orgId, scanId, limit)).map(driftView),
+    /** The organization's drifts detected since a UTC day, in batches (the predictions plugin's learn run). */
+    eachSince: d.drifts.eachSince,
     countByConfig: (orgId: string, configId: string, status?: DriftStatus) => d.drifts.countByConfig(orgId, configId, status),
     /** Every drift of every organization (admin dashboard). */
     countAll: () => d.drifts.countAll(),

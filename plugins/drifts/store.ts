@@ -81,6 +81,10 @@ export interface Drift extends Partial<DriftPlacement> {
 }
 export interface DriftAcceptance { by: string; at: Date; diff: Record<string, unknown> }
 
+/** A drift as the predictions plugin's learn run reads it (store.eachSince). */
+export type DriftHistoryRow = Pick<Drift, '_id' | 'repositoryConfig' | 'resourceType' | 'resourceAddress' | 'severityRank' | 'detectedAt' | 'resolvedAt' | 'diff'> & { commit?: string | null };
+const HISTORY_FIELDS = { repositoryConfig: 1, resourceType: 1, resourceAddress: 1, severityRank: 1, detectedAt: 1, resolvedAt: 1, diff: 1, commit: 1 } as const;
+
 export const SORT_FIELDS = ['detectedAt', 'severity', 'status', 'resourceType', 'resourceAddress'] as const;
 export type SortField = (typeof SORT_FIELDS)[number];
 
@@ -272,6 +276,19 @@ export function createDriftStore(db: Database) {
       col.find({ orgId, repositoryConfig, openKey: `resolved:${scanId}` }).toArray(),
     removeByScan: (orgId: string, scanId: string) => col.deleteMany({ orgId, scan: scanId }),
     removeByConfig: (orgId: string, repositoryConfig: string) => col.deleteMany({ orgId, repositoryConfig }),
+    /**
+     * Every drift of the organization detected on or after `sinceDay` (UTC day), the fields a
+     * risk model learns from, handed to `fn` in batches as the cursor reads them (predictions).
+     */
+    async eachSince(orgId: string, sinceDay: string, fn: (rows: DriftHistoryRow[]) => void, batch = 2000) {
+      const cursor = col.find({ orgId, day: { $gte: sinceDay } }, { projection: HISTORY_FIELDS, batchSize: batch });
+      let rows: DriftHistoryRow[] = [];
+      for await (const d of cursor) {
+        rows.push(d as DriftHistoryRow);
+        if (rows.length >= batch) { fn(rows); rows = []; }
+      }
+      if (rows.length) fn(rows);
+    },
     countByConfig: (orgId: string, repositoryConfig: string, status?: DriftStatus) =>
       col.countDocuments(status ? { orgId, repositoryConfig, status } : { orgId, repositoryConfig }),
     countOrg: (orgId: string, status?: DriftStatus) => col.countDocuments(status ? { orgId, status } : { orgId }),

@@ -100,6 +100,9 @@ export function createScanService(ctx: AppContext, d: Deps) {
     },
     /** Claiming, inputs and results of scans for the built-in executor and runners (execution.ts). */
     execution,
+    /** Completed scans since a time, as {repositoryConfig, completedAt} (the predictions plugin's features). */
+    completedSince: async (orgId: string, since: Date) =>
+      (await d.scans.completedSince(orgId, since)).map((s) => ({ repositoryConfig: s.repositoryConfig, completedAt: s.completedAt })),
     /** A scan of the config; `schedule` for scans started by the service itself (Drift Watch runs). */
     async trigger(orgId: string, configId: string, userId: string | null, triggeredBy: Scan['triggeredBy'] = 'manual') {
       return scanView(await create(await loadConfig(orgId, configId), triggeredBy, userId));

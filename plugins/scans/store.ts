@@ -79,6 +79,9 @@ export function createScanStore(db: Database) {
     },
     count: (orgId: string, f: ScanFilter = {}) => col.countDocuments(filterOf(orgId, f)),
     countDay: (orgId: string, day: string) => col.countDocuments({ orgId, day }),
+    /** Completed scans created since `since`: their config and completion time (predictions). */
+    completedSince: (orgId: string, since: Date) =>
+      col.find({ orgId, status: 'completed', createdAt: { $gte: since } }, { projection: { repositoryConfig: 1, completedAt: 1 } }).toArray(),
     async remove(orgId: string, id: string) {
       return (await col.deleteOne({ _id: id, orgId })).deletedCount > 0;
     },
