@@ -6,7 +6,7 @@ import { defineManifest, type RouteSpec } from '../core/manifest.ts';
 import {
   AccountList, ActiveAccount, AddAccountQuery, AppCallbackQuery, Branch, CallbackQuery, ExchangeBody, InstallAnswer, InstallationList,
   InstallationParams, InstallationView, InstallQuery, Message, RepoParams, RepositoryPage, RepositoryQuery, ScmIdParams, SessionAnswer,
-  SetActiveAccountBody, SetActiveInstallationBody, StartQuery, SyncAnswer, SyncBody,
+  SetActiveAccountBody, SetActiveInstallationBody, StartQuery, SyncAnswer,
 } from '../plugins/scm/schemas.ts';
 
 const open = { auth: 'none', orgContext: false, reply: 'raw', audit: false, response: { 302: null } } as const satisfies Partial<RouteSpec>;
@@ -48,7 +48,7 @@ export default defineManifest({
     { id: 'setActiveScmInstallation', method: 'POST', url: '/auth/scm-app/set-active', ...write, audit: 'scm.installation_activated',
       summary: 'The installation whose repositories the organization scans and opens pull requests in', body: SetActiveInstallationBody, response: { 200: InstallationView }, handler: 'setActiveInstallation' },
     { id: 'syncScmRepos', method: 'POST', url: '/auth/scm-app/sync-repos', ...write, audit: 'scm.repositories_synced',
-      summary: 'Reads the installation\'s repositories from the host and stores them (the active one when installationId is absent; 409 when none is active)', body: SyncBody, response: { 200: SyncAnswer }, handler: 'syncRepos' },
+      summary: 'Reads the active installation\'s repositories from the host and stores them (409 when none is active; choose it with set-active)', response: { 200: SyncAnswer }, handler: 'syncRepos' },
     { id: 'deleteScmInstallation', method: 'DELETE', url: '/auth/scm-app/installations/:installationId', ...write, audit: 'scm.installation_removed',
       params: InstallationParams, response: { 200: Message }, handler: 'deleteInstallation' },
 

@@ -48,7 +48,7 @@ export default definePlugin({
         },
         installations: async ({ org }) => ({ installations: await scm.listInstallations(org.id) }),
         setActiveInstallation: ({ org, body }) => scm.setActiveInstallation(org.id, body.installationId),
-        syncRepos: ({ org, body }) => scm.syncRepos(org.id, body.installationId),
+        syncRepos: ({ org }) => scm.syncRepos(org.id, undefined),
         deleteInstallation: ({ org, params }) => scm.removeInstallation(org.id, params.installationId),
         repositories: ({ principal, org, query }) => scm.repositories(userOf(principal), org.id, query.page, query.limit),
         branches: ({ principal, org, params }) => scm.branches(userOf(principal), org.id, params.owner, params.repo),

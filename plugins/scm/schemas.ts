@@ -43,7 +43,6 @@ export const AppCallbackQuery = Type.Object({
 const InstallationId = Type.String({ pattern: '^[0-9]{1,20}$', description: "The host's installation id" });
 export const InstallationParams = Type.Object({ installationId: InstallationId });
 export const SetActiveInstallationBody = Type.Object({ installationId: InstallationId });
-export const SyncBody = Type.Object({ installationId: Type.Optional(InstallationId) });
 export const InstallationView = Type.Object({
   installationId: Type.String(), accountLogin: Type.String(), accountType: Nullable(Type.String()), active: Type.Boolean(),
   repositoryCount: Type.Integer(), syncedAt: Nullable(Timestamp), createdAt: Timestamp,

@@ -51,11 +51,11 @@ t.test('installations, repositories, branches, clone URLs', async (t) => {
     const active = await app.inject({ method: 'POST', url: '/api/auth/scm-app/set-active', headers: h, payload: { installationId: '88' } });
     t.equal(active.json().active, true);
     host.state.installations.get('88')!.repos.push(repo(4, 'beta', 'edge'));
-    const synced = await app.inject({ method: 'POST', url: '/api/auth/scm-app/sync-repos', headers: h, payload: {} });
+    const synced = await app.inject({ method: 'POST', url: '/api/auth/scm-app/sync-repos', headers: h });
     t.equal(synced.json().repositoryCount, 2, 'the active installation, read again');
     t.equal((await app.inject({ method: 'DELETE', url: '/api/auth/scm-app/installations/88', headers: h })).statusCode, 200);
     t.equal((await app.inject({ method: 'DELETE', url: '/api/auth/scm-app/installations/88', headers: h })).statusCode, 404);
-    const none = await app.inject({ method: 'POST', url: '/api/auth/scm-app/sync-repos', headers: h, payload: {} });
+    const none = await app.inject({ method: 'POST', url: '/api/auth/scm-app/sync-repos', headers: h });
     t.equal(none.statusCode, 409, 'no active installation');
     t.equal((await app.inject({ method: 'POST', url: '/api/auth/scm-app/set-active', headers: h, payload: { installationId: '77' } })).statusCode, 200);
     const other = await register(app);
