@@ -54,7 +54,12 @@ export function createHost(ctx: AppContext) {
     } catch (err) {
       throw new AppError('scm.provider_failed', { message: `The source host is unreachable (${(err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name})` });
     }
-    const text = await res.body.text();
+    let text: string;
+    try {
+      text = await res.body.text();
+    } catch (err) {
+      throw new AppError('scm.provider_failed', { message: `The source host closed the connection mid-answer (${(err as { code?: string }).code ?? (err as Error).name})` });
+    }
     let json: unknown = null;
     try { json = text ? JSON.parse(text) : null; } catch { json = text; }
     return { status: res.statusCode, json };
