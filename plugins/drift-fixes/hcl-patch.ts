@@ -329,6 +329,18 @@ function adviceText(what: { kind: 'variable' | 'local' | 'expression'; name: str
   return `The value is the expression ${what.name}: change what it reads so ${c.attribute} becomes ${live}`;
 }
 
+/** The edit removing the whole resource block whose `{` is at `open` (the resource was deleted in the cloud, and that is accepted). */
+export function removeBlockEdit(s: string, open: number): Edit | null {
+  const close = matchClose(s, open);
+  if (close < 0) return null;
+  const start = lineStartOf(s, open);
+  const nl = s.indexOf('\n', close);
+  let end = nl < 0 ? s.length : nl + 1;
+  // One blank line after the block goes with it, so no double gap is left.
+  if (s[end] === '\n' && (start === 0 || s[start - 2] === '\n' || s[start - 1] === '\n')) end++;
+  return { start, end, text: '' };
+}
+
 /** The text with the edits applied (edits must not overlap). */
 export function applyEdits(s: string, edits: Edit[]): string {
   let out = s;

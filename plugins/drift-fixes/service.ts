@@ -11,7 +11,7 @@ import type { DriftView } from '../drifts/schemas.ts';
 import type { ScmService } from '../scm/service.ts';
 import type { AiProviderService } from '../ai-providers/service.ts';
 import { changesOf, createAiClient, ruleAnalysis, type DriftFacts } from './analysis.ts';
-import { acceptEdits, applyEdits, declaredValues, findResource, matchClose } from './hcl-patch.ts';
+import { acceptEdits, applyEdits, declaredValues, findResource, removeBlockEdit } from './hcl-patch.ts';
 import { unifiedDiff } from './unified-diff.ts';
 import type { DriftFix, FixStore } from './store.ts';
 import { newId } from '../../core/crypto.ts';
@@ -91,10 +91,9 @@ export function createFixService(ctx: AppContext, store: FixStore, d: Deps) {
     let after = text;
     if (drift.changeType === 'removed') {
       // Deleted in the cloud, accepted: the block goes from the code.
-      const close = matchClose(text, open);
-      const start = text.lastIndexOf('\n', open) + 1;
-      const nl = text.indexOf('\n', close);
-      after = text.slice(0, start) + text.slice(nl < 0 ? text.length : nl + 1);
+      const removal = removeBlockEdit(text, open);
+      if (!removal) throw conflict(`The block of ${drift.resourceAddress} in ${drift.declaredIn.file} could not be read`);
+      after = applyEdits(text, [removal]);
       exact = ['*'];
       notes.push(`The resource no longer exists: its block is removed from ${drift.declaredIn.file}. Remove it from the state as well (terraform state rm ${drift.resourceAddress}) if nothing else does.`);
     } else {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from '@cdktf/hcl2json';
-import { acceptEdits, applyEdits, findResource, literalOf, render, type Change } from '../../../plugins/drift-fixes/hcl-patch.ts';
+import { acceptEdits, applyEdits, findResource, literalOf, removeBlockEdit, render, type Change } from '../../../plugins/drift-fixes/hcl-patch.ts';
 import { unifiedDiff } from '../../../plugins/drift-fixes/unified-diff.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -94,6 +94,17 @@ t.test('values from a variable, a local or an expression: advice naming them; li
   t.match(advice.subnet_id, /local "private_subnet"/);
   t.match(advice['tags.Name'], /merge\(local\.common_tags/);
   t.match(block.user_data, /echo "\{ hello \}"/, 'the heredoc is read past, untouched');
+});
+
+t.test('a resource deleted in the cloud, accepted: its block removed', async (t) => {
+  const open = findResource(MAIN, 'aws_s3_bucket_versioning', 'logs', 24);
+  const after = applyEdits(MAIN, [removeBlockEdit(MAIN, open)!]);
+  const { dir, git } = repo(t);
+  writeFileSync(path.join(dir, 'rm.patch'), unifiedDiff('infra/main.tf', MAIN, after));
+  t.doesNotThrow(() => git('apply', '--check', 'rm.patch'));
+  const parsed = (await parse('main.tf', after)) as { resource: Record<string, unknown> };
+  t.notOk('aws_s3_bucket_versioning' in parsed.resource);
+  t.ok('aws_security_group' in parsed.resource, 'the next block stays');
 });
 
 t.test('literal reading and rendering round-trip', async (t) => {

@@ -82,7 +82,7 @@ t.test('reanalyze, generate-fix, approve-fix, create-pr', async (t) => {
     status: 'completed', drifts: [
       { resourceType: 'aws_instance', resourceAddress: 'aws_instance.web', severity: 'medium', changeType: 'changed', ruleId: null, commit, declaredIn: { file: 'infra/main.tf', line: 8 },
         diff: { changes: [{ attribute: 'instance_type', before: 't3.micro', after: 't3.large' }, { attribute: 'tags.Owner', before: 'platform', after: 'security' }] } },
-      { resourceType: 'aws_instance', resourceAddress: 'aws_instance.db', severity: 'low', changeType: 'changed', commit, declaredIn: { file: 'infra/main.tf', line: 52 },
+      { resourceType: 'aws_instance', resourceAddress: 'aws_instance.db', severity: 'low', changeType: 'changed', commit, declaredIn: { file: 'infra/main.tf', line: 51 },
         diff: { changes: [{ attribute: 'instance_type', before: 'r6g.large', after: 'r6g.xlarge' }, { attribute: 'db_password', before: 'hunter2', after: 'hunter3' }] } },
       { resourceType: 'aws_security_group', resourceAddress: 'aws_security_group.web', severity: 'critical', changeType: 'changed', ruleId: 'sg-ingress-open-to-world', commit, declaredIn: { file: 'infra/main.tf', line: 31 },
         diff: { changes: [{ attribute: 'ingress', before: [], after: [{ cidr_blocks: ['0.0.0.0/0'], from_port: 22, protocol: 'tcp', to_port: 22 }] }] } },
