@@ -76,6 +76,14 @@ t.test('installations, repositories, branches, clone URLs', async (t) => {
     t.equal((await app.inject({ method: 'GET', url: '/api/repositories/acme/nope/branches', headers: h })).statusCode, 404);
     await app.inject({ method: 'GET', url: '/api/repositories/acme/infra/branches', headers: h });
     t.equal(host.state.mints, mintsBefore, 'the installation token minted at sync is reused from the cache');
+    // A token with less than five minutes left is not used: a fresh one is minted (and, this short-lived, not cached).
+    await ctx.redis.main.del('scm-installation-token:77');
+    host.state.tokenLifetimeMs = 4 * 60_000;
+    await app.inject({ method: 'GET', url: '/api/repositories/acme/infra/branches', headers: h });
+    await app.inject({ method: 'GET', url: '/api/repositories/acme/infra/branches', headers: h });
+    t.equal(host.state.mints, mintsBefore + 2, 'tokens about to expire are minted again');
+    host.state.tokenLifetimeMs = 60 * 60_000;
+    t.ok(!String(await ctx.redis.main.get('scm-installation-token:77') ?? '').includes('ghs_'), 'a cached token is sealed');
 
     // A linked account adds its own repositories.
     host.addUser({ id: 5005, login: 'dev', name: 'Dev', email: null, emails: [] });

@@ -3,11 +3,31 @@
 // redirect_uri validation, user lookup (account id, verified email, new account), the
 // one-time exchange code, linked accounts and their conflicts, and configuration errors.
 import t from 'tap';
-import { buildTestApp, register, bearer, uniqueEmail } from '../../helper.ts';
+import { buildTestApp, register, bearer, uniqueEmail, TEST_SECRETS } from '../../helper.ts';
 import { sha256Hex } from '../../../core/crypto.ts';
 import { fakeHost } from './fake-host.ts';
+import { loadConfig, ConfigError } from '../../../core/config.ts';
+import { readPrivateKey } from '../../../plugins/scm/host.ts';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 
 const FRONT = 'http://front.test';
+
+t.test('configuration: http only for loopback hosts; the private key as PEM or a path', async (t) => {
+  const base = { MONGODB_URI: 'mongodb://127.0.0.1:1/x', REDIS_URL: 'redis://127.0.0.1:1', ...TEST_SECRETS };
+  t.throws(() => loadConfig({ ...base, SCM_API_URL: 'http://api.example.com' }), new ConfigError('Configuration error: SCM_API_URL must be https:// (http:// only for a loopback host)'));
+  t.throws(() => loadConfig({ ...base, SCM_WEB_URL: 'http://127.0.0.1.evil.com' }), { message: /SCM_WEB_URL must be https/ });
+  t.doesNotThrow(() => loadConfig({ ...base, SCM_API_URL: 'http://127.0.0.1:9000', SCM_WEB_URL: 'https://ghe.example.com' }));
+  const pem = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } }).privateKey;
+  const dir = mkdtempSync(path.join(tmpdir(), 'scm-key-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(path.join(dir, 'app.pem'), pem);
+  t.equal(readPrivateKey(path.join(dir, 'app.pem')), pem);
+  t.equal(readPrivateKey(pem.replace(/\n/g, '\\n')), pem, 'escaped newlines (one-line environment values)');
+  t.equal(readPrivateKey(path.join(dir, 'missing.pem')), null);
+});
 
 t.test('without the OAuth app or the app: 503 with the exact messages; the rest works', async (t) => {
   const { app } = await buildTestApp(t);
