@@ -71,7 +71,7 @@ export function createScmService(ctx: AppContext, store: ScmStore, auth: AuthSer
     return raw ? JSON.parse(raw) as State : null;
   }
 
-  /** The verified primary email of the host account, else its public email when the host marks none verified; null when neither. */
+  /** The verified primary email of the host account; null when it has none (or the token may not read emails). */
   async function verifiedEmail(token: string): Promise<string | null> {
     const emails = await host.emails(token);
     return emails.find((e) => e.primary && e.verified)?.email ?? null;
@@ -196,9 +196,18 @@ export function createScmService(ctx: AppContext, store: ScmStore, auth: AuthSer
         : `${frontend}/auth/error?${new URLSearchParams({ reason })}`);
       if (!state || state.flow === 'install') return failTo('invalid_state');
       if (query.error || !query.code) return failTo(query.error === 'access_denied' ? 'access_denied' : 'missing_code');
-      const exchanged = await host.exchangeCode(query.code, callbackUrl);
-      if (!exchanged) return failTo('code_refused');
-      const hostUser = await host.user(exchanged.token);
+      // A host that fails (unreachable, 5xx) sends the browser to the error page too, never a JSON 502.
+      let exchanged: Awaited<ReturnType<typeof host.exchangeCode>>;
+      let hostUser: HostUser;
+      try {
+        exchanged = await host.exchangeCode(query.code, callbackUrl);
+        if (!exchanged) return failTo('code_refused');
+        hostUser = await host.user(exchanged.token);
+      } catch (err) {
+        if ((err as AppError).code !== 'scm.provider_failed') throw err;
+        ctx.log.warn({ err: (err as Error).message }, 'scm: sign-in callback could not reach the host');
+        return failTo('provider_error');
+      }
 
       if (state.flow === 'add') {
         if (!(await link(state.userId, hostUser, exchanged.token, exchanged.scope, false))) return failTo('account_in_use');
@@ -276,7 +285,13 @@ export function createScmService(ctx: AppContext, store: ScmStore, auth: AuthSer
       const state = await spendState(query.state);
       if (!state || state.flow !== 'install') return back({ error: 'invalid_state' });
       if (!query.installation_id || !/^\d{1,20}$/.test(query.installation_id)) return back({ error: 'missing_installation' });
-      const found = await host.installation(query.installation_id);
+      let found: Awaited<ReturnType<typeof host.installation>>;
+      try {
+        found = await host.installation(query.installation_id);
+      } catch (err) {
+        if ((err as AppError).code !== 'scm.provider_failed') throw err;
+        return back({ error: 'provider_error' });
+      }
       if (!found) return back({ error: 'unknown_installation' });
       const now = new Date();
       await store.upsertInstallation({

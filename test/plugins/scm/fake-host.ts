@@ -32,6 +32,8 @@ export async function fakeHost(t: Test) {
     pulls: [] as { number: number; head: string; base: string; title: string; body: string; html_url: string; full_name: string }[],
     calls: [] as { method: string; path: string; auth?: string; body: any }[],
     appJwts: [] as { iat: number; exp: number; iss: string }[],
+    /** Every call answers 503 (an outage). */
+    down: false,
   };
   let seq = 0;
 
@@ -59,6 +61,7 @@ export async function fakeHost(t: Test) {
       const method = req.method ?? 'GET';
       state.calls.push({ method, path: req.url ?? '', auth: req.headers.authorization, body });
       const send = (status: number, payload: unknown) => { res.writeHead(status, { 'content-type': 'application/json' }); res.end(JSON.stringify(payload)); };
+      if (state.down) return send(503, { message: 'Service Unavailable' });
       const notFound = () => send(404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' });
       const auth = req.headers.authorization;
       const bearer = auth?.replace(/^(Bearer|token) /, '') ?? '';

@@ -101,6 +101,11 @@ t.test('sign-in, accounts and their conflicts', async (t) => {
     await new Promise((r) => setTimeout(r, 20));
     t.equal((await callback(host.code('octo'), expiring)).searchParams.get('reason'), 'invalid_state');
 
+    const outage = (await startFlow()).searchParams.get('state')!;
+    host.state.down = true;
+    t.equal((await callback(host.code('octo'), outage)).searchParams.get('reason'), 'provider_error', 'a host outage: the error page, not a JSON 502');
+    host.state.down = false;
+
     const cli = (await startFlow(`?cli=true&redirect_uri=${encodeURIComponent('http://127.0.0.1:8765/cb')}`)).searchParams.get('state')!;
     const cliRefused = await callback('wrong-code', cli);
     t.equal(`${cliRefused.origin}${cliRefused.pathname}`, 'http://127.0.0.1:8765/cb');
