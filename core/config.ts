@@ -67,6 +67,18 @@ const Env = Type.Object({
   TRACKER_API_URL: Type.String({ pattern: '^https?://[^\\s/]+', default: 'https://api.atlassian.com' }),
   AI_PROVIDER_A_URL: Type.String({ pattern: '^https?://[^\\s/]+', default: 'https://api.openai.com' }),
   AI_PROVIDER_B_URL: Type.String({ pattern: '^https?://[^\\s/]+', default: 'https://api.anthropic.com' }),
+  /** Source host (GitHub-compatible, docs/scm.md): the OAuth app signs users in; without it /api/auth/scm answers 503. */
+  SCM_CLIENT_ID: Type.Optional(Type.String({ minLength: 1 })),
+  SCM_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1 })),
+  /** Authorize and token endpoints (login/oauth/...); GitHub Enterprise Server: https://<host>. */
+  SCM_WEB_URL: Type.String({ pattern: '^https?://[^\\s/]+', default: 'https://github.com' }),
+  /** REST API base; GitHub Enterprise Server: https://<host>/api/v3. */
+  SCM_API_URL: Type.String({ pattern: '^https?://[^\\s/]+', default: 'https://api.github.com' }),
+  /** The source host app (installations, repositories, pull requests); without it /api/auth/scm-app/install answers 503. */
+  SCM_APP_ID: Type.Optional(Type.String({ pattern: '^[0-9]+$' })),
+  SCM_APP_SLUG: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9._-]+$' })),
+  /** The app's private key: PEM text, or the path of a PEM file. */
+  SCM_APP_PRIVATE_KEY: Type.Optional(Type.String({ minLength: 1 })),
 });
 export type EnvConfig = Static<typeof Env>;
 
@@ -110,6 +122,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     throw new ConfigError(`Configuration error: ${name} ${shown}`);
   }
   const cfg = withDefaults as EnvConfig;
+  for (const key of ['SCM_WEB_URL', 'SCM_API_URL'] as const) {
+    // Plain http only for loopback hosts (tests against local fakes): a token never crosses a network unencrypted.
+    const url = new URL(cfg[key]);
+    if (url.protocol === 'http:' && !['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) {
+      throw new ConfigError(`Configuration error: ${key} must be https:// (http:// only for a loopback host)`);
+    }
+  }
   return {
     ...cfg,
     publicUrl: (cfg.PUBLIC_URL ?? `http://localhost:${cfg.PORT}`).replace(/\/$/, ''),

@@ -60,6 +60,11 @@ export const ERRORS = {
   'tracker.not_configured': [503, 'Tracker integration is not configured'],
   'tracker.not_connected': [409, 'The issue tracker is not connected'],
   'tracker.provider_failed': [502, 'The issue tracker answered with an error'],
+  // Source host and AI fixes (docs/scm.md, docs/drift-fixes.md).
+  'scm.not_configured': [503, 'Source host sign-in is not configured'],
+  'scm.app_not_configured': [503, 'Source host app is not configured'],
+  'scm.provider_failed': [502, 'The source host answered with an error'],
+  ai_provider_error: [502, 'The AI provider failed'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 /** The only codes an AppError takes: a new kind of failure is a new row above. */

@@ -70,6 +70,22 @@ export default definePlugin({
           return sessions.startSession(user);
         },
       },
+      sourceHost: {
+        async userOfAccessToken(token) {
+          const claims = tokens.verify(token);
+          if (!claims || claims.typ !== 'access' || (claims.sid && tokens.isRevoked(claims.sid))) return null;
+          const user = await creds.users.get(claims.sub);
+          return user ? { userId: user._id, email: user.email, defaultOrgId: user.defaultOrgId } : null;
+        },
+        async createAccount(input) {
+          const user = await sessions.createAccount(input);
+          return { userId: user._id, email: user.email, defaultOrgId: user.defaultOrgId };
+        },
+        // account.update invalidates the cached user in every process.
+        setScmId: (userId, scmId) => account.update(userId, { scmId: scmId ?? undefined }),
+        hasPassword: async (userId) => Boolean((await creds.users.get(userId))?.passwordHash),
+        defaultOrgOf: async (userId) => (await creds.users.get(userId))?.defaultOrgId ?? null,
+      },
       attachPasswordPolicy(policy) { passwordPolicy = policy; },
     };
 

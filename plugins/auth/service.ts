@@ -43,6 +43,24 @@ export interface SingleSignOn {
   startSession(userId: string): Promise<SessionAnswer | null>;
 }
 
+/**
+ * Sign-in through the source host (plugins/scm): who a JWT from a query parameter belongs to,
+ * accounts created like a registration (own organization) but without a password, the
+ * linked host account id shown by /me, and sessions issued exactly as a password sign-in does.
+ */
+export interface SourceHostAccounts {
+  /** The user of a valid, unrevoked access JWT; null otherwise. */
+  userOfAccessToken(token: string): Promise<{ userId: string; email: string; defaultOrgId: string } | null>;
+  /** A new account without a password and its personal organization; 409 when the email is taken. */
+  createAccount(input: { email: string; name?: string; scmId: string }): Promise<{ userId: string; email: string; defaultOrgId: string }>;
+  /** The active linked host account id (/me `scmId`); null unlinks. */
+  setScmId(userId: string, scmId: string | null): Promise<void>;
+  /** Whether the account can sign in with a password. */
+  hasPassword(userId: string): Promise<boolean>;
+  /** The user's default organization; null when the account is gone. */
+  defaultOrgOf(userId: string): Promise<string | null>;
+}
+
 /** Decides, before the password is checked, whether a user may sign in with a password at all (throws to refuse). */
 export type PasswordPolicy = (user: { userId: string; email: string }) => Promise<void>;
 
@@ -57,6 +75,7 @@ export interface AuthService {
   adminUsers: AdminUsers;
   userDirectory: UserDirectory;
   sso: SingleSignOn;
+  sourceHost: SourceHostAccounts;
   /**
    * The sso-scim plugin attaches the rule that refuses password sign-in for an email domain
    * an organization of the user enforces SSO for; without it every account may use its password.

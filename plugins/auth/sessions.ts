@@ -32,11 +32,11 @@ export function createSessions(ctx: AppContext, store: AuthStore, tokens: Tokens
   return {
     startSession,
 
-    /** Creates the account and its default organization; no session. */
-    async createAccount(input: { email: string; password: string; name?: string }): Promise<User> {
+    /** Creates the account and its default organization; no session. Without a password: an account that signs in through the source host. */
+    async createAccount(input: { email: string; password?: string; name?: string; scmId?: string }): Promise<User> {
       const email = normalizeEmail(input.email);
       const userId = newId();
-      const passwordHash = await hashPassword(input.password);
+      const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
       const now = new Date();
       // The organization first: a crash before the user insert leaves an unreachable org
       // (garbage, no loss); a lost email race removes it again.
@@ -45,7 +45,10 @@ export function createSessions(ctx: AppContext, store: AuthStore, tokens: Tokens
         { _id: org._id, name: `${input.name || email.split('@')[0]}'s organization`, plan: 'free', ownerId: userId, createdAt: now },
         { _id: newId(), orgId: org._id, userId, role: 'owner', joinedAt: now },
       );
-      const user: User = { _id: userId, email, passwordHash, name: input.name, role: 'user', defaultOrgId: org._id, createdAt: now, passwordChangedAt: now };
+      const user: User = {
+        _id: userId, email, passwordHash, name: input.name, role: 'user', defaultOrgId: org._id, createdAt: now,
+        ...(passwordHash ? { passwordChangedAt: now } : {}), ...(input.scmId ? { scmId: input.scmId } : {}),
+      };
       try {
         await store.insertUser(user);
       } catch (err) {

@@ -8,7 +8,10 @@ export const Severity = Type.Enum(SEVERITIES);
 export const DriftStatus = Type.Enum(DRIFT_STATUSES);
 export const ChangeType = Type.Enum(CHANGE_TYPES);
 
-export const AiAnalysis = Type.Object({ summary: Type.String(), riskLevel: Type.String(), recommendation: Type.String() });
+export const AiAnalysis = Type.Object({
+  summary: Type.String(), riskLevel: Type.String(), recommendation: Type.String(),
+  source: Type.Optional(Type.Union([Type.Literal('rules'), Type.Literal('provider_a'), Type.Literal('provider_b')], { description: "'rules': written from the severity rule table (no AI key); else the AI provider that wrote it" })),
+});
 export const Provider = Type.Enum(PROVIDERS);
 /** The resource block in the scanned commit; null for a module from outside the repository. */
 export const DeclaredIn = Type.Object({

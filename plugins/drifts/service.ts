@@ -7,7 +7,7 @@ import { narrow, type RepoScope } from '../../core/guards/repositories.ts';
 import { RULE_TABLE } from '../../runner-agent/src/engine/rule-table.ts';
 import { driftTrend, isoDay } from './trend.ts';
 import { driftView, type FilterQuery, type ListQuery, type QueryQuery } from './schemas.ts';
-import { DRIFT_STATUSES, driftSort, SEVERITIES, SORT_FIELDS, type Drift, type DriftFilter, type DriftStatus, type DriftStore, type Severity } from './store.ts';
+import { DRIFT_STATUSES, driftSort, SEVERITIES, SORT_FIELDS, type Drift, type DriftFilter, type DriftStatus, type DriftStore, type Severity, type AiAnalysis } from './store.ts';
 
 /**
  * Status moves (SPEC: "allowed source states: not shown"; ours). New drifts are `detected`.
@@ -174,7 +174,13 @@ export function createDriftService(ctx: AppContext, d: Deps) {
       return { message: 'Feedback recorded' };
     },
 
-    // --- for the plugins that need drifts (scans, drift-widgets)
+    // --- for the plugins that need drifts (scans, drift-widgets, drift-fixes)
+    /** Replaces the drift's analysis (POST /:driftId/reanalyze, plugins/drift-fixes); the drift as it reads after. */
+    async setAiAnalysis(orgId: string, id: string, analysis: AiAnalysis) {
+      await load(orgId, id);
+      await d.drifts.setAiAnalysis(orgId, id, analysis, new Date());
+      return driftView(await load(orgId, id));
+    },
     /** Drifts matching a filter (widget metrics, dashboard totals). */
     count: (orgId: string, f: DriftFilter) => d.drifts.count(orgId, f),
     /** The last TREND_DAYS UTC days of detections and resolutions. */

@@ -23,7 +23,8 @@ export const CHANGE_TYPES = ['changed', 'added', 'removed'] as const;
 export type ChangeType = (typeof CHANGE_TYPES)[number];
 export const OPEN = 'open';
 
-export interface AiAnalysis { summary: string; riskLevel: string; recommendation: string }
+/** `source`: 'rules' when written from the severity rule table, else the AI provider that wrote it (absent on older records). */
+export interface AiAnalysis { summary: string; riskLevel: string; recommendation: string; source?: 'rules' | 'provider_a' | 'provider_b' }
 export const PROVIDERS = ['cloud_a', 'cloud_b', 'cloud_c'] as const;
 /**
  * Where the resource lives and is declared, and the rule that rated it, as the executor
@@ -217,6 +218,9 @@ export function createDriftStore(db: Database) {
     },
     async setStatus(orgId: string, id: string, from: readonly DriftStatus[], set: Partial<Drift>) {
       return col.findOneAndUpdate({ _id: id, orgId, status: { $in: [...from] } }, { $set: set }, { returnDocument: 'after' });
+    },
+    async setAiAnalysis(orgId: string, id: string, aiAnalysis: AiAnalysis, at: Date) {
+      return (await col.updateOne({ _id: id, orgId }, { $set: { aiAnalysis, updatedAt: at } })).matchedCount > 0;
     },
     async setFeedback(orgId: string, id: string, feedback: Drift['feedback'], at: Date) {
       return (await col.updateOne({ _id: id, orgId }, { $set: { feedback, updatedAt: at } })).matchedCount > 0;

@@ -10,13 +10,14 @@ import { createScanService, TIMEOUT_JOB } from './service.ts';
 export default definePlugin({
   manifest,
   needs: ['repo-configs', 'drifts'],
-  // Scan inputs: the project's credentials, else the organization's.
-  uses: ['credentials', 'projects'],
+  // Scan inputs: the project's credentials, else the organization's; the source host's
+  // installation token for a repository of the organization's active app installation.
+  uses: ['credentials', 'projects', 'scm'],
   build(ctx, deps) {
     const scans = createScanStore(ctx.db);
     const configs = deps['repo-configs'];
     const service = createScanService(ctx, {
-      scans, drifts: deps.drifts, configs, readers: { credentials: deps.credentials, projects: deps.projects },
+      scans, drifts: deps.drifts, configs, readers: { credentials: deps.credentials, projects: deps.projects, sourceHost: deps.scm },
       timeoutMinutes: ctx.config.SCAN_TIMEOUT_MINUTES, endpoint: ctx.config.DRIFT_CLOUD_A_ENDPOINT,
     });
     // Scans per day (UTC): the limit counts scans started, through the day's numbered quota keys

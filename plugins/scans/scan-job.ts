@@ -42,6 +42,12 @@ export function sourceOf(config: RepoConfig): ScanInput['source'] {
 export interface CredentialReaders {
   credentials?: { values(orgId: string, provider: RepoConfig['provider']): Promise<object | null> };
   projects?: { credentialValues(orgId: string, projectId: string): Promise<Record<string, unknown> | null> };
+  /**
+   * The source host (plugins/scm): the clone URL with a fresh installation token when the
+   * repository belongs to the organization's active app installation, else null. Built only
+   * when the scan is handed to the executor or a runner; never stored on the scan.
+   */
+  sourceHost?: { cloneUrl(orgId: string, repositoryName: string, repositoryUrl: string | undefined): Promise<string | null> };
 }
 
 /**
@@ -59,8 +65,9 @@ export async function credentialsFor(readers: CredentialReaders, config: RepoCon
 
 export async function buildScanInput(readers: CredentialReaders, config: RepoConfig, endpoint: string | undefined): Promise<ScanJobInput> {
   const statePath = config.statePath;
+  const cloneUrl = await readers.sourceHost?.cloneUrl(config.orgId, config.repositoryName, config.repositoryUrl ?? undefined);
   return {
-    source: sourceOf(config),
+    source: cloneUrl ? { kind: 'git', url: cloneUrl, branch: config.branch } : sourceOf(config),
     iacPaths: config.iacPaths ?? [],
     provider: config.provider,
     credentials: await credentialsFor(readers, config),

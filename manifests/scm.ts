@@ -1,0 +1,60 @@
+// Source host (GitHub-compatible): sign-in and linked accounts (SPEC "Authentication and
+// profile" /scm*, Authentication 2, 12, 13), app installations (/scm-app/*) and the
+// repositories both reach (/api/repositories). docs/scm.md has the flow as requests.
+import { Type } from 'typebox';
+import { defineManifest, type RouteSpec } from '../core/manifest.ts';
+import {
+  AccountList, ActiveAccount, AddAccountQuery, AppCallbackQuery, Branch, CallbackQuery, ExchangeBody, InstallAnswer, InstallationList,
+  InstallationParams, InstallationView, InstallQuery, Message, RepoParams, RepositoryPage, RepositoryQuery, ScmIdParams, SessionAnswer,
+  SetActiveAccountBody, SetActiveInstallationBody, StartQuery, SyncAnswer,
+} from '../plugins/scm/schemas.ts';
+
+const open = { auth: 'none', orgContext: false, reply: 'raw', audit: false, response: { 302: null } } as const satisfies Partial<RouteSpec>;
+const read = { auth: 'user', orgContext: true, permission: 'integrations:read' } as const satisfies Partial<RouteSpec>;
+const write = { auth: 'user', orgContext: true, permission: 'integrations:write' } as const satisfies Partial<RouteSpec>;
+const repos = { auth: 'user', orgContext: true, permission: 'repos:read' } as const satisfies Partial<RouteSpec>;
+
+export default defineManifest({
+  plugin: 'scm',
+  prefix: '/api',
+  reply: 'named',
+  description: 'Source host (GitHub-compatible): sign-in, linked accounts, app installations and repositories',
+  routes: [
+    { id: 'scmSignIn', method: 'GET', url: '/auth/scm', ...open, rateLimit: 'auth',
+      summary: '302 to the host\'s authorize URL (client_id, scope, state: single use, 10 minutes). force=true adds prompt=select_account; cli=true needs redirect_uri starting http://127.0.0.1:<port> (400 otherwise). 503 when the OAuth app is not configured',
+      query: StartQuery, handler: 'start' },
+    { id: 'scmCallback', method: 'GET', url: '/auth/scm/callback', ...open, rateLimit: 'auth',
+      summary: '302 to {FRONTEND_URL}/auth/callback?code=<one-time code> (CLI: <redirect_uri>?code=), or /auth/error?reason=<reason> (CLI: ?error=). The JWT never appears in a URL: POST /api/auth/scm/exchange turns the code into a session. Audited auth.login (authMethod github_oauth)',
+      query: CallbackQuery, handler: 'callback' },
+    { id: 'scmExchange', method: 'POST', url: '/auth/scm/exchange', auth: 'none', orgContext: false, rateLimit: 'auth', audit: false,
+      summary: 'The one-time code of the callback (one use, 60 seconds) -> {token, refreshToken, user}; 401 invalid_token otherwise',
+      body: ExchangeBody, response: { 200: SessionAnswer }, handler: 'exchange' },
+    { id: 'scmAddAccount', method: 'GET', url: '/auth/scm/add-account', ...open, rateLimit: 'auth',
+      summary: 'JWT in query token: 302 to the host to link another account to the signed-in user (audit auth.github_account_added); an account linked to another user comes back with reason=account_in_use',
+      query: AddAccountQuery, handler: 'addAccount' },
+    { id: 'listScmAccounts', method: 'GET', url: '/auth/scm/accounts', auth: 'user', summary: 'Linked host accounts, oldest first; one is active', response: { 200: AccountList }, handler: 'accounts' },
+    { id: 'setActiveScmAccount', method: 'POST', url: '/auth/scm/accounts/active', auth: 'user', audit: 'auth.github_account_activated',
+      summary: 'Makes a linked account the active one (/me scmId); 404 when not linked to the caller', body: SetActiveAccountBody, response: { 200: ActiveAccount }, handler: 'setActiveAccount' },
+    { id: 'unlinkScmAccount', method: 'DELETE', url: '/auth/scm/accounts/:scmId', auth: 'user', audit: 'auth.github_account_removed',
+      summary: '404 when not linked to the caller; 409 when it is the only way a user without a password signs in', params: ScmIdParams, response: { 200: Message }, handler: 'unlink' },
+
+    { id: 'scmAppInstall', method: 'GET', url: '/auth/scm-app/install', auth: 'none', orgContext: false, audit: false,
+      summary: 'The install URL of the app, with a state bound to the caller\'s organization (x-org-id or default; integrations:write). The caller is the JWT in the Authorization header or the query token. 503 when the app is not configured',
+      query: InstallQuery, response: { 200: InstallAnswer }, handler: 'install' },
+    { id: 'scmAppCallback', method: 'GET', url: '/auth/scm-app/callback', ...open,
+      summary: 'Setup URL of the app: the state is spent, the installation checked through the host\'s API and recorded, its repositories synced; 302 to {FRONTEND_URL}/settings/scm?installation=<id>, or ?error=<reason>',
+      query: AppCallbackQuery, handler: 'appCallback' },
+    { id: 'listScmInstallations', method: 'GET', url: '/auth/scm-app/installations', ...read, response: { 200: InstallationList }, handler: 'installations' },
+    { id: 'setActiveScmInstallation', method: 'POST', url: '/auth/scm-app/set-active', ...write, audit: 'scm.installation_activated',
+      summary: 'The installation whose repositories the organization scans and opens pull requests in', body: SetActiveInstallationBody, response: { 200: InstallationView }, handler: 'setActiveInstallation' },
+    { id: 'syncScmRepos', method: 'POST', url: '/auth/scm-app/sync-repos', ...write, audit: 'scm.repositories_synced',
+      summary: 'Reads the active installation\'s repositories from the host and stores them (409 when none is active; choose it with set-active)', response: { 200: SyncAnswer }, handler: 'syncRepos' },
+    { id: 'deleteScmInstallation', method: 'DELETE', url: '/auth/scm-app/installations/:installationId', ...write, audit: 'scm.installation_removed',
+      params: InstallationParams, response: { 200: Message }, handler: 'deleteInstallation' },
+
+    { id: 'listRepositories', method: 'GET', url: '/repositories', ...repos,
+      summary: 'Repositories of the active linked account and the organization\'s active installation, by full_name; 409 when neither exists', query: RepositoryQuery, response: { 200: RepositoryPage }, handler: 'repositories' },
+    { id: 'listRepositoryBranches', method: 'GET', url: '/repositories/:owner/:repo/branches', ...repos,
+      summary: '[{name, protected}]; 404 for a repository the host does not show', params: RepoParams, response: { 200: Type.Array(Branch) }, handler: 'branches' },
+  ],
+});
