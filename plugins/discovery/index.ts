@@ -20,7 +20,8 @@ export default definePlugin({
     });
     ctx.onOrgDelete((orgId) => store.removeOrg(orgId));
     // A drift scan replaced a config's inventory: managed and orphan may have changed.
-    ctx.bus.on('scan.completed', (e) => service.classify(e.orgId));
+    // A failure here must not fail the drift scan's recording: the next discovery scan classifies again.
+    ctx.bus.on('scan.completed', (e) => service.classify(e.orgId).catch((err: Error) => ctx.log.warn({ orgId: e.orgId, err: err.message }, 'discovery: reclassification failed')));
     return {
       provides: service,
       async start() {
