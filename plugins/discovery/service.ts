@@ -89,15 +89,17 @@ export function createDiscoveryService(ctx: AppContext, d: Deps) {
     if (!rows.length) return; // nothing discovered: no inventory read (every drift scan of every organization calls this)
     const ids = await d.scans.managedIds(orgId);
     const want: Record<IacStatus, string[]> = { managed: [], orphan: [], ignored: [] };
-    const managedRows: { id: string; resourceId: string }[] = [];
     for (const r of rows) {
       const status: IacStatus = r.userIgnored ? 'ignored' : ids.has(r.resourceId) ? 'managed' : 'orphan';
-      if (ids.has(r.resourceId)) managedRows.push({ id: r._id, resourceId: r.resourceId });
       if (r.iacStatus !== status) want[status].push(r._id);
     }
     for (const status of ['managed', 'orphan', 'ignored'] as const) await d.store.setStatus(orgId, want[status], status);
-    const by = await d.scans.managedBy(orgId, managedRows.map((r) => r.resourceId));
-    await d.store.setManagedBy(orgId, managedRows.map((r) => ({ id: r.id, managedBy: (by.get(r.resourceId) ?? []).map((m) => ({ repositoryConfigId: m.repositoryConfigId, address: m.address })) })));
+  }
+
+  /** The resource as answered, with the configs and addresses managing it now (read, not stored). */
+  async function withManagers(orgId: string, r: DiscoveredResource) {
+    const by = (await d.scans.managedBy(orgId, [r.resourceId])).get(r.resourceId) ?? [];
+    return resourceView({ ...r, managedBy: by.map((m) => ({ repositoryConfigId: m.repositoryConfigId, address: m.address })) });
   }
 
   /** The scan job: runs once per scan (Agenda may run a job twice), records and classifies what it found. */
@@ -210,14 +212,14 @@ export function createDiscoveryService(ctx: AppContext, d: Deps) {
       return { scans: rows.map(scanView), total, page: q.page, pages: Math.max(1, Math.ceil(total / q.limit)) };
     },
     getScan: async (orgId: string, id: string) => scanView(await loadScan(orgId, id)),
-    getResource: async (orgId: string, id: string) => resourceView(await loadResource(orgId, id)),
+    getResource: async (orgId: string, id: string) => withManagers(orgId, await loadResource(orgId, id)),
 
     async setStatus(orgId: string, id: string, iacStatus: 'ignored' | 'orphan') {
       const r = await loadResource(orgId, id);
       const managed = (await d.scans.managedBy(orgId, [r.resourceId])).has(r.resourceId);
       const status: IacStatus = iacStatus === 'ignored' ? 'ignored' : managed ? 'managed' : 'orphan';
       await d.store.updateResource(orgId, id, { userIgnored: iacStatus === 'ignored', iacStatus: status });
-      return resourceView({ ...r, userIgnored: iacStatus === 'ignored', iacStatus: status });
+      return withManagers(orgId, { ...r, userIgnored: iacStatus === 'ignored', iacStatus: status });
     },
 
     async generateIac(orgId: string, id: string) {

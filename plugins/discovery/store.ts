@@ -51,6 +51,7 @@ export interface DiscoveredResource {
   /** managed | orphan from the states, or ignored (userIgnored). */
   iacStatus: IacStatus;
   userIgnored: boolean;
+  /** Filled when answered (scans.managedBy), stored empty. */
   managedBy: { repositoryConfigId: string; address: string }[];
   estimatedMonthlyCost: number;
   /** Gone from the cloud at the last scan that looked for it. */
@@ -167,13 +168,6 @@ export function createDiscoveryStore(db: Database) {
     classifyRows: (orgId: string) => resources.find(live(orgId), { projection: { _id: 1, resourceId: 1, userIgnored: 1, iacStatus: 1 } }).toArray(),
     async setStatus(orgId: string, ids: string[], iacStatus: IacStatus) {
       if (ids.length) await resources.updateMany({ orgId, _id: { $in: ids } }, { $set: { iacStatus } });
-    },
-    async setManagedBy(orgId: string, rows: { id: string; managedBy: DiscoveredResource['managedBy'] }[]) {
-      // Grouped by identical value: one command per distinct list (few: a resource is managed by one address, mostly).
-      const groups = new Map<string, string[]>();
-      for (const r of rows) groups.set(JSON.stringify(r.managedBy), [...(groups.get(JSON.stringify(r.managedBy)) ?? []), r.id]);
-      if (groups.size > 50) return; // managedBy is a convenience on the resource view; the status is what counts
-      for (const [value, ids] of groups) await resources.updateMany({ orgId, _id: { $in: ids } }, { $set: { managedBy: JSON.parse(value) } });
     },
     /** Live records for the dashboard and costs (no attributes). */
     summaryRows: (orgId: string, cloudAccountId?: string) =>

@@ -87,7 +87,9 @@ t.test('a scan over three regions: managed / orphan from the state inventory, co
 
   const rows = await ctx.db.db.collection('discovered_resources').find({ orgId: owner.orgId }).toArray();
   const find = (type: string, id: string) => rows.find((r) => r.resourceType === type && r.resourceId === id)!;
-  t.match(find('aws_instance', estate.instances['us-east-1']), { iacStatus: 'managed', managedBy: [{ repositoryConfigId: configId, address: 'aws_instance.web' }], estimatedMonthlyCost: 7.59 });
+  t.match(find('aws_instance', estate.instances['us-east-1']), { iacStatus: 'managed', estimatedMonthlyCost: 7.59 });
+  t.match((await api('GET', `/api/cloud-discovery/resources/${find('aws_instance', estate.instances['us-east-1'])._id}`)).body,
+    { resourceType: 'aws_instance', iacStatus: 'managed', managedBy: [{ repositoryConfigId: configId, address: 'aws_instance.web' }], attributes: { instance_type: 't3.micro' } }, 'GET resources/:id: every attribute, and who manages it');
   t.match(find('aws_instance', estate.instances['eu-west-1']), { iacStatus: 'orphan', region: 'eu-west-1' });
   t.match(find('aws_iam_role', estate.role), { iacStatus: 'managed' });
   t.match(find('aws_db_instance', estate.db), { iacStatus: 'orphan', estimatedMonthlyCost: 14.71 }, 'db.t3.micro 730 h + 20 GB');
