@@ -761,6 +761,160 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/cloud-discovery/scan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Starts a scan (a job) of cloudAccountId ('org': the organization's cloud_a credentials, the default; or a project id: its credentials); 400 saying what to set without usable credentials; 409 while a scan of the account runs */
+        post: operations["startDiscoveryScan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cloud-discovery/scans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Newest first; filters status and cloudAccountId */
+        get: operations["listDiscoveryScans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cloud-discovery/scans/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The scan with its progress (regions done of total) */
+        get: operations["getDiscoveryScan"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cloud-discovery/resources/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A discovered resource with every attribute its reader returns */
+        get: operations["getDiscoveredResource"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** iacStatus 'ignored', or 'orphan' to undo it (not in the spec's table; docs/discovery.md) */
+        patch: operations["setDiscoveredResourceStatus"];
+        trace?: never;
+    };
+    "/api/cloud-discovery/resources/{id}/generate-iac": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** HCL for the resource (configurable attributes; references to other discovered resources), an import block and the terraform import command */
+        post: operations["generateResourceIac"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cloud-discovery/resources/{id}/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Parses the generated HCL (and runs tofu/terraform validate when a binary with the AWS provider is available) */
+        post: operations["validateResourceIac"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cloud-discovery/dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Counts by iacStatus, coverage, by service and region; accountId filter */
+        get: operations["discoveryDashboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cloud-discovery/costs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Estimated monthly cost from the static price table (docs/discovery.md); accountId and iacStatus filters */
+        get: operations["discoveryCosts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cloud-discovery/object-storage/buckets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Discovered buckets with public access, encryption and versioning */
+        get: operations["listObjectStorageBuckets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/drifts/{driftId}/reanalyze": {
         parameters: {
             query?: never;
@@ -7415,6 +7569,773 @@ export interface operations {
                             warningDays: number;
                             requiredDays: number;
                         };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    startDiscoveryScan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 'org' (the organization's cloud_a credentials) or a project id (that project's credentials) */
+                    cloudAccountId?: string;
+                    /** @description Default: every region the account has enabled (EC2 DescribeRegions) */
+                    regions?: string[];
+                    /** @description Default: every supported type */
+                    resourceTypes?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        scanId: string;
+                        /** @enum {string} */
+                        status: "running";
+                        cloudAccountId: string;
+                        regions: string[];
+                        /** Format: date-time */
+                        startedAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listDiscoveryScans: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                status?: "running" | "completed" | "failed";
+                /** @description 'org' (the organization's cloud_a credentials) or a project id (that project's credentials) */
+                cloudAccountId?: string;
+            };
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        scans: {
+                            _id: string;
+                            scanId: string;
+                            /** @enum {unknown} */
+                            status: "running" | "completed" | "failed";
+                            cloudAccountId: string;
+                            accountName: string;
+                            regions: string[];
+                            resourceTypes: string[];
+                            resourcesFound: number;
+                            orphansFound: number;
+                            /** @description Seconds */
+                            duration: number | null;
+                            progress: {
+                                regionsDone: number;
+                                regionsTotal: number;
+                            };
+                            sdkCalls: number | null;
+                            error: string | null;
+                            /** Format: date-time */
+                            startedAt: string;
+                            /** Format: date-time */
+                            completedAt: string | null;
+                        }[];
+                        total: number;
+                        page: number;
+                        pages: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getDiscoveryScan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        scanId: string;
+                        /** @enum {unknown} */
+                        status: "running" | "completed" | "failed";
+                        cloudAccountId: string;
+                        accountName: string;
+                        regions: string[];
+                        resourceTypes: string[];
+                        resourcesFound: number;
+                        orphansFound: number;
+                        /** @description Seconds */
+                        duration: number | null;
+                        progress: {
+                            regionsDone: number;
+                            regionsTotal: number;
+                        };
+                        sdkCalls: number | null;
+                        error: string | null;
+                        /** Format: date-time */
+                        startedAt: string;
+                        /** Format: date-time */
+                        completedAt: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getDiscoveredResource: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        cloudAccountId: string;
+                        resourceType: string;
+                        service: string;
+                        /** @description The cloud's id, as `terraform import` takes it */
+                        resourceId: string;
+                        region: string;
+                        /** @enum {unknown} */
+                        iacStatus: "managed" | "orphan" | "ignored";
+                        managedBy: {
+                            repositoryConfigId: string;
+                            address: string;
+                        }[];
+                        attributes: {
+                            [key: string]: unknown;
+                        };
+                        estimatedMonthlyCost: number;
+                        missing: boolean;
+                        /** Format: date-time */
+                        firstSeenAt: string;
+                        /** Format: date-time */
+                        lastSeenAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    setDiscoveredResourceStatus: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 'orphan' undoes 'ignored' (a managed resource shows managed again) */
+                    iacStatus: "ignored" | "orphan";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _id: string;
+                        cloudAccountId: string;
+                        resourceType: string;
+                        service: string;
+                        /** @description The cloud's id, as `terraform import` takes it */
+                        resourceId: string;
+                        region: string;
+                        /** @enum {unknown} */
+                        iacStatus: "managed" | "orphan" | "ignored";
+                        managedBy: {
+                            repositoryConfigId: string;
+                            address: string;
+                        }[];
+                        attributes: {
+                            [key: string]: unknown;
+                        };
+                        estimatedMonthlyCost: number;
+                        missing: boolean;
+                        /** Format: date-time */
+                        firstSeenAt: string;
+                        /** Format: date-time */
+                        lastSeenAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    generateResourceIac: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        resourceId: string;
+                        resourceType: string;
+                        iac: string;
+                        importCommand: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    validateResourceIac: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        resourceId: string;
+                        valid: boolean;
+                        /** Format: date-time */
+                        lastValidated: string;
+                        /** @description The parser's (or tofu's) message when invalid */
+                        message?: string;
+                        validator?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    discoveryDashboard: {
+        parameters: {
+            query?: {
+                /** @description 'org' (the organization's cloud_a credentials) or a project id (that project's credentials) */
+                accountId?: string;
+            };
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        totalResources: number;
+                        managed: number;
+                        orphan: number;
+                        ignored: number;
+                        /** @description managed / (total - ignored), percent, one decimal */
+                        iacCoverage: number;
+                        byService: {
+                            [key: string]: number;
+                        };
+                        byRegion: {
+                            [key: string]: number;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    discoveryCosts: {
+        parameters: {
+            query?: {
+                /** @description 'org' (the organization's cloud_a credentials) or a project id (that project's credentials) */
+                accountId?: string;
+                iacStatus?: "managed" | "orphan" | "ignored";
+            };
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        totalEstimatedMonthlyCost: number;
+                        byService: {
+                            [key: string]: number;
+                        };
+                        orphanCost: number;
+                        /** @enum {string} */
+                        currency: "USD";
+                        pricesAsOf: string;
+                        priceSource: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listObjectStorageBuckets: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        buckets: {
+                            name: string;
+                            region: string;
+                            /** @enum {unknown} */
+                            iacStatus: "managed" | "orphan" | "ignored";
+                            publicAccess: boolean;
+                            encryption: string;
+                            versioning: boolean;
+                        }[];
                     };
                 };
             };
@@ -17970,6 +18891,14 @@ export interface operations {
                         stats?: {
                             [key: string]: unknown;
                         };
+                        /** @description Every managed instance of the states read, with the id the engine reads it by; absent from runners older than it (the stored inventory is then kept) */
+                        inventory?: {
+                            address: string;
+                            type: string;
+                            resourceId: string | null;
+                            region: string | null;
+                            account: string | null;
+                        }[];
                     };
                     error?: string;
                 };

@@ -38,6 +38,11 @@ export class AwsContext {
   readonly calls: Record<string, number> = {};
   private readonly clients = new Map<string, AnyClient>();
   readonly cache = new Map<string, unknown>();
+  /**
+   * The SDK's retry strategy for clients created from now on: `standard` (3 attempts) for drift
+   * scans; Cloud Discovery sets `adaptive` (client-side rate limiting: throttling backs off).
+   */
+  retry: { mode: 'standard' | 'adaptive'; maxAttempts: number } = { mode: 'standard', maxAttempts: 3 };
 
   constructor(
     readonly credentials: AwsCredentials,
@@ -59,7 +64,8 @@ export class AwsContext {
         credentials: { accessKeyId, secretAccessKey, sessionToken },
         ...(this.endpoint ? { endpoint: this.endpoint } : {}),
         ...(service === 's3' ? { forcePathStyle: true } : {}),
-        maxAttempts: 3,
+        maxAttempts: this.retry.maxAttempts,
+        retryMode: this.retry.mode,
         requestHandler: { requestTimeout: REQUEST_TIMEOUT_MS, connectionTimeout: 5_000 },
       });
       // Count every request that goes out, retries included: that is what a rate limit sees.

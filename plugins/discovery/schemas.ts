@@ -1,0 +1,72 @@
+// TypeBox schemas of the Cloud Discovery routes (SPEC "Cloud Discovery").
+import { Type, type Static } from 'typebox';
+import { Nullable, Timestamp, pageFields } from '../../core/schemas.ts';
+import { IAC_STATUSES, SCAN_STATUSES, type DiscoveredResource, type DiscoveryScan } from './store.ts';
+
+const AccountId = Type.String({ minLength: 1, maxLength: 64, pattern: '^(org|[a-f0-9]{24})$', description: "'org' (the organization's cloud_a credentials) or a project id (that project's credentials)" });
+const Region = Type.String({ pattern: '^[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-\\d+$', maxLength: 32 });
+
+export const StartScan = Type.Object({
+  cloudAccountId: Type.Optional(AccountId),
+  regions: Type.Optional(Type.Array(Region, { maxItems: 40, description: 'Default: every region the account has enabled (EC2 DescribeRegions)' })),
+  resourceTypes: Type.Optional(Type.Array(Type.String({ pattern: '^aws_[a-z0-9_]+$', maxLength: 100 }), { maxItems: 50, description: 'Default: every supported type' })),
+}, { additionalProperties: false });
+export type StartScan = Static<typeof StartScan>;
+
+export const ScanStarted = Type.Object({
+  scanId: Type.String(), status: Type.Literal('running'), cloudAccountId: Type.String(), regions: Type.Array(Type.String()), startedAt: Timestamp,
+});
+
+export const ScanView = Type.Object({
+  _id: Type.String(), scanId: Type.String(),
+  status: Type.Enum(SCAN_STATUSES), cloudAccountId: Type.String(), accountName: Type.String(), regions: Type.Array(Type.String()),
+  resourceTypes: Type.Array(Type.String()),
+  resourcesFound: Type.Integer(), orphansFound: Type.Integer(), duration: Nullable(Type.Number({ description: 'Seconds' })),
+  progress: Type.Object({ regionsDone: Type.Integer(), regionsTotal: Type.Integer() }),
+  sdkCalls: Nullable(Type.Integer()),
+  error: Nullable(Type.String()), startedAt: Timestamp, completedAt: Nullable(Timestamp),
+});
+export const scanView = (s: DiscoveryScan): Static<typeof ScanView> => ({
+  _id: s._id, scanId: s._id, status: s.status, cloudAccountId: s.cloudAccountId, accountName: s.accountName, regions: s.regions, resourceTypes: s.resourceTypes,
+  resourcesFound: s.resourcesFound, orphansFound: s.orphansFound, duration: s.duration, progress: s.progress, sdkCalls: s.sdkCalls, error: s.error,
+  startedAt: s.startedAt.toISOString(), completedAt: s.completedAt?.toISOString() ?? null,
+});
+export const ScanQuery = Type.Object({ ...pageFields(), status: Type.Optional(Type.Enum(SCAN_STATUSES)), cloudAccountId: Type.Optional(AccountId) });
+export const ScanPage = Type.Object({ scans: Type.Array(ScanView), total: Type.Integer(), page: Type.Integer(), pages: Type.Integer() });
+
+export const IacStatus = Type.Enum(IAC_STATUSES);
+export const ResourceView = Type.Object({
+  _id: Type.String(), cloudAccountId: Type.String(), resourceType: Type.String(), service: Type.String(),
+  resourceId: Type.String({ description: "The cloud's id, as `terraform import` takes it" }), region: Type.String(),
+  iacStatus: IacStatus, managedBy: Type.Array(Type.Object({ repositoryConfigId: Type.String(), address: Type.String() })),
+  attributes: Type.Record(Type.String(), Type.Unknown()), estimatedMonthlyCost: Type.Number(), missing: Type.Boolean(),
+  firstSeenAt: Timestamp, lastSeenAt: Timestamp,
+});
+export const resourceView = (r: DiscoveredResource): Static<typeof ResourceView> => ({
+  _id: r._id, cloudAccountId: r.cloudAccountId, resourceType: r.resourceType, service: r.service, resourceId: r.resourceId, region: r.region,
+  iacStatus: r.iacStatus, managedBy: r.managedBy, attributes: r.attributes, estimatedMonthlyCost: r.estimatedMonthlyCost, missing: r.missing,
+  firstSeenAt: r.firstSeenAt.toISOString(), lastSeenAt: r.lastSeenAt.toISOString(),
+});
+export const SetStatus = Type.Object({ iacStatus: Type.Union([Type.Literal('ignored'), Type.Literal('orphan')], { description: "'orphan' undoes 'ignored' (a managed resource shows managed again)" }) }, { additionalProperties: false });
+
+export const GeneratedIac = Type.Object({ resourceId: Type.String(), resourceType: Type.String(), iac: Type.String(), importCommand: Type.String() });
+export const Validation = Type.Object({
+  resourceId: Type.String(), valid: Type.Boolean(), lastValidated: Timestamp,
+  message: Type.Optional(Type.String({ description: "The parser's (or tofu's) message when invalid" })), validator: Type.Optional(Type.String()),
+});
+
+const NumberMap = Type.Record(Type.String(), Type.Number());
+export const AccountQuery = Type.Object({ accountId: Type.Optional(AccountId) });
+export const Dashboard = Type.Object({
+  totalResources: Type.Integer(), managed: Type.Integer(), orphan: Type.Integer(), ignored: Type.Integer(),
+  iacCoverage: Type.Number({ description: 'managed / (total - ignored), percent, one decimal' }), byService: NumberMap, byRegion: NumberMap,
+});
+export const CostQuery = Type.Object({ accountId: Type.Optional(AccountId), iacStatus: Type.Optional(IacStatus) });
+export const Costs = Type.Object({
+  totalEstimatedMonthlyCost: Type.Number(), byService: NumberMap, orphanCost: Type.Number(),
+  currency: Type.Literal('USD'), pricesAsOf: Type.String(), priceSource: Type.String(),
+});
+export const Bucket = Type.Object({
+  name: Type.String(), region: Type.String(), iacStatus: IacStatus, publicAccess: Type.Boolean(), encryption: Type.String(), versioning: Type.Boolean(),
+});
+export const BucketList = Type.Object({ buckets: Type.Array(Bucket) });
