@@ -16359,6 +16359,14 @@ export interface operations {
                         stats?: {
                             [key: string]: unknown;
                         };
+                        /** @description Every managed instance of the states read, with the id the engine reads it by; absent from runners older than it (the stored inventory is then kept) */
+                        inventory?: {
+                            address: string;
+                            type: string;
+                            resourceId: string | null;
+                            region: string | null;
+                            account: string | null;
+                        }[];
                     };
                     error?: string;
                 };

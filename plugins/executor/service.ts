@@ -50,7 +50,7 @@ export function createExecutor(ctx: AppContext, scans: Pick<ScanService, 'execut
     const run = (async () => {
       try {
         const outcome = await detect({ ...input, signal: abort.signal });
-        await execution.record(orgId, scanId, { status: 'completed', drifts: outcome.drifts });
+        await execution.record(orgId, scanId, { status: 'completed', drifts: outcome.drifts, inventory: outcome.inventory });
         ctx.log.info({ orgId, scanId, drifts: outcome.drifts.length, resources: outcome.resourcesScanned, ms: outcome.stats.durationMs }, 'scan completed');
         return 'ran' as const;
       } catch (err) {

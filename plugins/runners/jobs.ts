@@ -59,7 +59,9 @@ export function createJobService(execution: Execution, runners: RunnerStore, job
     if (body.status === 'running') {
       outcome = await execution.record(runner.orgId, job._id, { status: 'running' });
     } else if (body.status === 'completed') {
-      outcome = await execution.record(runner.orgId, job._id, { status: 'completed', drifts: body.result!.drifts as DetectedDrift[] });
+      outcome = await execution.record(runner.orgId, job._id, {
+        status: 'completed', drifts: body.result!.drifts as DetectedDrift[], ...(body.result!.inventory ? { inventory: body.result!.inventory } : {}),
+      });
     } else {
       const error = (body.error?.trim() || 'The runner reported a failure without a message').slice(0, 2000);
       outcome = await execution.record(runner.orgId, job._id, { status: 'failed', error });

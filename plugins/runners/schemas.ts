@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { Id, MAX_RUNNER_LABELS, Nullable, RunnerLabel as Label, Timestamp } from '../../core/schemas.ts';
-import { ReportedPlacement } from '../scans/schemas.ts';
+import { Inventory, ReportedPlacement } from '../scans/schemas.ts';
 
 export const RunnerParams = Type.Object({ runnerId: Id });
 export const CreateRunner = Type.Object({
@@ -84,6 +84,7 @@ export const JobStatusBody = Type.Object({
     drifts: Type.Optional(Type.Array(AgentDrift, { description: 'Required with status completed; [] when nothing drifted' })),
     resourcesScanned: Type.Optional(Type.Integer({ minimum: 0 })),
     stats: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    inventory: Type.Optional(Inventory),
   })),
   error: Type.Optional(Type.String({ maxLength: 4000 })),
 });

@@ -9,7 +9,7 @@
 // scan staying pending, held by nobody, until the timeout fails it.
 import type { AppContext } from '../../core/context.ts';
 import type { RepoConfigService } from '../repo-configs/service.ts';
-import type { DetectedDrift } from '../../runner-agent/src/engine/index.ts';
+import type { DetectedDrift, InventoryItem } from '../../runner-agent/src/engine/index.ts';
 import type { RecordOutcome, ScanResults } from './record.ts';
 import { isForRunners, labelsMatch, scanInputOrFail, toReportedDrifts, type CredentialReaders, type ScanJobInput } from './scan-job.ts';
 import type { Scan, ScanStore } from './store.ts';
@@ -45,8 +45,11 @@ export interface RunnerHolds {
   drop(orgId: string, scanId: string): Promise<void>;
 }
 
-/** An engine's report: the running mark, its drifts, or its failure. */
-export type EngineReport = { status: 'running' } | { status: 'completed'; drifts: DetectedDrift[] } | { status: 'failed'; error: string };
+/** An engine's report: the running mark, its drifts (and the states' inventory, absent from old runners), or its failure. */
+export type EngineReport =
+  | { status: 'running' }
+  | { status: 'completed'; drifts: DetectedDrift[]; inventory?: InventoryItem[] }
+  | { status: 'failed'; error: string };
 
 export function createExecution(ctx: AppContext, d: Deps) {
   const jobOf = (scan: Scan, input: ScanJobInput): RunnerJob => ({
@@ -147,7 +150,11 @@ export function createExecution(ctx: AppContext, d: Deps) {
 
     /** What an engine (in process or on a runner) reports, recorded as the scan's result. */
     record(orgId: string, scanId: string, report: EngineReport): Promise<RecordOutcome> {
-      if (report.status === 'completed') return d.results.recordScanResult(orgId, scanId, { status: 'completed', drifts: toReportedDrifts(report.drifts) });
+      if (report.status === 'completed') {
+        return d.results.recordScanResult(orgId, scanId, {
+          status: 'completed', drifts: toReportedDrifts(report.drifts), ...(report.inventory ? { inventory: report.inventory } : {}),
+        });
+      }
       return d.results.recordScanResult(orgId, scanId, report);
     },
   };

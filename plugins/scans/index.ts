@@ -5,6 +5,7 @@ import manifest from '../../manifests/scans.ts';
 import { SCHEDULED_SCAN_JOB } from '../repo-configs/service.ts';
 import { isoDay } from '../drifts/trend.ts';
 import { createScanStore, SCAN_STATUSES } from './store.ts';
+import { createManagedStore } from './managed-store.ts';
 import { createScanService, TIMEOUT_JOB } from './service.ts';
 
 export default definePlugin({
@@ -14,9 +15,10 @@ export default definePlugin({
   uses: ['credentials', 'projects'],
   build(ctx, deps) {
     const scans = createScanStore(ctx.db);
+    const managed = createManagedStore(ctx.db);
     const configs = deps['repo-configs'];
     const service = createScanService(ctx, {
-      scans, drifts: deps.drifts, configs, readers: { credentials: deps.credentials, projects: deps.projects },
+      scans, managed, drifts: deps.drifts, configs, readers: { credentials: deps.credentials, projects: deps.projects },
       timeoutMinutes: ctx.config.SCAN_TIMEOUT_MINUTES, endpoint: ctx.config.DRIFT_CLOUD_A_ENDPOINT,
     });
     // Scans per day (UTC): the limit counts scans started, through the day's numbered quota keys
@@ -26,6 +28,7 @@ export default definePlugin({
     // A deleted config takes its drifts, then its scans, with it (repo-configs runs these in this order).
     configs.onRemove((orgId, configId) => deps.drifts.removeByConfig(orgId, configId));
     configs.onRemove(async (orgId, configId) => { await scans.removeByConfig(orgId, configId); });
+    configs.onRemove(async (orgId, configId) => { await managed.removeByConfig(orgId, configId); });
     configs.addStats(async (orgId, configId) => {
       const [totalScans, totalDrifts, resolvedDrifts] = await Promise.all([
         scans.count(orgId, { repositoryConfig: [configId] }),
@@ -35,6 +38,7 @@ export default definePlugin({
       return { totalScans, totalDrifts, resolvedDrifts };
     });
     ctx.onOrgDelete((orgId) => scans.removeOrg(orgId));
+    ctx.onOrgDelete((orgId) => managed.removeOrg(orgId));
     ctx.metrics.gauge('scans', 'Stored scans by status, every organization', ['status'], () =>
       Promise.all(SCAN_STATUSES.map(async (status) => ({ labels: { status }, value: await scans.countWithStatus(status) }))));
 

@@ -24,7 +24,8 @@ import type { DriftService } from '../drifts/service.ts';
 import type { RepoConfigService } from '../repo-configs/service.ts';
 import { isoDay } from '../drifts/trend.ts';
 import { FINAL, type Scan, type ScanStore } from './store.ts';
-import { ScanResult, scanView, type ReportedDrift } from './schemas.ts';
+import { ScanResult, scanView, type InventoryItem, type ReportedDrift } from './schemas.ts';
+import type { ManagedStore } from './managed-store.ts';
 import { placementView } from '../drifts/schemas.ts';
 
 /** Longer than any result write takes (5,000 drifts: seconds); after it a claim's holder is presumed dead. */
@@ -56,6 +57,8 @@ export interface ScanResults {
 
 interface Deps {
   scans: ScanStore; drifts: DriftService['results']; configs: Pick<RepoConfigService, 'recordScan'>; onRunning(scan: Scan): Promise<void>;
+  /** The config's managed resources, replaced by each completed report carrying an inventory. */
+  managed: Pick<ManagedStore, 'replace'>;
   /** The annotators attached (scans service attachAnnotator), in order. */
   annotators?: ResultAnnotator[];
 }
@@ -87,7 +90,7 @@ export function createRecorder(ctx: AppContext, d: Deps) {
     return notes;
   }
 
-  async function completed(scan: Scan, reported: ReportedDrift[]): Promise<RecordOutcome> {
+  async function completed(scan: Scan, reported: ReportedDrift[], inventory: InventoryItem[] | undefined): Promise<RecordOutcome> {
     const { orgId, _id: scanId, repositoryConfig } = scan;
     const now = new Date();
     // One record per resource address; a repeated address in one report counts once (the last wins).
@@ -175,6 +178,10 @@ export function createRecorder(ctx: AppContext, d: Deps) {
       await d.drifts.resolveMissing(orgId, repositoryConfig, resolved.map((o) => o._id), scanId, now, isoDay(now));
     }
 
+    // Before the scan's own status: a retry after a failed write replaces it again. A targeted
+    // re-check reads the states whole, so its inventory is the whole config's too.
+    if (inventory) await d.managed.replace(orgId, repositoryConfig, scanId, inventory, now);
+
     // Drifts suppressed as learned noise are stored, and left out of the counts and events.
     const shown = inserted.filter((f) => !noteOf(f.resourceAddress).suppressed);
     const driftCount = [...byAddress.keys()].filter((a) => !noteOf(a).suppressed).length;
@@ -227,7 +234,7 @@ export function createRecorder(ctx: AppContext, d: Deps) {
 
     const now = new Date();
     const final = await ctx.once.runOnce(`scan:${scanId}:final`, orgId, () => (result.status === 'completed'
-      ? completed(scan, result.drifts)
+      ? completed(scan, result.drifts, result.inventory)
       : finish(scan, { status: 'failed', completedAt: now, error: result.error })), { staleAfterMs: CLAIM_STALE_MS });
     if (!final.won) return unchanged(scan);
     if (result.status === 'failed') {

@@ -76,9 +76,25 @@ export const ReportedDrift = Type.Object({
   ...ReportedPlacement,
 });
 export type ReportedDrift = Static<typeof ReportedDrift>;
+/** Inventory rows a completed report may carry; a larger inventory is left out by the runner (the stored one is kept). */
+export const INVENTORY_MAX = 20_000;
+/** One managed instance of the states a scan read (runner-agent/src/engine/inventory.ts). */
+export const InventoryItem = Type.Object({
+  address: Type.String({ minLength: 1, maxLength: 1000 }),
+  type: Type.String({ minLength: 1, maxLength: 200 }),
+  resourceId: Nullable(Type.String({ maxLength: 2048 })),
+  region: Nullable(Type.String({ maxLength: 64 })),
+  account: Nullable(Type.String({ maxLength: 64 })),
+});
+export type InventoryItem = Static<typeof InventoryItem>;
+export const Inventory = Type.Array(InventoryItem, {
+  maxItems: INVENTORY_MAX,
+  description: 'Every managed instance of the states read, with the id the engine reads it by; absent from runners older than it (the stored inventory is then kept)',
+});
+
 export const ScanResult = Type.Union([
   Type.Object({ status: Type.Literal('running') }),
-  Type.Object({ status: Type.Literal('completed'), drifts: Type.Array(ReportedDrift) }),
+  Type.Object({ status: Type.Literal('completed'), drifts: Type.Array(ReportedDrift), inventory: Type.Optional(Inventory) }),
   Type.Object({ status: Type.Literal('failed'), error: Type.String({ minLength: 1, maxLength: 2000 }) }),
 ]);
 export type ScanResult = Static<typeof ScanResult>;

@@ -11,6 +11,7 @@ import type { DriftService } from '../drifts/service.ts';
 import type { RepoConfig } from '../repo-configs/store.ts';
 import { SCHEDULED_SCAN_JOB, type RepoConfigService } from '../repo-configs/service.ts';
 import { FINAL, type Scan, type ScanStatus, type ScanStore, type ScanTrigger } from './store.ts';
+import type { ManagedStore } from './managed-store.ts';
 import { createLimitConsumer } from '../../core/guards/rate-limit.ts';
 import { scanView } from './schemas.ts';
 import { createRecorder, type ResultAnnotator } from './record.ts';
@@ -22,9 +23,13 @@ import { isoDay } from '../drifts/trend.ts';
 export const EXECUTE_JOB = 'scans.execute';
 export const TIMEOUT_JOB = 'scans.timeout';
 const DETAIL_DRIFTS = 1000;
+/** Resource ids per managedBy read. */
+const MANAGED_CHUNK = 1000;
 
 interface Deps {
   scans: ScanStore;
+  /** Managed resources per config (managed-store.ts). */
+  managed: ManagedStore;
   drifts: DriftService;
   configs: RepoConfigService;
   /** Credential services of the plugins scans uses (scan inputs). */
@@ -43,7 +48,7 @@ export function createScanService(ctx: AppContext, d: Deps) {
   const annotators: ResultAnnotator[] = [];
   const consumeLimit = createLimitConsumer(ctx.redis.main);
   const recorder = createRecorder(ctx, {
-    scans: d.scans, drifts: d.drifts.results, configs: d.configs, annotators,
+    scans: d.scans, drifts: d.drifts.results, configs: d.configs, managed: d.managed, annotators,
     onRunning: (scan) => ctx.scheduler.at(new Date(scan.startedAt!.getTime() + timeoutMs), TIMEOUT_JOB, { orgId: scan.orgId, scanId: scan._id }),
   });
   const execution = createExecution(ctx, { scans: d.scans, configs: d.configs, readers: d.readers, results: recorder, endpoint: d.endpoint });
@@ -103,6 +108,33 @@ export function createScanService(ctx: AppContext, d: Deps) {
     },
     /** Claiming, inputs and results of scans for the built-in executor and runners (execution.ts). */
     execution,
+
+    /**
+     * Which of these cloud resource ids the organization's states manage (as the last completed
+     * scan of each config read them): per id, every config and address managing it. Ids no state
+     * manages are absent from the map. Chunked: any number of ids.
+     */
+    async managedBy(orgId: string, resourceIds: string[]) {
+      const out = new Map<string, { repositoryConfigId: string; address: string; type: string; region: string | null }[]>();
+      const ids = [...new Set(resourceIds.filter(Boolean))];
+      for (let i = 0; i < ids.length; i += MANAGED_CHUNK) {
+        for (const r of await d.managed.byResourceIds(orgId, ids.slice(i, i + MANAGED_CHUNK))) {
+          if (!r.resourceId) continue;
+          const list = out.get(r.resourceId) ?? [];
+          list.push({ repositoryConfigId: r.repositoryConfigId, address: r.address, type: r.type, region: r.region });
+          out.set(r.resourceId, list);
+        }
+      }
+      return out;
+    },
+    /** Every resource id the organization's states manage (one streamed read). */
+    async managedIds(orgId: string) {
+      const out = new Set<string>();
+      for await (const r of d.managed.ids(orgId)) if (r.resourceId) out.add(r.resourceId);
+      return out;
+    },
+    /** The managed resources a config's last inventory holds, by address. */
+    managedOf: (orgId: string, repositoryConfigId: string) => d.managed.ofConfig(orgId, repositoryConfigId),
     /** A scan of the config; `schedule` for scans started by the service itself (Drift Watch runs). */
     async trigger(orgId: string, configId: string, userId: string | null, triggeredBy: Scan['triggeredBy'] = 'manual') {
       return scanView(await create(await loadConfig(orgId, configId), triggeredBy, userId));

@@ -36,6 +36,8 @@ export interface Job {
 
 const STOPPED = 'The runner was stopped while running the scan; trigger the scan again';
 const RESTARTED = 'The runner restarted while running the scan; trigger the scan again';
+/** Inventory rows the service accepts in one report (plugins/scans/schemas.ts INVENTORY_MAX). */
+const INVENTORY_MAX = 20_000;
 
 export class Agent {
   private readonly api: Api;
@@ -94,6 +96,14 @@ export class Agent {
       } catch (err) {
         // A result too large for the service would otherwise be dropped and the scan left running.
         if (!(err instanceof ApiError && err.status === 413 && r.status === 'completed')) throw err;
+        // The inventory goes first: without it the service keeps the config's previous one.
+        if (r.result?.inventory) {
+          this.o.log('warn', `job ${r.jobId}: result too large for the service (HTTP 413); reporting it without the state inventory`);
+          const { inventory: _dropped, ...rest } = r.result;
+          try { await this.api.post('/jobs/status', { ...r, result: rest }); return; } catch (again) {
+            if (!(again instanceof ApiError && again.status === 413)) throw again;
+          }
+        }
         const error = `The scan found ${r.result?.drifts.length ?? 0} drifts, a result larger than the service accepts (HTTP 413): raise the service's BODY_LIMIT, or split the repository config's iacPaths`;
         await this.api.post('/jobs/status', { jobId: r.jobId, status: 'failed', error });
       }
@@ -149,7 +159,10 @@ export class Agent {
     try {
       const endpoint = this.o.cloudAEndpoint ?? job.scan.endpoint;
       const out = await (this.o.detect ?? detectDrift)({ ...job.scan, ...(endpoint ? { endpoint } : {}), signal: this.jobAbort.signal });
-      report = { jobId: job._id, status: 'completed', result: { drifts: out.drifts, resourcesScanned: out.resourcesScanned, stats: { ...out.stats } } };
+      // The inventory (every managed instance of the states) within the service's bound; a larger one is left out.
+      const inventory = out.inventory && out.inventory.length <= INVENTORY_MAX ? { inventory: out.inventory } : {};
+      if (out.inventory && out.inventory.length > INVENTORY_MAX) this.o.log('warn', `job ${job._id}: ${out.inventory.length} managed instances, more than the ${INVENTORY_MAX} a report carries; inventory left out`);
+      report = { jobId: job._id, status: 'completed', result: { drifts: out.drifts, resourcesScanned: out.resourcesScanned, stats: { ...out.stats }, ...inventory } };
       this.o.log('info', `job ${job._id}: ${out.drifts.length} drift(s) in ${out.resourcesScanned} resource(s), ${out.stats.durationMs} ms`);
     } catch (err) {
       const error = this.jobAbort.signal.aborted ? STOPPED

@@ -10,7 +10,7 @@ import { ApiError } from './api.ts';
 export interface JobReport {
   jobId: string;
   status: 'running' | 'completed' | 'failed';
-  result?: { drifts: unknown[]; resourcesScanned?: number; stats?: Record<string, unknown> };
+  result?: { drifts: unknown[]; resourcesScanned?: number; stats?: Record<string, unknown>; inventory?: unknown[] };
   error?: string;
 }
 

@@ -14,14 +14,16 @@ import { moduleOf, parseAddress } from './address.ts';
 import { defaultProviderRegion, RegionResolver, withRegions } from './region.ts';
 import { locateState, readStateDocument, readStateText, type StateDocument } from './state.ts';
 import { findTofu, mapResourceDrift, runRefreshOnlyPlan } from './tofu.ts';
-import type { AwsCredentials, DetectedDrift, ScanInput, ScanOutcome, ScanStats, StateInstance } from './types.ts';
+import type { AwsCredentials, DetectedDrift, InventoryItem, ScanInput, ScanOutcome, ScanStats, StateInstance } from './types.ts';
+import { inventoryOf, inventoryOfPlan } from './inventory.ts';
 import { Declarations } from './where.ts';
 
 const moduleAddress = (address: string) => { try { return parseAddress(address); } catch { return undefined; } };
 
 export type {
-  AwsCredentials, ChangeType, DetectedDrift, DiffEntry, Provider, ScanInput, ScanOutcome, ScanStats, Severity,
+  AwsCredentials, ChangeType, DetectedDrift, DiffEntry, InventoryItem, Provider, ScanInput, ScanOutcome, ScanStats, Severity,
 } from './types.ts';
+export { readerIdOf } from './inventory.ts';
 export { ScanError, type ScanErrorCode } from './errors.ts';
 export { SEVERITY_RULES, classify, type SeverityRule } from './rules.ts';
 export { RULE_TABLE, conditionText, type RuleRow } from './rule-table.ts';
@@ -111,7 +113,7 @@ export async function detectDrift(input: ScanInput): Promise<ScanOutcome> {
       else if (input.statePath) stats.tofuSkipped = 'a configured state path is read by the SDK path only';
       else {
         const viaTofu = await scanWithTofu(bin, repo.root, roots, modules, { ...credentials, region }, input, ignore, stats);
-        if (viaTofu) return finish(withSource(viaTofu.drifts, repo.commit), viaTofu.scanned, stats, aws, started);
+        if (viaTofu) return finish(withSource(viaTofu.drifts, repo.commit), viaTofu.scanned, stats, aws, started, viaTofu.inventory);
       }
     }
 
@@ -135,7 +137,9 @@ export async function detectDrift(input: ScanInput): Promise<ScanOutcome> {
     const { drifts, compared } = await compareLive(entries, aws, ignore, stats, {
       signal, onProgress: (done, total) => progress('compare', done, total), allInstances: states.flatMap((st) => st.instances),
     });
-    return finish(withSource(drifts, repo.commit), compared, stats, aws, started);
+    const regions = new Map(entries.filter((e) => e.region).map((e) => [e.instance, e.region]));
+    const inventory = inventoryOf(states.flatMap((st) => st.instances), regions);
+    return finish(withSource(drifts, repo.commit), compared, stats, aws, started, inventory);
   } finally {
     aws?.destroy();
     await repo.cleanup();
@@ -159,8 +163,9 @@ function noteSkipped(doc: StateDocument, stats: ScanStats): void {
 async function scanWithTofu(
   bin: string, repoRoot: string, roots: string[], modules: RootModule[], credentials: AwsCredentials,
   input: ScanInput, ignore: ReturnType<typeof buildIgnoreRules>, stats: ScanStats,
-): Promise<{ drifts: DetectedDrift[]; scanned: number } | undefined> {
+): Promise<{ drifts: DetectedDrift[]; scanned: number; inventory: InventoryItem[] } | undefined> {
   const drifts: DetectedDrift[] = [];
+  const inventory: InventoryItem[] = [];
   const declarations = new Declarations(repoRoot);
   let scanned = 0;
   for (const [i, mod] of modules.entries()) {
@@ -181,19 +186,22 @@ async function scanWithTofu(
       if (at) d.declaredIn = await declarations.find((await resolver.moduleAt(moduleOf(at.module)))?.module, at.type, at.name);
     }
     drifts.push(...mapped.drifts);
+    inventory.push(...inventoryOfPlan(plan));
     scanned += mapped.resourcesScanned;
     stats.ignoredDiffs += mapped.ignored;
     stats.roots.push({ path: roots[i] || '.', state: `${path.basename(bin)} refresh-only plan`, resources: mapped.resourcesScanned });
   }
   stats.mode = 'tofu';
   stats.binary = bin;
-  return { drifts, scanned };
+  return { drifts, scanned, inventory };
 }
 
-function finish(drifts: DetectedDrift[], scanned: number, stats: ScanStats, aws: AwsContext, started: number): ScanOutcome {
+function finish(
+  drifts: DetectedDrift[], scanned: number, stats: ScanStats, aws: AwsContext, started: number, inventory: InventoryItem[],
+): ScanOutcome {
   stats.sdkCalls = aws.totalCalls;
   stats.sdkCallsByService = { ...aws.calls };
   stats.durationMs = Math.round(performance.now() - started);
-  return { drifts, resourcesScanned: scanned, stats };
+  return { drifts, resourcesScanned: scanned, stats, inventory };
 }
 

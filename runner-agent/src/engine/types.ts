@@ -92,7 +92,19 @@ export interface ScanStats {
   emptyInstances?: string[];
 }
 
-export interface ScanOutcome { drifts: DetectedDrift[]; resourcesScanned: number; stats: ScanStats }
+/**
+ * One managed resource instance of the states a scan read (inventory.ts): its address and type,
+ * the id the engine's reader looks it up by (null when the state holds none), and where it lives.
+ */
+export interface InventoryItem { address: string; type: string; resourceId: string | null; region: string | null; account: string | null }
+
+export interface ScanOutcome {
+  drifts: DetectedDrift[];
+  resourcesScanned: number;
+  stats: ScanStats;
+  /** Every managed instance of the state(s) read, whatever its type (also those not compared). */
+  inventory: InventoryItem[];
+}
 
 /** One managed resource instance from a state file. */
 export interface StateInstance {

@@ -20,7 +20,7 @@ const changed = (address: string, resourceId: string, attribute: string, after: 
 t.test('cause, noise and targeted recording', async (t) => {
   const w = await world(t, 'pro');
   const { app, ctx, owner, api, scans } = w;
-  const events: DomainEvent[] = [];
+  const events: DomainEvent<'drift.detected'>[] = [];
   ctx.bus.on('drift.detected', (e) => { events.push(e); });
   const token = (await api('POST', '/api/cloud-events/tokens', { name: 'bridge' })).body.data.token as string;
   const ingest = async (records: unknown) => {

@@ -4,6 +4,7 @@ import { EXECUTE_JOB } from '../../../plugins/scans/service.ts';
 import type { DomainEvent } from '../../../core/events.ts';
 import { createRecorder } from '../../../plugins/scans/record.ts';
 import { createScanStore } from '../../../plugins/scans/store.ts';
+import { createManagedStore } from '../../../plugins/scans/managed-store.ts';
 
 t.test('result recording: life cycle, events, idempotent, concurrent double report', async (t) => {
   const w = await world(t);
@@ -120,7 +121,7 @@ t.test('a result whose writes fail is recorded by the retry; a claim left by a d
   let failNext = true;
   // The real stores, with one fault: the last write of a result (the config's lastScan) fails once.
   const recorder = createRecorder(w.ctx, {
-    scans: createScanStore(w.ctx.db), drifts: w.services.drifts!.results, onRunning: async () => undefined,
+    scans: createScanStore(w.ctx.db), managed: createManagedStore(w.ctx.db), drifts: w.services.drifts!.results, onRunning: async () => undefined,
     configs: { async recordScan(...args: Parameters<typeof configs.recordScan>) {
       if (failNext) { failNext = false; throw new Error('connection reset'); }
       return configs.recordScan(...args);
@@ -155,7 +156,7 @@ t.test('a scan resolves only the open drifts it read, not one a concurrent scan 
   const b = await w.scans.trigger(w.owner.orgId, c, null);
   // Scan A reads the open drifts; scan B completes right then, finding bucket.new.
   const recorder = createRecorder(w.ctx, {
-    scans: createScanStore(w.ctx.db), configs: w.services['repo-configs']!, onRunning: async () => undefined,
+    scans: createScanStore(w.ctx.db), managed: createManagedStore(w.ctx.db), configs: w.services['repo-configs']!, onRunning: async () => undefined,
     drifts: { ...drifts, async openOf(orgId: string, configId: string) {
       const open = await drifts.openOf(orgId, configId);
       await w.scans.recordScanResult(orgId, b._id, { status: 'completed', drifts: [drift('bucket.old'), drift('bucket.new')] });

@@ -1,0 +1,76 @@
+// The scan's inventory: every managed resource instance of the states read, with the id the
+// engine's reader looks it up by (the same id Cloud Discovery records and `terraform import`
+// takes), its region and account. The service keeps it per repository config (the scans
+// plugin's managed_resources) so discovery can tell managed resources from orphans.
+//
+// The id is the state's `id` (resourceIdOf, where.ts) except for the types whose reader and
+// import use another attribute: a DB instance's `identifier` (provider v5+ stores the DBI
+// resource id in `id`), an IAM role, user, group or instance profile's `name`, an IAM policy's
+// `arn`, a bucket's `bucket`, a Lambda function's `function_name`, a DynamoDB table's `name`.
+import { arnRegion } from './region.ts';
+import type { InventoryItem, StateInstance } from './types.ts';
+import { accountOf, resourceIdOf } from './where.ts';
+
+const text = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
+
+/** The attribute each type's reader (and import) identifies it by, where it is not `id`. */
+const ID_ATTRIBUTE: Record<string, string> = {
+  aws_db_instance: 'identifier',
+  aws_iam_role: 'name', aws_iam_user: 'name', aws_iam_group: 'name', aws_iam_instance_profile: 'name',
+  aws_iam_policy: 'arn',
+  aws_s3_bucket: 'bucket',
+  aws_lambda_function: 'function_name',
+  aws_dynamodb_table: 'name',
+};
+
+/** The id the engine's reader for `type` looks the resource up by. */
+export function readerIdOf(type: string, attributes: Record<string, unknown>): string | null {
+  const own = ID_ATTRIBUTE[type];
+  return (own ? text(attributes[own]) : undefined) ?? resourceIdOf(attributes);
+}
+
+const REGION = /^[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-\d+$/;
+/** A region the instance's own attributes name (attribute, ARN, zone). */
+function ownRegion(attributes: Record<string, unknown>): string | undefined {
+  const own = text(attributes.region);
+  if (own && REGION.test(own)) return own;
+  const zone = /^([a-z]{2}(?:-gov)?-[a-z]+-\d+)/.exec(text(attributes.availability_zone) ?? '')?.[1];
+  return arnRegion(attributes) ?? zone;
+}
+
+/** `regions`: the region the scan resolved for an instance (region.ts), when it did. */
+export function inventoryOf(instances: StateInstance[], regions: Map<StateInstance, string>): InventoryItem[] {
+  return instances.map((i) => ({
+    address: i.address, type: i.type, resourceId: readerIdOf(i.type, i.attributes),
+    region: regions.get(i) || ownRegion(i.attributes) || null, account: accountOf(i.attributes),
+  }));
+}
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The inventory of a refresh-only plan (the tofu path): the managed resources of its prior
+ * state, which is the refreshed one, plus those the plan found deleted (resource_drift).
+ */
+export function inventoryOfPlan(plan: unknown): InventoryItem[] {
+  const doc = isObject(plan) ? plan : {};
+  const out = new Map<string, InventoryItem>();
+  const add = (r: Json, values: unknown) => {
+    const address = text(r.address);
+    const type = text(r.type);
+    if (!address || !type || (r.mode !== undefined && r.mode !== 'managed') || out.has(address)) return;
+    const attributes = isObject(values) ? values : {};
+    out.set(address, { address, type, resourceId: readerIdOf(type, attributes), region: ownRegion(attributes) ?? null, account: accountOf(attributes) });
+  };
+  const walk = (mod: unknown) => {
+    if (!isObject(mod)) return;
+    for (const r of Array.isArray(mod.resources) ? mod.resources : []) if (isObject(r)) add(r, r.values);
+    for (const c of Array.isArray(mod.child_modules) ? mod.child_modules : []) walk(c);
+  };
+  walk(isObject(doc.prior_state) && isObject(doc.prior_state.values) ? doc.prior_state.values.root_module : undefined);
+  for (const e of Array.isArray(doc.resource_drift) ? doc.resource_drift : []) {
+    if (isObject(e)) add(e, isObject(e.change) ? e.change.before : undefined);
+  }
+  return [...out.values()];
+}
