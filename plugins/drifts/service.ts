@@ -207,7 +207,9 @@ export function createDriftService(ctx: AppContext, d: Deps) {
       const [reported, resolved, open] = await Promise.all([
         d.drifts.reportedBy(orgId, scanId), d.drifts.resolvedBy(orgId, configId, scanId), d.drifts.openOf(orgId, configId),
       ]);
-      return { reported, resolved, open };
+      // Drifts suppressed as learned noise (plugins/cloud-events) are not news to a watch either.
+      const shown = <T extends { suppressed?: boolean }>(list: T[]) => list.filter((x) => !x.suppressed);
+      return { reported: shown(reported), resolved: shown(resolved), open: shown(open) };
     },
     /** Writes of a scan's result (plugins/scans/record.ts): named, each scoped to the organization and config. */
     results: {

@@ -215,7 +215,7 @@ export function createDriftStore(db: Database) {
       col.find(driftFilter(orgId, f), { projection: EXPORT_FIELDS }).sort(sort).batchSize(1000),
     get: (orgId: string, id: string) => col.findOne({ _id: id, orgId }),
     byScan: (orgId: string, scanId: string, limit: number) =>
-      col.find({ orgId, $or: [{ scan: scanId }, { lastScan: scanId }] }).sort({ detectedAt: -1, _id: -1 }).limit(limit).toArray(),
+      col.find({ orgId, $or: [{ scan: scanId }, { lastScan: scanId }], suppressed: { $ne: true } }).sort({ detectedAt: -1, _id: -1 }).limit(limit).toArray(),
     /** Counts grouped by one or two fields, over the filter's matches. */
     group(orgId: string, f: DriftFilter, by: Record<string, string>) {
       return col.aggregate<{ _id: Record<string, string>; n: number }>([

@@ -138,4 +138,15 @@ t.test('tokens, ingestion and the event list', async (t) => {
   const late = await viaTwin();
   t.equal(late.statusCode, 401, 'the other process: 401 at once');
   t.equal(late.json().error.code, 'invalid_token');
+
+  // Retention like the audit trail's: Pro keeps 30 days.
+  const service = a.services['cloud-events']!;
+  const mine = () => ctx.db.db.collection('cloud_events').countDocuments({ orgId: owner.orgId });
+  const kept = await mine();
+  await service.purge(new Date(Date.now() + 29 * 86_400_000));
+  t.equal(await mine(), kept, 'after 29 days: kept');
+  await ctx.tenancy.setPlan(other.orgId, 'team');
+  await service.purge(new Date(Date.now() + 31 * 86_400_000));
+  t.equal(await mine(), 0, "after 31 days: the Pro organization's events purged");
+  t.equal(await ctx.db.db.collection('cloud_events').countDocuments({ orgId: other.orgId }), 1, "the Team organization's kept (90 days)");
 });
