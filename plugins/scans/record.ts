@@ -179,8 +179,10 @@ export function createRecorder(ctx: AppContext, d: Deps) {
     }
 
     // Before the scan's own status: a retry after a failed write replaces it again. A targeted
-    // re-check reads the states whole, so its inventory is the whole config's too.
-    if (inventory) await d.managed.replace(orgId, repositoryConfig, scanId, inventory, now);
+    // re-check (scan.trigger) leaves the inventory as the config's last full scan recorded it:
+    // its states were read seconds after, and rewriting every row of a large state (an update
+    // of each kept row) would cost the re-check many times its own reading (docs/cloud-events.md).
+    if (inventory && !scan.trigger) await d.managed.replace(orgId, repositoryConfig, scanId, inventory, now);
 
     // Drifts suppressed as learned noise are stored, and left out of the counts and events.
     const shown = inserted.filter((f) => !noteOf(f.resourceAddress).suppressed);
