@@ -33,7 +33,7 @@ t.test('an event on a managed resource: one targeted re-check, its drift attribu
     return (await api('GET', `/api/scans/${scanId}`)).data;
   };
   const open = async () => (await api('GET', '/api/drifts?status=detected&limit=100')).data as { resourceAddress: string; cause: { actor: string; eventName: string } | null; scan: string }[];
-  const pending = () => ctx.db.db.collection('cloud_event_checks').countDocuments({ orgId: owner.orgId, pendingKey: 'pending' });
+  const pending = () => ctx.db.db.collection('cloud_event_checks').countDocuments({ orgId: owner.orgId, repositoryConfig: config, pendingKey: 'pending' });
 
   // A full scan records what the config manages, and finds the bucket's versioning suspended.
   await world.c.s3.send(new PutBucketVersioningCommand({ Bucket: world.bucket, VersioningConfiguration: { Status: 'Suspended' } }));
