@@ -13,10 +13,16 @@ export const EventDrift = Type.Object({
   resourceAddress: Type.String({ description: 'Terraform resource address' }),
   resourceType: Type.Optional(Type.String()),
   severity: Severity,
+  /** drift.detected: the change event most likely behind it (plugins/cloud-events), null when none is known. */
+  cause: Type.Optional(Type.Union([Type.Object({
+    eventId: Type.String(), eventName: Type.String(), eventTime: Type.String({ description: 'ISO 8601' }),
+    actor: Type.Union([Type.String(), Type.Null()]), actorType: Type.Union([Type.String(), Type.Null()]),
+    sourceIPAddress: Type.Union([Type.String(), Type.Null()]), userAgent: Type.Union([Type.String(), Type.Null()]),
+  }), Type.Null()])),
 });
 
 /** What started a scan (`schedule`: its config's cron or a Drift Watch run). */
-const TriggeredBy = Type.String({ description: 'manual or schedule' });
+const TriggeredBy = Type.String({ description: 'manual, schedule or event (a targeted re-check a cloud change event queued)' });
 
 const Repository = {
   repositoryConfigId: Id,

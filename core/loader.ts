@@ -266,6 +266,7 @@ function securityFor(auth: string) {
     case 'runner': return [{ runnerToken: [] }];
     case 'runner-link': return [{ runnerLink: [] }];
     case 'scim': return [{ scimToken: [] }];
+    case 'cloud-events': return [{ cloudEventsToken: [] }];
     case 'service-key': return [{ serviceKey: [] }];
     default: return [];
   }

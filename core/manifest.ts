@@ -13,9 +13,10 @@ import type { RepoScope } from './guards/repositories.ts';
 /**
  * How a request proves who it is. `runner-link`: a runner token in the `token` query
  * parameter (the install script and agent package links, fetched by curl); when the path
- * names a `:runnerId`, the token must be that runner's.
+ * names a `:runnerId`, the token must be that runner's. `cloud-events`: a `ce_` token
+ * (plugins/cloud-events), accepted by that plugin's ingestion route and nowhere else.
  */
-export const AUTH_KINDS = ['none', 'user', 'bearer', 'runner', 'runner-link', 'scim', 'service-key', 'download'] as const;
+export const AUTH_KINDS = ['none', 'user', 'bearer', 'runner', 'runner-link', 'scim', 'service-key', 'download', 'cloud-events'] as const;
 export type AuthKind = (typeof AUTH_KINDS)[number];
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type ReplyStyle = 'envelope' | 'named' | 'raw';

@@ -24,6 +24,7 @@ export function openapiInfo(config: Config) {
         runnerToken: { type: 'apiKey', in: 'header', name: 'X-Runner-Token' },
         runnerLink: { type: 'apiKey', in: 'query', name: 'token', description: "The runner's own token (install script and agent package links)" },
         scimToken: { type: 'http', scheme: 'bearer', description: 'SCIM token' },
+        cloudEventsToken: { type: 'http', scheme: 'bearer', description: 'Cloud events token (ce_), POST /api/cloud-events only' },
         serviceKey: { type: 'apiKey', in: 'header', name: 'x-service-key' },
       },
       schemas: webhookSchemas(),

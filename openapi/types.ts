@@ -636,6 +636,93 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/cloud-events/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tokens of the organization, prefix only, newest first */
+        get: operations["listCloudEventTokens"];
+        put?: never;
+        /** A ce_ token for POST /api/cloud-events, shown once (stored hashed) */
+        post: operations["createCloudEventToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cloud-events/tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoked at once in every process */
+        delete: operations["deleteCloudEventToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cloud-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Stored write events, newest eventTime first; filters resourceId, actor (substring of the identity ARN), eventName, from, to */
+        get: operations["listCloudEvents"];
+        put?: never;
+        /** CloudTrail records (bare or as EventBridge delivers them), one or an array of up to 100 (413 beyond); 400 names a bad record and nothing of the batch is stored */
+        post: operations["ingestCloudEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/drifts/noise-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Attributes learned as noise per resource type (changed with no write event, back and forth, 3 times by default) */
+        get: operations["listNoiseRules"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/drifts/noise-rules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** {enabled:false} reverses a rule: its drifts show again at the next scan */
+        patch: operations["updateNoiseRule"];
+        trace?: never;
+    };
     "/api/auth/cloud-a-credentials": {
         parameters: {
             query?: never;
@@ -3649,7 +3736,7 @@ export interface components {
             driftCount: number;
             newDrifts: number;
             resolvedDrifts: number;
-            /** @description manual or schedule */
+            /** @description manual, schedule or event (a targeted re-check a cloud change event queued) */
             triggeredBy?: string;
         };
         /** @description data of the scan.failed event */
@@ -3659,7 +3746,7 @@ export interface components {
             /** @description owner/name of the repository config */
             repositoryName: string;
             error: string;
-            /** @description manual or schedule */
+            /** @description manual, schedule or event (a targeted re-check a cloud change event queued) */
             triggeredBy?: string;
         };
         /** @description data of the drift.detected event */
@@ -3675,6 +3762,16 @@ export interface components {
                 resourceAddress: string;
                 resourceType?: string;
                 severity: "critical" | "high" | "medium" | "low";
+                cause?: {
+                    eventId: string;
+                    eventName: string;
+                    /** @description ISO 8601 */
+                    eventTime: string;
+                    actor: string | null;
+                    actorType: string | null;
+                    sourceIPAddress: string | null;
+                    userAgent: string | null;
+                } | null;
             }[];
         };
         /** @description data of the drift.resolved event */
@@ -3691,6 +3788,16 @@ export interface components {
                 resourceAddress: string;
                 resourceType?: string;
                 severity: "critical" | "high" | "medium" | "low";
+                cause?: {
+                    eventId: string;
+                    eventName: string;
+                    /** @description ISO 8601 */
+                    eventTime: string;
+                    actor: string | null;
+                    actorType: string | null;
+                    sourceIPAddress: string | null;
+                    userAgent: string | null;
+                } | null;
             }[];
         };
         /** @description data of the guardrail.violated event */
@@ -6755,6 +6862,526 @@ export interface operations {
             };
         };
     };
+    listCloudEventTokens: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            id: string;
+                            name: string;
+                            prefix: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            lastUsedAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createCloudEventToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            id: string;
+                            name: string;
+                            prefix: string;
+                            /** @description ce_… shown once; only its hash is stored */
+                            token: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteCloudEventToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listCloudEvents: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                /** @description A resource id the call touched, exactly */
+                resourceId?: string;
+                /** @description Substring of the caller's identity ARN, case-insensitive */
+                actor?: string;
+                eventName?: string;
+                /** @description eventTime at or after */
+                from?: string;
+                /** @description eventTime at or before */
+                to?: string;
+            };
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            id: string;
+                            eventId: string;
+                            /** Format: date-time */
+                            eventTime: string;
+                            eventName: string;
+                            eventSource: string | null;
+                            awsRegion: string | null;
+                            recipientAccountId: string | null;
+                            userIdentity: {
+                                type: string | null;
+                                arn: string | null;
+                                principalId: string | null;
+                                /** @description sessionContext.sessionIssuer.arn */
+                                issuer: string | null;
+                            };
+                            sourceIPAddress: string | null;
+                            userAgent: string | null;
+                            errorCode: string | null;
+                            resourceIds: string[];
+                            /** Format: date-time */
+                            receivedAt: string;
+                        }[];
+                        total: number;
+                        page: number;
+                        pages: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    ingestCloudEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A CloudTrail record (bare, or as EventBridge delivers it under detail), or an array of at most 100 */
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Write calls stored */
+                        accepted: number;
+                        /** @description Records whose eventID this organization had already sent: nothing changed */
+                        duplicates: number;
+                        /** @description Read-only calls (readOnly true, Describe*, Get*, List*, Head*): counted, not stored */
+                        readOnly: number;
+                        /** @description EventBridge events of another detail-type */
+                        ignored: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listNoiseRules: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            id: string;
+                            resourceType: string;
+                            attribute: string;
+                            /** @description Changes of the attribute seen with no write event touching the resource */
+                            observations: number;
+                            /** Format: date-time */
+                            learnedAt: string | null;
+                            enabled: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateNoiseRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                /** @description Record id (24 lowercase hex characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    enabled: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            id: string;
+                            resourceType: string;
+                            attribute: string;
+                            /** @description Changes of the attribute seen with no write event touching the resource */
+                            observations: number;
+                            /** Format: date-time */
+                            learnedAt: string | null;
+                            enabled: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
     getCloudACredentials: {
         parameters: {
             query?: never;
@@ -8468,6 +9095,24 @@ export interface operations {
                                     [key: string]: unknown;
                                 };
                             } | null;
+                            cause: {
+                                /** @description CloudTrail eventID */
+                                eventId: string;
+                                eventName: string;
+                                /** Format: date-time */
+                                eventTime: string;
+                                /** @description The caller's identity ARN */
+                                actor: string | null;
+                                /** @description userIdentity.type: IAMUser, AssumedRole, Root, AWSService... */
+                                actorType: string | null;
+                                sourceIPAddress: string | null;
+                                userAgent: string | null;
+                            } | null;
+                            causeReason: ("no_events_received" | "no_matching_event") | (never | null);
+                            /** @description Learned noise: left out of default lists, counts, dashboards, notifications and webhooks */
+                            suppressed: boolean;
+                            /** @description The noise rule(s): noise:<resourceType>:<attribute> */
+                            suppressedReason: string | null;
                         };
                     };
                 };
@@ -10821,6 +11466,10 @@ export interface operations {
                 location?: string;
                 /** @description Severity rule id, exactly (GET /api/drifts/rules) */
                 ruleId?: string;
+                /** @description Substring of the cause's actor (identity ARN), case-insensitive */
+                actor?: string;
+                /** @description true: drifts suppressed as learned noise are listed too (each with suppressed true); default false leaves them out */
+                suppressed?: boolean;
             };
             header?: {
                 /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
@@ -10909,6 +11558,24 @@ export interface operations {
                                     [key: string]: unknown;
                                 };
                             } | null;
+                            cause: {
+                                /** @description CloudTrail eventID */
+                                eventId: string;
+                                eventName: string;
+                                /** Format: date-time */
+                                eventTime: string;
+                                /** @description The caller's identity ARN */
+                                actor: string | null;
+                                /** @description userIdentity.type: IAMUser, AssumedRole, Root, AWSService... */
+                                actorType: string | null;
+                                sourceIPAddress: string | null;
+                                userAgent: string | null;
+                            } | null;
+                            causeReason: ("no_events_received" | "no_matching_event") | (never | null);
+                            /** @description Learned noise: left out of default lists, counts, dashboards, notifications and webhooks */
+                            suppressed: boolean;
+                            /** @description The noise rule(s): noise:<resourceType>:<attribute> */
+                            suppressedReason: string | null;
                         }[];
                         pagination: {
                             page: number;
@@ -10975,6 +11642,10 @@ export interface operations {
                 location?: string;
                 /** @description Severity rule id, exactly (GET /api/drifts/rules) */
                 ruleId?: string;
+                /** @description Substring of the cause's actor (identity ARN), case-insensitive */
+                actor?: string;
+                /** @description true: drifts suppressed as learned noise are listed too (each with suppressed true); default false leaves them out */
+                suppressed?: boolean;
                 /** @description One of detectedAt, severity, status, resourceType, resourceAddress; prefix - for descending. Default -detectedAt */
                 sort?: "detectedAt" | "-detectedAt" | "severity" | "-severity" | "status" | "-status" | "resourceType" | "-resourceType" | "resourceAddress" | "-resourceAddress";
             };
@@ -11065,6 +11736,24 @@ export interface operations {
                                     [key: string]: unknown;
                                 };
                             } | null;
+                            cause: {
+                                /** @description CloudTrail eventID */
+                                eventId: string;
+                                eventName: string;
+                                /** Format: date-time */
+                                eventTime: string;
+                                /** @description The caller's identity ARN */
+                                actor: string | null;
+                                /** @description userIdentity.type: IAMUser, AssumedRole, Root, AWSService... */
+                                actorType: string | null;
+                                sourceIPAddress: string | null;
+                                userAgent: string | null;
+                            } | null;
+                            causeReason: ("no_events_received" | "no_matching_event") | (never | null);
+                            /** @description Learned noise: left out of default lists, counts, dashboards, notifications and webhooks */
+                            suppressed: boolean;
+                            /** @description The noise rule(s): noise:<resourceType>:<attribute> */
+                            suppressedReason: string | null;
                         }[];
                         pagination: {
                             page: number;
@@ -11129,6 +11818,10 @@ export interface operations {
                 location?: string;
                 /** @description Severity rule id, exactly (GET /api/drifts/rules) */
                 ruleId?: string;
+                /** @description Substring of the cause's actor (identity ARN), case-insensitive */
+                actor?: string;
+                /** @description true: drifts suppressed as learned noise are listed too (each with suppressed true); default false leaves them out */
+                suppressed?: boolean;
             };
             header?: {
                 /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
@@ -11226,6 +11919,10 @@ export interface operations {
                 location?: string;
                 /** @description Severity rule id, exactly (GET /api/drifts/rules) */
                 ruleId?: string;
+                /** @description Substring of the cause's actor (identity ARN), case-insensitive */
+                actor?: string;
+                /** @description true: drifts suppressed as learned noise are listed too (each with suppressed true); default false leaves them out */
+                suppressed?: boolean;
                 /** @description One of detectedAt, severity, status, resourceType, resourceAddress; prefix - for descending. Default -detectedAt */
                 sort?: "detectedAt" | "-detectedAt" | "severity" | "-severity" | "status" | "-status" | "resourceType" | "-resourceType" | "resourceAddress" | "-resourceAddress";
             };
@@ -11590,6 +12287,24 @@ export interface operations {
                                     [key: string]: unknown;
                                 };
                             } | null;
+                            cause: {
+                                /** @description CloudTrail eventID */
+                                eventId: string;
+                                eventName: string;
+                                /** Format: date-time */
+                                eventTime: string;
+                                /** @description The caller's identity ARN */
+                                actor: string | null;
+                                /** @description userIdentity.type: IAMUser, AssumedRole, Root, AWSService... */
+                                actorType: string | null;
+                                sourceIPAddress: string | null;
+                                userAgent: string | null;
+                            } | null;
+                            causeReason: ("no_events_received" | "no_matching_event") | (never | null);
+                            /** @description Learned noise: left out of default lists, counts, dashboards, notifications and webhooks */
+                            suppressed: boolean;
+                            /** @description The noise rule(s): noise:<resourceType>:<attribute> */
+                            suppressedReason: string | null;
                         }[];
                     };
                 };
@@ -11726,6 +12441,24 @@ export interface operations {
                                     [key: string]: unknown;
                                 };
                             } | null;
+                            cause: {
+                                /** @description CloudTrail eventID */
+                                eventId: string;
+                                eventName: string;
+                                /** Format: date-time */
+                                eventTime: string;
+                                /** @description The caller's identity ARN */
+                                actor: string | null;
+                                /** @description userIdentity.type: IAMUser, AssumedRole, Root, AWSService... */
+                                actorType: string | null;
+                                sourceIPAddress: string | null;
+                                userAgent: string | null;
+                            } | null;
+                            causeReason: ("no_events_received" | "no_matching_event") | (never | null);
+                            /** @description Learned noise: left out of default lists, counts, dashboards, notifications and webhooks */
+                            suppressed: boolean;
+                            /** @description The noise rule(s): noise:<resourceType>:<attribute> */
+                            suppressedReason: string | null;
                         }[];
                     };
                 };
@@ -11947,6 +12680,24 @@ export interface operations {
                                     [key: string]: unknown;
                                 };
                             } | null;
+                            cause: {
+                                /** @description CloudTrail eventID */
+                                eventId: string;
+                                eventName: string;
+                                /** Format: date-time */
+                                eventTime: string;
+                                /** @description The caller's identity ARN */
+                                actor: string | null;
+                                /** @description userIdentity.type: IAMUser, AssumedRole, Root, AWSService... */
+                                actorType: string | null;
+                                sourceIPAddress: string | null;
+                                userAgent: string | null;
+                            } | null;
+                            causeReason: ("no_events_received" | "no_matching_event") | (never | null);
+                            /** @description Learned noise: left out of default lists, counts, dashboards, notifications and webhooks */
+                            suppressed: boolean;
+                            /** @description The noise rule(s): noise:<resourceType>:<attribute> */
+                            suppressedReason: string | null;
                         };
                     };
                 };
@@ -12086,6 +12837,24 @@ export interface operations {
                                     [key: string]: unknown;
                                 };
                             } | null;
+                            cause: {
+                                /** @description CloudTrail eventID */
+                                eventId: string;
+                                eventName: string;
+                                /** Format: date-time */
+                                eventTime: string;
+                                /** @description The caller's identity ARN */
+                                actor: string | null;
+                                /** @description userIdentity.type: IAMUser, AssumedRole, Root, AWSService... */
+                                actorType: string | null;
+                                sourceIPAddress: string | null;
+                                userAgent: string | null;
+                            } | null;
+                            causeReason: ("no_events_received" | "no_matching_event") | (never | null);
+                            /** @description Learned noise: left out of default lists, counts, dashboards, notifications and webhooks */
+                            suppressed: boolean;
+                            /** @description The noise rule(s): noise:<resourceType>:<attribute> */
+                            suppressedReason: string | null;
                         };
                     };
                 };
@@ -18801,6 +19570,8 @@ export interface operations {
                                     } | null;
                                     endpoint?: string;
                                     statePath?: string;
+                                    /** @description A targeted re-check (triggeredBy event): read and compare only these addresses */
+                                    addresses?: string[];
                                 };
                             } | null;
                         };
@@ -19175,7 +19946,16 @@ export interface operations {
                             branch: string;
                             /** @enum {unknown} */
                             status: "pending" | "running" | "completed" | "failed" | "cancelled";
-                            triggeredBy: "manual" | "schedule";
+                            /** @description event: a targeted re-check a cloud change event queued (trigger names it) */
+                            triggeredBy: "manual" | "schedule" | "event";
+                            /** @description A targeted re-check; null for a scan of the whole config */
+                            trigger: {
+                                /** @description The CloudTrail eventID that queued the re-check (the first of its debounce window) */
+                                eventId: string;
+                                resourceIds: string[];
+                                /** @description The only addresses read, compared and recorded */
+                                addresses: string[];
+                            } | null;
                             driftCount: number;
                             newDrifts: number;
                             resolvedDrifts: number;
@@ -19264,7 +20044,16 @@ export interface operations {
                                 branch: string;
                                 /** @enum {unknown} */
                                 status: "pending" | "running" | "completed" | "failed" | "cancelled";
-                                triggeredBy: "manual" | "schedule";
+                                /** @description event: a targeted re-check a cloud change event queued (trigger names it) */
+                                triggeredBy: "manual" | "schedule" | "event";
+                                /** @description A targeted re-check; null for a scan of the whole config */
+                                trigger: {
+                                    /** @description The CloudTrail eventID that queued the re-check (the first of its debounce window) */
+                                    eventId: string;
+                                    resourceIds: string[];
+                                    /** @description The only addresses read, compared and recorded */
+                                    addresses: string[];
+                                } | null;
                                 driftCount: number;
                                 newDrifts: number;
                                 resolvedDrifts: number;
@@ -19353,7 +20142,16 @@ export interface operations {
                             branch: string;
                             /** @enum {unknown} */
                             status: "pending" | "running" | "completed" | "failed" | "cancelled";
-                            triggeredBy: "manual" | "schedule";
+                            /** @description event: a targeted re-check a cloud change event queued (trigger names it) */
+                            triggeredBy: "manual" | "schedule" | "event";
+                            /** @description A targeted re-check; null for a scan of the whole config */
+                            trigger: {
+                                /** @description The CloudTrail eventID that queued the re-check (the first of its debounce window) */
+                                eventId: string;
+                                resourceIds: string[];
+                                /** @description The only addresses read, compared and recorded */
+                                addresses: string[];
+                            } | null;
                             driftCount: number;
                             newDrifts: number;
                             resolvedDrifts: number;
@@ -19438,7 +20236,16 @@ export interface operations {
                             branch: string;
                             /** @enum {unknown} */
                             status: "pending" | "running" | "completed" | "failed" | "cancelled";
-                            triggeredBy: "manual" | "schedule";
+                            /** @description event: a targeted re-check a cloud change event queued (trigger names it) */
+                            triggeredBy: "manual" | "schedule" | "event";
+                            /** @description A targeted re-check; null for a scan of the whole config */
+                            trigger: {
+                                /** @description The CloudTrail eventID that queued the re-check (the first of its debounce window) */
+                                eventId: string;
+                                resourceIds: string[];
+                                /** @description The only addresses read, compared and recorded */
+                                addresses: string[];
+                            } | null;
                             driftCount: number;
                             newDrifts: number;
                             resolvedDrifts: number;
@@ -19520,7 +20327,16 @@ export interface operations {
                             branch: string;
                             /** @enum {unknown} */
                             status: "pending" | "running" | "completed" | "failed" | "cancelled";
-                            triggeredBy: "manual" | "schedule";
+                            /** @description event: a targeted re-check a cloud change event queued (trigger names it) */
+                            triggeredBy: "manual" | "schedule" | "event";
+                            /** @description A targeted re-check; null for a scan of the whole config */
+                            trigger: {
+                                /** @description The CloudTrail eventID that queued the re-check (the first of its debounce window) */
+                                eventId: string;
+                                resourceIds: string[];
+                                /** @description The only addresses read, compared and recorded */
+                                addresses: string[];
+                            } | null;
                             driftCount: number;
                             newDrifts: number;
                             resolvedDrifts: number;
@@ -19602,7 +20418,16 @@ export interface operations {
                             branch: string;
                             /** @enum {unknown} */
                             status: "pending" | "running" | "completed" | "failed" | "cancelled";
-                            triggeredBy: "manual" | "schedule";
+                            /** @description event: a targeted re-check a cloud change event queued (trigger names it) */
+                            triggeredBy: "manual" | "schedule" | "event";
+                            /** @description A targeted re-check; null for a scan of the whole config */
+                            trigger: {
+                                /** @description The CloudTrail eventID that queued the re-check (the first of its debounce window) */
+                                eventId: string;
+                                resourceIds: string[];
+                                /** @description The only addresses read, compared and recorded */
+                                addresses: string[];
+                            } | null;
                             driftCount: number;
                             newDrifts: number;
                             resolvedDrifts: number;
@@ -19750,7 +20575,16 @@ export interface operations {
                             branch: string;
                             /** @enum {unknown} */
                             status: "pending" | "running" | "completed" | "failed" | "cancelled";
-                            triggeredBy: "manual" | "schedule";
+                            /** @description event: a targeted re-check a cloud change event queued (trigger names it) */
+                            triggeredBy: "manual" | "schedule" | "event";
+                            /** @description A targeted re-check; null for a scan of the whole config */
+                            trigger: {
+                                /** @description The CloudTrail eventID that queued the re-check (the first of its debounce window) */
+                                eventId: string;
+                                resourceIds: string[];
+                                /** @description The only addresses read, compared and recorded */
+                                addresses: string[];
+                            } | null;
                             driftCount: number;
                             newDrifts: number;
                             resolvedDrifts: number;
@@ -19831,6 +20665,24 @@ export interface operations {
                                         [key: string]: unknown;
                                     };
                                 } | null;
+                                cause: {
+                                    /** @description CloudTrail eventID */
+                                    eventId: string;
+                                    eventName: string;
+                                    /** Format: date-time */
+                                    eventTime: string;
+                                    /** @description The caller's identity ARN */
+                                    actor: string | null;
+                                    /** @description userIdentity.type: IAMUser, AssumedRole, Root, AWSService... */
+                                    actorType: string | null;
+                                    sourceIPAddress: string | null;
+                                    userAgent: string | null;
+                                } | null;
+                                causeReason: ("no_events_received" | "no_matching_event") | (never | null);
+                                /** @description Learned noise: left out of default lists, counts, dashboards, notifications and webhooks */
+                                suppressed: boolean;
+                                /** @description The noise rule(s): noise:<resourceType>:<attribute> */
+                                suppressedReason: string | null;
                             }[];
                         };
                     };
@@ -19903,7 +20755,16 @@ export interface operations {
                             branch: string;
                             /** @enum {unknown} */
                             status: "pending" | "running" | "completed" | "failed" | "cancelled";
-                            triggeredBy: "manual" | "schedule";
+                            /** @description event: a targeted re-check a cloud change event queued (trigger names it) */
+                            triggeredBy: "manual" | "schedule" | "event";
+                            /** @description A targeted re-check; null for a scan of the whole config */
+                            trigger: {
+                                /** @description The CloudTrail eventID that queued the re-check (the first of its debounce window) */
+                                eventId: string;
+                                resourceIds: string[];
+                                /** @description The only addresses read, compared and recorded */
+                                addresses: string[];
+                            } | null;
                             driftCount: number;
                             newDrifts: number;
                             resolvedDrifts: number;

@@ -155,10 +155,10 @@ function orgGuard(spec: RouteSpec, requiredPlan: Plan | undefined, tenancy: Tena
     if (p.kind === 'service') {
       const org = ID.test(orgId) ? await tenancy.org(orgId) : null;
       access = org && { org, role: 'admin', builtInRole: 'admin' as const, permissions: ROLE_PERMISSIONS.admin };
-    } else if (p.kind === 'scim') {
-      // A SCIM token acts for its one organization (orgId checked above) and holds no role.
+    } else if (p.kind === 'scim' || p.kind === 'cloud-events') {
+      // A SCIM or cloud-events token acts for its one organization (orgId checked above) and holds no role.
       const org = await tenancy.org(orgId);
-      access = org && { org, role: 'scim', builtInRole: null, permissions: new Set<never>() };
+      access = org && { org, role: p.kind, builtInRole: null, permissions: new Set<never>() };
     } else if (p.userId && ID.test(orgId)) {
       access = await tenancy.access(orgId, p.userId);
     }

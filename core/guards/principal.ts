@@ -5,7 +5,7 @@ import type { AuthKind } from '../manifest.ts';
 import type { OrgAccess } from '../tenancy/index.ts';
 
 export interface Principal {
-  kind: 'user' | 'cli' | 'service' | 'download' | 'runner' | 'scim';
+  kind: 'user' | 'cli' | 'service' | 'download' | 'runner' | 'scim' | 'cloud-events';
   userId?: string;
   sessionId?: string;
   email?: string;
@@ -34,7 +34,7 @@ declare module 'fastify' {
   }
 }
 
-export const CREDENTIALS = ['jwt', 'cli', 'download', 'service-key', 'runner', 'runner-link', 'scim'] as const;
+export const CREDENTIALS = ['jwt', 'cli', 'download', 'service-key', 'runner', 'runner-link', 'scim', 'cloud-events'] as const;
 export type CredentialKind = (typeof CREDENTIALS)[number];
 
 /**
@@ -53,6 +53,7 @@ export const ACCEPTS: Record<Exclude<AuthKind, 'none'>, CredentialKind[]> = {
   runner: ['runner'],
   'runner-link': ['runner-link'],
   scim: ['scim'],
+  'cloud-events': ['cloud-events'],
 };
 
 export const bearerToken = (req: FastifyRequest): string | undefined => {

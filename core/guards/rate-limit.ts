@@ -13,6 +13,8 @@ export const RATE_LIMITS = {
   strict: { points: 5, seconds: 60 * 60, by: 'user', failClosed: false },
   runner: { points: 120, seconds: 60, by: 'runner', failClosed: false },
   credentials: { points: 60, seconds: 60 * 60, by: 'user', failClosed: true },
+  // Cloud change events (plugins/cloud-events): batches of up to 100 records per organization.
+  'cloud-events': { points: 600, seconds: 60, by: 'org', failClosed: false },
 } as const satisfies Record<string, LimitSpec>;
 export type RateLimitName = keyof typeof RATE_LIMITS;
 export const RATE_LIMIT_NAMES = Object.keys(RATE_LIMITS) as RateLimitName[];
@@ -67,4 +69,26 @@ function setHeaders(reply: FastifyReply, spec: LimitSpec, res: RateLimiterRes) {
   reply.header('ratelimit-limit', spec.points);
   reply.header('ratelimit-remaining', Math.max(0, res.remainingPoints));
   reply.header('ratelimit-reset', Math.ceil(res.msBeforeNext / 1000));
+}
+
+/**
+ * The same named limits outside a request (a scan a job starts for an organization): one point
+ * of the key the guard would use (`org:<id>`), in the same Redis bucket. Answers 0 when allowed,
+ * else the milliseconds until a point frees. Fails open like the guard (a Redis outage allows).
+ */
+export function createLimitConsumer(redis: Redis) {
+  const limiters = new Map<RateLimitName, RateLimiterRedis>();
+  return async function consume(name: RateLimitName, orgId: string): Promise<number> {
+    const spec = RATE_LIMITS[name];
+    if (!limiters.has(name)) {
+      limiters.set(name, new RateLimiterRedis({ storeClient: redis, keyPrefix: `rl:${name}`, points: spec.points, duration: spec.seconds, rejectIfRedisNotReady: true }));
+    }
+    try {
+      await limiters.get(name)!.consume(`org:${orgId}`);
+      return 0;
+    } catch (err) {
+      if (err instanceof RateLimiterRes) return Math.max(1000, err.msBeforeNext);
+      return 0;
+    }
+  };
 }

@@ -8,6 +8,7 @@ import { driftSort, type Drift, type DriftFilter, type DriftStore } from './stor
 export const CSV_COLUMNS = [
   'id', 'resourceType', 'resourceAddress', 'severity', 'status', 'changeType', 'repositoryName', 'repositoryConfig',
   'scan', 'detectedAt', 'lastSeenAt', 'resolvedAt', 'resolvedBy', 'rule_id', 'resource_id', 'location', 'account', 'declared_in',
+  'cause_actor', 'cause_event', 'cause_time', 'suppressed',
 ] as const;
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : '');
@@ -15,6 +16,7 @@ export const csvRow = (d: Drift) => [
   d._id, d.resourceType, d.resourceAddress, d.severity, d.status, d.changeType, d.repositoryName, d.repositoryConfig,
   d.scan, iso(d.detectedAt), iso(d.lastSeenAt), iso(d.resolvedAt), d.resolvedBy ?? '',
   d.ruleId ?? '', d.resourceId ?? '', d.location ?? '', d.account ?? '', d.declaredIn ? `${d.declaredIn.file}:${d.declaredIn.line}` : '',
+  d.cause?.actor ?? '', d.cause?.eventName ?? '', iso(d.cause?.eventTime), d.suppressed ? 'true' : 'false',
 ];
 
 /** Spreadsheets run cells that start with these as formulas (CSV injection): prefix a quote. */

@@ -2,7 +2,7 @@
 // view that turns a stored drift into its wire shape.
 import { Type, type Static } from 'typebox';
 import { Id, Nullable, Timestamp, pageFields } from '../../core/schemas.ts';
-import { CHANGE_TYPES, DRIFT_STATUSES, PROVIDERS, SEVERITIES, SORT_FIELDS, type Drift, type DriftPlacement } from './store.ts';
+import { CAUSE_REASONS, CHANGE_TYPES, DRIFT_STATUSES, PROVIDERS, SEVERITIES, SORT_FIELDS, type Drift, type DriftCause, type DriftPlacement } from './store.ts';
 
 export const Severity = Type.Enum(SEVERITIES);
 export const DriftStatus = Type.Enum(DRIFT_STATUSES);
@@ -37,6 +37,18 @@ export const ReportedPlacement = {
   declaredIn: Type.Optional(placementFields.declaredIn),
   commit: Type.Optional(Nullable(Type.String({ pattern: '^[0-9a-f]{7,64}$', description: 'The commit scanned' }))),
 };
+/** The change event most likely behind a drift (plugins/cloud-events; docs/cloud-events.md). */
+export const CauseView = Type.Object({
+  eventId: Type.String({ description: 'CloudTrail eventID' }),
+  eventName: Type.String(),
+  eventTime: Timestamp,
+  actor: Nullable(Type.String({ description: "The caller's identity ARN" })),
+  actorType: Nullable(Type.String({ description: 'userIdentity.type: IAMUser, AssumedRole, Root, AWSService...' })),
+  sourceIPAddress: Nullable(Type.String()),
+  userAgent: Nullable(Type.String()),
+});
+export const causeView = (c: DriftCause) => ({ ...c, eventTime: c.eventTime.toISOString() });
+
 export const DriftView = Type.Object({
   _id: Type.String(),
   resourceType: Type.String(),
@@ -61,6 +73,10 @@ export const DriftView = Type.Object({
     by: Type.String({ description: 'User id of who accepted it' }), at: Timestamp,
     diff: Type.Record(Type.String(), Type.Unknown(), { description: 'The diff accepted: the drift is reported again only when a scan finds another' }),
   }, { description: 'Accepted baseline (Drift Watch accept); null when not accepted' })),
+  cause: Nullable(CauseView),
+  causeReason: Nullable(Type.Enum(CAUSE_REASONS, { description: 'Why cause is null: the organization sent no change events in the window, or none touched the resource' })),
+  suppressed: Type.Boolean({ description: 'Learned noise: left out of default lists, counts, dashboards, notifications and webhooks' }),
+  suppressedReason: Nullable(Type.String({ description: 'The noise rule(s): noise:<resourceType>:<attribute>' })),
 });
 export type DriftView = Static<typeof DriftView>;
 
@@ -79,6 +95,8 @@ export function driftView(d: Drift): DriftView {
     feedback: d.feedback ? { rating: d.feedback.rating, comment: d.feedback.comment, at: d.feedback.at.toISOString() } : null,
     ...placementView(d), commit: d.commit ?? null,
     accepted: d.accepted ? { by: d.accepted.by, at: d.accepted.at.toISOString(), diff: d.accepted.diff } : null,
+    cause: d.cause ? causeView(d.cause) : null, causeReason: d.causeReason ?? null,
+    suppressed: d.suppressed === true, suppressedReason: d.suppressedReason ?? null,
   };
 }
 
@@ -91,6 +109,8 @@ const placeFilters = {
   resourceId: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: "The cloud's id of the resource, exactly" })),
   location: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Region, location or zone, exactly' })),
   ruleId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Severity rule id, exactly (GET /api/drifts/rules)' })),
+  actor: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: "Substring of the cause's actor (identity ARN), case-insensitive" })),
+  suppressed: Type.Optional(Type.Boolean({ description: 'true: drifts suppressed as learned noise are listed too (each with suppressed true); default false leaves them out' })),
 };
 export const ListQuery = Type.Object({ ...Page, status: Type.Optional(listOf(DRIFT_STATUSES)), severity: Type.Optional(listOf(SEVERITIES)), ...placeFilters });
 export const Filters = {

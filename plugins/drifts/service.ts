@@ -35,6 +35,8 @@ export function toFilter(q: FilterQuery, scope: RepoScope): DriftFilter {
     resourceId: q.resourceId || undefined,
     location: q.location || undefined,
     ruleId: q.ruleId || undefined,
+    actor: q.actor || undefined,
+    suppressed: q.suppressed === true,
   };
 }
 
@@ -62,7 +64,7 @@ export function createDriftService(ctx: AppContext, d: Deps) {
 
   return {
     list: (orgId: string, q: ListQuery, scope: RepoScope) =>
-      page(orgId, toFilter({ status: q.status, severity: q.severity, resourceId: q.resourceId, location: q.location, ruleId: q.ruleId }, scope), undefined, q),
+      page(orgId, toFilter({ status: q.status, severity: q.severity, resourceId: q.resourceId, location: q.location, ruleId: q.ruleId, actor: q.actor, suppressed: q.suppressed }, scope), undefined, q),
     query: (orgId: string, q: QueryQuery, scope: RepoScope) =>
       page(orgId, toFilter(q, scope), q.sort, q),
 
@@ -93,7 +95,7 @@ export function createDriftService(ctx: AppContext, d: Deps) {
         d.drifts.distinctPrefix(orgId, 'repositoryName', '', 20, repos),
       ]);
       return {
-        fields: ['q', 'status', 'severity', 'resourceType', 'repositoryConfigId', 'resourceId', 'location', 'ruleId'],
+        fields: ['q', 'status', 'severity', 'resourceType', 'repositoryConfigId', 'resourceId', 'location', 'ruleId', 'actor', 'suppressed'],
         sortFields: SORT_FIELDS.flatMap((s) => [s, `-${s}`]),
         statuses: [...DRIFT_STATUSES],
         severities: [...SEVERITIES],
@@ -213,7 +215,9 @@ export function createDriftService(ctx: AppContext, d: Deps) {
       const [reported, resolved, open] = await Promise.all([
         d.drifts.reportedBy(orgId, scanId), d.drifts.resolvedBy(orgId, configId, scanId), d.drifts.openOf(orgId, configId),
       ]);
-      return { reported, resolved, open };
+      // Drifts suppressed as learned noise (plugins/cloud-events) are not news to a watch either.
+      const shown = <T extends { suppressed?: boolean }>(list: T[]) => list.filter((x) => !x.suppressed);
+      return { reported: shown(reported), resolved: shown(resolved), open: shown(open) };
     },
     /** Writes of a scan's result (plugins/scans/record.ts): named, each scoped to the organization and config. */
     results: {

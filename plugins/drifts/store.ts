@@ -79,8 +79,28 @@ export interface Drift extends Partial<DriftPlacement> {
   accepted?: DriftAcceptance | null;
   /** The latest scan that reported this drift again after its accepted diff changed. */
   redetectedScan?: string | null;
+  /** Absent on records stored before cause attribution and noise suppression (read as null, false). */
+  cause?: DriftCause | null;
+  causeReason?: CauseReason | null;
+  suppressed?: boolean;
+  suppressedReason?: string | null;
 }
 export interface DriftAcceptance { by: string; at: Date; diff: Record<string, unknown> }
+/** The most likely change event behind a drift (plugins/cloud-events attributes it when the drift is recorded). */
+export interface DriftCause {
+  eventId: string; eventName: string; eventTime: Date; actor: string | null; actorType: string | null;
+  sourceIPAddress: string | null; userAgent: string | null;
+}
+export const CAUSE_REASONS = ['no_events_received', 'no_matching_event'] as const;
+export type CauseReason = (typeof CAUSE_REASONS)[number];
+/** What a scan's result adds to a drift besides its diff: its cause and whether learned noise suppresses it. */
+export interface DriftAnnotation {
+  cause: DriftCause | null;
+  causeReason: CauseReason | null;
+  suppressed: boolean;
+  /** The noise rule(s) that suppress it: `noise:<resourceType>:<attribute>`. */
+  suppressedReason: string | null;
+}
 
 /** A drift as the predictions plugin's learn run reads it (store.eachSince). */
 export type DriftHistoryRow = Pick<Drift, '_id' | 'repositoryConfig' | 'resourceType' | 'resourceAddress' | 'severityRank' | 'detectedAt' | 'resolvedAt' | 'diff'> & { commit?: string | null };
@@ -135,6 +155,10 @@ export interface DriftFilter {
   resourceId?: string;
   location?: string;
   ruleId?: string;
+  /** Substring of the cause's actor (identity ARN), case-insensitive. */
+  actor?: string;
+  /** Include drifts suppressed as learned noise (left out by default). */
+  suppressed?: boolean;
 }
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -151,6 +175,10 @@ export function driftFilter(orgId: string, f: DriftFilter): Filter<Drift> {
     const rx = { $regex: escapeRegex(f.q), $options: 'i' };
     filter.$or = [{ resourceAddress: rx }, { resourceType: rx }];
   }
+  // Both are conditions over the rows an index family above selects, never equality keys: a
+  // suppressed drift is rare, and an actor is a substring.
+  if (f.actor) filter['cause.actor'] = { $regex: escapeRegex(f.actor), $options: 'i' };
+  if (!f.suppressed) filter.suppressed = { $ne: true };
   return filter;
 }
 
@@ -169,7 +197,7 @@ export function driftSort(sort: string | undefined): Record<string, 1 | -1> {
 
 /** What the CSV export reads: no diff or analysis, so each batch stays small. */
 const EXPORT_FIELDS = Object.fromEntries(['resourceType', 'resourceAddress', 'severity', 'status', 'changeType', 'repositoryName', 'repositoryConfig',
-  'scan', 'detectedAt', 'lastSeenAt', 'resolvedAt', 'resolvedBy', 'ruleId', 'resourceId', 'location', 'account', 'declaredIn'].map((f) => [f, 1]));
+  'scan', 'detectedAt', 'lastSeenAt', 'resolvedAt', 'resolvedBy', 'ruleId', 'resourceId', 'location', 'account', 'declaredIn', 'cause', 'suppressed'].map((f) => [f, 1]));
 
 const PLACEMENT_PROJECTION = { ruleId: 1, resourceId: 1, provider: 1, location: 1, account: 1, module: 1, declaredIn: 1 } as const;
 
@@ -192,7 +220,7 @@ export function createDriftStore(db: Database) {
       col.find(driftFilter(orgId, f), { projection: EXPORT_FIELDS }).sort(sort).batchSize(1000),
     get: (orgId: string, id: string) => col.findOne({ _id: id, orgId }),
     byScan: (orgId: string, scanId: string, limit: number) =>
-      col.find({ orgId, $or: [{ scan: scanId }, { lastScan: scanId }] }).sort({ detectedAt: -1, _id: -1 }).limit(limit).toArray(),
+      col.find({ orgId, $or: [{ scan: scanId }, { lastScan: scanId }], suppressed: { $ne: true } }).sort({ detectedAt: -1, _id: -1 }).limit(limit).toArray(),
     /** Counts grouped by one or two fields, over the filter's matches. */
     group(orgId: string, f: DriftFilter, by: Record<string, string>) {
       return col.aggregate<{ _id: Record<string, string>; n: number }>([
@@ -202,7 +230,7 @@ export function createDriftStore(db: Database) {
     },
     /** Per-day counts of detections (day) or resolutions (resolvedDay) from `since` on. */
     trend(orgId: string, field: 'day' | 'resolvedDay', since: string, repositoryConfig?: readonly string[]) {
-      const match: Document = { orgId, [field]: { $gte: since } };
+      const match: Document = { orgId, [field]: { $gte: since }, suppressed: { $ne: true } };
       if (repositoryConfig) match.repositoryConfig = { $in: [...repositoryConfig] };
       return col.aggregate<{ _id: string; n: number }>([{ $match: match }, { $group: { _id: `$${field}`, n: { $sum: 1 } } }]).toArray();
     },
@@ -229,7 +257,7 @@ export function createDriftStore(db: Database) {
     /** The open drifts of one config, projected to what the comparison needs. */
     openOf: (orgId: string, repositoryConfig: string) =>
       // One round trip for any realistic N: the projected documents are small (the diff, to see whether it changed).
-      col.find({ orgId, repositoryConfig, openKey: OPEN }, { projection: { _id: 1, resourceAddress: 1, status: 1, severity: 1, changeType: 1, lastScan: 1, scan: 1, resourceType: 1, diff: 1, accepted: 1, redetectedScan: 1, ...PLACEMENT_PROJECTION } }).batchSize(50_000).toArray(),
+      col.find({ orgId, repositoryConfig, openKey: OPEN }, { projection: { _id: 1, resourceAddress: 1, status: 1, severity: 1, changeType: 1, lastScan: 1, scan: 1, resourceType: 1, diff: 1, accepted: 1, redetectedScan: 1, suppressed: 1, ...PLACEMENT_PROJECTION } }).batchSize(50_000).toArray(),
     /** Inserts what it can; returns the addresses that hit the open-record unique index (a concurrent scan of the same config inserted them). */
     async insertNew(orgId: string, docs: Drift[]): Promise<string[]> {
       if (!docs.length) return [];
@@ -250,7 +278,7 @@ export function createDriftStore(db: Database) {
       await col.updateMany({ orgId, repositoryConfig, openKey: OPEN, resourceAddress: { $in: addresses } }, { $set: set });
     },
     /** Open drifts of a config found again unchanged: one statement for a group sharing severity, changeType and commit. */
-    async seenAgain(orgId: string, repositoryConfig: string, ids: string[], set: Pick<Drift, 'lastScan' | 'lastSeenAt' | 'severity' | 'severityRank' | 'changeType' | 'commit' | 'updatedAt'>) {
+    async seenAgain(orgId: string, repositoryConfig: string, ids: string[], set: Pick<Drift, 'lastScan' | 'lastSeenAt' | 'severity' | 'severityRank' | 'changeType' | 'commit' | 'updatedAt' | 'suppressed' | 'suppressedReason'>) {
       await col.updateMany({ orgId, repositoryConfig, openKey: OPEN, _id: { $in: ids } }, { $set: set });
     },
     /** Open drifts found again with a new diff or placement: one bulk write, a statement each. */
@@ -294,7 +322,7 @@ export function createDriftStore(db: Database) {
       if (rows.length) fn(rows);
     },
     countByConfig: (orgId: string, repositoryConfig: string, status?: DriftStatus) =>
-      col.countDocuments(status ? { orgId, repositoryConfig, status } : { orgId, repositoryConfig }),
+      col.countDocuments(status ? { orgId, repositoryConfig, status, suppressed: { $ne: true } } : { orgId, repositoryConfig, suppressed: { $ne: true } }),
     countOrg: (orgId: string, status?: DriftStatus) => col.countDocuments(status ? { orgId, status } : { orgId }),
     async removeOrg(orgId: string) {
       await col.deleteMany({ orgId });

@@ -108,6 +108,7 @@ export const Job = Type.Object({
     credentials: Nullable(Type.Record(Type.String(), Type.Unknown(), { description: "Decrypted cloud credentials of the project, else of the organization" })),
     endpoint: Type.Optional(Type.String()),
     statePath: Type.Optional(Type.String()),
+    addresses: Type.Optional(Type.Array(Type.String(), { description: 'A targeted re-check (triggeredBy event): read and compare only these addresses' })),
   }),
 });
 export const JobClaim = Type.Object({ job: Nullable(Job) });

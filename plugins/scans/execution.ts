@@ -86,7 +86,7 @@ export function createExecution(ctx: AppContext, d: Deps) {
       if (isForRunners(config)) return { kind: 'runners' };
       const claimed = await ctx.once.runOnce(`execute:${scanId}`, orgId, async (): Promise<ExecutorClaim> => {
         // A config that cannot be scanned fails the scan from pending: it never started.
-        const input = await scanInputOrFail(d.readers, d.results, config, scanId, d.endpoint, check);
+        const input = await scanInputOrFail(d.readers, d.results, config, scanId, d.endpoint, check, scan.trigger?.addresses);
         if (!input) return { kind: 'failed' };
         const started = await d.results.recordScanResult(orgId, scanId, { status: 'running' });
         if (started.scan.status !== 'running') return { kind: 'not-pending' }; // cancelled in between
@@ -114,7 +114,7 @@ export function createExecution(ctx: AppContext, d: Deps) {
         const claimed = await ctx.once.runOnce(`runner-claim:${scan._id}`, orgId, async () => {
           await holds.hold(orgId, runner._id, scan._id);
           try {
-            const input = await scanInputOrFail(d.readers, d.results, byId.get(scan.repositoryConfig)!, scan._id, d.endpoint);
+            const input = await scanInputOrFail(d.readers, d.results, byId.get(scan.repositoryConfig)!, scan._id, d.endpoint, undefined, scan.trigger?.addresses);
             if (!input) {
               // Nothing a runner could do with it: the scan failed here, and the poll goes on.
               await holds.lost(orgId, scan._id);
@@ -144,7 +144,7 @@ export function createExecution(ctx: AppContext, d: Deps) {
       const scan = await d.scans.get(orgId, scanId);
       const config = scan?.status === 'running' ? await d.configs.find(orgId, scan.repositoryConfig) : null;
       if (!scan || !config) return null;
-      const input = await scanInputOrFail(d.readers, d.results, config, scan._id, d.endpoint);
+      const input = await scanInputOrFail(d.readers, d.results, config, scan._id, d.endpoint, undefined, scan.trigger?.addresses);
       return input ? jobOf(scan, input) : null;
     },
 

@@ -9,7 +9,7 @@ import type { DetectedDrift, ScanInput } from '../../runner-agent/src/engine/ind
 import { ScanError } from '../../runner-agent/src/engine/index.ts';
 
 /** The engine input minus the per-run parts (signal, progress); what a runner job carries as `scan`. */
-export type ScanJobInput = Pick<ScanInput, 'source' | 'iacPaths' | 'provider' | 'endpoint' | 'statePath'> & { credentials: Record<string, unknown> | null };
+export type ScanJobInput = Pick<ScanInput, 'source' | 'iacPaths' | 'provider' | 'endpoint' | 'statePath' | 'addresses'> & { credentials: Record<string, unknown> | null };
 
 /** A problem with the config itself: the scan fails with this message, nothing runs. */
 export class ConfigProblem extends Error {}
@@ -63,7 +63,8 @@ export async function credentialsFor(readers: CredentialReaders, config: RepoCon
   return ((await readers.credentials?.values(config.orgId, config.provider)) as Record<string, unknown> | null | undefined) ?? null;
 }
 
-export async function buildScanInput(readers: CredentialReaders, config: RepoConfig, endpoint: string | undefined): Promise<ScanJobInput> {
+/** `addresses`: a targeted re-check's (the scan's trigger); only those are read and compared. */
+export async function buildScanInput(readers: CredentialReaders, config: RepoConfig, endpoint: string | undefined, addresses?: string[]): Promise<ScanJobInput> {
   const statePath = config.statePath;
   const cloneUrl = await readers.sourceHost?.cloneUrl(config.orgId, config.repositoryName, config.repositoryUrl ?? undefined);
   return {
@@ -73,6 +74,7 @@ export async function buildScanInput(readers: CredentialReaders, config: RepoCon
     credentials: await credentialsFor(readers, config),
     ...(endpoint && config.provider === 'cloud_a' ? { endpoint } : {}),
     ...(typeof statePath === 'string' && statePath ? { statePath } : {}),
+    ...(addresses ? { addresses } : {}),
   };
 }
 
@@ -83,9 +85,10 @@ export async function buildScanInput(readers: CredentialReaders, config: RepoCon
  */
 export async function scanInputOrFail(
   readers: CredentialReaders, results: ScanResults, config: RepoConfig, scanId: string, endpoint: string | undefined, check?: (input: ScanJobInput) => void,
+  addresses?: string[],
 ): Promise<ScanJobInput | null> {
   try {
-    const input = await buildScanInput(readers, config, endpoint);
+    const input = await buildScanInput(readers, config, endpoint, addresses);
     check?.(input);
     return input;
   } catch (err) {

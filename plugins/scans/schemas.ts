@@ -16,7 +16,12 @@ export const ScanView = Type.Object({
   repositoryName: Type.String(),
   branch: Type.String(),
   status: ScanStatus,
-  triggeredBy: Type.Union([Type.Literal('manual'), Type.Literal('schedule')]),
+  triggeredBy: Type.Union([Type.Literal('manual'), Type.Literal('schedule'), Type.Literal('event')], { description: 'event: a targeted re-check a cloud change event queued (trigger names it)' }),
+  trigger: Nullable(Type.Object({
+    eventId: Type.String({ description: 'The CloudTrail eventID that queued the re-check (the first of its debounce window)' }),
+    resourceIds: Type.Array(Type.String()),
+    addresses: Type.Array(Type.String(), { description: 'The only addresses read, compared and recorded' }),
+  }, { description: 'A targeted re-check; null for a scan of the whole config' })),
   driftCount: Type.Integer(),
   newDrifts: Type.Integer(),
   resolvedDrifts: Type.Integer(),
@@ -29,7 +34,7 @@ export type ScanView = Static<typeof ScanView>;
 
 export const scanView = (s: Scan): ScanView => ({
   _id: s._id, repositoryConfig: s.repositoryConfig, repositoryName: s.repositoryName, branch: s.branch, status: s.status,
-  triggeredBy: s.triggeredBy, driftCount: s.driftCount, newDrifts: s.newDrifts, resolvedDrifts: s.resolvedDrifts, error: s.error,
+  triggeredBy: s.triggeredBy, trigger: s.trigger ?? null, driftCount: s.driftCount, newDrifts: s.newDrifts, resolvedDrifts: s.resolvedDrifts, error: s.error,
   createdAt: s.createdAt.toISOString(), startedAt: s.startedAt?.toISOString() ?? null, completedAt: s.completedAt?.toISOString() ?? null,
 });
 

@@ -10,10 +10,11 @@ import { narrow, type RepoScope } from '../../core/guards/repositories.ts';
 import type { DriftService } from '../drifts/service.ts';
 import type { RepoConfig } from '../repo-configs/store.ts';
 import { SCHEDULED_SCAN_JOB, type RepoConfigService } from '../repo-configs/service.ts';
-import { FINAL, type Scan, type ScanStatus, type ScanStore } from './store.ts';
+import { FINAL, type Scan, type ScanStatus, type ScanStore, type ScanTrigger } from './store.ts';
 import type { ManagedStore } from './managed-store.ts';
+import { createLimitConsumer } from '../../core/guards/rate-limit.ts';
 import { scanView } from './schemas.ts';
-import { createRecorder } from './record.ts';
+import { createRecorder, type ResultAnnotator } from './record.ts';
 import { createExecution } from './execution.ts';
 import type { CredentialReaders } from './scan-job.ts';
 import { isoDay } from '../drifts/trend.ts';
@@ -44,8 +45,10 @@ interface Deps {
  */
 export function createScanService(ctx: AppContext, d: Deps) {
   const timeoutMs = d.timeoutMinutes * 60 * 1000;
+  const annotators: ResultAnnotator[] = [];
+  const consumeLimit = createLimitConsumer(ctx.redis.main);
   const recorder = createRecorder(ctx, {
-    scans: d.scans, drifts: d.drifts.results, configs: d.configs, managed: d.managed,
+    scans: d.scans, drifts: d.drifts.results, configs: d.configs, managed: d.managed, annotators,
     onRunning: (scan) => ctx.scheduler.at(new Date(scan.startedAt!.getTime() + timeoutMs), TIMEOUT_JOB, { orgId: scan.orgId, scanId: scan._id }),
   });
   const execution = createExecution(ctx, { scans: d.scans, configs: d.configs, readers: d.readers, results: recorder, endpoint: d.endpoint });
@@ -79,12 +82,12 @@ export function createScanService(ctx: AppContext, d: Deps) {
     return null;
   }
 
-  async function create(config: RepoConfig, triggeredBy: Scan['triggeredBy'], userId: string | null) {
+  async function create(config: RepoConfig, triggeredBy: Scan['triggeredBy'], userId: string | null, trigger: ScanTrigger | null = null) {
     const now = new Date();
     const scan: Scan = {
       _id: newId(), orgId: config.orgId, repositoryConfig: config._id, repositoryName: config.repositoryName, branch: config.branch,
       status: 'pending', triggeredBy, triggeredByUser: userId, driftCount: 0, newDrifts: 0, resolvedDrifts: 0, error: null,
-      createdAt: now, day: isoDay(now), startedAt: null, completedAt: null,
+      createdAt: now, day: isoDay(now), startedAt: null, completedAt: null, ...(trigger ? { trigger } : {}),
     };
     await d.scans.insert(scan);
     // The executor picks the scan up from this job; if none does, the timeout job fails it.
@@ -138,6 +141,31 @@ export function createScanService(ctx: AppContext, d: Deps) {
     /** A scan of the config; `schedule` for scans started by the service itself (Drift Watch runs). */
     async trigger(orgId: string, configId: string, userId: string | null, triggeredBy: Scan['triggeredBy'] = 'manual') {
       return scanView(await create(await loadConfig(orgId, configId), triggeredBy, userId));
+    },
+
+    /** A plugin's notes on each completed scan's drifts before they are written (cloud-events: cause, noise). */
+    attachAnnotator(annotator: ResultAnnotator) { annotators.push(annotator); },
+
+    /**
+     * A targeted re-check of some addresses of a config (triggeredBy event), through the same path
+     * as any scan: the Scan rate limit of the organization, then the scans-per-day limit, then the
+     * executor or a runner. `{retryAfterMs}` when the rate limit refuses it now; `{skipped}` when
+     * the config is gone or the day's limit is reached (the next full scan reads the resources).
+     */
+    async triggerEvent(orgId: string, configId: string, trigger: ScanTrigger): Promise<{ scan: ReturnType<typeof scanView> } | { retryAfterMs: number } | { skipped: string }> {
+      const config = await d.configs.find(orgId, configId);
+      if (!config) return { skipped: 'repository config deleted' };
+      const wait = await consumeLimit('scan', orgId);
+      if (wait) return { retryAfterMs: wait };
+      try {
+        return { scan: scanView(await ctx.limits.within(orgId, 'scansPerDay', () => create(config, 'event', null, trigger))) };
+      } catch (err) {
+        if ((err as AppError).code === 'plan_limit') {
+          ctx.log.warn({ orgId, repoConfigId: configId }, 'event re-check skipped: daily scan limit reached');
+          return { skipped: 'daily scan limit reached' };
+        }
+        throw err;
+      }
     },
 
     /** The scheduled-scan job: one scan per config and cron tick, however many processes run the job. */

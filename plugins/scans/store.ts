@@ -8,6 +8,8 @@ export const SCAN_STATUSES = ['pending', 'running', 'completed', 'failed', 'canc
 export type ScanStatus = (typeof SCAN_STATUSES)[number];
 export const FINAL: readonly ScanStatus[] = ['completed', 'failed', 'cancelled'];
 
+export interface ScanTrigger { eventId: string; resourceIds: string[]; addresses: string[] }
+
 export interface Scan {
   _id: string;
   orgId: string;
@@ -15,7 +17,13 @@ export interface Scan {
   repositoryName: string;
   branch: string;
   status: ScanStatus;
-  triggeredBy: 'manual' | 'schedule';
+  triggeredBy: 'manual' | 'schedule' | 'event';
+  /**
+   * A targeted re-check (triggeredBy event, plugins/cloud-events): the change event that queued
+   * it, the resource ids it touched and the addresses read. Only those addresses are read,
+   * compared and recorded (record.ts). Absent or null: a scan of the whole config.
+   */
+  trigger?: ScanTrigger | null;
   /** The user who triggered a manual scan. */
   triggeredByUser: string | null;
   driftCount: number;

@@ -37,11 +37,17 @@ export function chatMessage<K extends Source>(event: K, data: DomainEventData<K>
   }
   const single = event !== 'scan.completed' ? (data as DomainEventData<'drift.detected'>).drifts : [];
   const url = single.length === 1 ? `${frontendUrl}/drifts/${single[0]._id}` : link;
+  // drift.detected: who changed what, through which call (plugins/cloud-events), at most 5 lines.
+  const causes = event === 'drift.detected'
+    ? single.filter((x) => x.cause).slice(0, 5).map((x) => `\`${x.resourceAddress}\`: ${x.cause!.eventName} by ${x.cause!.actor ?? 'an unknown identity'} at ${x.cause!.eventTime}`)
+    : [];
+  if (causes.length) text += `; changed by ${causes.map((c) => c.replace(/`/g, '')).join('; ')}`;
   return {
     text,
     blocks: [
       { type: 'section', text: { type: 'mrkdwn', text: `*${title}* in \`${repo}\`` } },
       { type: 'section', fields: fields.map((f) => ({ type: 'mrkdwn', text: f })) },
+      ...(causes.length ? [{ type: 'section', text: { type: 'mrkdwn', text: `*Cause*\n${causes.join('\n')}` } }] : []),
       { type: 'actions', elements: [{ type: 'button', text: { type: 'plain_text', text: single.length === 1 ? 'View drift' : 'View drifts' }, url }] },
     ],
     ...(channel ? { channel } : {}),

@@ -70,7 +70,7 @@ function procCpuMs(pid: number): number {
 
 const startMoto = () => startPrivateMoto(REPO, DATA, 'moto-bench.log', log);
 
-type Res = { type: string; name: string; attributes: Record<string, unknown> };
+export type Res = { type: string; name: string; attributes: Record<string, unknown> };
 
 /** moto under bulk load sometimes answers a creation with an HTML 500 page: try again a few times. */
 async function retry<T>(fn: () => Promise<T>, what: string): Promise<T> {
@@ -84,7 +84,7 @@ async function retry<T>(fn: () => Promise<T>, what: string): Promise<T> {
   }
 }
 
-async function buildCloud(endpoint: string, max: number): Promise<{ kinds: Record<string, Res[]>; secs: number }> {
+export async function buildCloud(endpoint: string, max: number): Promise<{ kinds: Record<string, Res[]>; secs: number }> {
   const t0 = performance.now();
   const cfg = { endpoint, region: CREDS.region, credentials: CREDS };
   const ec2 = new EC2Client(cfg);
@@ -159,7 +159,7 @@ async function buildCloud(endpoint: string, max: number): Promise<{ kinds: Recor
   return { kinds, secs: (performance.now() - t0) / 1000 };
 }
 
-function writeState(dir: string, kinds: Record<string, Res[]>, size: number, max: number): void {
+export function writeState(dir: string, kinds: Record<string, Res[]>, size: number, max: number): void {
   const take = (list: Res[]) => list.slice(0, Math.round((list.length * size) / max));
   const resources = Object.values(kinds).flatMap(take).map((r) => ({
     mode: 'managed', type: r.type, name: r.name, provider: 'provider["registry.terraform.io/hashicorp/aws"]',
@@ -225,7 +225,8 @@ if (process.argv[2] === '--worker') {
     console.error(e);
     process.exit(1);
   });
-} else {
+} else if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  // Run as a script (the events bench imports buildCloud and writeState).
   main().catch((e: unknown) => {
     console.error(`bench scan: ${e instanceof Error ? e.message : String(e)}`);
     process.exit(1);

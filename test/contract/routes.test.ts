@@ -12,6 +12,7 @@ import { buildTestApp, register, bearer } from '../helper.ts';
 import { loadFixtures, type World } from './fixtures/index.ts';
 import { ownerRepositories } from './fixtures/repo-configs.ts';
 import { scimToken } from './fixtures/sso-scim.ts';
+import { cloudEventsToken } from './fixtures/cloud-events.ts';
 
 const randomId = () => randomBytes(12).toString('hex');
 const paramNames = (url: string) => [...url.matchAll(/:(\w+)/g)].map((m) => m[1]);
@@ -101,6 +102,7 @@ t.test('every manifest route keeps the contract', async (t) => {
           : route.auth === 'runner' ? { headers: { 'x-runner-token': await runnerToken() } }
           : route.auth === 'runner-link' ? { query: { token: await runnerToken() } }
           : route.auth === 'scim' ? { token: await scimToken(world, owner) }
+          : route.auth === 'cloud-events' ? { token: await cloudEventsToken(world, owner) }
           : { token: owner.token };
         // The caller's own organization, so the guards let a bad body reach validation.
         const ownOrg = route.orgParam ? { [route.orgParam]: owner.orgId } : {};

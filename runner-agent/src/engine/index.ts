@@ -106,7 +106,8 @@ export async function detectDrift(input: ScanInput): Promise<ScanOutcome> {
     const region = credentials.region || modules.map(defaultProviderRegion).find(Boolean) || DEFAULT_REGION;
     aws = new AwsContext({ ...credentials, region }, region, input.endpoint, signal);
 
-    if (input.useTofu) {
+    if (input.useTofu && input.addresses) stats.tofuSkipped = 'a targeted re-check reads its addresses through the SDK';
+    else if (input.useTofu) {
       const bin = findTofu();
       if (!bin) stats.tofuSkipped = 'neither tofu nor terraform is on PATH';
       else if (input.statePath) stats.tofuSkipped = 'a configured state path is read by the SDK path only';
@@ -129,7 +130,10 @@ export async function detectDrift(input: ScanInput): Promise<ScanOutcome> {
     progress('state', modules.length, modules.length);
 
     // The credentials' region is the last resort; with none, an instance of unknown region is not compared.
-    const entries = await withRegions(states, repo.root, credentials.region, (t) => !!AWS_READERS[t], stats);
+    const all = await withRegions(states, repo.root, credentials.region, (t) => !!AWS_READERS[t], stats);
+    // A targeted re-check: regions are resolved over the whole states (peers), only its addresses read.
+    const targeted = input.addresses && new Set(input.addresses);
+    const entries = targeted ? all.filter((e) => targeted.has(e.instance.address)) : all;
     const { drifts, compared } = await compareLive(entries, aws, ignore, stats, {
       signal, onProgress: (done, total) => progress('compare', done, total), allInstances: states.flatMap((st) => st.instances),
     });

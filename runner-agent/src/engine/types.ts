@@ -21,6 +21,11 @@ export interface ScanInput {
   endpoint?: string;
   /** Explicit state location: a path inside the repository (relative to each iacPath), or s3://bucket/key. */
   statePath?: string;
+  /**
+   * A targeted re-check: only these state addresses are read live and compared (the states are
+   * still read whole, for rules that standalone resources manage). Absent: every address.
+   */
+  addresses?: string[];
   /** Run a refresh-only plan with `tofu` or `terraform` when one is on PATH. */
   useTofu?: boolean;
   signal?: AbortSignal;

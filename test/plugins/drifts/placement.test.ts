@@ -80,11 +80,12 @@ t.test('filters resourceId, location, ruleId on the list, /query and the export;
 
   const csv = String((await w.api('GET', '/api/drifts/export?ruleId=sg-ingress-open-to-world&location=eu-west-1')).body).trim().split('\n');
   const header = csv[0].split(',');
-  t.same(header.slice(-5), ['rule_id', 'resource_id', 'location', 'account', 'declared_in'], 'the new columns');
+  t.same(header.slice(-9, -4), ['rule_id', 'resource_id', 'location', 'account', 'declared_in'], 'the new columns');
+  t.same(header.slice(-4), ['cause_actor', 'cause_event', 'cause_time', 'suppressed'], 'then the cause columns (plugins/cloud-events)');
   t.equal(csv.length, 2, 'the export filtered to one drift');
-  t.same(csv[1].split(',').slice(-5), ['sg-ingress-open-to-world', 'sg-0abc', 'eu-west-1', '123456789012', 'infra/main.tf:12'], 'their values');
+  t.same(csv[1].split(',').slice(-9, -4), ['sg-ingress-open-to-world', 'sg-0abc', 'eu-west-1', '123456789012', 'infra/main.tf:12'], 'their values');
   const registry = String((await w.api('GET', '/api/drifts/export?resourceId=vpc-1')).body).trim().split('\n');
-  t.same(registry[1].split(',').slice(-5), ['changed', 'vpc-1', 'eu-west-1', '123456789012', ''], 'no declaration: an empty cell');
+  t.same(registry[1].split(',').slice(-9, -4), ['changed', 'vpc-1', 'eu-west-1', '123456789012', ''], 'no declaration: an empty cell');
 });
 
 t.test('a runner result with and without the fields', async (t) => {
