@@ -5,8 +5,9 @@
 //
 // A replace costs a fixed number of commands whatever the inventory's size: one read of the
 // config's rows, one insertMany for new addresses (and those whose resource changed, after one
-// deleteMany of their old rows), one deleteMany for addresses gone, one updateMany for the rest
-// (scanId, seenAt). No command per instance.
+// deleteMany of their old rows), one deleteMany for addresses gone. Unchanged rows are not
+// written at all: `scanId`/`seenAt` name the scan that recorded the row as it is (an updateMany
+// of every kept row cost about 90 s at 10,000 rows on FerretDB, which does not push `$in` down).
 import type { CollectionSpec, Database } from '../../core/db.ts';
 import { newId } from '../../core/crypto.ts';
 import type { InventoryItem } from './schemas.ts';
@@ -20,6 +21,7 @@ export interface ManagedResource {
   resourceId: string | null;
   region: string | null;
   account: string | null;
+  /** The scan that recorded the row as it is (an unchanged row keeps the scan that first saw it). */
   scanId: string;
   seenAt: Date;
 }
@@ -67,7 +69,6 @@ export function createManagedStore(db: Database) {
         _id: newId(), orgId, repositoryConfigId, address: i.address, type: i.type, resourceId: i.resourceId,
         region: i.region, account: i.account, scanId, seenAt: now,
       })));
-      if (keep.length) await col.updateMany({ orgId, _id: { $in: keep } }, { $set: { scanId, seenAt: now } });
       return { inserted: wanted.size, removed: drop.length, kept: keep.length };
     },
     /** Rows whose resource id is one of `ids`. */

@@ -91,7 +91,8 @@ t.test('executor and runner paths store the inventory; each completed scan repla
   const now = await rows();
   t.equal(now.length, N + 2, 'instances no longer in the state are removed');
   t.notOk(now.some((r) => r.address === 'aws_iam_role.r' || r.address === 'aws_s3_bucket.noid'), 'the role and the id-less bucket are gone');
-  t.ok(now.every((r) => r.scanId === second), 'every row carries the latest scan');
+  const rewritten = new Set([`aws_instance.n[${N - 1}]`, 'aws_vpc.main', 'aws_s3_bucket.new']);
+  t.ok(now.every((r) => r.scanId === (rewritten.has(r.address) ? second : first)), 'new and changed rows carry the second scan; unchanged rows are not rewritten');
   t.match(now.find((r) => r.address === `aws_instance.n[${N - 1}]`), { region: 'eu-west-1' }, 'a changed row is rewritten');
 
   // A second config managing the same VPC; another organization managing one id too.
