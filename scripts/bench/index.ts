@@ -85,7 +85,7 @@ const BENCHES = ['engine', 'orgs', 'drifts', 'billing', 'scim', 'drift-watch', '
 
 function runScript(name: (typeof SCRIPTS)[number]): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'scripts', 'bench', `${name}.ts`)], { stdio: 'inherit', cwd: REPO });
+    const child = spawn(process.execPath, [path.join(REPO, 'scripts', 'bench', `${name}.ts`)], { stdio: 'inherit', cwd: REPO });
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`bench ${name} exited ${code}`))));
   });

@@ -39,12 +39,17 @@ export class AwsContext {
   private readonly clients = new Map<string, AnyClient>();
   readonly cache = new Map<string, unknown>();
 
-  constructor(
-    readonly credentials: AwsCredentials,
-    readonly defaultRegion: string,
-    readonly endpoint?: string,
-    readonly signal?: AbortSignal,
-  ) {}
+  readonly credentials: AwsCredentials;
+  readonly defaultRegion: string;
+  readonly endpoint?: string;
+  readonly signal?: AbortSignal;
+
+  constructor(credentials: AwsCredentials, defaultRegion: string, endpoint?: string, signal?: AbortSignal) {
+    this.credentials = credentials;
+    this.defaultRegion = defaultRegion;
+    this.endpoint = endpoint;
+    this.signal = signal;
+  }
 
   get totalCalls(): number { return Object.values(this.calls).reduce((a, b) => a + b, 0); }
 
