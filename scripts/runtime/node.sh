@@ -87,6 +87,10 @@ case "$cmd" in
       major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
       [ "$major" = "${VERSION%%.*}" ] || die "no Node.js $VERSION runtime for $platform on the npm registry (supported: $(supported)); install Node.js ${VERSION%%.*}.x yourself and run again"
     fi
+    # V8's code cache and Node's type-stripped sources, kept across processes: every test file
+    # and service process would otherwise strip and compile the same modules again (synchronous
+    # work that, on a busy machine, held the event loop past the database's connect timeout).
+    export NODE_COMPILE_CACHE="${NODE_COMPILE_CACHE:-$CACHE/compile-cache}"
     printf '> node %s (%s)\n' "$(node --version)" "$(command -v node)" >&2
     exec "$@" ;;
   *) die "usage: node.sh exec CMD... | dir [PLATFORM] | tarball PLATFORM | pin VERSION | platform" ;;
