@@ -18,9 +18,9 @@ console.log(`version  ${pkg.version} on Node.js ${runtimeLock().version} (${Obje
 console.log(`size     ${(pkg.bytes / 1e6).toFixed(2)} MB (built or found in ${Date.now() - started} ms)`);
 console.log(`sha256   ${pkg.sha256}`);
 
-// Unpacked beside this machine's runtime: the one-file runner's start-up time (--version, and
-// the bundle's full load through `drift-runner check --help`-free path: start without a token
-// loads nothing more, so time a no-op `coverage --help` that imports the engine too).
+// Unpacked beside this machine's runtime: the one-file runner's start-up time, for --version
+// (launcher, runtime, bundle parse) and for `check` against a closed port (the agent and the
+// engine with its cloud SDKs loaded, one heartbeat attempted).
 const dir = mkdtempSync(path.join(tmpdir(), 'drift-runner-pkg-'));
 try {
   spawnSync('tar', ['-xzf', pkg.file, '-C', dir], { stdio: 'inherit' });
@@ -36,7 +36,7 @@ try {
       output = (r.stdout || r.stderr).trim().split('\n')[0];
     }
     runs.sort((a, b) => a - b);
-    console.log(`start    ${args.join(' ')}: median ${runs[2].toFixed(0)} ms, first ${runs[0] === runs[0] ? '' : ''}(min ${runs[0].toFixed(0)}, max ${runs[4].toFixed(0)}) -> ${output}`);
+    console.log(`start    ${args.join(' ')}: median ${runs[2].toFixed(0)} ms of 5 (min ${runs[0].toFixed(0)}, max ${runs[4].toFixed(0)}) -> ${output}`);
   };
   time(['--version']);
   time(['check', '--url', 'http://127.0.0.1:9', '--token', 'rn_x']);
