@@ -101,6 +101,11 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   });
   await app.register(multipart, { limits: { fileSize: 2 * 1024 * 1024, files: 1, fields: 5 } });
 
+  // The plugins' modules are imported (compiled, their types stripped) before any connection
+  // opens: done after, that synchronous work held the event loop on a busy machine while the
+  // database driver's sockets waited for 'connect' (5 s connectTimeoutMS). Imports are cached:
+  // loadPlugins' own discovery below is then cheap.
+  await discoverPlugins(config.operator);
   const db = await connectDatabase(config.MONGODB_URI, config.MONGODB_DB, {
     queryLog: opts.queryLog, postgresUrl: config.FERRETDB_POSTGRES_URL, log: (msg, details) => app.log.warn(details, msg),
   });

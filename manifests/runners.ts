@@ -7,7 +7,7 @@ import { defineManifest, type AuditRule, type RouteSpec } from '../core/manifest
 import { Message, PageQuery } from '../core/schemas.ts';
 import {
   CreateRunner, CreatedRunner, Heartbeat, HeartbeatAck, JobClaim, JobStatusAck, JobStatusBody, NewToken, RunnerParams, RunnerView, SetupInfo,
-  TokenQuery, UpdateRunner,
+  TokenQuery, RuntimeQuery, UpdateRunner,
 } from '../plugins/runners/schemas.ts';
 
 const read = { auth: 'bearer', scope: 'runners:read', permission: 'runners:read' } as const satisfies Partial<RouteSpec>;
@@ -65,7 +65,10 @@ export default defineManifest({
       summary: 'The install script (text/x-shellscript); the runner token in ?token= (401 unless it is this runner\'s)',
       params: RunnerParams, query: TokenQuery, produces: ['text/x-shellscript'], response: { 200: Type.String({ description: 'The install script' }) }, handler: 'setupScript' },
     { id: 'getRunnerAgentPackage', method: 'GET', url: '/agent/package.tgz', auth: 'runner-link', reply: 'raw',
-      summary: 'The runner-agent npm package (application/gzip) the install script installs; a runner token in ?token=',
-      query: TokenQuery, produces: ['application/gzip'], response: { 200: Type.String({ format: 'binary', description: 'The npm package tarball' }) }, handler: 'agentPackage' },
+      summary: 'The runner package (application/gzip) the install script installs: the agent in one file, its launcher and the HCL parser; a runner token in ?token=',
+      query: TokenQuery, produces: ['application/gzip'], response: { 200: Type.String({ format: 'binary', description: 'The runner package tarball' }) }, handler: 'agentPackage' },
+    { id: 'getRunnerAgentRuntime', method: 'GET', url: '/agent/runtime.tgz', auth: 'runner-link', reply: 'raw',
+      summary: "The official Node.js binary the runner package runs on (application/gzip, the npm registry's node-<platform> tarball as published); a runner token in ?token=, the platform in ?platform=",
+      query: RuntimeQuery, produces: ['application/gzip'], response: { 200: Type.String({ format: 'binary', description: 'The runtime tarball' }) }, handler: 'agentRuntime' },
   ],
 });

@@ -2652,8 +2652,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The runner-agent npm package (application/gzip) the install script installs; a runner token in ?token= */
+        /** The runner package (application/gzip) the install script installs: the agent in one file, its launcher and the HCL parser; a runner token in ?token= */
         get: operations["getRunnerAgentPackage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/runners/agent/runtime.tgz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The official Node.js binary the runner package runs on (application/gzip, the npm registry's node-<platform> tarball as published); a runner token in ?token=, the platform in ?platform= */
+        get: operations["getRunnerAgentRuntime"];
         put?: never;
         post?: never;
         delete?: never;
@@ -19863,6 +19880,63 @@ export interface operations {
     getRunnerAgentPackage: {
         parameters: {
             query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/gzip": string;
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getRunnerAgentRuntime: {
+        parameters: {
+            query?: {
+                /** @description linux-x64 (default) or linux-arm64 */
+                platform?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;

@@ -17,8 +17,10 @@ export interface ScriptAppOptions {
 
 /** A failure the scripts report as one line on stderr with this exit code, never a stack trace. */
 export class ScriptError extends Error {
-  constructor(message: string, readonly exitCode = 1) {
+  readonly exitCode: number;
+  constructor(message: string, exitCode = 1) {
     super(message);
+    this.exitCode = exitCode;
   }
 }
 

@@ -91,7 +91,7 @@ async function ensureService(motoUrl: string): Promise<'running' | 'started'> {
   const log = path.join(DATA, 'logs', 'demo-service.log');
   const out = openSync(log, 'a');
   step(`starting the service on ${serviceUrl()} (log ${path.relative(process.cwd(), log)})`);
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'scripts', 'start.ts')], {
+  const child = spawn(process.execPath, [path.join(REPO, 'scripts', 'start.ts')], {
     cwd: REPO, detached: true, stdio: ['ignore', out, out],
     env: { ...process.env, EXECUTOR_LOCAL_SOURCES: 'true', DRIFT_CLOUD_A_ENDPOINT: motoUrl },
   });

@@ -182,7 +182,7 @@ async function cli(cmd: string | undefined): Promise<void> {
   } else if (cmd === 'status') {
     await status(config());
   } else {
-    console.error('usage: tsx scripts/services.ts up|down|status');
+    console.error('usage: node scripts/services.ts up|down|status');
     process.exitCode = 2;
   }
 }

@@ -68,6 +68,10 @@ export default definePlugin({
           const file = await setup.package(principal);
           return reply.type('application/gzip').header('content-disposition', 'attachment; filename="drift-runner.tgz"').send(createReadStream(file));
         },
+        async agentRuntime({ principal, query, reply }) {
+          const file = await setup.runtime(principal, query.platform ?? 'linux-x64');
+          return reply.type('application/gzip').header('content-disposition', 'attachment; filename="node-runtime.tgz"').send(createReadStream(file));
+        },
       },
     };
   },

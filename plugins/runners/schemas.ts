@@ -116,6 +116,10 @@ export const JobClaim = Type.Object({ job: Nullable(Job) });
 // ---- setup -----------------------------------------------------------------------------------
 
 export const TokenQuery = Type.Object({ token: Type.Optional(Type.String({ maxLength: 200 })) });
+export const RuntimeQuery = Type.Object({
+  token: Type.Optional(Type.String({ maxLength: 200 })),
+  platform: Type.Optional(Type.String({ pattern: '^[a-z0-9]+-[a-z0-9]+$', maxLength: 40, description: 'linux-x64 (default) or linux-arm64' })),
+});
 export const SetupInfo = Type.Object({
   runnerId: Type.String(), name: Type.String(), labels: Type.Array(Type.String()),
   apiUrl: Type.String(),

@@ -86,7 +86,9 @@ export function attrPath(word: string, fail: (m: string) => AppError): AttrPath 
 
 class Parser {
   private i = 0;
-  constructor(private readonly tokens: Token[], private readonly fail: (m: string) => AppError) {}
+  private readonly tokens: Token[];
+  private readonly fail: (m: string) => AppError;
+  constructor(tokens: Token[], fail: (m: string) => AppError) { this.tokens = tokens; this.fail = fail; }
   peek() { return this.tokens[this.i]; }
   next() { return this.tokens[this.i++]; }
   isWord(v: string) { const t = this.peek(); return t.t === 'word' && t.v.toLowerCase() === v; }

@@ -16,7 +16,8 @@ export const CODE_TTL_MS = 60_000;
 
 /** Why a sign-in failed: the `reason` of the error redirect (docs/sso-scim.md lists them). */
 export class SamlFailure extends Error {
-  constructor(readonly reason: string, detail?: string) { super(detail ?? reason); }
+  readonly reason: string;
+  constructor(reason: string, detail?: string) { super(detail ?? reason); this.reason = reason; }
 }
 
 /** Whether the text is a PEM X.509 certificate node:crypto can read. */

@@ -47,7 +47,10 @@ export class Agent {
   private current: Promise<void> | undefined;
   private readonly marker: string;
 
-  constructor(private readonly o: AgentOptions) {
+  private readonly o: AgentOptions;
+
+  constructor(o: AgentOptions) {
+    this.o = o;
     this.api = createApi(o.url, o.token);
     this.marker = path.join(o.stateDir, 'current-job.json');
   }
@@ -108,6 +111,11 @@ export class Agent {
         await this.api.post('/jobs/status', { jobId: r.jobId, status: 'failed', error });
       }
     }, (m) => this.o.log('warn', m));
+  }
+
+  /** One heartbeat, no retry: `drift-runner check` (the setup script's proof that an upgrade starts and reaches the service). */
+  async reportIn(): Promise<void> {
+    await this.api.post('/heartbeat', { status: 'online', version: VERSION, systemInfo: await systemInfo(this.o.stateDir) }, 10_000);
   }
 
   private async heartbeats() {

@@ -4,12 +4,24 @@
 import { readFileSync } from 'node:fs';
 import { request } from 'undici';
 
+/** Set by the one-file bundle's build (plugins/runners/agent-package.ts); absent when run from source. */
+declare const DRIFT_RUNNER_BUNDLED_VERSION: string | undefined;
 /** The package's version: what `drift-runner --version` prints and the heartbeat reports. */
-export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+export const VERSION: string = typeof DRIFT_RUNNER_BUNDLED_VERSION === 'string'
+  ? DRIFT_RUNNER_BUNDLED_VERSION
+  : (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+/** `drift-runner --version`: the version and the runtime it runs on. */
+export const versionLine = () => `drift-runner ${VERSION} (Node.js ${process.version}, ${process.platform}-${process.arch})`;
 
 export class ApiError extends Error {
-  constructor(message: string, readonly status: number, readonly code: string, readonly retryAfterMs = 0) {
+  readonly status: number;
+  readonly code: string;
+  readonly retryAfterMs: number;
+  constructor(message: string, status: number, code: string, retryAfterMs = 0) {
     super(message);
+    this.status = status;
+    this.code = code;
+    this.retryAfterMs = retryAfterMs;
     this.name = 'ApiError';
   }
   /**

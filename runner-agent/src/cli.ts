@@ -4,6 +4,7 @@
 //   drift-runner coverage <state file | s3://bucket/key> [--json] ...  (coverage-cli.ts)
 //   drift-runner replay <state file> [--json]                          (replay-cli.ts)
 //   drift-runner evaluate --plan plan.json --repository ID --url ... --token ci_... (evaluate-cli.ts)
+//   drift-runner check  (same options as start: one heartbeat, exit 0 when accepted; the setup script's upgrade check)
 //   drift-runner --version | --help
 // Every flag has an environment variable (flags win): DRIFT_API_URL, DRIFT_RUNNER_TOKEN,
 // DRIFT_RUNNER_STATE_DIR, DRIFT_POLL_INTERVAL, DRIFT_HEARTBEAT_INTERVAL, DRIFT_GRACE_PERIOD,
@@ -11,7 +12,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { VERSION } from './api.ts';
+import { versionLine } from './api.ts';
 
 const USAGE = `Usage: drift-runner start --url <api url> --token <rn_ token> [options]
 Options (or environment variables):
@@ -25,7 +26,8 @@ Options (or environment variables):
   drift-runner coverage <state file | s3://bucket/key> [--json]   what share of a state the engine compares (--help for options)
   drift-runner replay <state file> [--json]   the engine against a fake cloud built from the state: every drift is a false positive
   drift-runner evaluate --plan <plan.json> --repository <id> --url <api> --token <ci_ token>   guardrails on a plan (exit 0 allowed, 1 blocked, 2 pending approval)
-  drift-runner --version       print the version`;
+  drift-runner check           start, report in once (one heartbeat with the options above) and exit: 0 when the service accepted it
+  drift-runner --version       print the version and the runtime`;
 
 class UsageError extends Error {}
 
@@ -46,14 +48,14 @@ export function parse(argv: string[], env: NodeJS.ProcessEnv) {
     },
   });
   if (values.version) return { command: 'version' as const };
-  if (values.help || positionals[0] !== 'start') return { command: 'help' as const, bad: !values.help };
+  if (values.help || (positionals[0] !== 'start' && positionals[0] !== 'check')) return { command: 'help' as const, bad: !values.help };
   const url = values.url ?? env.DRIFT_API_URL;
   const token = values.token ?? env.DRIFT_RUNNER_TOKEN;
   if (!url || !/^https?:\/\//.test(url)) throw new UsageError('--url (or DRIFT_API_URL) must be the http(s) URL of the drift API');
   if (!token?.startsWith('rn_')) throw new UsageError('--token (or DRIFT_RUNNER_TOKEN) must be a runner token (rn_...)');
   const endpoint = values['cloud-a-endpoint'] ?? env.DRIFT_CLOUD_A_ENDPOINT;
   return {
-    command: 'start' as const,
+    command: positionals[0] as 'start' | 'check',
     options: {
       url, token,
       stateDir: path.resolve(values['state-dir'] ?? env.DRIFT_RUNNER_STATE_DIR ?? path.join(os.homedir(), '.drift-runner')),
@@ -79,12 +81,22 @@ export async function main(argv = process.argv.slice(2), env = process.env): Pro
     process.stderr.write(`drift-runner: ${(err as Error).message}\n${USAGE}\n`);
     return 2;
   }
-  if (parsed.command === 'version') { process.stdout.write(`${VERSION}\n`); return 0; }
+  if (parsed.command === 'version') { process.stdout.write(`${versionLine()}\n`); return 0; }
   if (parsed.command === 'help') { (parsed.bad ? process.stderr : process.stdout).write(`${USAGE}\n`); return parsed.bad ? 2 : 0; }
 
   // Loaded only now: --version and --help need not load the engine and the cloud SDKs.
   const { Agent } = await import('./agent.ts');
   const agent = new Agent({ ...parsed.options, log });
+  if (parsed.command === 'check') {
+    try {
+      await agent.reportIn();
+      log('info', `reported in to ${parsed.options.url}`);
+      return 0;
+    } catch (err) {
+      log('error', `could not report in to ${parsed.options.url}: ${(err as Error).message}`);
+      return 1;
+    }
+  }
   for (const sig of ['SIGTERM', 'SIGINT'] as const) {
     process.on(sig, () => { log('info', `${sig}: shutting down`); agent.stop(); });
   }

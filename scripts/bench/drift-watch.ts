@@ -50,7 +50,7 @@ async function worker() {
 }
 
 function startWorker(db: string): Promise<{ child: ChildProcess; count(): Promise<number>; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), 'worker'], {
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), 'worker'], {
     cwd: REPO, env: { ...process.env, BENCH_DB: db }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const ask = <T>(msg: string, key: string) => new Promise<T>((resolve) => {

@@ -97,7 +97,7 @@ function measureSize(n: number): SizeFigures {
 
 function child(n: number): Promise<SizeFigures> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', path.join(REPO, 'scripts', 'bench', 'guardrails.ts'), '--size', String(n)], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
+    const p = spawn(process.execPath, ['--expose-gc', path.join(REPO, 'scripts', 'bench', 'guardrails.ts'), '--size', String(n)], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     p.stdout.on('data', (d: Buffer) => { out += d; });
     p.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`size ${n} exited ${code}`))));

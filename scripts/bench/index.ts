@@ -80,12 +80,12 @@ function orgsReport(r: OrgsResult, set: OrgsSettings, loadAvg: number[]): string
 const verdict = (ratio: number) => `${fmt(ratio)} ${ratio >= 0.5 ? 'met' : 'NOT met'}`;
 
 /** Benchmarks that are scripts of their own (each starts what it measures), run as child processes. */
-const SCRIPTS = ['scan', 'runners', 'guardrails', 'gin', 'predictions', 'discovery', 'events'] as const;
+const SCRIPTS = ['scan', 'runners', 'guardrails', 'gin', 'predictions', 'discovery', 'events', 'runtime'] as const;
 const BENCHES = ['engine', 'orgs', 'drifts', 'billing', 'scim', 'drift-watch', 'webhooks', ...SCRIPTS] as const;
 
 function runScript(name: (typeof SCRIPTS)[number]): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'scripts', 'bench', `${name}.ts`)], { stdio: 'inherit', cwd: REPO });
+    const child = spawn(process.execPath, [path.join(REPO, 'scripts', 'bench', `${name}.ts`)], { stdio: 'inherit', cwd: REPO });
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`bench ${name} exited ${code}`))));
   });

@@ -17,9 +17,9 @@ export interface Target { name: string; url: string; pid: number; stop(): Promis
 const children = new Set<ChildProcess>();
 process.on('exit', () => { for (const c of children) c.kill('SIGKILL'); });
 
-/** Starts `node --import tsx scripts/bench/server.ts <mode>`; resolves with the port it prints. */
+/** Starts `node scripts/bench/server.ts <mode>`; resolves with the port it prints. */
 export function startServer(name: string, mode: 'bare' | 'app', env: Record<string, string> = {}): Promise<Target> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'scripts/bench/server.ts'), mode], {
+  const child = spawn(process.execPath, [path.join(REPO, 'scripts/bench/server.ts'), mode], {
     cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);

@@ -93,7 +93,7 @@ async function measure(db: string, token: string, orgId: string) {
 
 function child(args: string[]): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
-    const c = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
+    const c = spawn(process.execPath, [fileURLToPath(import.meta.url), ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     c.stdout.on('data', (d: Buffer) => { out += d.toString(); });
     c.on('exit', (code) => {

@@ -172,7 +172,7 @@ export function writeState(dir: string, kinds: Record<string, Res[]>, size: numb
 
 function runWorker(size: number, endpoint: string, repo: string, motoPid: number): Promise<Figures> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--worker', String(size), endpoint, repo, String(motoPid)],
+    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--worker', String(size), endpoint, repo, String(motoPid)],
       { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_NO_WARNINGS: '1' } });
     let out = '';
     child.stdout.on('data', (d) => { out += d; });
@@ -206,7 +206,7 @@ async function main(): Promise<void> {
         r.rssBeforeMb, r.peakRssMb, r.sdkCalls, Object.entries(r.byService).map(([k, v]) => `${k}:${v}`).join(' '),
         (r.wallMs / base.wallMs).toFixed(2), (r.sdkCalls / base.sdkCalls).toFixed(2)], widths)),
       'wall: detectDrift() wall time; engine: this process\'s CPU in it; moto: the emulator\'s CPU in the same window;',
-      'rss0: the scan process before detectDrift (node, tsx, SDK loaded); peak: its max RSS by the end.',
+      'rss0: the scan process before detectDrift (node, SDK loaded); peak: its max RSS by the end.',
     ];
     console.log(lines.join('\n'));
     const outDir = path.join(DATA, 'bench');

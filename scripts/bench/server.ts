@@ -1,4 +1,4 @@
-// One benchmark target per process: `node --import tsx scripts/bench/server.ts bare|app`.
+// One benchmark target per process: `node scripts/bench/server.ts bare|app`.
 // Listens on an ephemeral loopback port and prints only that port on stdout once ready.
 //   bare: plain Fastify 5 with GET /api/auth/me answering a fixed body shaped like the real one
 //         (the baseline every ratio is measured against).
@@ -70,7 +70,7 @@ async function real(): Promise<{ app: FastifyInstance; cleanup(): Promise<void> 
 
 const mode = process.argv[2];
 if (mode !== 'bare' && mode !== 'app') {
-  console.error('usage: node --import tsx scripts/bench/server.ts bare|app');
+  console.error('usage: node scripts/bench/server.ts bare|app');
   process.exit(2);
 }
 const { app, cleanup } = mode === 'bare' ? await bare() : await real();

@@ -55,7 +55,7 @@ async function receiver(): Promise<Rx> {
 }
 
 function startWorker(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'scripts/bench/webhook-worker.ts')], { cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(REPO, 'scripts/bench/webhook-worker.ts')], { cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
     createInterface({ input: child.stdout! }).once('line', () => { child.removeAllListeners('exit'); resolve(child); });

@@ -1,4 +1,4 @@
-// The service as its own process for the end-to-end tests: `node --import tsx
+// The service as its own process for the end-to-end tests: `node
 // test/e2e/app-process.ts`, with E2E_DB and E2E_PREFIX naming the database and Redis prefix a
 // test shares with it, E2E_PORT (0 = any) and the job loop on. Prints the port once listening.
 // SIGTERM closes it gracefully (core/shutdown.ts); the tests also SIGKILL it to play a crash. The owning test drops

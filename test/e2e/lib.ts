@@ -52,7 +52,7 @@ export async function controlApp(t: Test): Promise<App & { db: string; prefix: s
 
 /** Starts the service; resolves with its base URL once it printed its port. */
 export async function startService(t: Test, env: Record<string, string>): Promise<Proc & { url: string; port: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test/e2e/app-process.ts')], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(ROOT, 'test/e2e/app-process.ts')], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const proc = track(child, 'e2e-service');
   t.teardown(() => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL'); });
   const port = await new Promise<number>((resolve, reject) => {

@@ -27,7 +27,7 @@ interface Run { code: number | null; stdout: string; stderr: string }
 
 function ops(args: string[], extraEnv: Record<string, string> = {}, stdin?: string): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/ops.ts', ...args], {
+    const child = spawn(process.execPath, ['scripts/ops.ts', ...args], {
       cwd: ROOT, env: { ...process.env, ...env, ...extraEnv }, stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';

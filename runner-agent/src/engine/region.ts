@@ -66,7 +66,14 @@ export class RegionResolver {
   /** Region of each instance whose own state names one, by its id, name and bucket. */
   private readonly byId = new Map<string, string>();
 
-  constructor(private readonly root: RootModule, private readonly repoRoot: string, private readonly credentialsRegion: string) {
+  private readonly root: RootModule;
+  private readonly repoRoot: string;
+  private readonly credentialsRegion: string;
+
+  constructor(root: RootModule, repoRoot: string, credentialsRegion: string) {
+    this.root = root;
+    this.repoRoot = repoRoot;
+    this.credentialsRegion = credentialsRegion;
     this.modules.set('', { module: root, scope: { variables: root.variables, locals: root.locals } });
   }
 

@@ -56,7 +56,9 @@ export class Declarations {
   private readonly texts = new Map<string, Promise<string | undefined>>();
   private realRoot?: Promise<string>;
 
-  constructor(private readonly repoRoot: string) {}
+  private readonly repoRoot: string;
+
+  constructor(repoRoot: string) { this.repoRoot = repoRoot; }
 
   private text(rel: string): Promise<string | undefined> {
     if (!this.texts.has(rel)) {

@@ -44,12 +44,17 @@ export class AwsContext {
    */
   retry: { mode: 'standard' | 'adaptive'; maxAttempts: number } = { mode: 'standard', maxAttempts: 3 };
 
-  constructor(
-    readonly credentials: AwsCredentials,
-    readonly defaultRegion: string,
-    readonly endpoint?: string,
-    readonly signal?: AbortSignal,
-  ) {}
+  readonly credentials: AwsCredentials;
+  readonly defaultRegion: string;
+  readonly endpoint?: string;
+  readonly signal?: AbortSignal;
+
+  constructor(credentials: AwsCredentials, defaultRegion: string, endpoint?: string, signal?: AbortSignal) {
+    this.credentials = credentials;
+    this.defaultRegion = defaultRegion;
+    this.endpoint = endpoint;
+    this.signal = signal;
+  }
 
   get totalCalls(): number { return Object.values(this.calls).reduce((a, b) => a + b, 0); }
 

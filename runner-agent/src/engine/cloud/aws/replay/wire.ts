@@ -19,7 +19,15 @@ export interface WireResponse { status: number; headers: Record<string, string>;
 /** A service error as the real API returns it: its code, HTTP status and message. */
 export class FakeError extends Error {
   /** `queryCode`: the awsQuery-era code a JSON service still sends in x-amzn-query-error (SQS). */
-  constructor(readonly code: string, message: string, readonly status = 400, readonly queryCode?: string) { super(message); }
+  readonly code: string;
+  readonly status: number;
+  readonly queryCode?: string;
+  constructor(code: string, message: string, status = 400, queryCode?: string) {
+    super(message);
+    this.code = code;
+    this.status = status;
+    this.queryCode = queryCode;
+  }
 }
 
 const opName = (op: OperationSchema) => op[2];
