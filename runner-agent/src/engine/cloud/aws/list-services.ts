@@ -68,7 +68,7 @@ function loadBalancers(ctx: AwsContext, region: string): Promise<string[]> {
   return once(ctx, `list:elbv2:lbs:${region}`, async () => {
     const all: string[] = [];
     await pages((Marker) => ctx.send<DescribeLoadBalancersCommandOutput>(ctx.elbv2(region), new DescribeLoadBalancersCommand({ Marker, PageSize: 400 }), 'elasticloadbalancing:DescribeLoadBalancers'),
-      (o) => o.NextMarker, (o) => { for (const lb of o.LoadBalancers ?? []) if (lb.LoadBalancerArn && lb.Type !== 'gateway') all.push(lb.LoadBalancerArn); });
+      (o) => o.NextMarker, (o) => { for (const lb of o.LoadBalancers ?? []) if (lb.LoadBalancerArn) all.push(lb.LoadBalancerArn); });
     return all;
   });
 }
