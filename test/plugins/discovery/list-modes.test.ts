@@ -13,6 +13,7 @@ import { AWS_LISTERS, NOT_LISTED } from '../../../runner-agent/src/engine/cloud/
 import { readerIdOf } from '../../../runner-agent/src/engine/inventory.ts';
 import { codify, CONFIGURABLE, importIdOf } from '../../../plugins/discovery/iac.ts';
 import { REFERENCE_TYPES } from '../../../plugins/discovery/store.ts';
+import { monthlyCost } from '../../../plugins/discovery/prices.ts';
 import { buildListEstate, CREDS } from './list-estate.ts';
 
 const FIRST_13 = ['aws_instance', 'aws_security_group', 'aws_vpc', 'aws_subnet', 'aws_ebs_volume', 'aws_eip', 'aws_s3_bucket', 'aws_iam_role', 'aws_iam_policy',
@@ -78,6 +79,11 @@ t.test('each new type is listed, read by its reader, read back by its id, and co
   t.match(listenerHcl, /default_action \{\n\s+type = "forward"\n\s+target_group_arn = aws_lb_target_group\.web_tg_\w+\.arn\n\s+\}/);
   const enc = byType('aws_s3_bucket_server_side_encryption_configuration');
   t.match(codify(enc.type, enc.resourceId, enc.region, enc.attributes, known).iac, /rule \{\n\s+apply_server_side_encryption_by_default \{\n\s+sse_algorithm = "AES256"/, 'nested blocks');
+
+  // Prices of the new types the table documents: NAT gateway and load balancer hours, a KMS key's month.
+  t.equal(monthlyCost('aws_nat_gateway', byType('aws_nat_gateway').attributes), 32.85, 'NAT gateway 730 h × 0.045');
+  t.equal(monthlyCost('aws_lb', byType('aws_lb').attributes), 16.43, 'application load balancer 730 h × 0.0225');
+  t.equal(monthlyCost('aws_kms_key', byType('aws_kms_key').attributes), 1);
 
   // What is not a resource of its own is not listed.
   t.notOk(out.resources.some((r) => r.type === 'aws_network_interface' && r.resourceId === natEni), "a NAT gateway's interface is the gateway's");
