@@ -3,12 +3,14 @@
 //   EC2:  https://aws.amazon.com/ec2/pricing/on-demand/
 //   RDS:  https://aws.amazon.com/rds/mysql/pricing/ (Single-AZ, MySQL/PostgreSQL class prices)
 //   EBS:  https://aws.amazon.com/ebs/pricing/
-//   VPC public IPv4 (idle Elastic IPs): https://aws.amazon.com/vpc/pricing/
+//   VPC public IPv4 (idle Elastic IPs), NAT gateways: https://aws.amazon.com/vpc/pricing/
+//   Load balancers (hourly part; LCUs not estimated): https://aws.amazon.com/elasticloadbalancing/pricing/
+//   KMS customer managed keys: https://aws.amazon.com/kms/pricing/
 // Other regions are priced as us-east-1 (most are 0-30% higher): an estimate, not a bill.
 // A month is 730 hours. Types absent from the table cost 0 in the estimate (documented in
 // docs/discovery.md); S3 buckets cost 0 because the size of their contents is not read.
 export const PRICES_AS_OF = '2026-11-01';
-export const PRICES_SOURCE = 'AWS on-demand list prices, us-east-1, Linux (aws.amazon.com/ec2|rds|ebs|vpc/pricing)';
+export const PRICES_SOURCE = 'AWS on-demand list prices, us-east-1, Linux (aws.amazon.com/ec2|rds|ebs|vpc|elasticloadbalancing|kms/pricing)';
 export const HOURS_PER_MONTH = 730;
 
 /** EC2 on-demand USD per hour. */
@@ -36,6 +38,12 @@ export const EBS_GB_MONTH: Record<string, number> = { gp2: 0.1, gp3: 0.08, io1: 
 export const RDS_STORAGE_GB_MONTH = 0.115;
 /** An Elastic IP not associated with anything: USD 0.005 per hour. */
 export const IDLE_EIP_HOURLY = 0.005;
+/** A NAT gateway: USD 0.045 per hour (data processed, USD 0.045/GB, not estimated). */
+export const NAT_GATEWAY_HOURLY = 0.045;
+/** A load balancer's hourly charge by type (capacity units not estimated). */
+export const LB_HOURLY: Record<string, number> = { application: 0.0225, network: 0.0225, gateway: 0.0125 };
+/** A customer managed KMS key: USD 1 per month (requests not estimated). */
+export const KMS_KEY_MONTHLY = 1;
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : Number(v) || 0);
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
@@ -51,6 +59,9 @@ export function monthlyCost(type: string, a: Record<string, unknown>): number {
     }
     case 'aws_ebs_volume': return round(num(a.size) * (EBS_GB_MONTH[str(a.type) || 'gp2'] ?? EBS_GB_MONTH.gp2));
     case 'aws_eip': return str(a.association_id) || str(a.instance) || str(a.network_interface) ? 0 : round(IDLE_EIP_HOURLY * HOURS_PER_MONTH);
+    case 'aws_nat_gateway': return round(NAT_GATEWAY_HOURLY * HOURS_PER_MONTH);
+    case 'aws_lb': return round((LB_HOURLY[str(a.load_balancer_type) || 'application'] ?? 0) * HOURS_PER_MONTH);
+    case 'aws_kms_key': return a.key_state === 'PendingDeletion' ? 0 : KMS_KEY_MONTHLY;
     default: return 0;
   }
 }

@@ -280,12 +280,15 @@ export function createDiscoveryService(ctx: AppContext, d: Deps) {
   /** The resource's HCL, with references to the account's other discovered resources it names. */
   async function codified(orgId: string, r: DiscoveredResource) {
     const ids = new Set<string>();
-    for (const v of Object.values(r.attributes)) {
+    // Strings of the attributes and of their nested blocks (a listener's target group ARN), two levels down.
+    const collect = (v: unknown, depth: number) => {
       if (typeof v === 'string') ids.add(v.includes(':role/') ? v.split('/').pop()! : v);
-      else if (Array.isArray(v)) for (const x of v) if (typeof x === 'string') ids.add(x);
-    }
-    ids.delete(r.resourceId);
-    const known = new Map((await d.store.byResourceIds(orgId, r.cloudAccountId, [...ids].slice(0, 500))).filter((k) => REFERENCE_TYPES.has(k.resourceType)).map((k) => [k.resourceId, k.resourceType]));
+      else if (Array.isArray(v)) for (const x of v) collect(x, depth);
+      else if (v && typeof v === 'object' && depth < 2) for (const x of Object.values(v)) collect(x, depth + 1);
+    };
+    for (const v of Object.values(r.attributes)) collect(v, 0);
+    const known = new Map((await d.store.byResourceIds(orgId, r.cloudAccountId, [...ids].slice(0, 500)))
+      .filter((k) => REFERENCE_TYPES.has(k.resourceType) && !(k.resourceType === r.resourceType && k.resourceId === r.resourceId)).map((k) => [k.resourceId, k.resourceType]));
     return codify(r.resourceType, r.resourceId, r.region, r.attributes, known);
   }
 }

@@ -185,4 +185,6 @@ export function createDiscoveryStore(db: Database) {
 export type DiscoveryStore = ReturnType<typeof createDiscoveryStore>;
 export const GLOBAL_TYPES = new Set(['aws_iam_role', 'aws_iam_policy', 'aws_iam_user', 'aws_s3_bucket']);
 /** Types other resources refer to by id (written as references in generated HCL). */
-export const REFERENCE_TYPES = new Set(['aws_vpc', 'aws_subnet', 'aws_security_group', 'aws_instance', 'aws_iam_role']);
+export const REFERENCE_TYPES = new Set(['aws_vpc', 'aws_subnet', 'aws_security_group', 'aws_instance', 'aws_iam_role', 'aws_route_table', 'aws_internet_gateway',
+  'aws_nat_gateway', 'aws_network_interface', 'aws_eip', 'aws_iam_user', 'aws_iam_policy', 'aws_kms_key', 'aws_ecs_cluster', 'aws_lb', 'aws_lb_target_group',
+  'aws_route53_zone', 'aws_s3_bucket']);

@@ -4,7 +4,7 @@
 // resource with the same code. Regions × types fan out with a concurrency limit; the clients
 // use the SDK's adaptive retry mode (throttling backs off instead of failing the scan).
 import { AWS_READERS, AwsContext } from './cloud/aws/index.ts';
-import { AWS_LISTERS, enabledRegions, type Lister } from './cloud/aws/list.ts';
+import { AWS_LISTERS, enabledRegions, type Listed, type Lister } from './cloud/aws/list.ts';
 import { timeoutError } from './errors.ts';
 import { readerIdOf } from './inventory.ts';
 import { chunk, mapLimit } from './limit.ts';
@@ -46,12 +46,14 @@ export interface DiscoverOutcome {
 /** Ids read per reader call. */
 const READ_BATCH = 200;
 
-/** A state instance standing for a listed resource: the reader needs its id only. */
-function stub(type: string, id: string): StateInstance {
+/** A state instance standing for a listed resource: its id, and the attributes the reader needs to find it. */
+function stub(type: string, listed: Listed): StateInstance {
+  const { id } = listed;
   const attributes: Record<string, unknown> = { id };
-  const own = ({ aws_db_instance: 'identifier', aws_iam_role: 'name', aws_iam_user: 'name', aws_iam_policy: 'arn', aws_s3_bucket: 'bucket',
-    aws_lambda_function: 'function_name', aws_dynamodb_table: 'name' } as Record<string, string>)[type];
+  const own = ({ aws_db_instance: 'identifier', aws_iam_role: 'name', aws_iam_user: 'name', aws_iam_group: 'name', aws_iam_instance_profile: 'name',
+    aws_iam_policy: 'arn', aws_s3_bucket: 'bucket', aws_lambda_function: 'function_name', aws_dynamodb_table: 'name' } as Record<string, string>)[type];
   if (own) attributes[own] = id;
+  Object.assign(attributes, listed.attributes);
   // The bucket reader reads these only when the state holds them.
   if (type === 'aws_s3_bucket') Object.assign(attributes, { tags: {}, versioning: [], server_side_encryption_configuration: [] });
   if (type === 'aws_iam_role' || type === 'aws_iam_user' || type === 'aws_iam_policy') attributes.tags = {};
@@ -86,7 +88,7 @@ export async function discoverAccount(input: DiscoverInput): Promise<DiscoverOut
       const listed = await AWS_LISTERS[type].list(aws, region);
       const out: DiscoveredResource[] = [];
       for (const part of chunk(listed, READ_BATCH)) {
-        const items = part.map((l) => ({ instance: stub(type, l.id), region: l.region }));
+        const items = part.map((l) => ({ instance: stub(type, l), region: l.region }));
         const live = await AWS_READERS[type].read(items, aws);
         if (type === 'aws_s3_bucket') {
           // Public access settings, for the buckets view: through the drift engine's reader of them.
@@ -94,7 +96,7 @@ export async function discoverAccount(input: DiscoverInput): Promise<DiscoverOut
           blocks.forEach((b, k) => { if (live[k]) live[k]!.public_access_block = b ?? null; });
         }
         part.forEach((l, k) => {
-          if (live[k]) out.push({ type, service: AWS_LISTERS[type].service, resourceId: l.id, region: l.region, attributes: live[k]! });
+          if (live[k] && (AWS_LISTERS[type].keep?.(live[k]!) ?? true)) out.push({ type, service: AWS_LISTERS[type].service, resourceId: l.id, region: l.region, attributes: live[k]! });
         });
       }
       const n = left.get(region)! - 1;

@@ -6,7 +6,8 @@
 // The id is the state's `id` (resourceIdOf, where.ts) except for the types whose reader and
 // import use another attribute: a DB instance's `identifier` (provider v5+ stores the DBI
 // resource id in `id`), an IAM role, user, group or instance profile's `name`, an IAM policy's
-// `arn`, a bucket's `bucket`, a Lambda function's `function_name`, a DynamoDB table's `name`.
+// `arn`, a bucket's `bucket`, a Lambda function's `function_name`, a DynamoDB table's `name`;
+// policy attachments and routes compose their import id (COMPOSED_ID).
 import { arnRegion } from './region.ts';
 import type { InventoryItem, StateInstance } from './types.ts';
 import { accountOf, resourceIdOf } from './where.ts';
@@ -23,8 +24,23 @@ const ID_ATTRIBUTE: Record<string, string> = {
   aws_dynamodb_table: 'name',
 };
 
+/**
+ * Types whose provider id is random or hashed (attachments: `role-2024...`; routes: `r-rtb-...1080289494`):
+ * the id is composed as `terraform import` takes it, which is also what Cloud Discovery lists.
+ */
+const COMPOSED_ID: Record<string, (a: Record<string, unknown>) => string | undefined> = {
+  aws_iam_role_policy_attachment: (a) => (text(a.role) && text(a.policy_arn) ? `${text(a.role)}/${text(a.policy_arn)}` : undefined),
+  aws_iam_user_policy_attachment: (a) => (text(a.user) && text(a.policy_arn) ? `${text(a.user)}/${text(a.policy_arn)}` : undefined),
+  aws_route: (a) => {
+    const dest = text(a.destination_cidr_block) ?? text(a.destination_ipv6_cidr_block) ?? text(a.destination_prefix_list_id);
+    return text(a.route_table_id) && dest ? `${text(a.route_table_id)}_${dest}` : undefined;
+  },
+};
+
 /** The id the engine's reader for `type` looks the resource up by. */
 export function readerIdOf(type: string, attributes: Record<string, unknown>): string | null {
+  const composed = COMPOSED_ID[type]?.(attributes);
+  if (composed) return composed;
   const own = ID_ATTRIBUTE[type];
   return (own ? text(attributes[own]) : undefined) ?? resourceIdOf(attributes);
 }
