@@ -315,6 +315,6 @@ t.test('templates: create, list, run with overrides validated as a create, delet
   t.equal((await w.api('DELETE', `/api/drift-watch/templates/${tpl.body._id}`)).status, 404);
   for (const action of ['drift_watch.template_created', 'drift_watch.template_deleted']) t.equal((await audit(action)).length >= 1, true, `audited as ${action}`);
   // Two watches came from templates (Hourly and Bare), and reads come back in no set order.
-  const fromTemplates = (await audit('drift_watch.created')).map((e) => (e.details as { templateId?: string }).templateId).filter(Boolean);
+  const fromTemplates = (await audit('drift_watch.created')).map((e) => (e.details as { templateId?: string } | undefined)?.templateId).filter(Boolean);
   t.ok(fromTemplates.includes(tpl.body._id), `a watch from a template names it (${fromTemplates.join(', ')})`);
 });
