@@ -252,6 +252,8 @@ function responseSchemas(route: RouteSpec, style: string, errorFormat?: ErrorFor
       const body = schema ?? Type.String({ format: 'binary' });
       out[status] = { description: 'Success', content: Object.fromEntries(route.produces.map((type) => [type, { schema: body }])) } as unknown as TSchema;
     } else if (status === '204') out[status] = Type.Null();
+    // A redirect has no body: documented by its status and description (the target is the Location header).
+    else if (!schema && /^3\d\d$/.test(status)) out[status] = Type.Null({ description: 'Redirect; the target is in the Location header' });
     else if (schema && style === 'envelope') out[status] = Envelope(schema);
     else if (schema) out[status] = schema;
   }

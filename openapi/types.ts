@@ -20903,6 +20903,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Redirect; the target is in the Location header */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Default Response */
             "4XX": {
                 headers: {
@@ -20953,6 +20960,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Redirect; the target is in the Location header */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Default Response */
             "4XX": {
                 headers: {
@@ -21069,6 +21083,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Redirect; the target is in the Location header */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Default Response */
             "4XX": {
                 headers: {
@@ -21365,6 +21386,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Redirect; the target is in the Location header */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Default Response */
             "4XX": {
                 headers: {
@@ -22065,6 +22093,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Redirect; the target is in the Location header */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Default Response */
             "4XX": {
                 headers: {
@@ -25718,6 +25753,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Redirect; the target is in the Location header */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Default Response */
             "4XX": {
                 headers: {

@@ -9,7 +9,7 @@
 // each fuzzed last, alone, with a user of its own.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import type { AppContext } from '../core/context.ts';
 import { ensureServices } from './services.ts';
@@ -75,6 +75,12 @@ async function main(): Promise<number> {
     // point at a closed loopback port, so nothing leaves the machine.
     TRACKER_CLIENT_ID: 'fuzz-client', TRACKER_CLIENT_SECRET: randomBytes(16).toString('hex'),
     TRACKER_AUTH_URL: 'http://127.0.0.1:9', TRACKER_API_URL: 'http://127.0.0.1:9',
+    // The source host likewise (503 "Source host … is not configured" otherwise): an OAuth app
+    // and a GitHub app whose key is made now, both pointing at the closed port.
+    SCM_CLIENT_ID: 'fuzz-client', SCM_CLIENT_SECRET: randomBytes(16).toString('hex'),
+    SCM_WEB_URL: 'http://127.0.0.1:9', SCM_API_URL: 'http://127.0.0.1:9',
+    SCM_APP_ID: '1', SCM_APP_SLUG: 'fuzz-app',
+    SCM_APP_PRIVATE_KEY: generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
   });
   config.operator = { plugins: {} }; // every plugin, as in the committed OpenAPI document
   // Errors go to a file: the stack of each 5xx is the first thing a fixer wants.
