@@ -17,9 +17,13 @@ export interface Target { name: string; url: string; pid: number; stop(): Promis
 const children = new Set<ChildProcess>();
 process.on('exit', () => { for (const c of children) c.kill('SIGKILL'); });
 
+/** Which Node runs a server, with its arguments before the script (the runtime bench compares two), and how long it may take to print its port. */
+export interface ServerRuntime { node: string; args: string[]; portTimeoutMs: number }
+const THIS_RUNTIME: ServerRuntime = { node: process.execPath, args: [], portTimeoutMs: 60_000 };
+
 /** Starts `node scripts/bench/server.ts <mode>`; resolves with the port it prints. */
-export function startServer(name: string, mode: 'bare' | 'app', env: Record<string, string> = {}): Promise<Target> {
-  const child = spawn(process.execPath, [path.join(REPO, 'scripts/bench/server.ts'), mode], {
+export function startServer(name: string, mode: 'bare' | 'app', env: Record<string, string> = {}, runtime: ServerRuntime = THIS_RUNTIME): Promise<Target> {
+  const child = spawn(runtime.node, [...runtime.args, path.join(REPO, 'scripts/bench/server.ts'), mode], {
     cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
@@ -40,7 +44,7 @@ export function startServer(name: string, mode: 'bare' | 'app', env: Record<stri
       settled = true;
       void stop().then(() => reject(new Error(`server ${name} (${mode}) ${why}\n${stderr.trim()}`)));
     };
-    const timer = setTimeout(() => fail('did not print its port within 60s'), 60_000);
+    const timer = setTimeout(() => fail(`did not print its port within ${runtime.portTimeoutMs / 1000}s`), runtime.portTimeoutMs);
     void exited.then((code) => { clearTimeout(timer); fail(`exited with ${code} before ready`); });
     createInterface({ input: child.stdout! }).once('line', (line) => {
       clearTimeout(timer);

@@ -7,9 +7,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { request } from 'undici';
-import { call, fmt, load, REPO, table, type LoadFigures } from './lib.ts';
+import { call, fmt, load, startServer, table, type LoadFigures } from './lib.ts';
 
 const OLD = process.env.BENCH_OLD_NODE ?? '/usr/bin/node';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -34,29 +33,13 @@ async function version(node: string): Promise<string> {
 /** Starts the app on RUNTIME; resolves once /health answered 200, with the time it took. */
 async function start(rt: Runtime): Promise<{ ms: number; url: string; pid: number; stop(): Promise<void> }> {
   const t0 = performance.now();
-  const child = spawn(rt.node, [...rt.args, path.join(REPO, 'scripts/bench/server.ts'), 'app'], { cwd: REPO, env: { ...process.env, BENCH_LOG: 'off' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-4000); });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGTERM'); // the app server drops its database on SIGTERM
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    await exited;
-    clearTimeout(timer);
-  };
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${rt.name}: no port in 90s\n${stderr}`)), 90_000);
-    void exited.then((code) => { clearTimeout(timer); reject(new Error(`${rt.name} exited ${code}\n${stderr}`)); });
-    child.stdout!.once('data', (d: Buffer) => { clearTimeout(timer); resolve(Number(d.toString().trim().split('\n')[0])); });
-  });
-  const url = `http://127.0.0.1:${port}`;
+  const server = await startServer(rt.name, 'app', { BENCH_LOG: 'off' }, { node: rt.node, args: rt.args, portTimeoutMs: 90_000 });
   for (;;) {
-    const res = await request(`${url}/health`).catch(() => undefined);
+    const res = await request(`${server.url}/health`).catch(() => undefined);
     if (res) { await res.body.dump(); if (res.statusCode === 200) break; }
     await new Promise((r) => setTimeout(r, 10));
   }
-  return { ms: performance.now() - t0, url, pid: child.pid!, stop };
+  return { ms: performance.now() - t0, url: server.url, pid: server.pid, stop: server.stop };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
