@@ -18,7 +18,8 @@ import { withAllTags } from './values.ts';
 import { placementOf } from './where.ts';
 
 /** `regionSource`: where the region came from (region.ts); an assumed one is noted on a deletion. */
-export interface CompareEntry { instance: StateInstance; region: string; regionSource?: string; declaredIn?: DeclaredIn | null }
+/** `account`: the Azure subscription or Google project (AWS takes it from the ARN). */
+export interface CompareEntry { instance: StateInstance; region: string; regionSource?: string; declaredIn?: DeclaredIn | null; account?: string | null }
 const ASSUMED = new Set(['credentials', 'peers']);
 
 export async function compareLive(
@@ -82,11 +83,11 @@ async function recheckInArnRegion(
   });
 }
 
-function compareOne(
-  { instance, region, declaredIn }: CompareEntry, state: Record<string, unknown>, live: Record<string, unknown> | null, spec: CompareSpec,
+export function compareOne(
+  { instance, region, declaredIn, account }: CompareEntry, state: Record<string, unknown>, live: Record<string, unknown> | null, spec: CompareSpec,
   ignore: IgnoreRules, stats: Pick<ScanStats, 'ignoredDiffs'>,
 ): DetectedDrift | undefined {
-  const base = { resourceType: instance.type, resourceAddress: instance.address, ...placementOf(instance, region, declaredIn) };
+  const base = { resourceType: instance.type, resourceAddress: instance.address, ...placementOf(instance, region, declaredIn), ...(account ? { account } : {}) };
   const sensitive = instance.sensitivePaths ?? [];
   if (live === null) {
     const diff = redactDiff([{ attribute: 'id', before: instance.attributes.id ?? null, after: null }], sensitive);

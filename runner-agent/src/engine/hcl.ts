@@ -16,6 +16,9 @@ export interface Backend { type: string; config: Record<string, unknown> }
 /** One `provider "aws"` block; `region` and `forEach` as hcl2json gives them (literals, or "${expr}"). */
 export interface ProviderBlock { alias: string; region?: unknown; forEach?: unknown }
 
+/** A `provider "google"`, `"google-beta"` or `"azurerm"` block: where its resources live (literals or "${expr}"). */
+export interface CloudProviderBlock { type: string; alias: string; project?: unknown; region?: unknown; zone?: unknown; subscriptionId?: unknown }
+
 export interface RootModule {
   dir: string;
   files: string[];
@@ -23,6 +26,8 @@ export interface RootModule {
   /** Literal `region` of each aws provider block, by alias ('' = the default provider). */
   providerRegions: Map<string, string>;
   providers: ProviderBlock[];
+  /** google, google-beta and azurerm provider blocks. */
+  cloudProviders?: CloudProviderBlock[];
   /** Variables: their defaults, replaced by terraform.tfvars and *.auto.tfvars values. */
   variables: Map<string, unknown>;
   locals: Map<string, unknown>;
@@ -127,6 +132,11 @@ function collect(mod: RootModule, doc: Json, file: string): void {
     mod.providers.push({ alias, region: aws.region, forEach: aws.for_each });
     const region = literal(aws.region);
     if (region) mod.providerRegions.set(alias, region);
+  }
+  for (const type of ['google', 'google-beta', 'azurerm']) {
+    for (const b of blocks(isObject(doc.provider) ? doc.provider[type] : undefined)) {
+      (mod.cloudProviders ??= []).push({ type, alias: literal(b.alias) ?? '', project: b.project, region: b.region, zone: b.zone, subscriptionId: b.subscription_id });
+    }
   }
   for (const [name, bodies] of Object.entries(isObject(doc.variable) ? doc.variable : {})) {
     const body = blocks(bodies)[0];

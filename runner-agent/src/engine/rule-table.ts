@@ -33,6 +33,7 @@ export function conditionText(r: SeverityRule): string {
   if (r.gains) parts.push(`and ${what} newly holds ${list(r.gains)}`);
   else if (r.becomes) parts.push(`and ${what} became ${list(r.becomes)}`);
   else if (r.opensToAnyone) parts.push(`and ${what} now allows Principal "*" without a condition`);
+  else if (r.test) parts.push(`and ${what} ${r.test.describe}`);
   else if (r.gainsRoute) parts.push(`and ${what} newly routes ${list(r.gainsRoute.destinations)} through a ${r.gainsRoute.targetPrefix}* target`);
   else if (r.attributes) parts.push(`and ${what} differs`);
   return parts.join(' ');

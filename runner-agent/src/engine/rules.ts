@@ -10,6 +10,11 @@
 //   onlyAttributes every diff entry's attribute matches one of these globs
 //   opensToAnyone  ... and that entry's `after` is a policy letting anyone (Principal "*") in, its `before` not
 //   gainsRoute     ... and that entry's `after` routes a destination through a target id prefix that `before` did not
+//   test           ... and that entry passes a named predicate (Azure and Google rules: a rule that opens
+//                  22 or 3389 to the internet, a member that is `allUsers`...), given the state and the
+//                  live attributes after the change; `describe` is its condition in words
+import { AZURE_RULES } from './cloud/azure/rules.ts';
+import { GOOGLE_RULES } from './cloud/google/rules.ts';
 import type { ChangeType, DiffEntry, Severity } from './types.ts';
 import { globRegExp, isEmpty, isObject, normalizePolicy, scalarKey } from './values.ts';
 
@@ -28,6 +33,7 @@ export interface SeverityRule {
   onlyAttributes?: string[];
   opensToAnyone?: boolean;
   gainsRoute?: { destinations: string[]; targetPrefix: string };
+  test?: { describe: string; fn(entry: DiffEntry, state: Record<string, unknown>): boolean };
 }
 
 const WORLD = ['0.0.0.0/0', '::/0'];
@@ -133,8 +139,12 @@ export const SEVERITY_RULES: SeverityRule[] = [
   { id: 'access-key-reactivated', severity: 'high', description: 'An IAM access key the state holds inactive was made active',
     rationale: 'A credential the code keeps disabled can sign requests again.',
     types: ['aws_iam_access_key'], attributes: ['status'], becomes: ['Active'] },
+  ...AZURE_RULES,
+  ...GOOGLE_RULES,
   { id: 'tags-only', severity: 'low', description: 'Only tags changed',
     rationale: 'Tags change cost reports and automation, not access.', changeTypes: ['changed'], onlyAttributes: TAGS },
+  { id: 'labels-only', severity: 'low', description: 'Only labels changed',
+    rationale: 'Labels change cost reports and automation, not access.', types: ['google_*'], changeTypes: ['changed'], onlyAttributes: ['labels', 'labels.*'] },
   { id: 'deleted', severity: 'high', description: 'Resource deleted outside IaC',
     rationale: 'The code declares a resource the cloud no longer has; the next apply recreates it.', changeTypes: ['deleted'] },
   { id: 'changed', severity: 'medium', description: 'Resource changed outside IaC',
@@ -178,6 +188,7 @@ function gainsRoute(rule: NonNullable<SeverityRule['gainsRoute']>, d: DiffEntry,
 function entryMatches(rule: SeverityRule, d: DiffEntry, state: Record<string, unknown> = {}): boolean {
   if (rule.opensToAnyone && !(opensToAnyone(d.after) && !opensToAnyone(d.before))) return false;
   if (rule.gainsRoute && !gainsRoute(rule.gainsRoute, d, state)) return false;
+  if (rule.test && !rule.test.fn(d, state)) return false;
   if (rule.gains) {
     const before = leaves(d.before);
     const after = leaves(d.after);
@@ -201,7 +212,7 @@ export function ruleMatches(rule: SeverityRule, drift: { resourceType: string; c
   if (rule.attributes) {
     const m = anyGlob(rule.attributes);
     if (!drift.diff.some((d) => m(d.attribute) && entryMatches(rule, d, stateAttributes))) return false;
-  } else if (rule.gains || rule.becomes) {
+  } else if (rule.gains || rule.becomes || rule.test) {
     if (!drift.diff.some((d) => entryMatches(rule, d, stateAttributes))) return false;
   }
   return true;

@@ -79,6 +79,8 @@ export interface ScanStats {
   regionSources?: Record<string, number>;
   /** Instances not compared because no region could be determined for them (never reported deleted), by type. */
   regionUnknown?: Record<string, number>;
+  /** cloud_b/cloud_c: instances not found in the scope asked but found in the one their id names (first 100 addresses). */
+  foundInIdScope?: string[];
   /** Instances not found in the region asked but found in the region their ARN names (first 100 addresses). */
   foundInArnRegion?: string[];
   /**

@@ -1,0 +1,28 @@
+// cloud_b (Azure): the azurerm resource types with a live reader, and the scan's ARM client.
+// State instances of other types are counted in stats.unsupported and not compared.
+import { RestApi } from '../rest/api.ts';
+import type { RestCloud } from '../rest/compare.ts';
+import type { RestReader } from '../rest/reader.ts';
+import type { TokenSource } from '../token.ts';
+import { ARM } from './kit.ts';
+import { resourceGroupReader } from './resource-group.ts';
+import { azureScope } from './scope.ts';
+
+export const AZURE_READERS: Record<string, RestReader> = {
+  azurerm_resource_group: resourceGroupReader,
+};
+
+export const AZURE: RestCloud = { readers: AZURE_READERS, idScope: azureScope };
+
+export const ARM_URL = 'https://management.azure.com';
+
+/** The scan's ARM client; `endpoint` (tests, replay) serves ARM under `${endpoint}/management`. */
+export function azureApi(tokens: TokenSource, opts: { endpoint?: string; signal?: AbortSignal; ca?: string; backoffMs?: number } = {}): RestApi {
+  return new RestApi({
+    cloud: 'cloud_b', tokens, signal: opts.signal, ca: opts.ca, backoffMs: opts.backoffMs,
+    baseUrl: (service) => (opts.endpoint ? `${opts.endpoint}/${service}` : service === ARM ? ARM_URL : `https://${service}`),
+    grantHint: 'the Reader role on the subscription (or on each resource group it scans)',
+    // A subscription the principal cannot see answers 404 SubscriptionNotFound: a scope problem, never a deletion.
+    scopeMissing: (_status, body) => (body.error?.code === 'SubscriptionNotFound' ? `the subscription is not visible (${body.error.message ?? 'SubscriptionNotFound'})` : undefined),
+  });
+}

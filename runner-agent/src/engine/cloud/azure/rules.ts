@@ -1,0 +1,5 @@
+// Severity rules of azurerm types (rules.ts explains the conditions); tried before the generic
+// tag-only, deleted and changed rules. Readers add the rules of their types here.
+import type { SeverityRule } from '../../rules.ts';
+
+export const AZURE_RULES: SeverityRule[] = [];

@@ -1,0 +1,17 @@
+// Where an azurerm instance lives: the subscription (or the root scope) and resource group its
+// ARM id names, and its location (lowercase, as the provider stores it). ARM reads every
+// resource by its id, so the id is the scope; an instance whose state holds no ARM id cannot be
+// read and is counted as of unknown scope, never reported deleted.
+import type { StateInstance } from '../../types.ts';
+import type { Scope } from '../rest/reader.ts';
+import { location } from './kit.ts';
+
+export function azureScope(instance: StateInstance): Scope | undefined {
+  const id = instance.attributes.id;
+  if (typeof id !== 'string' || !id.startsWith('/')) return undefined;
+  const sub = /^\/subscriptions\/([^/]+)/i.exec(id)?.[1];
+  const loc = location(instance.attributes.location);
+  // A management group or tenant-level id (role assignments, policies) has no subscription: its root scope stands in.
+  const account = sub ?? id.split('/providers/')[0] ?? '';
+  return { account: account.toLowerCase(), location: typeof loc === 'string' && loc ? loc : null, source: 'id' };
+}

@@ -1,0 +1,24 @@
+// cloud_c (Google Cloud): the google and google-beta resource types with a live reader, and the
+// scan's REST client. State instances of other types are counted in stats.unsupported.
+import { RestApi } from '../rest/api.ts';
+import type { RestCloud } from '../rest/compare.ts';
+import type { RestReader } from '../rest/reader.ts';
+import type { TokenSource } from '../token.ts';
+import { computeNetworkReader } from './network.ts';
+import { googleIdScope } from './scope.ts';
+
+/** google-beta resources carry the same google_* types: one reader serves both providers. */
+export const GOOGLE_READERS: Record<string, RestReader> = {
+  google_compute_network: computeNetworkReader,
+};
+
+export const GOOGLE: RestCloud = { readers: GOOGLE_READERS, idScope: googleIdScope };
+
+/** The scan's Google client; `endpoint` (tests, replay) serves every API under `${endpoint}/{service}`. */
+export function googleApi(tokens: TokenSource, opts: { endpoint?: string; signal?: AbortSignal; ca?: string; backoffMs?: number } = {}): RestApi {
+  return new RestApi({
+    cloud: 'cloud_c', tokens, signal: opts.signal, ca: opts.ca, backoffMs: opts.backoffMs,
+    baseUrl: (service) => (opts.endpoint ? `${opts.endpoint}/${service}` : `https://${service}.googleapis.com`),
+    grantHint: 'roles/viewer on the project (Viewer)',
+  });
+}

@@ -1,0 +1,71 @@
+// What every Azure or Google Cloud resource-type reader provides (the REST counterpart of
+// cloud/aws/reader.ts): how to read the live attributes of a batch of state instances, in the
+// Terraform provider's attribute names, how to compare them (diff.ts), and how the fake cloud
+// answers the calls it makes from a state (replay, tests): the same mapping, both ways.
+import type { CompareSpec } from '../../diff.ts';
+import type { LiveAttributes, StateInstance } from '../../types.ts';
+import type { RestApi } from './api.ts';
+
+/**
+ * Where an instance lives: the Azure subscription (or the root scope its id names) or the Google
+ * project, and its location (Azure location, Google region or zone) when known.
+ */
+export interface Scope {
+  account: string;
+  location: string | null;
+  /** Where `account` came from: `id`, `attribute`, `provider`, `variable`, `credentials`. */
+  source: string;
+}
+
+export interface RestItem { instance: StateInstance; scope: Scope }
+
+export interface RestReader {
+  spec: CompareSpec;
+  /** Live attributes for each item, in the same order; null when the resource no longer exists. */
+  read(items: RestItem[], api: RestApi): Promise<(LiveAttributes | null)[]>;
+  /** How the fake cloud answers each call `read` makes, from the state (several readers may share routes). */
+  fake: FakeRoute[];
+}
+
+/** What the fake knows: the state's managed instances, by type. */
+export interface FakeWorld { of(type: string): StateInstance[] }
+
+export interface FakeRequest {
+  method: string;
+  /** The request's path under the service, e.g. an ARM resource id. */
+  path: string;
+  /** `:name` segments (and the one `*name` part, as `/a/b/c`) of the route's path, URL-decoded. */
+  params: Record<string, string>;
+  query: URLSearchParams;
+  body: unknown;
+}
+
+export interface FakeRoute {
+  method: 'GET' | 'POST';
+  /** The service (first path segment under the fake's endpoint): `management` for ARM; `compute`, `storage`... for Google. */
+  service: string;
+  /**
+   * Path under the service's base URL; `:name` matches one segment, one `*name` one or more
+   * (an ARM scope); fixed words match case-insensitively, as ARM does.
+   */
+  path: string;
+  /**
+   * The answer built from the state: a JSON value, `undefined` for the cloud's 404, or
+   * `fakeList(items)` for a list the fake pages (`nextLink` or `nextPageToken` in the cloud's style).
+   */
+  answer(req: FakeRequest, world: FakeWorld): unknown;
+}
+
+export const FAKE_LIST = Symbol('fakeList');
+export interface FakeList { [FAKE_LIST]: true; items: unknown[]; key: string }
+/** A list answer: the fake pages `items` under `key` (`value` for ARM, `items` for Google). */
+export const fakeList = (items: unknown[], key = 'value'): FakeList => ({ [FAKE_LIST]: true, items, key });
+export const isFakeList = (v: unknown): v is FakeList => typeof v === 'object' && v !== null && FAKE_LIST in v;
+
+export const text = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
+/** The items' positions by a key (lowercased: ARM ids are case-insensitive), for putting list results back in order. */
+export function indexBy<T>(list: T[], keyOf: (x: T) => string | undefined): Map<string, T> {
+  const out = new Map<string, T>();
+  for (const x of list) { const k = keyOf(x); if (k) out.set(k.toLowerCase(), x); }
+  return out;
+}
