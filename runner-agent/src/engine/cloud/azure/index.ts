@@ -6,10 +6,12 @@ import type { RestReader } from '../rest/reader.ts';
 import type { TokenSource } from '../token.ts';
 import { ARM } from './kit.ts';
 import { resourceGroupReader } from './resource-group.ts';
+import { AZURE_RESOURCE_READERS } from './resources/index.ts';
 import { azureScope } from './scope.ts';
 
 export const AZURE_READERS: Record<string, RestReader> = {
   azurerm_resource_group: resourceGroupReader,
+  ...AZURE_RESOURCE_READERS,
 };
 
 export const AZURE: RestCloud = { readers: AZURE_READERS, idScope: azureScope };

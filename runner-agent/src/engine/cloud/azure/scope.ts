@@ -7,8 +7,10 @@ import type { Scope } from '../rest/reader.ts';
 import { location } from './kit.ts';
 
 export function azureScope(instance: StateInstance): Scope | undefined {
-  const id = instance.attributes.id;
-  if (typeof id !== 'string' || !id.startsWith('/')) return undefined;
+  // A storage container's id may be its data-plane URL (azurerm 2.x/3.x): its resource_manager_id is the ARM id.
+  const arm = (v: unknown) => (typeof v === 'string' && v.startsWith('/') ? v : undefined);
+  const id = arm(instance.attributes.id) ?? arm(instance.attributes.resource_manager_id);
+  if (!id) return undefined;
   const sub = /^\/subscriptions\/([^/]+)/i.exec(id)?.[1];
   const loc = location(instance.attributes.location);
   // A management group or tenant-level id (role assignments, policies) has no subscription: its root scope stands in.

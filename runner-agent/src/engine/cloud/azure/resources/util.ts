@@ -1,0 +1,126 @@
+// Helpers shared by the compute, storage, identity and platform readers: the value shapes the
+// azurerm provider writes (identity blocks, canonical ids, Enabled/Disabled flags), and a read by
+// a parent's list (containers of one account, firewall rules of one server, role assignments of
+// one subscription), which the kit's resource-group list does not cover.
+import type { LiveAttributes, StateInstance } from '../../../types.ts';
+import type { RestApi } from '../../rest/api.ts';
+import { fakeList, indexBy, text, type FakeRequest, type FakeRoute, type FakeWorld, type RestItem, type RestReader } from '../../rest/reader.ts';
+import { ARM, LIST_FROM, lower, type ArmJson } from '../kit.ts';
+
+export type Attrs = Record<string, any>;
+
+/** The object without its undefined keys: nested blocks compare on the keys both sides hold, so an unknown stays out. */
+export function clean<T extends Record<string, unknown>>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** A value ARM answered, else undefined (not compared). */
+export const opt = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
+/** `Enabled`/`Disabled` as a boolean; undefined when ARM did not answer it. */
+export const enabled = (v: unknown): boolean | undefined => (typeof v === 'string' ? v.toLowerCase() === 'enabled' : undefined);
+export const flag = (b: unknown): string | undefined => (typeof b === 'boolean' ? (b ? 'Enabled' : 'Disabled') : undefined);
+export const first = (v: unknown): Attrs => (Array.isArray(v) && v[0] && typeof v[0] === 'object' ? v[0] : {});
+export const list = (v: unknown): any[] => (Array.isArray(v) ? v : []);
+
+/**
+ * ARM answers some ids with segment names in another case than the provider writes (identity
+ * keys under `resourcegroups`, plans under `serverfarms`): the provider parses them
+ * insensitively and writes the canonical form, so the canonical segment names are restored.
+ */
+const SEGMENTS = ['subscriptions', 'resourceGroups', 'providers', 'userAssignedIdentities', 'serverFarms', 'workspaces', 'virtualNetworks', 'subnets', 'flexibleServers', 'storageAccounts', 'components'];
+const BY_LOWER = new Map(SEGMENTS.map((s) => [s.toLowerCase(), s]));
+const NAMESPACES = ['Microsoft.ManagedIdentity', 'Microsoft.Web', 'Microsoft.OperationalInsights', 'Microsoft.Network', 'Microsoft.DBforPostgreSQL', 'Microsoft.Storage', 'Microsoft.Insights'];
+const NS_BY_LOWER = new Map(NAMESPACES.map((s) => [s.toLowerCase(), s]));
+export function canonicalId(id: unknown): string | undefined {
+  if (typeof id !== 'string' || !id) return undefined;
+  const parts = id.split('/');
+  // Even positions after the leading '' are segment names (key/value pairs), the namespace follows `providers`.
+  return parts.map((p, i) => {
+    if (i === 0) return p;
+    if (i % 2 === 1) return BY_LOWER.get(p.toLowerCase()) ?? p;
+    return parts[i - 1].toLowerCase() === 'providers' ? NS_BY_LOWER.get(p.toLowerCase()) ?? p : p;
+  }).join('/');
+}
+
+/** ARM `identity` as the provider's `identity` block (principal and tenant ids are computed and ignored). */
+export function identityToState(identity: ArmJson | undefined): Attrs[] {
+  if (!identity || !identity.type || /^none$/i.test(identity.type)) return [];
+  const ids = Object.keys(identity.userAssignedIdentities ?? {}).map((k) => canonicalId(k)!);
+  // ARM writes `SystemAssigned,UserAssigned`; the provider `SystemAssigned, UserAssigned`.
+  const type = String(identity.type).split(/\s*,\s*/).join(', ');
+  return [clean({ type, identity_ids: ids, principal_id: opt(identity.principalId), tenant_id: opt(identity.tenantId) })];
+}
+export function identityFromState(block: unknown): ArmJson | undefined {
+  const b = first(block);
+  if (!b.type) return undefined;
+  const uai = Object.fromEntries(list(b.identity_ids).map((id: string) => [id, { principalId: null, clientId: null }]));
+  return clean({ type: b.type, principalId: b.principal_id || undefined, tenantId: b.tenant_id || undefined, userAssignedIdentities: list(b.identity_ids).length ? uai : undefined });
+}
+
+export interface ParentList {
+  type: string;
+  apiVersion: string;
+  /** The parent a resource id is listed under (`/subscriptions/S/.../servers/X`), from the resource's id. */
+  parentOf(id: string): string | undefined;
+  /** The list path under the parent, e.g. `/firewallRules`. */
+  suffix: string;
+  /** The fake's route for the list (a path pattern). */
+  route: string;
+  /** The request path's parent (for the fake), default: the path without `suffix`. */
+  parentOfRequest?(req: FakeRequest): string;
+  /** The mapped reader (armReader), used for the items read one by one and for its answers. */
+  base: RestReader;
+  idOf(attributes: Attrs): string | undefined;
+  toState(json: ArmJson, instance: StateInstance): LiveAttributes;
+  fromState(instanceAttributes: Attrs): ArmJson;
+}
+
+/**
+ * A reader that lists each parent holding LIST_FROM or more of the items once (paged), and reads
+ * the others one by one through `base`. The fake answers the list from the state's instances
+ * under that parent.
+ */
+export function withParentList(p: ParentList): RestReader {
+  const route: FakeRoute = {
+    method: 'GET', service: ARM, path: p.route,
+    answer: (req: FakeRequest, world: FakeWorld) => {
+      const parent = lower(p.parentOfRequest ? p.parentOfRequest(req) : req.path.slice(0, req.path.length - p.suffix.length));
+      const under = world.of(p.type).filter((i) => lower(p.parentOf(p.idOf(i.attributes) ?? '') ?? '') === parent);
+      return fakeList(under.map((i) => ({ id: p.idOf(i.attributes), name: (p.idOf(i.attributes) ?? '').split('/').pop(), ...p.fromState(i.attributes) })));
+    },
+  };
+  return {
+    spec: p.base.spec,
+    fake: [...p.base.fake, route],
+    async read(items: RestItem[], api: RestApi) {
+      const ids = items.map((it) => p.idOf(it.instance.attributes));
+      const counts = new Map<string, { parent: string; n: number }>();
+      for (const id of ids) {
+        const parent = id && p.parentOf(id);
+        if (!parent) continue;
+        const c = counts.get(lower(parent)) ?? { parent, n: 0 };
+        c.n++;
+        counts.set(lower(parent), c);
+      }
+      const listed = new Map<string, Map<string, ArmJson>>();
+      for (const [key, { parent, n }] of counts) {
+        if (n < LIST_FROM) continue;
+        const path = `${parent}${p.suffix}`;
+        const all = await api.once(`arm-list:${path}`, () => api.list<ArmJson>(ARM, `${path}?api-version=${p.apiVersion}`, `list ${p.type} under ${parent}`, { style: 'nextLink' }));
+        listed.set(key, indexBy(all, (x) => text(x.id)));
+      }
+      const parentKey = (k: number) => lower((ids[k] && p.parentOf(ids[k]!)) ?? '');
+      const singleAt = items.map((_, k) => k).filter((k) => !listed.has(parentKey(k)));
+      const singles = singleAt.length ? await p.base.read(singleAt.map((k) => items[k]), api) : [];
+      const out: (LiveAttributes | null)[] = items.map((it, k) => {
+        const json = listed.get(parentKey(k))?.get(lower(ids[k] ?? ''));
+        return json ? p.toState(json, it.instance) : null;
+      });
+      singleAt.forEach((k, j) => { out[k] = singles[j] ?? null; });
+      return out;
+    },
+  };
+}
+
+/** Tags as the provider writes them: a map, empty when ARM has none. */
+export const tags = (json: ArmJson): Record<string, string> => json.tags ?? {};
