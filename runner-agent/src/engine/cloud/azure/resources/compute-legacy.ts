@@ -3,6 +3,7 @@
 // provider (os_profile, storage_image_reference...), written to state as lists: one element each
 // here, compared on the keys both sides hold. os_profile's admin_password and custom_data are
 // never answered by ARM and not mapped.
+import type { CompareSpec } from '../../../diff.ts';
 import { armReader, location, type ArmJson } from '../kit.ts';
 import { VM_API, keyText } from './compute.ts';
 import { clean, first, identityFromState, identityToState, list, opt, tags, type Attrs } from './util.ts';
@@ -25,10 +26,22 @@ const diskKey = (e: unknown) => {
   return [[d.lun, d.name, d.caching, d.create_option, d.disk_size_gb, d.managed_disk_type].map((v) => String(v ?? '')).join('|')];
 };
 
+const SPEC: CompareSpec = {
+  sets: {
+    storage_data_disk: diskKey,
+    os_profile_linux_config: (e) => {
+      const c = e as Attrs;
+      return [`${c.disable_password_authentication}|${list(c.ssh_keys).map((k) => `${k.path}=${keyText(k.key_data)}`).sort().join(',')}`];
+    },
+  },
+};
+
 export const legacyVmReader = armReader({
   type: 'azurerm_virtual_machine', apiVersion: VM_API, path: `${PATH}/:name`, list: PATH,
-  toState: (json) => {
+  toState: (json, instance) => {
     const p = json.properties ?? {};
+    // os_profile holds admin_password: a state marking the whole block sensitive compares it by hash, which a partial mapping cannot match.
+    const hidden = (instance.sensitivePaths ?? []).some((s) => s.length === 1 && s[0] === 'os_profile');
     const osp = p.osProfile;
     const lin = osp?.linuxConfiguration;
     const win = osp?.windowsConfiguration;
@@ -41,10 +54,11 @@ export const legacyVmReader = armReader({
       name: json.name, location: location(json.location), tags: tags(json), zones: json.zones ?? [],
       vm_size: opt(p.hardwareProfile?.vmSize), license_type: p.licenseType ?? '',
       network_interface_ids: nics.map((n) => n.id),
-      primary_network_interface_id: nics.find((n) => n.properties?.primary)?.id ?? (nics.length === 1 ? nics[0].id : undefined),
+      // The provider writes it only when ARM flags a NIC primary (it sends the flag only when configured).
+      primary_network_interface_id: nics.find((n) => n.properties?.primary)?.id ?? '',
       identity: identityToState(json.identity),
       boot_diagnostics: boot ? [{ enabled: !!boot.enabled, storage_uri: boot.storageUri ?? '' }] : [],
-      os_profile: osp ? [clean({ computer_name: opt(osp.computerName), admin_username: opt(osp.adminUsername) })] : [],
+      os_profile: hidden ? undefined : osp ? [clean({ computer_name: opt(osp.computerName), admin_username: opt(osp.adminUsername) })] : [],
       os_profile_linux_config: lin ? [{
         disable_password_authentication: !!lin.disablePasswordAuthentication,
         ssh_keys: list(lin.ssh?.publicKeys).map((k) => ({ path: k.path, key_data: k.keyData })),
@@ -59,48 +73,41 @@ export const legacyVmReader = armReader({
       storage_data_disk: list(sp.dataDisks).map(dataDiskToState),
     };
   },
-  fromState: (a) => {
-    const osp = first(a.os_profile);
-    const lin = first(a.os_profile_linux_config);
-    const win = first(a.os_profile_windows_config);
-    const img = first(a.storage_image_reference);
-    const od = first(a.storage_os_disk);
-    const boot = first(a.boot_diagnostics);
-    const primary = a.primary_network_interface_id || list(a.network_interface_ids)[0];
-    return clean({
-      location: a.location, tags: a.tags ?? {}, zones: list(a.zones).length ? a.zones : undefined, identity: identityFromState(a.identity),
-      properties: clean({
-        hardwareProfile: { vmSize: a.vm_size }, licenseType: a.license_type || undefined,
-        networkProfile: { networkInterfaces: list(a.network_interface_ids).map((id: string) => ({ id, properties: { primary: id === primary } })) },
-        diagnosticsProfile: boot.enabled !== undefined ? { bootDiagnostics: clean({ enabled: boot.enabled, storageUri: boot.storage_uri || undefined }) } : undefined,
-        osProfile: osp.computer_name || osp.admin_username ? clean({
-          computerName: osp.computer_name, adminUsername: osp.admin_username,
-          linuxConfiguration: lin.disable_password_authentication !== undefined ? {
-            disablePasswordAuthentication: lin.disable_password_authentication,
-            ssh: { publicKeys: list(lin.ssh_keys).map((k) => ({ path: k.path, keyData: k.key_data })) },
-          } : undefined,
-          windowsConfiguration: Object.keys(win).length ? clean({ provisionVMAgent: win.provision_vm_agent, enableAutomaticUpdates: win.enable_automatic_upgrades, timeZone: win.timezone || undefined }) : undefined,
-        }) : undefined,
-        storageProfile: clean({
-          imageReference: Object.keys(img).length ? clean({ publisher: img.publisher || undefined, offer: img.offer || undefined, sku: img.sku || undefined, version: img.version || undefined, id: img.id || undefined }) : undefined,
-          osDisk: Object.keys(od).length ? clean({
-            name: od.name, caching: od.caching, createOption: od.create_option, diskSizeGB: od.disk_size_gb || undefined, osType: od.os_type || undefined,
-            managedDisk: od.managed_disk_type || od.managed_disk_id ? clean({ storageAccountType: od.managed_disk_type || undefined, id: od.managed_disk_id || undefined }) : undefined,
-            vhd: od.vhd_uri ? { uri: od.vhd_uri } : undefined, image: od.image_uri ? { uri: od.image_uri } : undefined, writeAcceleratorEnabled: od.write_accelerator_enabled,
-          }) : undefined,
-          dataDisks: list(a.storage_data_disk).map(dataDiskFromState),
-        }),
-        provisioningState: 'Succeeded',
-      }),
-    });
-  },
-  spec: {
-    sets: {
-      storage_data_disk: diskKey,
-      os_profile_linux_config: (e) => {
-        const c = e as Attrs;
-        return [`${c.disable_password_authentication}|${list(c.ssh_keys).map((k) => `${k.path}=${keyText(k.key_data)}`).sort().join(',')}`];
-      },
-    },
-  },
+  fromState: (a) => legacyVmFromState(a),
+  spec: SPEC,
 });
+
+export function legacyVmFromState(a: Attrs): ArmJson {
+  const osp = first(a.os_profile);
+  const lin = first(a.os_profile_linux_config);
+  const win = first(a.os_profile_windows_config);
+  const img = first(a.storage_image_reference);
+  const od = first(a.storage_os_disk);
+  const boot = first(a.boot_diagnostics);
+  return clean({
+    location: a.location, tags: a.tags ?? {}, zones: list(a.zones).length ? a.zones : undefined, identity: identityFromState(a.identity),
+    properties: clean({
+      hardwareProfile: { vmSize: a.vm_size }, licenseType: a.license_type || undefined,
+      networkProfile: { networkInterfaces: list(a.network_interface_ids).map((id: string) => (a.primary_network_interface_id ? { id, properties: { primary: id === a.primary_network_interface_id } } : { id })) },
+      diagnosticsProfile: boot.enabled !== undefined ? { bootDiagnostics: clean({ enabled: boot.enabled, storageUri: boot.storage_uri || undefined }) } : undefined,
+      osProfile: osp.computer_name || osp.admin_username ? clean({
+        computerName: osp.computer_name, adminUsername: osp.admin_username,
+        linuxConfiguration: lin.disable_password_authentication !== undefined ? {
+          disablePasswordAuthentication: lin.disable_password_authentication,
+          ssh: { publicKeys: list(lin.ssh_keys).map((k) => ({ path: k.path, keyData: k.key_data })) },
+        } : undefined,
+        windowsConfiguration: Object.keys(win).length ? clean({ provisionVMAgent: win.provision_vm_agent, enableAutomaticUpdates: win.enable_automatic_upgrades, timeZone: win.timezone || undefined }) : undefined,
+      }) : undefined,
+      storageProfile: clean({
+        imageReference: Object.keys(img).length ? clean({ publisher: img.publisher || undefined, offer: img.offer || undefined, sku: img.sku || undefined, version: img.version || undefined, id: img.id || undefined }) : undefined,
+        osDisk: Object.keys(od).length ? clean({
+          name: od.name, caching: od.caching, createOption: od.create_option, diskSizeGB: od.disk_size_gb || undefined, osType: od.os_type || undefined,
+          managedDisk: od.managed_disk_type || od.managed_disk_id ? clean({ storageAccountType: od.managed_disk_type || undefined, id: od.managed_disk_id || undefined }) : undefined,
+          vhd: od.vhd_uri ? { uri: od.vhd_uri } : undefined, image: od.image_uri ? { uri: od.image_uri } : undefined, writeAcceleratorEnabled: od.write_accelerator_enabled,
+        }) : undefined,
+        dataDisks: list(a.storage_data_disk).map(dataDiskFromState),
+      }),
+      provisioningState: 'Succeeded',
+    }),
+  });
+}

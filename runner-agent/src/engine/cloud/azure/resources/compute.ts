@@ -62,7 +62,7 @@ function vmToState(json: ArmJson, os: 'linux' | 'windows'): Attrs {
   return out;
 }
 
-function vmFromState(a: Attrs, os: 'linux' | 'windows'): ArmJson {
+export function vmFromState(a: Attrs, os: 'linux' | 'windows'): ArmJson {
   const disk = first(a.os_disk);
   const img = first(a.source_image_reference);
   const boot = first(a.boot_diagnostics);
