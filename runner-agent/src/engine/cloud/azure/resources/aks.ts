@@ -38,7 +38,7 @@ export const kubernetesClusterReader = armReader({
     return {
       name: json.name, location: location(json.location), tags: tags(json),
       dns_prefix: opt(p.dnsPrefix), kubernetes_version: opt(p.kubernetesVersion), node_resource_group: opt(p.nodeResourceGroup),
-      sku_tier: opt(json.sku?.tier),
+      sku_tier: json.sku?.tier || 'Free',
       private_cluster_enabled: !!access.enablePrivateCluster,
       api_server_access_profile: [clean({ authorized_ip_ranges: ranges, subnet_id: access.subnetId ?? '' })],
       // azurerm 2.x / early 3.x: the ranges at the top level.
@@ -49,7 +49,7 @@ export const kubernetesClusterReader = armReader({
         network_plugin: opt(net.networkPlugin), network_policy: net.networkPolicy ?? '', service_cidr: opt(net.serviceCidr),
         dns_service_ip: opt(net.dnsServiceIP), pod_cidr: net.podCidr ?? '', outbound_type: opt(net.outboundType),
       })] : undefined,
-      role_based_access_control_enabled: opt(p.enableRBAC),
+      role_based_access_control_enabled: p.enableRBAC ?? true,
       local_account_disabled: !!p.disableLocalAccounts,
       oidc_issuer_enabled: !!p.oidcIssuerProfile?.enabled,
       workload_identity_enabled: !!p.securityProfile?.workloadIdentity?.enabled,

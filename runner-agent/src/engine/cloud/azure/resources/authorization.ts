@@ -6,7 +6,7 @@
 // azurerm_user_assigned_identity: Microsoft.ManagedIdentity/userAssignedIdentities (api 2023-01-31),
 // the group's list when several share a group.
 import { armReader, location, type ArmJson } from '../kit.ts';
-import { clean, opt, tags, withParentList, type Attrs } from './util.ts';
+import { canonicalId, clean, opt, tags, withParentList, type Attrs } from './util.ts';
 
 export const ROLE_API = '2022-04-01';
 
@@ -55,7 +55,7 @@ const roleToState = (json: ArmJson): Attrs => {
   const p = json.properties ?? {};
   const name = BUILT_IN_ROLES[roleGuid(p.roleDefinitionId)];
   return {
-    name: json.name, scope: opt(p.scope), role_definition_id: opt(p.roleDefinitionId),
+    name: json.name, scope: typeof p.scope === 'string' && /^\/subscriptions\/[^/]+\/resourcegroups\/[^/]+$/i.test(p.scope) ? canonicalId(p.scope) : opt(p.scope), role_definition_id: opt(p.roleDefinitionId),
     // A custom role's name needs a read of its definition: compared by id only.
     ...(name ? { role_definition_name: name } : {}),
     principal_id: opt(p.principalId), principal_type: opt(p.principalType), description: p.description ?? '',

@@ -21,7 +21,8 @@ function osDiskToState(d: ArmJson | undefined): Attrs[] {
     name: opt(d.name), caching: opt(d.caching), disk_size_gb: opt(d.diskSizeGB),
     storage_account_type: opt(d.managedDisk?.storageAccountType),
     write_accelerator_enabled: d.writeAcceleratorEnabled ?? false,
-    disk_encryption_set_id: d.managedDisk?.diskEncryptionSet?.id ?? '',
+    // The provider reads the encryption set from the disk itself: compared only when the VM's answer names one.
+    disk_encryption_set_id: opt(d.managedDisk?.diskEncryptionSet?.id),
   })];
 }
 const imageToState = (img: ArmJson | undefined): Attrs[] =>
@@ -34,20 +35,23 @@ function vmToState(json: ArmJson, os: 'linux' | 'windows'): Attrs {
   const cfg = (os === 'linux' ? osp.linuxConfiguration : osp.windowsConfiguration) ?? {};
   const sec = p.securityProfile ?? {};
   const boot = p.diagnosticsProfile?.bootDiagnostics;
+  // Defaults as the provider's read writes them when ARM leaves a value out.
   const out: Attrs = {
     name: json.name, location: location(json.location), tags: tags(json),
     size: opt(p.hardwareProfile?.vmSize), zone: json.zones?.[0] ?? '',
     admin_username: opt(osp.adminUsername), computer_name: opt(osp.computerName),
     allow_extension_operations: opt(osp.allowExtensionOperations), provision_vm_agent: opt(cfg.provisionVMAgent),
-    patch_mode: opt(cfg.patchSettings?.patchMode),
+    patch_mode: os === 'linux' ? cfg.patchSettings?.patchMode ?? 'ImageDefault' : opt(cfg.patchSettings?.patchMode),
     network_interface_ids: list(p.networkProfile?.networkInterfaces).map((n) => n.id),
     os_disk: osDiskToState(p.storageProfile?.osDisk),
+    // A custom image (source_image_id) leaves source_image_reference empty.
     source_image_reference: imageToState(p.storageProfile?.imageReference),
     identity: identityToState(json.identity),
     boot_diagnostics: boot?.enabled ? [{ storage_account_uri: boot.storageUri ?? '' }] : [],
-    encryption_at_host_enabled: opt(sec.encryptionAtHost), secure_boot_enabled: opt(sec.uefiSettings?.secureBootEnabled),
-    vtpm_enabled: opt(sec.uefiSettings?.vTpmEnabled), priority: opt(p.priority), eviction_policy: opt(p.evictionPolicy),
-    license_type: opt(p.licenseType), extensions_time_budget: opt(p.extensionsTimeBudget), virtual_machine_id: opt(p.vmId),
+    encryption_at_host_enabled: sec.encryptionAtHost ?? false, secure_boot_enabled: sec.uefiSettings?.secureBootEnabled ?? false,
+    vtpm_enabled: sec.uefiSettings?.vTpmEnabled ?? false, priority: p.priority || 'Regular', eviction_policy: p.evictionPolicy ?? '',
+    license_type: p.licenseType && p.licenseType !== 'None' ? p.licenseType : '', extensions_time_budget: p.extensionsTimeBudget ?? 'PT1H30M',
+    virtual_machine_id: opt(p.vmId),
   };
   if (os === 'linux') {
     out.disable_password_authentication = opt(cfg.disablePasswordAuthentication);

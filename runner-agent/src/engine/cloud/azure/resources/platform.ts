@@ -50,9 +50,12 @@ export const logAnalyticsWorkspaceReader = armReader({
     const p = json.properties ?? {};
     return {
       name: json.name, location: location(json.location), tags: tags(json), sku: lawSku(p.sku?.name),
-      retention_in_days: opt(p.retentionInDays), daily_quota_gb: opt(p.workspaceCapping?.dailyQuotaGb),
+      retention_in_days: opt(p.retentionInDays), daily_quota_gb: p.workspaceCapping?.dailyQuotaGb ?? -1,
       internet_ingestion_enabled: enabled(p.publicNetworkAccessForIngestion), internet_query_enabled: enabled(p.publicNetworkAccessForQuery),
       local_authentication_disabled: !!p.features?.disableLocalAuth, workspace_id: opt(p.customerId),
+      // Later provider versions: the access types as ARM words, local authentication the other way round.
+      internet_ingestion_access_type: opt(p.publicNetworkAccessForIngestion), internet_query_access_type: opt(p.publicNetworkAccessForQuery),
+      local_authentication_enabled: !p.features?.disableLocalAuth,
       reservation_capacity_in_gb_per_day: opt(p.sku?.capacityReservationLevel),
     };
   },
@@ -61,8 +64,8 @@ export const logAnalyticsWorkspaceReader = armReader({
     properties: clean({
       customerId: a.workspace_id, sku: clean({ name: a.sku ? String(a.sku).toLowerCase() : undefined, capacityReservationLevel: a.reservation_capacity_in_gb_per_day || undefined }),
       retentionInDays: a.retention_in_days, workspaceCapping: a.daily_quota_gb === undefined ? undefined : { dailyQuotaGb: a.daily_quota_gb },
-      publicNetworkAccessForIngestion: flag(a.internet_ingestion_enabled), publicNetworkAccessForQuery: flag(a.internet_query_enabled),
-      features: { disableLocalAuth: !!a.local_authentication_disabled }, provisioningState: 'Succeeded',
+      publicNetworkAccessForIngestion: a.internet_ingestion_access_type ?? flag(a.internet_ingestion_enabled), publicNetworkAccessForQuery: a.internet_query_access_type ?? flag(a.internet_query_enabled),
+      features: { disableLocalAuth: a.local_authentication_enabled === undefined ? !!a.local_authentication_disabled : !a.local_authentication_enabled }, provisioningState: 'Succeeded',
     }),
   }),
 });

@@ -39,7 +39,8 @@ const serverBase = armReader({
       high_availability: ha.mode && ha.mode !== 'Disabled' ? [{ mode: ha.mode, standby_availability_zone: ha.standbyAvailabilityZone ?? '' }] : [],
       public_network_access_enabled: enabled(p.network?.publicNetworkAccess),
       administrator_login: opt(p.administratorLogin), fqdn: opt(p.fullyQualifiedDomainName),
-      authentication: auth ? [{ active_directory_auth_enabled: enabled(auth.activeDirectoryAuth), password_auth_enabled: enabled(auth.passwordAuth) }] : undefined,
+      // Password auth is on unless ARM says otherwise (the provider's reading).
+      authentication: auth ? [{ active_directory_auth_enabled: enabled(auth.activeDirectoryAuth) ?? false, password_auth_enabled: enabled(auth.passwordAuth) ?? true }] : undefined,
     };
   },
   fromState: (a) => {

@@ -10,44 +10,55 @@
 // ARM id; a URL-only state (no resource_manager_id, azurerm 1.x) names no subscription and is
 // left unread (unknown scope).
 import { armReader, location, type ArmJson } from '../kit.ts';
-import { canonicalId, clean, enabled, first, identityFromState, identityToState, list, opt, tags, withParentList, type Attrs } from './util.ts';
+import { isEmpty } from '../../../values.ts';
+import { clean, enabled, first, identityFromState, identityToState, list, opt, tags, withParentList, type Attrs } from './util.ts';
 
 export const STORAGE_API = '2023-05-01';
 const ACCOUNTS = '/subscriptions/:sub/resourceGroups/:rg/providers/Microsoft.Storage/storageAccounts';
 const on = (v: unknown, dflt: boolean): boolean => (typeof v === 'boolean' ? v : dflt);
 
-function networkRulesToState(acl: ArmJson | undefined): Attrs[] {
+const BYPASS = ['AzureServices', 'Logging', 'Metrics', 'None'];
+/**
+ * The provider (4.x, late 3.x) writes no block for ARM's defaults (Allow, AzureServices, no
+ * rules), earlier versions one block with those values: which one the state holds decides.
+ */
+function networkRulesToState(acl: ArmJson | undefined, state: unknown): Attrs[] {
   if (!acl) return [];
-  return [{
+  const block = {
     default_action: acl.defaultAction,
-    bypass: typeof acl.bypass === 'string' && acl.bypass ? acl.bypass.split(/\s*,\s*/) : [],
+    // A CSV ARM may answer in another case: re-cased as the provider does.
+    bypass: typeof acl.bypass === 'string' && acl.bypass ? acl.bypass.split(/\s*,\s*/).map((b: string) => BYPASS.find((x) => x.toLowerCase() === b.toLowerCase()) ?? b) : [],
     ip_rules: list(acl.ipRules).map((r) => r.value),
-    virtual_network_subnet_ids: list(acl.virtualNetworkRules).map((r) => canonicalId(r.id)),
-  }];
+    virtual_network_subnet_ids: list(acl.virtualNetworkRules).map((r) => r.id),
+  };
+  const defaults = block.default_action === 'Allow' && block.bypass.join() === 'AzureServices' && !block.ip_rules.length && !block.virtual_network_subnet_ids.length && !list(acl.resourceAccessRules).length;
+  return defaults && isEmpty(state) ? [] : [block];
 }
 
 export const storageAccountReader = armReader({
   type: 'azurerm_storage_account', apiVersion: STORAGE_API, path: `${ACCOUNTS}/:name`, list: ACCOUNTS,
-  toState: (json) => {
+  toState: (json, instance) => {
     const p = json.properties ?? {};
     const [tier, replication] = String(json.sku?.name ?? '').split('_');
     const https = opt(p.supportsHttpsTrafficOnly);
-    const publicBlobs = on(p.allowBlobPublicAccess, true);
+    // Provider versions differ on an unanswered flag (3.x true, 4.x false): compared only when ARM answers it.
+    const publicBlobs = opt(p.allowBlobPublicAccess);
     return {
       name: json.name, location: location(json.location), tags: tags(json),
-      account_kind: opt(json.kind), account_tier: tier || undefined, account_replication_type: replication || undefined,
+      account_kind: opt(json.kind), account_tier: json.sku?.tier ?? (tier || undefined), account_replication_type: replication || undefined,
       access_tier: opt(p.accessTier),
       // azurerm 3.x enable_https_traffic_only, 4.x https_traffic_only_enabled; 2.x allow_blob_public_access, 3.x+ allow_nested_items_to_be_public.
       enable_https_traffic_only: https, https_traffic_only_enabled: https,
       allow_nested_items_to_be_public: publicBlobs, allow_blob_public_access: publicBlobs,
-      min_tls_version: opt(p.minimumTlsVersion),
+      min_tls_version: p.minimumTlsVersion ?? 'TLS1_0',
       shared_access_key_enabled: on(p.allowSharedKeyAccess, true),
       public_network_access_enabled: p.publicNetworkAccess === undefined ? true : enabled(p.publicNetworkAccess),
       is_hns_enabled: !!p.isHnsEnabled, nfsv3_enabled: !!p.isNfsV3Enabled,
       cross_tenant_replication_enabled: opt(p.allowCrossTenantReplication), default_to_oauth_authentication: opt(p.defaultToOAuthAuthentication),
       infrastructure_encryption_enabled: opt(p.encryption?.requireInfrastructureEncryption),
-      sftp_enabled: opt(p.isSftpEnabled), local_user_enabled: opt(p.isLocalUserEnabled),
-      network_rules: networkRulesToState(p.networkAcls),
+      sftp_enabled: opt(p.isSftpEnabled), local_user_enabled: p.isLocalUserEnabled ?? true,
+      large_file_share_enabled: p.largeFileSharesState === 'Enabled',
+      network_rules: networkRulesToState(p.networkAcls, instance.attributes.network_rules),
       identity: identityToState(json.identity),
     };
   },
@@ -61,14 +72,14 @@ export const storageAccountReader = armReader({
         accessTier: a.access_tier || undefined, supportsHttpsTrafficOnly: a.enable_https_traffic_only ?? a.https_traffic_only_enabled,
         allowBlobPublicAccess: publicBlobs, minimumTlsVersion: a.min_tls_version, allowSharedKeyAccess: a.shared_access_key_enabled,
         publicNetworkAccess: typeof a.public_network_access_enabled === 'boolean' ? (a.public_network_access_enabled ? 'Enabled' : 'Disabled') : undefined,
-        isHnsEnabled: a.is_hns_enabled, isNfsV3Enabled: a.nfsv3_enabled, allowCrossTenantReplication: a.cross_tenant_replication_enabled,
+        isHnsEnabled: a.is_hns_enabled, isNfsV3Enabled: a.nfsv3_enabled, largeFileSharesState: a.large_file_share_enabled ? 'Enabled' : undefined, allowCrossTenantReplication: a.cross_tenant_replication_enabled,
         defaultToOAuthAuthentication: a.default_to_oauth_authentication, isSftpEnabled: a.sftp_enabled, isLocalUserEnabled: a.local_user_enabled,
         encryption: a.infrastructure_encryption_enabled === undefined ? undefined : { requireInfrastructureEncryption: a.infrastructure_encryption_enabled, keySource: 'Microsoft.Storage' },
         networkAcls: rules.default_action ? {
           defaultAction: rules.default_action, bypass: list(rules.bypass).join(', ') || 'None',
           ipRules: list(rules.ip_rules).map((value) => ({ value, action: 'Allow' })),
           virtualNetworkRules: list(rules.virtual_network_subnet_ids).map((id) => ({ id, action: 'Allow' })),
-        } : undefined,
+        } : { defaultAction: 'Allow', bypass: 'AzureServices', ipRules: [], virtualNetworkRules: [] },
         primaryEndpoints: a.primary_blob_endpoint ? { blob: a.primary_blob_endpoint } : undefined,
         provisioningState: 'Succeeded',
       }),

@@ -28,12 +28,11 @@ export const keyVaultReader = armReader({
       enabled_for_template_deployment: !!p.enabledForTemplateDeployment,
       // azurerm 3.x enable_rbac_authorization, 4.x rbac_authorization_enabled.
       enable_rbac_authorization: rbac, rbac_authorization_enabled: rbac,
-      purge_protection_enabled: !!p.enablePurgeProtection, soft_delete_retention_days: opt(p.softDeleteRetentionInDays),
+      purge_protection_enabled: !!p.enablePurgeProtection, soft_delete_retention_days: p.softDeleteRetentionInDays || 90,
       public_network_access_enabled: p.publicNetworkAccess === undefined ? true : enabled(p.publicNetworkAccess),
       vault_uri: opt(p.vaultUri),
-      network_acls: acl ? [{
-        bypass: opt(acl.bypass), default_action: opt(acl.defaultAction), ip_rules: list(acl.ipRules).map((r) => r.value),
-      }] : undefined,
+      // The provider writes ARM's defaults (AzureServices, Allow) when the vault has no rule set.
+      network_acls: [{ bypass: acl?.bypass ?? 'AzureServices', default_action: acl?.defaultAction ?? 'Allow', ip_rules: list(acl?.ipRules).map((r) => r.value) }],
       access_policy: list(p.accessPolicies).map((x) => clean({
         tenant_id: x.tenantId, object_id: x.objectId, application_id: x.applicationId ?? '',
         key_permissions: list(x.permissions?.keys), secret_permissions: list(x.permissions?.secrets),
