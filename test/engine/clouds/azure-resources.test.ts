@@ -36,6 +36,27 @@ t.test('every type: the state read back through the fake is no drift', async (t)
   t.equal(api.totalCalls, state.length, 'one GET each (fewer than three per group)');
 });
 
+t.test('what other provider versions write reads back clean too', async (t) => {
+  const v2 = storageAccount('stv2', { allow_blob_public_access: false });
+  delete v2.attributes.allow_nested_items_to_be_public;
+  const win4 = windowsVm('vm-w4', { automatic_updates_enabled: true });
+  delete win4.attributes.enable_automatic_updates;
+  const state = [
+    // Storage firewall at ARM's defaults: no block (4.x) or the defaults spelt out (3.x).
+    storageAccount('stdef', { network_rules: [] }),
+    storageAccount('stv3', { network_rules: [{ default_action: 'Allow', bypass: ['AzureServices'], ip_rules: [], virtual_network_subnet_ids: [], private_link_access: [] }] }),
+    v2, win4,
+    aks('aks-open', { api_server_access_profile: [], api_server_authorized_ip_ranges: [] }),
+    keyVault('kv-noacl', { network_acls: [{ bypass: 'AzureServices', default_action: 'Allow', ip_rules: [], virtual_network_subnet_ids: [] }] }),
+    workspace('law-v4', { internet_ingestion_access_type: 'Enabled', internet_query_access_type: 'Enabled', local_authentication_enabled: true }),
+    insights('ai-v4', { ip_masking_enabled: true, local_authentication_enabled: true }),
+    role('custom', GUID(31), RG, '0f0e0d0c-1111-4222-8333-944455556666', 'My Custom Role'),
+  ].map((i) => ({ ...i, attributes: { ...i.attributes, id: String(i.attributes.id).replace('/rg-app/', '/rg-versions/') } }));
+  const { drifts, compared } = await compareAgainst('azure', state);
+  t.same(drifts, []);
+  t.equal(compared, state.length);
+});
+
 /**
  * One case per compared attribute: the instance, the live change, the diff path expected and the
  * rule that classifies it. Each case is its own resource (its name in its id), all compared in one scan.

@@ -20,10 +20,14 @@ const dataDiskFromState = (d: Attrs): ArmJson => clean({
   managedDisk: d.managed_disk_type || d.managed_disk_id ? clean({ storageAccountType: d.managed_disk_type || undefined, id: d.managed_disk_id || undefined }) : undefined,
   vhd: d.vhd_uri ? { uri: d.vhd_uri } : undefined, writeAcceleratorEnabled: d.write_accelerator_enabled,
 });
-/** Data disks are told apart by LUN; their compared settings make the key, so a resize or re-tiering shows. */
+/**
+ * Data disks are told apart by LUN; their compared settings make the key, so a swap or re-tiering
+ * shows. Not the size: the provider takes it from the disk itself when the VM's answer has none
+ * (azurerm_managed_disk compares it).
+ */
 const diskKey = (e: unknown) => {
   const d = e as Attrs;
-  return [[d.lun, d.name, d.caching, d.create_option, d.disk_size_gb, d.managed_disk_type].map((v) => String(v ?? '')).join('|')];
+  return [[d.lun, d.name, d.caching, d.create_option, d.managed_disk_type].map((v) => String(v ?? '')).join('|')];
 };
 
 const SPEC: CompareSpec = {

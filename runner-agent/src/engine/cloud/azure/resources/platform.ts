@@ -15,7 +15,7 @@ export const containerRegistryReader = armReader({
   toState: (json) => {
     const p = json.properties ?? {};
     return {
-      name: json.name, location: location(json.location), tags: tags(json), sku: opt(json.sku?.name),
+      name: json.name, location: location(json.location), tags: tags(json), sku: opt(json.sku?.tier ?? json.sku?.name),
       admin_enabled: opt(p.adminUserEnabled), login_server: opt(p.loginServer),
       public_network_access_enabled: enabled(p.publicNetworkAccess), zone_redundancy_enabled: enabled(p.zoneRedundancy),
       anonymous_pull_enabled: !!p.anonymousPullEnabled, data_endpoint_enabled: !!p.dataEndpointEnabled,
@@ -71,14 +71,18 @@ export const logAnalyticsWorkspaceReader = armReader({
 });
 
 const COMPONENTS = group('Microsoft.Insights/components');
+const appType = (v: unknown) => (typeof v !== 'string' ? undefined : ['web', 'other'].includes(v.toLowerCase()) ? v.toLowerCase() : v);
 export const applicationInsightsReader = armReader({
   type: 'azurerm_application_insights', apiVersion: '2020-02-02', path: `${COMPONENTS}/:name`, list: COMPONENTS,
   toState: (json) => {
     const p = json.properties ?? {};
     return {
-      name: json.name, location: location(json.location), tags: tags(json), application_type: opt(p.Application_Type),
+      // `web` and `other` are written lowercase whatever ARM's case; the rest as ARM answers them.
+      name: json.name, location: location(json.location), tags: tags(json), application_type: appType(p.Application_Type),
       workspace_id: canonicalId(p.WorkspaceResourceId) ?? '', retention_in_days: opt(p.RetentionInDays), sampling_percentage: opt(p.SamplingPercentage),
       disable_ip_masking: !!p.DisableIpMasking, local_authentication_disabled: !!p.DisableLocalAuth,
+      // azurerm 4.x+ names, the other way round.
+      ip_masking_enabled: !p.DisableIpMasking, local_authentication_enabled: !p.DisableLocalAuth,
       internet_ingestion_enabled: enabled(p.publicNetworkAccessForIngestion), internet_query_enabled: enabled(p.publicNetworkAccessForQuery),
       force_customer_storage_for_profiler: !!p.ForceCustomerStorageForProfiler, app_id: opt(p.AppId),
     };
@@ -87,7 +91,9 @@ export const applicationInsightsReader = armReader({
     location: a.location, tags: a.tags ?? {}, kind: a.application_type,
     properties: clean({
       Application_Type: a.application_type, WorkspaceResourceId: a.workspace_id || undefined, RetentionInDays: a.retention_in_days,
-      SamplingPercentage: a.sampling_percentage, DisableIpMasking: !!a.disable_ip_masking, DisableLocalAuth: !!a.local_authentication_disabled,
+      SamplingPercentage: a.sampling_percentage,
+      DisableIpMasking: a.ip_masking_enabled === undefined ? !!a.disable_ip_masking : !a.ip_masking_enabled,
+      DisableLocalAuth: a.local_authentication_enabled === undefined ? !!a.local_authentication_disabled : !a.local_authentication_enabled,
       publicNetworkAccessForIngestion: flag(a.internet_ingestion_enabled), publicNetworkAccessForQuery: flag(a.internet_query_enabled),
       ForceCustomerStorageForProfiler: !!a.force_customer_storage_for_profiler, AppId: a.app_id, provisioningState: 'Succeeded',
     }),

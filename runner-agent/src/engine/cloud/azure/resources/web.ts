@@ -96,7 +96,8 @@ export const linuxWebAppReader = armReader({
       service_plan_id: canonicalId(p.serverFarmId), enabled: opt(p.enabled), https_only: opt(p.httpsOnly),
       client_affinity_enabled: opt(p.clientAffinityEnabled), client_certificate_enabled: opt(p.clientCertEnabled),
       client_certificate_mode: opt(p.clientCertMode),
-      public_network_access_enabled: typeof p.publicNetworkAccess === 'string' ? p.publicNetworkAccess.toLowerCase() !== 'disabled' : undefined,
+      // Public unless ARM says Disabled (the provider's reading).
+      public_network_access_enabled: String(p.publicNetworkAccess ?? '').toLowerCase() !== 'disabled',
       default_hostname: opt(p.defaultHostName), kind: opt(json.kind), identity: identityToState(json.identity),
     };
   },
