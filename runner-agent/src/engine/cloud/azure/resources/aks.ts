@@ -44,7 +44,7 @@ export const kubernetesClusterReader = armReader({
       // azurerm 2.x / early 3.x: the ranges at the top level.
       api_server_authorized_ip_ranges: ranges,
       default_node_pool: poolToState(pool),
-      identity: identityToState(json.identity),
+      identity: identityToState(json.identity, instance.attributes.identity),
       network_profile: net ? [clean({
         network_plugin: opt(net.networkPlugin), network_policy: net.networkPolicy ?? '', service_cidr: opt(net.serviceCidr),
         dns_service_ip: opt(net.dnsServiceIP), pod_cidr: net.podCidr ?? '', outbound_type: opt(net.outboundType),

@@ -5,8 +5,9 @@
 // the others, and those above a subscription, one by one.
 // azurerm_user_assigned_identity: Microsoft.ManagedIdentity/userAssignedIdentities (api 2023-01-31),
 // the group's list when several share a group.
+import type { StateInstance } from '../../../types.ts';
 import { armReader, location, type ArmJson } from '../kit.ts';
-import { canonicalId, clean, opt, tags, withParentList, type Attrs } from './util.ts';
+import { clean, idAsState, opt, tags, withParentList, type Attrs } from './util.ts';
 
 export const ROLE_API = '2022-04-01';
 
@@ -51,11 +52,11 @@ export const roleGuid = (id: unknown) => (typeof id === 'string' ? id.split('/')
 const PATH = '/*scope/providers/Microsoft.Authorization/roleAssignments/:name';
 const subscriptionOf = (id: string) => /^(\/subscriptions\/[^/]+)\//i.exec(id)?.[1];
 
-const roleToState = (json: ArmJson): Attrs => {
+const roleToState = (json: ArmJson, instance: StateInstance): Attrs => {
   const p = json.properties ?? {};
   const name = BUILT_IN_ROLES[roleGuid(p.roleDefinitionId)];
   return {
-    name: json.name, scope: typeof p.scope === 'string' && /^\/subscriptions\/[^/]+\/resourcegroups\/[^/]+$/i.test(p.scope) ? canonicalId(p.scope) : opt(p.scope), role_definition_id: opt(p.roleDefinitionId),
+    name: json.name, scope: typeof p.scope === 'string' && /^\/subscriptions\/[^/]+\/resourcegroups\/[^/]+$/i.test(p.scope) ? idAsState(p.scope, instance.attributes.scope) : opt(p.scope), role_definition_id: opt(p.roleDefinitionId),
     // A custom role's name needs a read of its definition: compared by id only.
     ...(name ? { role_definition_name: name } : {}),
     principal_id: opt(p.principalId), principal_type: opt(p.principalType), description: p.description ?? '',

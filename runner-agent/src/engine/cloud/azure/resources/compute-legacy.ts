@@ -60,7 +60,7 @@ export const legacyVmReader = armReader({
       network_interface_ids: nics.map((n) => n.id),
       // The provider writes it only when ARM flags a NIC primary (it sends the flag only when configured).
       primary_network_interface_id: nics.find((n) => n.properties?.primary)?.id ?? '',
-      identity: identityToState(json.identity),
+      identity: identityToState(json.identity, instance.attributes.identity),
       boot_diagnostics: boot ? [{ enabled: !!boot.enabled, storage_uri: boot.storageUri ?? '' }] : [],
       os_profile: hidden ? undefined : osp ? [clean({ computer_name: opt(osp.computerName), admin_username: opt(osp.adminUsername) })] : [],
       os_profile_linux_config: lin ? [{

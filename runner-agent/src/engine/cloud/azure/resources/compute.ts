@@ -5,7 +5,7 @@
 // are not mapped; attributes ARM may leave out are mapped only when it answers them.
 import type { StateInstance } from '../../../types.ts';
 import { armReader, location, type ArmJson } from '../kit.ts';
-import { clean, first, identityFromState, identityToState, list, opt, tags, type Attrs } from './util.ts';
+import { clean, first, identityFromState, identityToState, idsAsState, list, opt, tags, type Attrs } from './util.ts';
 
 export const VM_API = '2024-07-01';
 const VM_PATH = '/subscriptions/:sub/resourceGroups/:rg/providers/Microsoft.Compute/virtualMachines';
@@ -29,7 +29,7 @@ const imageToState = (img: ArmJson | undefined): Attrs[] =>
   img?.publisher ? [{ publisher: img.publisher, offer: img.offer, sku: img.sku, version: img.version }] : [];
 
 /** What both OS flavours share, from a virtualMachines answer. */
-function vmToState(json: ArmJson, os: 'linux' | 'windows'): Attrs {
+function vmToState(json: ArmJson, os: 'linux' | 'windows', state: Attrs): Attrs {
   const p = json.properties ?? {};
   const osp = p.osProfile ?? {};
   const cfg = (os === 'linux' ? osp.linuxConfiguration : osp.windowsConfiguration) ?? {};
@@ -42,11 +42,11 @@ function vmToState(json: ArmJson, os: 'linux' | 'windows'): Attrs {
     admin_username: opt(osp.adminUsername), computer_name: opt(osp.computerName),
     allow_extension_operations: opt(osp.allowExtensionOperations), provision_vm_agent: opt(cfg.provisionVMAgent),
     patch_mode: os === 'linux' ? cfg.patchSettings?.patchMode ?? 'ImageDefault' : opt(cfg.patchSettings?.patchMode),
-    network_interface_ids: list(p.networkProfile?.networkInterfaces).map((n) => n.id),
+    network_interface_ids: idsAsState(list(p.networkProfile?.networkInterfaces).map((n) => n.id), state.network_interface_ids),
     os_disk: osDiskToState(p.storageProfile?.osDisk),
     // A custom image (source_image_id) leaves source_image_reference empty.
     source_image_reference: imageToState(p.storageProfile?.imageReference),
-    identity: identityToState(json.identity),
+    identity: identityToState(json.identity, state.identity),
     boot_diagnostics: boot?.enabled ? [{ storage_account_uri: boot.storageUri ?? '' }] : [],
     encryption_at_host_enabled: sec.encryptionAtHost ?? false, secure_boot_enabled: sec.uefiSettings?.secureBootEnabled ?? false,
     vtpm_enabled: sec.uefiSettings?.vTpmEnabled ?? false, priority: p.priority || 'Regular', eviction_policy: p.evictionPolicy ?? '',
@@ -108,14 +108,14 @@ const sshKeys = { admin_ssh_key: (e: unknown) => [`${(e as Attrs).username}|${ke
 
 export const linuxVmReader = armReader({
   type: 'azurerm_linux_virtual_machine', apiVersion: VM_API, path: `${VM_PATH}/:name`, list: VM_PATH,
-  toState: (json) => vmToState(json, 'linux'),
+  toState: (json, i) => vmToState(json, 'linux', i.attributes),
   fromState: (a) => vmFromState(a, 'linux'),
   spec: { sets: sshKeys },
 });
 
 export const windowsVmReader = armReader({
   type: 'azurerm_windows_virtual_machine', apiVersion: VM_API, path: `${VM_PATH}/:name`, list: VM_PATH,
-  toState: (json) => vmToState(json, 'windows'),
+  toState: (json, i) => vmToState(json, 'windows', i.attributes),
   fromState: (a) => vmFromState(a, 'windows'),
 });
 

@@ -4,7 +4,7 @@
 // group's list when several share a group. The admin password, shared keys, instrumentation
 // key and connection string are secrets, never mapped.
 import { armReader, location } from '../kit.ts';
-import { canonicalId, clean, enabled, flag, identityFromState, identityToState, opt, tags } from './util.ts';
+import { clean, enabled, flag, identityFromState, identityToState, idAsState, opt, tags } from './util.ts';
 
 const group = (rp: string) => `/subscriptions/:sub/resourceGroups/:rg/providers/${rp}`;
 const REGISTRIES = group('Microsoft.ContainerRegistry/registries');
@@ -12,7 +12,7 @@ const status = (v: unknown) => (typeof v === 'string' ? v.toLowerCase() === 'ena
 
 export const containerRegistryReader = armReader({
   type: 'azurerm_container_registry', apiVersion: '2023-07-01', path: `${REGISTRIES}/:name`, list: REGISTRIES,
-  toState: (json) => {
+  toState: (json, instance) => {
     const p = json.properties ?? {};
     return {
       name: json.name, location: location(json.location), tags: tags(json), sku: opt(json.sku?.tier ?? json.sku?.name),
@@ -21,7 +21,7 @@ export const containerRegistryReader = armReader({
       anonymous_pull_enabled: !!p.anonymousPullEnabled, data_endpoint_enabled: !!p.dataEndpointEnabled,
       network_rule_bypass_option: opt(p.networkRuleBypassOptions),
       export_policy_enabled: status(p.policies?.exportPolicy?.status), quarantine_policy_enabled: status(p.policies?.quarantinePolicy?.status),
-      identity: identityToState(json.identity),
+      identity: identityToState(json.identity, instance.attributes.identity),
     };
   },
   fromState: (a) => clean({
@@ -74,12 +74,12 @@ const COMPONENTS = group('Microsoft.Insights/components');
 const appType = (v: unknown) => (typeof v !== 'string' ? undefined : ['web', 'other'].includes(v.toLowerCase()) ? v.toLowerCase() : v);
 export const applicationInsightsReader = armReader({
   type: 'azurerm_application_insights', apiVersion: '2020-02-02', path: `${COMPONENTS}/:name`, list: COMPONENTS,
-  toState: (json) => {
+  toState: (json, instance) => {
     const p = json.properties ?? {};
     return {
       // `web` and `other` are written lowercase whatever ARM's case; the rest as ARM answers them.
       name: json.name, location: location(json.location), tags: tags(json), application_type: appType(p.Application_Type),
-      workspace_id: canonicalId(p.WorkspaceResourceId) ?? '', retention_in_days: opt(p.RetentionInDays), sampling_percentage: opt(p.SamplingPercentage),
+      workspace_id: idAsState(p.WorkspaceResourceId, instance.attributes.workspace_id) ?? '', retention_in_days: opt(p.RetentionInDays), sampling_percentage: opt(p.SamplingPercentage),
       disable_ip_masking: !!p.DisableIpMasking, local_authentication_disabled: !!p.DisableLocalAuth,
       // azurerm 4.x+ names, the other way round.
       ip_masking_enabled: !p.DisableIpMasking, local_authentication_enabled: !p.DisableLocalAuth,

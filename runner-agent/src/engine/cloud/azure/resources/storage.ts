@@ -57,9 +57,9 @@ export const storageAccountReader = armReader({
       cross_tenant_replication_enabled: opt(p.allowCrossTenantReplication), default_to_oauth_authentication: opt(p.defaultToOAuthAuthentication),
       infrastructure_encryption_enabled: opt(p.encryption?.requireInfrastructureEncryption),
       sftp_enabled: opt(p.isSftpEnabled), local_user_enabled: p.isLocalUserEnabled ?? true,
-      large_file_share_enabled: p.largeFileSharesState === 'Enabled',
+      large_file_share_enabled: p.largeFileSharesState === undefined ? undefined : p.largeFileSharesState === 'Enabled',
       network_rules: networkRulesToState(p.networkAcls, instance.attributes.network_rules),
-      identity: identityToState(json.identity),
+      identity: identityToState(json.identity, instance.attributes.identity),
     };
   },
   fromState: (a) => {

@@ -42,10 +42,23 @@ export function canonicalId(id: unknown): string | undefined {
   }).join('/');
 }
 
+/**
+ * An ARM id as the state spells it when they differ only in case (ARM ids are case-insensitive,
+ * and provider versions differ: older ones wrote ARM's `serverfarms`, later ones the parsed
+ * `serverFarms`); else in its canonical form.
+ */
+export function idAsState(live: unknown, state: unknown): string | undefined {
+  if (typeof live !== 'string' || !live) return undefined;
+  if (typeof state === 'string' && state.toLowerCase() === live.toLowerCase()) return state;
+  return canonicalId(live);
+}
+export const idsAsState = (live: unknown[], state: unknown): string[] =>
+  live.map((id) => idAsState(id, list(state).find((s) => typeof s === 'string' && s.toLowerCase() === String(id).toLowerCase())) ?? String(id));
+
 /** ARM `identity` as the provider's `identity` block (principal and tenant ids are computed and ignored). */
-export function identityToState(identity: ArmJson | undefined): Attrs[] {
+export function identityToState(identity: ArmJson | undefined, stateBlock?: unknown): Attrs[] {
   if (!identity || !identity.type || /^none$/i.test(identity.type)) return [];
-  const ids = Object.keys(identity.userAssignedIdentities ?? {}).map((k) => canonicalId(k)!);
+  const ids = idsAsState(Object.keys(identity.userAssignedIdentities ?? {}), first(stateBlock).identity_ids);
   // ARM writes `SystemAssigned,UserAssigned`; the provider `SystemAssigned, UserAssigned`.
   const type = String(identity.type).split(/\s*,\s*/).join(', ');
   return [clean({ type, identity_ids: ids, principal_id: opt(identity.principalId), tenant_id: opt(identity.tenantId) })];

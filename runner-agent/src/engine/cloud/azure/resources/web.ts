@@ -3,7 +3,7 @@
 // Each read with its group's list when several share a group. A web app's site_config,
 // app_settings and connection strings need further calls (and hold secrets): not read.
 import { armReader, location } from '../kit.ts';
-import { canonicalId, clean, enabled, first, flag, identityFromState, identityToState, list, opt, tags, type Attrs } from './util.ts';
+import { clean, enabled, first, flag, identityFromState, identityToState, idAsState, list, opt, tags, type Attrs } from './util.ts';
 
 const group = (rp: string) => `/subscriptions/:sub/resourceGroups/:rg/providers/${rp}`;
 const VAULTS = group('Microsoft.KeyVault/vaults');
@@ -88,17 +88,17 @@ export const servicePlanReader = armReader({
 const SITES = group('Microsoft.Web/sites');
 export const linuxWebAppReader = armReader({
   type: 'azurerm_linux_web_app', apiVersion: '2023-12-01', path: `${SITES}/:name`, list: SITES,
-  toState: (json) => {
+  toState: (json, instance) => {
     const p = json.properties ?? {};
     return {
       name: json.name, location: location(json.location), tags: tags(json),
       // ARM answers `.../serverfarms/...`; the provider writes the parsed id (`serverFarms`).
-      service_plan_id: canonicalId(p.serverFarmId), enabled: opt(p.enabled), https_only: opt(p.httpsOnly),
+      service_plan_id: idAsState(p.serverFarmId, instance.attributes.service_plan_id), enabled: opt(p.enabled), https_only: opt(p.httpsOnly),
       client_affinity_enabled: opt(p.clientAffinityEnabled), client_certificate_enabled: opt(p.clientCertEnabled),
       client_certificate_mode: opt(p.clientCertMode),
       // Public unless ARM says Disabled (the provider's reading).
       public_network_access_enabled: String(p.publicNetworkAccess ?? '').toLowerCase() !== 'disabled',
-      default_hostname: opt(p.defaultHostName), kind: opt(json.kind), identity: identityToState(json.identity),
+      default_hostname: opt(p.defaultHostName), kind: opt(json.kind), identity: identityToState(json.identity, instance.attributes.identity),
     };
   },
   fromState: (a) => clean({
