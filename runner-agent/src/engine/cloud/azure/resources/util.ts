@@ -5,7 +5,8 @@
 import type { LiveAttributes, StateInstance } from '../../../types.ts';
 import type { RestApi } from '../../rest/api.ts';
 import { fakeList, indexBy, text, type FakeRequest, type FakeRoute, type FakeWorld, type RestItem, type RestReader } from '../../rest/reader.ts';
-import { ARM, LIST_FROM, lower, type ArmJson } from '../kit.ts';
+import { mapLimit } from '../../../limit.ts';
+import { ARM, CONCURRENCY, LIST_FROM, lower, type ArmJson } from '../kit.ts';
 
 export type Attrs = Record<string, any>;
 
@@ -116,12 +117,12 @@ export function withParentList(p: ParentList): RestReader {
         counts.set(lower(parent), c);
       }
       const listed = new Map<string, Map<string, ArmJson>>();
-      for (const [key, { parent, n }] of counts) {
-        if (n < LIST_FROM) continue;
+      const parents = [...counts].filter(([, c]) => c.n >= LIST_FROM);
+      await mapLimit(parents, CONCURRENCY, async ([key, { parent }]) => {
         const path = `${parent}${p.suffix}`;
         const all = await api.once(`arm-list:${path}`, () => api.list<ArmJson>(ARM, `${path}?api-version=${p.apiVersion}`, `list ${p.type} under ${parent}`, { style: 'nextLink' }));
         listed.set(key, indexBy(all, (x) => text(x.id)));
-      }
+      });
       const parentKey = (k: number) => lower((ids[k] && p.parentOf(ids[k]!)) ?? '');
       const singleAt = items.map((_, k) => k).filter((k) => !listed.has(parentKey(k)));
       const singles = singleAt.length ? await p.base.read(singleAt.map((k) => items[k]), api) : [];
