@@ -183,7 +183,8 @@ t.test('each scalar, list and map attribute a type compares: a change alone is a
       if (SKIP.has(attr) || another(v) === undefined) continue;
       const n = cases.length;
       const id = String(base.attributes.id).replace(/\/([^/]+)$/, `/$1m${n}`);
-      const i = { ...base, address: `${base.type}.m${n}`, attributes: { ...base.attributes, id, name: id.split('/').pop() } };
+      const attributes: Record<string, unknown> = { ...base.attributes, id, name: id.split('/').pop() };
+      const i = { ...base, address: `${base.type}.m${n}`, attributes };
       if (typeof i.attributes.resource_manager_id === 'string') i.attributes.resource_manager_id = `${i.attributes.resource_manager_id}m${n}`;
       cases.push({ i, attr });
     }
