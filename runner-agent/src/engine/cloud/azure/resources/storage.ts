@@ -97,7 +97,8 @@ const containerToState = (json: ArmJson): Attrs => {
   const p = json.properties ?? {};
   return {
     name: json.name, container_access_type: ACCESS[String(p.publicAccess ?? 'None').toLowerCase()] ?? p.publicAccess,
-    metadata: p.metadata ?? {}, has_immutability_policy: opt(p.hasImmutabilityPolicy), has_legal_hold: opt(p.hasLegalHold),
+    // The account's container list answers no metadata nor encryption scope: compared only when answered (a GET).
+    metadata: opt(p.metadata), has_immutability_policy: opt(p.hasImmutabilityPolicy), has_legal_hold: opt(p.hasLegalHold),
     default_encryption_scope: opt(p.defaultEncryptionScope),
     encryption_scope_override_enabled: typeof p.denyEncryptionScopeOverride === 'boolean' ? !p.denyEncryptionScopeOverride : undefined,
   };
@@ -121,4 +122,8 @@ export const storageContainerReader = withParentList({
   parentOf: (id) => /^(.+\/storageAccounts\/[^/]+)\/blobServices\/default\/containers\/[^/]+$/i.exec(id)?.[1],
   suffix: '/blobServices/default/containers', route: CONTAINERS,
   toState: containerToState, fromState: containerFromState,
+  listItem: (json) => {
+    const { metadata: _m, defaultEncryptionScope: _d, denyEncryptionScopeOverride: _o, ...properties } = json.properties ?? {};
+    return { ...json, properties };
+  },
 });

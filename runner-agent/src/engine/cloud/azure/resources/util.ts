@@ -87,6 +87,8 @@ export interface ParentList {
   idOf(attributes: Attrs): string | undefined;
   toState(json: ArmJson, instance: StateInstance): LiveAttributes;
   fromState(instanceAttributes: Attrs): ArmJson;
+  /** What the parent's list answers of an item, when less than its GET (the fake answers that). */
+  listItem?(json: ArmJson): ArmJson;
 }
 
 /**
@@ -100,7 +102,8 @@ export function withParentList(p: ParentList): RestReader {
     answer: (req: FakeRequest, world: FakeWorld) => {
       const parent = lower(p.parentOfRequest ? p.parentOfRequest(req) : req.path.slice(0, req.path.length - p.suffix.length));
       const under = world.of(p.type).filter((i) => lower(p.parentOf(p.idOf(i.attributes) ?? '') ?? '') === parent);
-      return fakeList(under.map((i) => ({ id: p.idOf(i.attributes), name: (p.idOf(i.attributes) ?? '').split('/').pop(), ...p.fromState(i.attributes) })));
+      const item = (json: ArmJson) => (p.listItem ? p.listItem(json) : json);
+      return fakeList(under.map((i) => item({ id: p.idOf(i.attributes), name: (p.idOf(i.attributes) ?? '').split('/').pop(), ...p.fromState(i.attributes) })));
     },
   };
   return {
