@@ -13,7 +13,9 @@ import {
   aks, container, disk, identity, insights, keyVault, legacyVm, linuxVm, OWNER, pgRule, pgServer, plan, READER, RG, registry, role, storageAccount,
   SUB, webApp, windowsVm, workspace,
 } from './azure-resources-states.ts';
-import { changed, compareAgainst } from './harness.ts';
+import { azureApi } from '../../../runner-agent/src/engine/cloud/azure/index.ts';
+import { startRestFake, stateWorld } from '../../../runner-agent/src/engine/cloud/rest/fake.ts';
+import { changed, compareAgainst, instance, staticTokens } from './harness.ts';
 
 const firstOf = (v: unknown) => (v as Record<string, unknown>[])[0];
 const GUID = (n: number) => `0b6f3c2a-${String(n).padStart(4, '0')}-4e1d-9c8b-7a6f5e4d3c2b`;
@@ -280,6 +282,58 @@ t.test('a sensitive block the mapping only partly knows stays out of the compari
   const seen = await compareAgainst('azure', [clear], [changed(clear, { os_profile: [{ admin_username: 'intruder', computer_name: 'hostname' }] })]);
   t.same(seen.drifts[0]?.diff, [{ attribute: 'os_profile.0.admin_username', before: 'testadmin', after: 'intruder' }]);
   t.equal(seen.drifts[0]?.ruleId, 'azure-vm-access-changed');
+});
+
+// ARM's documented answers (azure-rest-api-specs examples, trimmed to what the mapping reads),
+// served as they are: the reader gives the provider's attributes.
+t.test('documented ARM answers map to the provider\'s attributes', async (t) => {
+  const server = `/subscriptions/${SUB}/resourceGroups/exampleresourcegroup/providers/Microsoft.DBforPostgreSQL/flexibleServers/exampleserver`;
+  const account = `/subscriptions/${SUB}/resourceGroups/res9290/providers/Microsoft.Storage/storageAccounts/sto1590`;
+  const pgGet = { // Microsoft.DBforPostgreSQL 2024-08-01 examples/ServerGet.json
+    sku: { name: 'Standard_D4ds_v5', tier: 'GeneralPurpose' },
+    properties: {
+      storage: { type: '', iops: 500, tier: 'P10', storageSizeGB: 128, autoGrow: 'Disabled' }, network: { publicNetworkAccess: 'Enabled' },
+      authConfig: { activeDirectoryAuth: 'Disabled', passwordAuth: 'Enabled' }, fullyQualifiedDomainName: 'exampleserver.postgres.database.azure.com',
+      version: '16', minorVersion: '8', administratorLogin: 'administratorlogin', state: 'Ready', availabilityZone: '1',
+      backup: { backupRetentionDays: 7, geoRedundantBackup: 'Enabled' }, highAvailability: { mode: 'Disabled', state: 'NotEnabled' },
+    },
+    location: 'westus', id: server, name: 'exampleserver', type: 'Microsoft.DBforPostgreSQL/flexibleServers',
+  };
+  const containerList = { value: ['container1644', 'container4052', 'container5103'].map((c, k) => ({ // Microsoft.Storage 2023-05-01 examples/BlobContainersList.json
+    id: `${account}/blobServices/default/containers/${c}`, name: c, type: 'Microsoft.Storage/storageAccounts/blobServices/containers', etag: '"0x8D589847D51C7DE"',
+    properties: { publicAccess: k === 0 ? 'Container' : 'None', leaseStatus: 'Unlocked', leaseState: 'Available', lastModifiedTime: '2018-03-14T08:20:47Z', hasImmutabilityPolicy: false, hasLegalHold: false },
+  })) };
+  const fake = await startRestFake({ style: 'arm', world: stateWorld([]), routes: [
+    { method: 'GET', service: 'management', path: server, answer: () => pgGet },
+    { method: 'GET', service: 'management', path: `${account}/blobServices/default/containers`, answer: () => containerList },
+    // The server's rules (examples/FirewallRuleListByServer.json's shape): one lets every address in.
+    { method: 'GET', service: 'management', path: `${server}/firewallRules`, answer: () => ({ value: [
+      { id: `${server}/firewallRules/rule1`, name: 'rule1', type: 'Microsoft.DBforPostgreSQL/flexibleServers/firewallRules', properties: { startIpAddress: '0.0.0.0', endIpAddress: '255.255.255.255' } },
+      { id: `${server}/firewallRules/rule2`, name: 'rule2', type: 'Microsoft.DBforPostgreSQL/flexibleServers/firewallRules', properties: { startIpAddress: '1.0.0.0', endIpAddress: '255.0.0.0' } },
+    ] }) },
+  ] });
+  const api = azureApi(staticTokens, { endpoint: fake.endpoint, backoffMs: 5 });
+  try {
+    const scope = { account: SUB, location: null, source: 'test' };
+    const [pg] = await AZURE_RESOURCE_READERS.azurerm_postgresql_flexible_server.read([{ instance: pgServer('exampleserver', { id: server }), scope }], api);
+    t.match(pg, {
+      name: 'exampleserver', location: 'westus', version: '16', sku_name: 'GP_Standard_D4ds_v5', storage_mb: 131072, storage_tier: 'P10',
+      auto_grow_enabled: false, backup_retention_days: 7, geo_redundant_backup_enabled: true, zone: '1', high_availability: [],
+      public_network_access_enabled: true, administrator_login: 'administratorlogin', tags: {},
+      authentication: [{ active_directory_auth_enabled: false, password_auth_enabled: true }],
+      // The state holds the server private: its rules were read, one covers every address.
+      open_to_internet: true,
+    });
+    const containers = ['container1644', 'container4052', 'container5103'].map((c) => instance('azurerm_storage_container', c, {
+      id: `https://sto1590.blob.core.windows.net/${c}`, name: c, resource_manager_id: `${account}/blobServices/default/containers/${c}`,
+    }));
+    const live = await AZURE_RESOURCE_READERS.azurerm_storage_container.read(containers.map((c) => ({ instance: c, scope })), api);
+    t.same(live.map((l) => l && [l.name, l.container_access_type, l.metadata]), [['container1644', 'container', undefined], ['container4052', 'private', undefined], ['container5103', 'private', undefined]]);
+    t.equal(fake.log.length, 3, 'the server, its rules, the account\'s containers');
+  } finally {
+    await api.destroy();
+    await fake.close();
+  }
 });
 
 // Real states that public users committed (corpus branch; the driftctl acceptance states):
