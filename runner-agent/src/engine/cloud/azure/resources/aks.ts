@@ -11,6 +11,12 @@ const PATH = '/subscriptions/:sub/resourceGroups/:rg/providers/Microsoft.Contain
 const addon = (profiles: ArmJson | undefined, name: string): ArmJson | undefined =>
   Object.entries(profiles ?? {}).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1];
 
+/** Newer API versions answer `none` where older ones answered nothing: one value, spelt as the state does. */
+const noPolicy = (live: unknown, state: unknown) => {
+  const empty = (v: unknown) => v === undefined || v === null || v === '' || String(v).toLowerCase() === 'none';
+  return empty(live) && empty(state) ? state ?? '' : live;
+};
+
 function poolToState(pool: ArmJson | undefined): Attrs[] {
   if (!pool) return [];
   const auto = !!pool.enableAutoScaling;
@@ -46,7 +52,7 @@ export const kubernetesClusterReader = armReader({
       default_node_pool: poolToState(pool),
       identity: identityToState(json.identity, instance.attributes.identity),
       network_profile: net ? [clean({
-        network_plugin: opt(net.networkPlugin), network_policy: net.networkPolicy ?? '', service_cidr: opt(net.serviceCidr),
+        network_plugin: opt(net.networkPlugin), network_policy: noPolicy(net.networkPolicy, first(instance.attributes.network_profile).network_policy), service_cidr: opt(net.serviceCidr),
         dns_service_ip: opt(net.dnsServiceIP), pod_cidr: net.podCidr ?? '', outbound_type: opt(net.outboundType),
       })] : undefined,
       role_based_access_control_enabled: p.enableRBAC ?? true,
