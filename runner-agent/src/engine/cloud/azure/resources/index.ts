@@ -1,4 +1,20 @@
 // The compute, storage, identity and platform azurerm readers, spread into AZURE_READERS.
+// Each type: one pinned ARM API version, read by id (GET) or, when three or more share a parent,
+// with one paged list of that parent:
+//   virtual machines (linux, windows, legacy)  Microsoft.Compute 2024-07-01   group list (one for the three types)
+//   managed disks                              Microsoft.Compute 2024-03-02   group list
+//   kubernetes clusters                        ContainerService 2024-09-01    group list
+//   role assignments                           Authorization 2022-04-01       subscription list (any scope under it)
+//   storage accounts / containers              Storage 2023-05-01             group list / account's container list
+//   container registries                       ContainerRegistry 2023-07-01   group list
+//   log analytics workspaces                   OperationalInsights 2022-10-01 group list
+//   postgresql flexible servers / fw rules     DBforPostgreSQL 2024-08-01     group list / server's rule list
+//   key vaults                                 KeyVault 2023-07-01            group list
+//   user-assigned identities                   ManagedIdentity 2023-01-31     group list
+//   service plans, linux web apps              Web 2023-12-01                 group list
+//   application insights                       Insights 2020-02-02            group list
+// Storage containers: the state id is the ARM id (4.x) or the data-plane URL with the ARM id in
+// resource_manager_id (2.x/3.x); a URL alone (1.x) names no subscription and is left unread.
 import type { RestReader } from '../../rest/reader.ts';
 import { kubernetesClusterReader } from './aks.ts';
 import { roleAssignmentReader, userAssignedIdentityReader } from './authorization.ts';
