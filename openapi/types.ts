@@ -8265,11 +8265,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description 'org' (the organization's cloud_a credentials) or a project id (that project's credentials) */
+                    /** @description 'org' (the organization's cloud_a credentials), 'org:cloud_b' or 'org:cloud_c' (its Azure or Google Cloud credentials), or a project id (that project's credentials, whatever their provider) */
                     cloudAccountId?: string;
-                    /** @description Default: every region the account has enabled (EC2 DescribeRegions) */
+                    /** @description Default: every region the account has enabled (cloud_a EC2 DescribeRegions; cloud_b the subscription's locations; cloud_c the project's regions) */
                     regions?: string[];
-                    /** @description Default: every supported type */
+                    /** @description Default: every supported type of the account's provider */
                     resourceTypes?: string[];
                 };
             };
@@ -8334,7 +8334,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 status?: "running" | "completed" | "failed";
-                /** @description 'org' (the organization's cloud_a credentials) or a project id (that project's credentials) */
+                /** @description 'org' (the organization's cloud_a credentials), 'org:cloud_b' or 'org:cloud_c' (its Azure or Google Cloud credentials), or a project id (that project's credentials, whatever their provider) */
                 cloudAccountId?: string;
             };
             header?: {
@@ -8811,7 +8811,7 @@ export interface operations {
     discoveryDashboard: {
         parameters: {
             query?: {
-                /** @description 'org' (the organization's cloud_a credentials) or a project id (that project's credentials) */
+                /** @description 'org' (the organization's cloud_a credentials), 'org:cloud_b' or 'org:cloud_c' (its Azure or Google Cloud credentials), or a project id (that project's credentials, whatever their provider) */
                 accountId?: string;
             };
             header?: {
@@ -8884,7 +8884,7 @@ export interface operations {
     discoveryCosts: {
         parameters: {
             query?: {
-                /** @description 'org' (the organization's cloud_a credentials) or a project id (that project's credentials) */
+                /** @description 'org' (the organization's cloud_a credentials), 'org:cloud_b' or 'org:cloud_c' (its Azure or Google Cloud credentials), or a project id (that project's credentials, whatever their provider) */
                 accountId?: string;
                 iacStatus?: "managed" | "orphan" | "ignored";
             };

@@ -3,6 +3,7 @@
 // 503 answered by waiting what Retry-After says (else exponential backoff), a count of every
 // request (stats.sdkCalls, retries included, as a rate limit sees them), the scan's abort signal,
 // and errors a user can act on as ScanErrors. 404 is "not found" (null), not an error.
+import { rootCertificates } from 'node:tls';
 import { Agent, request, type Dispatcher } from 'undici';
 import { isAbort, ScanError, timeoutError } from '../../errors.ts';
 import type { TokenSource } from '../token.ts';
@@ -49,7 +50,8 @@ export class RestApi {
 
   constructor(opts: RestApiOptions) {
     this.opts = opts;
-    if (opts.ca) this.dispatcher = new Agent({ connect: { ca: opts.ca } });
+    // `ca` alone would replace the usual roots: the extra certificates go beside them.
+    if (opts.ca) this.dispatcher = new Agent({ connect: { ca: [...rootCertificates, opts.ca] } });
   }
 
   get totalCalls(): number { return Object.values(this.calls).reduce((a, b) => a + b, 0); }
