@@ -67,7 +67,8 @@ export async function discoverRestAccount(input: RestDiscoverInput): Promise<Dis
     const found = await mapLimit(types, input.concurrency ?? 8, async (type) => {
       if (input.signal?.aborted) throw timeoutError(input.signal);
       const listed = await readers[type].list!(setup.api, account);
-      return listed.filter((l) => !keep || (l.location && keep.has(regionOf(input.provider, l.location))))
+      // A global resource (no location: Google networks, firewalls) is kept whatever the regions asked.
+      return listed.filter((l) => !keep || !l.location || keep.has(regionOf(input.provider, l.location)))
         .map((l): DiscoveredResource => ({
           // The service: ARM's provider namespace (Microsoft.Network), or Google's API (compute, storage...).
           type, service: input.provider === 'cloud_b' ? (/\/providers\/([^/]+)\//i.exec(l.id)?.[1] ?? 'Microsoft.Resources') : type.split('_')[1],

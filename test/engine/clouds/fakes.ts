@@ -7,6 +7,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AZURE } from '../../../runner-agent/src/engine/cloud/azure/index.ts';
 import { GOOGLE } from '../../../runner-agent/src/engine/cloud/google/index.ts';
 import { startRestFake, stateWorld, type RestFake } from '../../../runner-agent/src/engine/cloud/rest/fake.ts';
+import { fakeList, type FakeRoute } from '../../../runner-agent/src/engine/cloud/rest/reader.ts';
+
+/** The account's locations / regions, as Cloud Discovery lists them by default (documented shapes, trimmed). */
+const LOCATIONS: FakeRoute = { method: 'GET', service: 'management', path: '/subscriptions/:sub/locations',
+  answer: (req) => fakeList(['eastus', 'westeurope'].map((name) => ({ id: `/subscriptions/${req.params.sub}/locations/${name}`, name, displayName: name, type: 'Region' }))) };
+const REGIONS: FakeRoute = { method: 'GET', service: 'compute', path: '/compute/v1/projects/:project/regions',
+  answer: (req) => fakeList(['europe-west1', 'us-central1'].map((name) => ({ kind: 'compute#region', name, status: 'UP', selfLink: `https://www.googleapis.com/compute/v1/projects/${req.params.project}/regions/${name}` })), 'items') };
 import type { StateInstance } from '../../../runner-agent/src/engine/types.ts';
 import { testCertificate } from '../cloud-auth-fakes.ts';
 
@@ -20,7 +27,7 @@ export async function fakeAzure(live: StateInstance[], app: { clientId: string; 
   let issued = 0;
   let base = '';
   const fake = await startRestFake({
-    style: 'arm', tls, world: stateWorld(live), routes: Object.values(AZURE.readers).flatMap((r) => r.fake), pageSize: opts.pageSize,
+    style: 'arm', tls, world: stateWorld(live), routes: [...Object.values(AZURE.readers).flatMap((r) => r.fake), LOCATIONS], pageSize: opts.pageSize,
     extra: (req: IncomingMessage, body: string, res: ServerResponse) => {
       const path = new URL(req.url ?? '/', 'http://x').pathname;
       const [, tenant, ...rest] = path.split('/');
@@ -44,7 +51,7 @@ export async function fakeGoogle(live: StateInstance[], keys: Record<string, Key
   let issued = 0;
   const b64 = (s: string) => JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as Record<string, unknown>;
   const fake = await startRestFake({
-    style: 'google', world: stateWorld(live), routes: Object.values(GOOGLE.readers).flatMap((r) => r.fake), pageSize: opts.pageSize,
+    style: 'google', world: stateWorld(live), routes: [...Object.values(GOOGLE.readers).flatMap((r) => r.fake), REGIONS], pageSize: opts.pageSize,
     extra: (req: IncomingMessage, body: string, res: ServerResponse) => {
       if (req.method !== 'POST' || new URL(req.url ?? '/', 'http://x').pathname !== '/token') return false;
       const [h = '', p = '', sig = ''] = (new URLSearchParams(body).get('assertion') ?? '').split('.');
