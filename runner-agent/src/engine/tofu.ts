@@ -11,6 +11,7 @@ import path from 'node:path';
 import { AWS_READERS } from './cloud/aws/index.ts';
 import { AZURE_READERS } from './cloud/azure/index.ts';
 import { GOOGLE_READERS } from './cloud/google/index.ts';
+import { stateView } from './cloud/rest/compare.ts';
 import { compareAttributes } from './diff.ts';
 import type { RootModule } from './hcl.ts';
 import type { IgnoreRules } from './ignore.ts';
@@ -76,8 +77,9 @@ export function mapResourceDrift(plan: unknown, ignore: IgnoreRules): { drifts: 
       diff = redactDiff([{ attribute: 'id', before: before.id ?? null, after: null }], sensitive);
     } else if (actions.includes('update')) {
       changeType = 'changed';
-      const after = isObject(change.after) ? change.after : {};
-      const r = compareAttributes(type, address, hashSensitive(before, sensitive), hashSensitive(after, sensitive), (AWS_READERS[type] ?? AZURE_READERS[type] ?? GOOGLE_READERS[type])?.spec ?? {}, ignore);
+      // Google's labels compare as the API has them (effective_labels), as on the API path.
+      const after = stateView(isObject(change.after) ? change.after : {});
+      const r = compareAttributes(type, address, hashSensitive(stateView(before), sensitive), hashSensitive(after, sensitive), (AWS_READERS[type] ?? AZURE_READERS[type] ?? GOOGLE_READERS[type])?.spec ?? {}, ignore);
       ignored += r.ignored;
       diff = redactDiff(r.diff, sensitive);
       if (diff.length === 0) continue; // only noise changed
