@@ -18357,7 +18357,7 @@ export interface operations {
                     repositoryUrl?: string | null;
                     /** @description Non-empty: only a self-hosted runner carrying every one of these labels runs the scans; empty: the built-in executor runs them */
                     runnerLabels?: string[];
-                    /** @description Explicit Terraform state location: a path in the repository, relative to each iacPath (no absolute path, no `..` leaving the repository), or s3://bucket/key; otherwise the backend block decides */
+                    /** @description Explicit Terraform state location: a path in the repository, relative to each iacPath (no absolute path, no `..` leaving the repository), or s3://bucket/key (cloud_a), gs://bucket/object (cloud_c), azblob://account/container/blob (cloud_b); otherwise the backend block decides */
                     statePath?: string | null;
                 };
             };
@@ -18552,7 +18552,7 @@ export interface operations {
                     repositoryUrl?: string | null;
                     /** @description Non-empty: only a self-hosted runner carrying every one of these labels runs the scans; empty: the built-in executor runs them */
                     runnerLabels?: string[];
-                    /** @description Explicit Terraform state location: a path in the repository, relative to each iacPath (no absolute path, no `..` leaving the repository), or s3://bucket/key; otherwise the backend block decides */
+                    /** @description Explicit Terraform state location: a path in the repository, relative to each iacPath (no absolute path, no `..` leaving the repository), or s3://bucket/key (cloud_a), gs://bucket/object (cloud_c), azblob://account/container/blob (cloud_b); otherwise the backend block decides */
                     statePath?: string | null;
                 };
             };

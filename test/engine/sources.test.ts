@@ -78,7 +78,8 @@ t.test('errors a user can act on', async (t) => {
   await rejects(scan({}), 'state_not_found', /No state file at terraform\.tfstate \(no backend block/, 'no local state');
   await rejects(scan({ statePath: `s3://${stateBucket}/missing.tfstate` }), 'state_not_found', new RegExp(`No state object at s3://${stateBucket}/missing.tfstate .*the key does not exist`), 'missing S3 key');
   await rejects(scan({ statePath: 's3://no-such-bucket-drift/x' }), 'state_not_found', /the bucket does not exist/, 'missing S3 bucket');
-  await rejects(scan({ source: path({ 'main.tf': 'terraform {\n  backend "gcs" {\n    bucket = "b"\n  }\n}\n' }) }), 'state_not_found', /backend "gcs" .* not supported.*state path/, 'unsupported backend');
+  await rejects(scan({ source: path({ 'main.tf': 'terraform {\n  backend "consul" {\n    path = "b"\n  }\n}\n' }) }), 'state_not_found', /backend "consul" .* not supported.*state path/, 'unsupported backend');
+  await rejects(scan({ source: path({ 'main.tf': 'terraform {\n  backend "gcs" {\n    bucket = "b"\n  }\n}\n' }) }), 'no_credentials', /gs:\/\/b\/default\.tfstate \(backend "gcs"\) needs cloud_c credentials/, 'a gcs state on a cloud_a config');
   await rejects(scan({ source: path({ 'main.tf': 'terraform {\n  backend "s3" {}\n}\n' }) }), 'state_not_found', /partial backend configuration/, 'partial s3 backend');
   await rejects(scan({ source: path({ 'main.tf': 'resource "aws_instance" "x" {\n  ami = \n}\n' }) }), 'parse_error', /Could not parse main\.tf/, 'bad HCL');
   await rejects(scan({ source: path({ 'README.md': 'x' }) }), 'parse_error', /IaC path "" holds no \.tf or \.tofu files/, 'no .tf files');

@@ -51,7 +51,7 @@ export async function restRegionsOf(input: Pick<RestDiscoverInput, 'provider' | 
       : await setup.api.list<{ name?: string }>('compute', `/compute/v1/projects/${account}/regions`, 'list regions', { style: 'pageToken' });
     return list.map((l) => l.name).filter((n): n is string => typeof n === 'string' && !!n).sort();
   } finally {
-    await setup.api.destroy();
+    await setup.close();
   }
 }
 
@@ -82,6 +82,6 @@ export async function discoverRestAccount(input: RestDiscoverInput): Promise<Dis
       stats: { sdkCalls: setup.api.totalCalls, sdkCallsByService: { ...setup.api.calls }, durationMs: Math.round(performance.now() - started) },
     };
   } finally {
-    await setup.api.destroy();
+    await setup.close();
   }
 }

@@ -154,7 +154,7 @@ async function detectRestDrift(input: ScanInput, started: number): Promise<ScanO
   const roots = rootPaths(input.iacPaths);
   const setup = await restSetup(input);
   progress('source', 0, 1);
-  const repo = await checkout(input.source, signal).catch(async (e: unknown) => { await setup.api.destroy(); throw e; });
+  const repo = await checkout(input.source, signal).catch(async (e: unknown) => { await setup.close(); throw e; });
   try {
     progress('source', 1, 1);
     const ignore = buildIgnoreRules(await loadIgnoreFile(repo.root));
@@ -185,7 +185,7 @@ async function detectRestDrift(input: ScanInput, started: number): Promise<ScanO
     for (const [i, mod] of modules.entries()) {
       progress('state', i, modules.length);
       const loc = locateState(mod, roots[i], input.statePath);
-      const doc = readStateDocument(await readStateText(loc, undefined, repo.root), loc.describe);
+      const doc = readStateDocument(await readStateText(loc, undefined, repo.root, setup.remote), loc.describe);
       stats.roots.push({ path: roots[i] || '.', state: loc.describe, resources: doc.instances.length });
       states.push({ module: mod, instances: doc.instances });
       noteSkipped(doc, stats);
@@ -200,7 +200,7 @@ async function detectRestDrift(input: ScanInput, started: number): Promise<ScanO
     stats.durationMs = Math.round(performance.now() - started);
     return { drifts: withSource(drifts, repo.commit, input.provider), resourcesScanned: compared, stats, inventory };
   } finally {
-    await setup.api.destroy();
+    await setup.close();
     await repo.cleanup();
   }
 }

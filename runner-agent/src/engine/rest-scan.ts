@@ -6,11 +6,12 @@
 import { AZURE, azureApi } from './cloud/azure/index.ts';
 import { GOOGLE, googleApi } from './cloud/google/index.ts';
 import { GoogleScopes } from './cloud/google/scope.ts';
-import type { RestApi } from './cloud/rest/api.ts';
+import { RestApi } from './cloud/rest/api.ts';
 import { compareRest, type RestCloud, type RestEntry } from './cloud/rest/compare.ts';
 import type { Scope } from './cloud/rest/reader.ts';
 import { moduleOf } from './address.ts';
 import type { RootModule } from './hcl.ts';
+import type { RemoteStates } from './state.ts';
 import { inventoryOf } from './inventory.ts';
 import { RegionResolver } from './region.ts';
 import type { InventoryItem, ScanInput, ScanStats, StateInstance } from './types.ts';
@@ -19,7 +20,15 @@ import { Declarations } from './where.ts';
 const UNKNOWN = 'unknown';
 const UNSUPPORTED = 'unsupported';
 
-export interface RestScanSetup { cloud: RestCloud; api: RestApi; credentialsProject: string }
+export interface RestScanSetup {
+  cloud: RestCloud;
+  api: RestApi;
+  credentialsProject: string;
+  /** The states this cloud keeps (backend "gcs" / "azurerm", gs:// and azblob:// state paths). */
+  remote: RemoteStates;
+  /** Closes every client the setup opened. */
+  close(): Promise<void>;
+}
 
 /**
  * The cloud's readers and a client with the scan's credentials. The identity libraries load only
@@ -32,13 +41,32 @@ export async function restSetup(input: Pick<ScanInput, 'provider' | 'credentials
   const { endpoint, ca, signal } = input;
   if (input.provider === 'cloud_b') {
     const { azureTokenSource } = await import('./cloud/azure/auth.ts');
-    const tokens = azureTokenSource(creds, { ...(endpoint ? { authorityHost: endpoint } : {}), ...(ca ? { ca } : {}) });
-    return { cloud: AZURE, api: azureApi(tokens, { endpoint, signal, ca }), credentialsProject: '' };
+    const auth = { ...(endpoint ? { authorityHost: endpoint } : {}), ...(ca ? { ca } : {}) };
+    const api = azureApi(azureTokenSource(creds, auth), { endpoint, signal, ca });
+    // A state blob is read with an Azure Storage token (another audience than ARM's), made on first use.
+    let blobs: RestApi | undefined;
+    const blob = async (account: string, container: string, name: string) => {
+      blobs ??= new RestApi({
+        cloud: 'cloud_b', tokens: azureTokenSource(creds, { ...auth, scope: 'https://storage.azure.com/.default' }), signal, ca,
+        baseUrl: (service) => (endpoint ? `${endpoint}/${service}` : `https://${service}`), headers: { 'x-ms-version': '2021-08-06' },
+        grantHint: `the Storage Blob Data Reader role on storage account ${account} (or its container ${container})`,
+      });
+      const path = name.split('/').map(encodeURIComponent).join('/');
+      const url = endpoint ? `${endpoint}/blob/${account}/${container}/${path}` : `https://${account}.blob.core.windows.net/${container}/${path}`;
+      return blobs.getText('blob', url, `read the state blob ${account}/${container}/${name}`);
+    };
+    return {
+      cloud: AZURE, api, credentialsProject: '', remote: { blob },
+      close: async () => { await api.destroy(); await blobs?.destroy(); },
+    };
   }
   const { googleTokenSource } = await import('./cloud/google/auth.ts');
   const tokens = googleTokenSource(creds, { ...(endpoint ? { tokenUrl: `${endpoint}/token` } : {}), ...(ca ? { ca } : {}) });
   const project = tokens.projectId ?? (await tokens.project()) ?? '';
-  return { cloud: GOOGLE, api: googleApi(tokens, { endpoint, signal, ca }), credentialsProject: project };
+  const api = googleApi(tokens, { endpoint, signal, ca });
+  const gcs = (bucket: string, object: string) =>
+    api.getText('storage', `/storage/v1/b/${encodeURIComponent(bucket)}/o/${encodeURIComponent(object)}?alt=media`, `read the state object gs://${bucket}/${object}`);
+  return { cloud: GOOGLE, api, credentialsProject: project, remote: { gcs }, close: () => api.destroy() };
 }
 
 /**

@@ -22,12 +22,12 @@ const reply = (res: ServerResponse, status: number, body: unknown) => { res.writ
 export interface CloudFake extends RestFake { tokensIssued: () => number; ca?: string }
 
 /** ARM and Entra for one service principal (`clientId` with `secret`), over HTTPS. */
-export async function fakeAzure(live: StateInstance[], app: { clientId: string; secret: string }, opts: { pageSize?: number } = {}): Promise<CloudFake> {
+export async function fakeAzure(live: StateInstance[], app: { clientId: string; secret: string }, opts: { pageSize?: number; routes?: FakeRoute[] } = {}): Promise<CloudFake> {
   const tls = testCertificate();
   let issued = 0;
   let base = '';
   const fake = await startRestFake({
-    style: 'arm', tls, world: stateWorld(live), routes: [...Object.values(AZURE.readers).flatMap((r) => r.fake), LOCATIONS], pageSize: opts.pageSize,
+    style: 'arm', tls, world: stateWorld(live), routes: [...Object.values(AZURE.readers).flatMap((r) => r.fake), LOCATIONS, ...(opts.routes ?? [])], pageSize: opts.pageSize,
     extra: (req: IncomingMessage, body: string, res: ServerResponse) => {
       const path = new URL(req.url ?? '/', 'http://x').pathname;
       const [, tenant, ...rest] = path.split('/');
@@ -47,11 +47,11 @@ export async function fakeAzure(live: StateInstance[], app: { clientId: string; 
 }
 
 /** Google's APIs and token endpoint, trusting the service accounts in `keys` (client_email -> public key). */
-export async function fakeGoogle(live: StateInstance[], keys: Record<string, KeyObject>, opts: { pageSize?: number } = {}): Promise<CloudFake> {
+export async function fakeGoogle(live: StateInstance[], keys: Record<string, KeyObject>, opts: { pageSize?: number; routes?: FakeRoute[] } = {}): Promise<CloudFake> {
   let issued = 0;
   const b64 = (s: string) => JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as Record<string, unknown>;
   const fake = await startRestFake({
-    style: 'google', world: stateWorld(live), routes: [...Object.values(GOOGLE.readers).flatMap((r) => r.fake), REGIONS], pageSize: opts.pageSize,
+    style: 'google', world: stateWorld(live), routes: [...Object.values(GOOGLE.readers).flatMap((r) => r.fake), REGIONS, ...(opts.routes ?? [])], pageSize: opts.pageSize,
     extra: (req: IncomingMessage, body: string, res: ServerResponse) => {
       if (req.method !== 'POST' || new URL(req.url ?? '/', 'http://x').pathname !== '/token') return false;
       const [h = '', p = '', sig = ''] = (new URLSearchParams(body).get('assertion') ?? '').split('.');

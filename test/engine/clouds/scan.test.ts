@@ -125,3 +125,40 @@ t.test('cloud_c: throttling is waited out; a refused key fails with what to chec
   const other = serviceAccountKey();
   await t.rejects(detectDrift({ ...input, credentials: { projectId: 'p1', serviceAccountKey: other.key } }), { code: 'access_denied', message: /check the key is valid/ });
 });
+
+t.test('remote states: backend "gcs" and backend "azurerm" read with the scan\'s credentials', async (t) => {
+  const { key, publicKey } = serviceAccountKey();
+  const own = net('own', { project: 'p1', id: 'projects/p1/global/networks/own' });
+  const gcsState = JSON.parse(stateOf([own], 'provider["registry.terraform.io/hashicorp/google"]'));
+  const seen: string[] = [];
+  const google = await fakeGoogle([own], { [key.client_email]: publicKey }, { routes: [{
+    method: 'GET', service: 'storage', path: '/storage/v1/b/:bucket/o/:object',
+    answer: (req) => { seen.push(`${req.params.bucket}/${req.params.object}?${req.query.get('alt')}`); return req.params.object === 'envs/prod/default.tfstate' ? gcsState : undefined; },
+  }] });
+  t.teardown(() => google.close());
+  const gcsRepo = (prefix: string) => folder({ 'main.tf': `terraform {\n  backend "gcs" {\n    bucket = "tf-state"\n    prefix = "${prefix}"\n  }\n}\n` });
+  const gInput = (dir: string): ScanInput => ({ source: { kind: 'path', path: dir }, iacPaths: [], provider: 'cloud_c', credentials: { projectId: 'p1', serviceAccountKey: key }, endpoint: google.endpoint });
+  const out = await detectDrift(gInput(gcsRepo('envs/prod')));
+  t.match(out, { drifts: [], resourcesScanned: 1, stats: { roots: [{ state: 'gs://tf-state/envs/prod/default.tfstate (backend "gcs")' }] } });
+  t.same(seen, ['tf-state/envs/prod/default.tfstate?media'], 'the object read as media');
+  await t.rejects(detectDrift(gInput(gcsRepo('envs/none'))), { code: 'state_not_found', message: 'No state object at gs://tf-state/envs/none/default.tfstate (backend "gcs")' });
+
+  const a = rg('rg-a');
+  const blobState = JSON.parse(stateOf([a], 'provider["registry.terraform.io/hashicorp/azurerm"]'));
+  const blobSeen: string[] = [];
+  const azure = await fakeAzure([a], APP, { routes: [{
+    method: 'GET', service: 'blob', path: '/:account/:container/*blob',
+    answer: (req) => { blobSeen.push(`${req.params.account} ${req.params.container} ${req.params.blob}`); return req.params.blob === '/prod.terraform.tfstate' ? blobState : undefined; },
+  }] });
+  t.teardown(() => azure.close());
+  const azRepo = folder({ 'main.tf': 'terraform {\n  backend "azurerm" {\n    resource_group_name = "tf"\n    storage_account_name = "tfstate123"\n    container_name = "tfstate"\n    key = "prod.terraform.tfstate"\n  }\n}\n' });
+  const azOut = await detectDrift({ source: { kind: 'path', path: azRepo }, iacPaths: [], provider: 'cloud_b', credentials: AZ_CREDS, endpoint: azure.endpoint, ca: azure.ca });
+  t.match(azOut, { drifts: [], resourcesScanned: 1, stats: { roots: [{ state: 'azblob://tfstate123/tfstate/prod.terraform.tfstate (backend "azurerm")' }] } });
+  t.same(blobSeen, ['tfstate123 tfstate /prod.terraform.tfstate']);
+  t.equal(azure.tokensIssued(), 2, 'one ARM token and one Storage token');
+  azure.deny(/^\/blob\//);
+  await t.rejects(detectDrift({ source: { kind: 'path', path: azRepo }, iacPaths: [], provider: 'cloud_b', credentials: AZ_CREDS, endpoint: azure.endpoint, ca: azure.ca }),
+    { code: 'access_denied', message: /Storage Blob Data Reader role on storage account tfstate123/ });
+  const viaPath = await detectDrift({ source: { kind: 'path', path: folder({ 'main.tf': '' }) }, iacPaths: [], provider: 'cloud_c', statePath: 'gs://tf-state/envs/prod/default.tfstate', credentials: { projectId: 'p1', serviceAccountKey: key }, endpoint: google.endpoint });
+  t.equal(viaPath.resourcesScanned, 1, 'a gs:// state path');
+});

@@ -17,6 +17,8 @@ export interface AzureAuthOptions {
   ca?: string;
   /** Retries of a token request on network errors and 5xx (library default 3; tests pass 0). */
   retries?: number;
+  /** Token scope other than ARM's (Azure Storage's `https://storage.azure.com/.default` for a state blob). */
+  scope?: string;
 }
 
 const DEFAULT_AUTHORITY = 'https://login.microsoftonline.com';
@@ -41,7 +43,7 @@ export function azureTokenSource(credentials: Record<string, unknown> | null, op
     ...(opts.ca ? { tlsOptions: { ca: [...rootCertificates, opts.ca] } } : {}),
     ...(opts.retries !== undefined ? { retryOptions: { maxRetries: opts.retries } } : {}),
   };
-  const scope = armScope(opts.armUrl);
+  const scope = opts.scope ?? armScope(opts.armUrl);
 
   if (credentials === null) {
     const describe = "the runner host's Azure identity (DefaultAzureCredential)";
