@@ -68,6 +68,10 @@ t.test('a live change of each compared attribute is a drift at its path, with it
     ['azurerm_lb_probe.http', { request_path: '/' }, 'request_path', 'medium', 'changed'],
     ['azurerm_lb_probe.http', { interval_in_seconds: 5 }, 'interval_in_seconds', 'medium', 'changed'],
   ];
+  // The newest provider holds a subnet's NSG inline; an association resource compares it otherwise.
+  const inline = f.subnet('v1', 'web', { network_security_group_id: ids.nsg('web'), route_table_id: '' });
+  const [lost] = await one([inline], [changed(inline, { network_security_group_id: '' })]);
+  t.match(lost, { severity: 'high', ruleId: 'azure-subnet-nsg-changed', diff: [{ attribute: 'network_security_group_id', after: '' }] });
   for (const [address, attrs, attribute, severity, ruleId] of cases) {
     const drifts = await one(state, swap(state, changed(at(address), attrs)));
     t.equal(drifts.length, 1, `${address} ${attribute}: one drift`);

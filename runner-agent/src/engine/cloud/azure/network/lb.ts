@@ -41,7 +41,7 @@ function lbToState(j: ArmJson) {
 }
 
 const poolToState = (j: ArmJson) => ({
-  virtual_network_id: j.properties?.virtualNetwork?.id ?? '',
+  virtual_network_id: j.properties?.virtualNetwork?.id ?? '', synchronous_mode: j.properties?.syncMode ?? '',
   tunnel_interface: list(j.properties?.tunnelInterfaces).map((t) => ({ identifier: t.identifier, type: str(t.type), protocol: str(t.protocol), port: t.port })),
 });
 
@@ -73,7 +73,7 @@ function childFromState(type: Child, a: Record<string, any>, lbId: string): ArmJ
   const id = str(a.id) || `${lbId}/${CHILDREN[type]}/${a.name}`;
   if (type === 'azurerm_lb_backend_address_pool') {
     return { name: a.name, id, properties: {
-      virtualNetwork: ref(a.virtual_network_id), provisioningState: 'Succeeded',
+      virtualNetwork: ref(a.virtual_network_id), ...(text(a.synchronous_mode) ? { syncMode: a.synchronous_mode } : {}), provisioningState: 'Succeeded',
       tunnelInterfaces: list(a.tunnel_interface).map((t) => ({ identifier: t.identifier, type: t.type, protocol: t.protocol, port: t.port })),
     } };
   }

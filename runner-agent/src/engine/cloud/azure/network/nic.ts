@@ -34,7 +34,7 @@ function nicToState(j: ArmJson) {
       const q = c.properties ?? {};
       return {
         name: str(c.name), primary: q.primary ?? false, private_ip_address: q.privateIPAddress ?? '',
-        private_ip_address_allocation: q.privateIPAllocationMethod ?? '', private_ip_address_version: q.privateIPAddressVersion ?? 'IPv4',
+        private_ip_address_allocation: q.privateIPAllocationMethod ?? '', private_ip_address_version: q.privateIPAddressVersion ?? '',
         public_ip_address_id: q.publicIPAddress?.id ?? '', subnet_id: q.subnet?.id ?? '',
         gateway_load_balancer_frontend_ip_configuration_id: q.gatewayLoadBalancer?.id ?? '',
       };
@@ -51,7 +51,7 @@ function nicFromState(a: Record<string, any>, id: string): ArmJson {
         name: c.name, id: `${id}/ipConfigurations/${c.name}`,
         properties: {
           primary: !!c.primary, ...(text(c.private_ip_address) ? { privateIPAddress: c.private_ip_address } : {}),
-          privateIPAllocationMethod: c.private_ip_address_allocation, privateIPAddressVersion: c.private_ip_address_version || 'IPv4',
+          privateIPAllocationMethod: c.private_ip_address_allocation, ...(text(c.private_ip_address_version) ? { privateIPAddressVersion: c.private_ip_address_version } : {}),
           publicIPAddress: ref(c.public_ip_address_id), subnet: ref(c.subnet_id), gatewayLoadBalancer: ref(c.gateway_load_balancer_frontend_ip_configuration_id),
           provisioningState: 'Succeeded',
         },

@@ -51,7 +51,7 @@ export const privateDnsZoneLinkReader = netReader({
   source: (a) => str(a.id), known: linkIds,
   toState: (j) => ({
     tags: j.tags ?? {}, virtual_network_id: j.properties?.virtualNetwork?.id ?? '', registration_enabled: j.properties?.registrationEnabled ?? false,
-    resolution_policy: j.properties?.resolutionPolicy ?? 'Default',
+    resolution_policy: j.properties?.resolutionPolicy ?? '',
   }),
   fake: familyRoutes(LINK, linkIds, linkJson),
 });

@@ -22,12 +22,19 @@ function vnetIds(world: FakeWorld): string[] {
 
 const prefixesOf = (p: ArmJson): string[] => list(p.addressPrefixes).length ? p.addressPrefixes : p.addressPrefix ? [p.addressPrefix] : [];
 
-// The provider writes the deprecated booleans of each version next to the newer string.
-function subnetToState(s: ArmJson): Record<string, unknown> {
+// The provider writes the deprecated booleans of each version next to the newer string (true
+// `enforce_*` means Disabled). Its newest versions hold the subnet's NSG and route table again:
+// compared here unless an association resource of the state manages them (it compares its own).
+function subnetToState(s: ArmJson, instance: StateInstance, world?: FakeWorld): Record<string, unknown> {
   const p = s.properties ?? {};
-  const endpoint = str(p.privateEndpointNetworkPolicies) || 'Disabled';
-  const service = str(p.privateLinkServiceNetworkPolicies) || 'Enabled';
+  const endpoint = lower(p.privateEndpointNetworkPolicies);
+  const service = lower(p.privateLinkServiceNetworkPolicies);
+  const id = lower(str(instance.attributes.id));
+  const associated = (type: string) => (world?.of(type) ?? []).some((i) => lower(subnetIdOf(i.attributes)) === id);
   return {
+    ...(associated(SUBNET_ASSOC) ? {} : { network_security_group_id: p.networkSecurityGroup?.id ?? '' }),
+    ...(associated('azurerm_subnet_route_table_association') ? {} : { route_table_id: p.routeTable?.id ?? '' }),
+    service_endpoint: list(p.serviceEndpoints).map((e) => ({ service: str(e.service), ...(e.networkIdentifier ? { network_identifier: str(e.networkIdentifier.id) } : {}) })),
     address_prefixes: prefixesOf(p),
     address_prefix: p.addressPrefix ?? '',
     service_endpoints: list(p.serviceEndpoints).map((e) => str(e.service)),
@@ -36,19 +43,19 @@ function subnetToState(s: ArmJson): Record<string, unknown> {
       name: str(d.name),
       service_delegation: [{ name: str(d.properties?.serviceName), actions: list(d.properties?.actions) }],
     })),
-    private_endpoint_network_policies: endpoint,
-    private_endpoint_network_policies_enabled: endpoint === 'Enabled',
-    enforce_private_link_endpoint_network_policies: endpoint === 'Disabled',
-    private_link_service_network_policies_enabled: service === 'Enabled',
-    enforce_private_link_service_network_policies: service === 'Disabled',
+    private_endpoint_network_policies: str(p.privateEndpointNetworkPolicies),
+    private_endpoint_network_policies_enabled: endpoint === 'enabled',
+    enforce_private_link_endpoint_network_policies: endpoint === 'disabled',
+    private_link_service_network_policies_enabled: service === 'enabled',
+    enforce_private_link_service_network_policies: service === 'disabled',
     default_outbound_access_enabled: p.defaultOutboundAccess ?? true,
   };
 }
 
 function subnetFromState(a: Record<string, any>): ArmJson {
-  const endpoint = text(a.private_endpoint_network_policies)
-    ?? (typeof a.private_endpoint_network_policies_enabled === 'boolean' ? (a.private_endpoint_network_policies_enabled ? 'Enabled' : 'Disabled')
-      : typeof a.enforce_private_link_endpoint_network_policies === 'boolean' ? (a.enforce_private_link_endpoint_network_policies ? 'Disabled' : 'Enabled') : 'Disabled');
+  const endpoint = typeof a.private_endpoint_network_policies === 'string' ? a.private_endpoint_network_policies
+    : typeof a.private_endpoint_network_policies_enabled === 'boolean' ? (a.private_endpoint_network_policies_enabled ? 'Enabled' : 'Disabled')
+      : typeof a.enforce_private_link_endpoint_network_policies === 'boolean' ? (a.enforce_private_link_endpoint_network_policies ? 'Disabled' : 'Enabled') : 'Disabled';
   const service = typeof a.private_link_service_network_policies_enabled === 'boolean' ? (a.private_link_service_network_policies_enabled ? 'Enabled' : 'Disabled')
     : typeof a.enforce_private_link_service_network_policies === 'boolean' ? (a.enforce_private_link_service_network_policies ? 'Disabled' : 'Enabled') : 'Enabled';
   const prefixes = list<string>(a.address_prefixes);
@@ -57,7 +64,11 @@ function subnetFromState(a: Record<string, any>): ArmJson {
     properties: {
       // The v2 provider PUT `addressPrefix` when configured so, and ARM answers it back that way.
       ...(text(a.address_prefix) && prefixes.length <= 1 ? { addressPrefix: a.address_prefix } : { addressPrefixes: prefixes }),
-      serviceEndpoints: list<string>(a.service_endpoints).map((service) => ({ service, locations: ['*'], provisioningState: 'Succeeded' })),
+      serviceEndpoints: [
+        ...list<string>(a.service_endpoints).map((service) => ({ service })),
+        ...list(a.service_endpoint).map((e) => ({ service: e.service, ...(text(e.network_identifier) ? { networkIdentifier: { id: e.network_identifier } } : {}) })),
+      ].map((e) => ({ ...e, locations: ['*'], provisioningState: 'Succeeded' })),
+      networkSecurityGroup: ref(a.network_security_group_id), routeTable: ref(a.route_table_id),
       serviceEndpointPolicies: list<string>(a.service_endpoint_policy_ids).map((id) => ({ id })),
       delegations: list(a.delegation).map((d) => ({
         name: d.name, properties: { serviceName: d.service_delegation?.[0]?.name, actions: d.service_delegation?.[0]?.actions ?? [] },
@@ -133,7 +144,7 @@ function vnetToState(j: ArmJson, instance: StateInstance, world?: FakeWorld) {
     location: location(j.location), tags: j.tags ?? {}, address_space: list(p.addressSpace?.addressPrefixes), dns_servers: list(p.dhcpOptions?.dnsServers),
     bgp_community: p.bgpCommunities?.virtualNetworkCommunity ?? '', ddos_protection_plan: ddos, edge_zone: j.extendedLocation?.name ?? '',
     encryption: p.encryption?.enabled ? [{ enforcement: p.encryption.enforcement }] : [], flow_timeout_in_minutes: p.flowTimeoutInMinutes ?? 0,
-    private_endpoint_vnet_policies: p.privateEndpointVNetPolicies ?? 'Disabled', subnet,
+    private_endpoint_vnet_policies: p.privateEndpointVNetPolicies ?? '', subnet,
   };
 }
 
