@@ -47,7 +47,8 @@ const poolToState = (j: ArmJson) => ({
 
 function ruleToState(j: ArmJson) {
   const p = j.properties ?? {};
-  const pools = p.backendAddressPools ?? (p.backendAddressPool ? [p.backendAddressPool] : []);
+  // ARM answers both; the provider reads the single pool but for a gateway's (up to two) pools.
+  const pools = list(p.backendAddressPools).length > 1 || !p.backendAddressPool ? list(p.backendAddressPools) : [p.backendAddressPool];
   const floating = p.enableFloatingIP ?? false;
   const reset = p.enableTcpReset ?? false;
   return {
