@@ -148,6 +148,8 @@ t.test('standalone rules and subnets beside their parent\'s computed block; out-
   // Refreshed later: the blocks hold them too.
   const later = [f.nsg('web', [f.rule('ops', { priority: 200 })]), f.nsgRule('web', 'ops'), f.vnet('v1', { subnet: [{ address_prefix: '10.0.1.0/24', id: ids.subnet('v1', 'app'), name: 'app', security_group: '' }] }), f.subnet('v1', 'app')];
   t.same((await compareAgainst('azure', later)).drifts, []);
+  // An inline subnet's NSG set by an association resource after the vnet's block was written.
+  t.same((await compareAgainst('azure', [f.vnet('v1'), f.subnetAssoc('v1', 'inline', 'web')])).drifts, []);
   // A rule nobody manages appears on the NSG: reported there.
   const live = [changed(state[0], { security_rule: [f.rule('backdoor', { source_address_prefix: '*', destination_port_range: '22' })] }), ...state.slice(1)];
   const drifts = await one(state, live);

@@ -136,9 +136,14 @@ function vnetToState(j: ArmJson, instance: StateInstance, world?: FakeWorld) {
   // its own azurerm_subnet resources added since; those count only when the state's block has them.
   const managed = managedSubnets(world, str(instance.attributes.id));
   const inState = new Set(list(instance.attributes.subnet).map((s) => lower(str(s?.name))));
+  // A subnet's NSG that an association resource manages is compared there, not on the block.
+  const vnetId = lower(str(instance.attributes.id));
+  const associated = new Set((world?.of(SUBNET_ASSOC) ?? []).filter((i) => lower(parentOf(subnetIdOf(i.attributes))) === vnetId).map((i) => lower(nameOf(subnetIdOf(i.attributes)))));
+  const stateGroup = new Map(list(instance.attributes.subnet).map((s) => [lower(str(s?.name)), str(s?.security_group)]));
   const subnet = list(p.subnets).filter((s) => !managed.has(lower(s.name)) || inState.has(lower(s.name))).map((s) => ({
     name: s.name, id: s.id, address_prefix: s.properties?.addressPrefix ?? prefixesOf(s.properties ?? {})[0] ?? '',
-    address_prefixes: prefixesOf(s.properties ?? {}), security_group: s.properties?.networkSecurityGroup?.id ?? '',
+    address_prefixes: prefixesOf(s.properties ?? {}),
+    security_group: associated.has(lower(s.name)) && stateGroup.has(lower(s.name)) ? stateGroup.get(lower(s.name)) : s.properties?.networkSecurityGroup?.id ?? '',
   }));
   return {
     location: location(j.location), tags: j.tags ?? {}, address_space: list(p.addressSpace?.addressPrefixes), dns_servers: list(p.dhcpOptions?.dnsServers),
