@@ -58,12 +58,11 @@ function subnetFromState(a: Record<string, any>): ArmJson {
       : typeof a.enforce_private_link_endpoint_network_policies === 'boolean' ? (a.enforce_private_link_endpoint_network_policies ? 'Disabled' : 'Enabled') : 'Disabled';
   const service = typeof a.private_link_service_network_policies_enabled === 'boolean' ? (a.private_link_service_network_policies_enabled ? 'Enabled' : 'Disabled')
     : typeof a.enforce_private_link_service_network_policies === 'boolean' ? (a.enforce_private_link_service_network_policies ? 'Disabled' : 'Enabled') : 'Enabled';
-  const prefixes = list<string>(a.address_prefixes);
+  const prefixes = list<string>(a.address_prefixes).length ? list<string>(a.address_prefixes) : [str(a.address_prefix)].filter(Boolean);
   return {
     name: str(a.name) || nameOf(str(a.id)), id: a.id,
     properties: {
-      // The v2 provider PUT `addressPrefix` when configured so, and ARM answers it back that way.
-      ...(text(a.address_prefix) && prefixes.length <= 1 ? { addressPrefix: a.address_prefix } : { addressPrefixes: prefixes }),
+      ...prefixFields(prefixes),
       serviceEndpoints: [
         ...list<string>(a.service_endpoints).map((service) => ({ service })),
         ...list(a.service_endpoint).map((e) => ({ service: e.service, ...(text(e.network_identifier) ? { networkIdentifier: { id: e.network_identifier } } : {}) })),
@@ -80,11 +79,14 @@ function subnetFromState(a: Record<string, any>): ArmJson {
   };
 }
 
+/** ARM answers a single prefix as `addressPrefix`, however it was set, and two or more as `addressPrefixes`. */
+const prefixFields = (prefixes: string[]) => (prefixes.length === 1 ? { addressPrefix: prefixes[0] } : prefixes.length ? { addressPrefixes: prefixes } : {});
+
 /** A vnet's inline `subnet` block as ARM's embedded subnet (what the state knows of it). */
 const inlineSubnet = (s: Record<string, any>) => ({
   name: s.name, id: s.id,
   properties: {
-    ...(list(s.address_prefixes).length ? { addressPrefixes: s.address_prefixes } : { addressPrefix: s.address_prefix }),
+    ...prefixFields(list<string>(s.address_prefixes).length ? s.address_prefixes : [str(s.address_prefix)].filter(Boolean)),
     networkSecurityGroup: ref(s.security_group),
   },
 });
@@ -140,9 +142,12 @@ function vnetToState(j: ArmJson, instance: StateInstance, world?: FakeWorld) {
   const vnetId = lower(str(instance.attributes.id));
   const associated = new Set((world?.of(SUBNET_ASSOC) ?? []).filter((i) => lower(parentOf(subnetIdOf(i.attributes))) === vnetId).map((i) => lower(nameOf(subnetIdOf(i.attributes)))));
   const stateGroup = new Map(list(instance.attributes.subnet).map((s) => [lower(str(s?.name)), str(s?.security_group)]));
+  // Provider 3 writes ARM's `addressPrefix` as the block's address_prefix ('' for a subnet with
+  // `addressPrefixes`); provider 4 writes address_prefixes. The live block takes the state's shape.
+  const v4 = list(instance.attributes.subnet).length === 0 || list(instance.attributes.subnet).some((s) => s && 'address_prefixes' in s);
   const subnet = list(p.subnets).filter((s) => !managed.has(lower(s.name)) || inState.has(lower(s.name))).map((s) => ({
-    name: s.name, id: s.id, address_prefix: s.properties?.addressPrefix ?? prefixesOf(s.properties ?? {})[0] ?? '',
-    address_prefixes: prefixesOf(s.properties ?? {}),
+    name: s.name, id: s.id,
+    ...(v4 ? { address_prefixes: prefixesOf(s.properties ?? {}) } : { address_prefix: s.properties?.addressPrefix ?? '' }),
     security_group: associated.has(lower(s.name)) && stateGroup.has(lower(s.name)) ? stateGroup.get(lower(s.name)) : s.properties?.networkSecurityGroup?.id ?? '',
   }));
   return {
@@ -154,7 +159,7 @@ function vnetToState(j: ArmJson, instance: StateInstance, world?: FakeWorld) {
 }
 
 const subnetKey = (e: any): string[] => {
-  const prefixes = list<string>(e?.address_prefixes).length ? list<string>(e.address_prefixes) : [str(e?.address_prefix)];
+  const prefixes = e && 'address_prefixes' in e ? list<string>(e.address_prefixes) : [str(e?.address_prefix)];
   return [`${lower(e?.name)}|${[...prefixes].sort().join(',')}|${lower(e?.security_group)}`];
 };
 
