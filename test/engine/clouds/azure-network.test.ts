@@ -193,6 +193,19 @@ t.test('standalone rules and subnets beside their parent\'s computed block; out-
   t.match(drifts[0], { resourceAddress: 'azurerm_network_security_group.web', severity: 'critical' });
 });
 
+t.test('a value the state marks sensitive (a tag from a sensitive variable, a rule description) never shows in clear', async (t) => {
+  const state = f.nsg('web', [f.rule('https', { description: 'token-abc' })], { tags: { token: 'secret-1' } });
+  const marked = { ...state, sensitivePaths: [['tags', 'token'], ['security_rule']] };
+  t.same((await compareAgainst('azure', [marked], [state])).drifts, [], 'equal values compare equal by hash');
+  const live = changed(state, { tags: { token: 'secret-2' }, security_rule: [f.rule('https', { description: 'token-xyz' })] });
+  const drifts = await one([marked], [live]);
+  t.equal(drifts.length, 1);
+  t.same(drifts[0].diff.map((d) => d.attribute).sort(), ['security_rule', 'tags.token']);
+  t.ok(drifts[0].diff.every((d) => d.before === '(sensitive value changed)' && d.after === '(sensitive value changed)'));
+  const text = JSON.stringify(drifts);
+  for (const secret of ['secret-1', 'secret-2', 'token-abc', 'token-xyz']) t.notOk(text.includes(secret), `${secret} not in the drift`);
+});
+
 t.test('gone: a resource, a child, an association', async (t) => {
   const state = estate();
   const gone = new Set(['azurerm_public_ip.pip-a', 'azurerm_subnet.v1_aci', 'azurerm_network_interface_security_group_association.nic-a', 'azurerm_subnet_network_security_group_association.v1_app', 'azurerm_lb_probe.http', 'azurerm_private_dns_zone_virtual_network_link.to-v1']);
