@@ -173,6 +173,8 @@ t.test('SSH or RDP opened to the internet is critical, on an NSG block and on a 
   const r2 = f.nsgRule('web', 'ops', { source_address_prefix: '*' });
   const [port] = await one([r2], [changed(r2, { destination_port_range: '3389' })]);
   t.match(port, { severity: 'critical', ruleId: 'azure-nsg-rule-ssh-rdp-open-to-internet' });
+  const [both] = await one([r], [changed(r, { source_address_prefix: '*', destination_port_range: '3000-4000' })]);
+  t.match(both, { severity: 'critical', ruleId: 'azure-nsg-rule-ssh-rdp-open-to-internet' }, 'source and port changed together');
   const [allow] = await one([changed(r2, { destination_port_range: '22', access: 'Deny' })], [changed(r2, { destination_port_range: '22' })]);
   t.match(allow, { severity: 'critical', ruleId: 'azure-nsg-rule-ssh-rdp-open-to-internet' }, 'a Deny turned Allow');
 });

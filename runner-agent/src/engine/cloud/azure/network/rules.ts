@@ -17,10 +17,12 @@ export const AZURE_NETWORK_RULES: SeverityRule[] = [
     rationale: 'Anyone on the internet can now try to log in to the machines behind this rule\'s NSG.',
     types: ['azurerm_network_security_rule'], changeTypes: ['changed'],
     test: {
-      describe: 'the rule with this change allows 22 or 3389 inbound from anywhere, and did not before',
-      fn: (d, state) => {
+      describe: 'the rule with the drift\'s changes allows 22 or 3389 inbound from anywhere, and did not before',
+      fn: (_d, state, diff) => {
+        // Every changed attribute at once: a source opened to `*` and a port moved to 22 together.
+        const live = { ...state, ...Object.fromEntries(diff.filter((e) => !e.attribute.includes('.')).map((e) => [e.attribute, e.after])) };
         const had = new Set(openAdminPorts(state));
-        return openAdminPorts({ ...state, [d.attribute.split('.')[0]]: d.after }).some((x) => !had.has(x));
+        return openAdminPorts(live).some((x) => !had.has(x));
       },
     } },
   { id: 'azure-nsg-rules-changed', severity: 'high', description: 'NSG security rules changed',
