@@ -99,10 +99,12 @@ function vnetJson(world: FakeWorld, id: string): ArmJson | undefined {
   const byName = new Map<string, ArmJson>();
   for (const s of list(vnet?.attributes.subnet)) byName.set(lower(s.name), inlineSubnet(s));
   for (const s of subnets) byName.set(lower(str(s.attributes.name) || nameOf(str(s.attributes.id))), subnetFromState(s.attributes));
-  for (const as of assocs) {
+  // Associations are references on the subnet: an NSG's, and a route table's (another area's type).
+  const tables = world.of('azurerm_subnet_route_table_association').filter((i) => lower(parentOf(subnetIdOf(i.attributes))) === lower(id));
+  for (const [as, key, value] of [...assocs.map((i) => [i, 'networkSecurityGroup', i.attributes.network_security_group_id] as const), ...tables.map((i) => [i, 'routeTable', i.attributes.route_table_id] as const)]) {
     const name = lower(nameOf(subnetIdOf(as.attributes)));
     const s = byName.get(name) ?? { name: nameOf(subnetIdOf(as.attributes)), id: subnetIdOf(as.attributes), properties: {} };
-    s.properties.networkSecurityGroup = { id: as.attributes.network_security_group_id };
+    s.properties[key] = { id: value };
     byName.set(name, s);
   }
   const base: ArmJson = vnet ? vnetFromState(vnet.attributes) : { properties: {} };
