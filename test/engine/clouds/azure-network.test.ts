@@ -208,6 +208,15 @@ t.test('a value the state marks sensitive (a tag from a sensitive variable, a ru
   for (const secret of ['secret-1', 'secret-2', 'token-abc', 'token-xyz']) t.notOk(text.includes(secret), `${secret} not in the drift`);
 });
 
+t.test('provider 2 zones: `zones` only for one zone, `availability_zone` names the rest', async (t) => {
+  const redundant = f.pip('pip-z', { availability_zone: 'Zone-Redundant', zones: [] });
+  delete redundant.attributes.sku_tier;
+  const single = f.pip('pip-1', { availability_zone: '2', zones: ['2'] });
+  t.same((await compareAgainst('azure', [redundant, single])).drifts, []);
+  const [d] = await one([single], [changed(single, { availability_zone: '3', zones: ['3'] })]);
+  t.same(d.diff.map((x) => x.attribute).sort(), ['availability_zone', 'zones']);
+});
+
 t.test('gone: a resource, a child, an association', async (t) => {
   const state = estate();
   const gone = new Set(['azurerm_public_ip.pip-a', 'azurerm_subnet.v1_aci', 'azurerm_network_interface_security_group_association.nic-a', 'azurerm_subnet_network_security_group_association.v1_app', 'azurerm_lb_probe.http', 'azurerm_private_dns_zone_virtual_network_link.to-v1']);

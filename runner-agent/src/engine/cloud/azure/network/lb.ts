@@ -5,6 +5,7 @@
 import type { StateInstance } from '../../../types.ts';
 import { text, type FakeWorld } from '../../rest/reader.ts';
 import { location, lower, nameOf, type ArmJson } from '../kit.ts';
+import { v2Zones, zonesOf, zoneWord } from './public-ip.ts';
 import { byId, childOf, familyRoutes, idList, list, netReader, NETWORK_API, parentOf, ref, str } from './shared.ts';
 
 const LB = '/subscriptions/:sub/resourceGroups/:rg/providers/Microsoft.Network/loadBalancers/:lb';
@@ -17,21 +18,16 @@ const lbIds = (world: FakeWorld) => [
   ...(Object.keys(CHILDREN) as Child[]).flatMap((t) => world.of(t).map((i) => lbOf(i.attributes))),
 ].filter(Boolean);
 
-const zoneWord = (zones: string[]) => (zones.length === 0 ? 'No-Zone' : zones.length > 1 ? 'Zone-Redundant' : zones[0]);
-const zonesOf = (c: Record<string, any>): string[] => {
-  if (list(c.zones).length) return c.zones;
-  const w = str(c.availability_zone);
-  return !w || w === 'No-Zone' ? [] : w === 'Zone-Redundant' ? ['1', '2', '3'] : [w];
-};
 
-function lbToState(j: ArmJson) {
+function lbToState(j: ArmJson, instance: StateInstance) {
+  const v2 = list(instance.attributes.frontend_ip_configuration).some((c) => c && 'availability_zone' in c);
   return {
     location: location(j.location), tags: j.tags ?? {}, sku: j.sku?.name ?? 'Basic', sku_tier: j.sku?.tier ?? 'Regional', edge_zone: j.extendedLocation?.name ?? '',
     frontend_ip_configuration: list(j.properties?.frontendIPConfigurations).map((f) => {
       const p = f.properties ?? {};
       const zones = list<string>(f.zones);
       return {
-        name: str(f.name), zones, availability_zone: zoneWord(zones),
+        name: str(f.name), zones: v2Zones(zones, v2), availability_zone: zoneWord(zones),
         private_ip_address: p.privateIPAddress ?? '', private_ip_address_allocation: p.privateIPAllocationMethod ?? '', private_ip_address_version: p.privateIPAddressVersion ?? '',
         public_ip_address_id: p.publicIPAddress?.id ?? '', public_ip_prefix_id: p.publicIPPrefix?.id ?? '', subnet_id: p.subnet?.id ?? '',
         gateway_load_balancer_frontend_ip_configuration_id: p.gatewayLoadBalancer?.id ?? '',

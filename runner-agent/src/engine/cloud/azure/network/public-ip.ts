@@ -1,6 +1,7 @@
 // azurerm_public_ip: Microsoft.Network/publicIPAddresses (api NETWORK_API), read from the group's
 // list when the state names LIST_FROM or more in one group, else one GET each. The address itself
 // and its FQDN are computed (a dynamic address comes and goes with its attachment): not compared.
+import type { StateInstance } from '../../../types.ts';
 import { text, type FakeWorld } from '../../rest/reader.ts';
 import { location, type ArmJson } from '../kit.ts';
 import { byId, familyRoutes, list, netReader, NETWORK_API, ref, str } from './shared.ts';
@@ -9,22 +10,25 @@ const PIP = '/subscriptions/:sub/resourceGroups/:rg/providers/Microsoft.Network/
 const pipIds = (world: FakeWorld) => world.of('azurerm_public_ip').map((i) => str(i.attributes.id)).filter(Boolean);
 
 /** The v2 provider's `availability_zone` from ARM's zones. */
-const zoneWord = (zones: string[]) => (zones.length === 0 ? 'No-Zone' : zones.length > 1 ? 'Zone-Redundant' : zones[0]);
-const zonesOf = (a: Record<string, any>): string[] => {
+export const zoneWord = (zones: string[]) => (zones.length === 0 ? 'No-Zone' : zones.length > 1 ? 'Zone-Redundant' : zones[0]);
+/** Provider 2 (the one with `availability_zone`) writes `zones` only for a single zone. */
+export const v2Zones = (zones: string[], v2: boolean) => (v2 && zones.length !== 1 ? [] : zones);
+export const zonesOf = (a: Record<string, any>): string[] => {
   if (list(a.zones).length) return a.zones;
   const w = str(a.availability_zone);
   return !w || w === 'No-Zone' ? [] : w === 'Zone-Redundant' ? ['1', '2', '3'] : [w];
 };
 
-function pipToState(j: ArmJson) {
+function pipToState(j: ArmJson, instance: StateInstance) {
   const p = j.properties ?? {};
   const dns = p.dnsSettings ?? {};
   const zones = list<string>(j.zones);
+  const v2 = 'availability_zone' in instance.attributes;
   return {
     location: location(j.location), tags: j.tags ?? {}, edge_zone: j.extendedLocation?.name ?? '',
     allocation_method: str(p.publicIPAllocationMethod), ip_version: p.publicIPAddressVersion ?? 'IPv4',
     sku: j.sku?.name ?? 'Basic', sku_tier: j.sku?.tier ?? 'Regional', idle_timeout_in_minutes: p.idleTimeoutInMinutes ?? 4,
-    zones, availability_zone: zoneWord(zones),
+    zones: v2Zones(zones, v2), availability_zone: zoneWord(zones),
     domain_name_label: dns.domainNameLabel ?? '', domain_name_label_scope: dns.domainNameLabelScope ?? '', reverse_fqdn: dns.reverseFqdn ?? '',
     ip_tags: Object.fromEntries(list(p.ipTags).map((t) => [str(t.ipTagType), str(t.tag)])),
     public_ip_prefix_id: p.publicIPPrefix?.id ?? '',
