@@ -1,0 +1,178 @@
+// The Google platform readers (project services, IAM, service accounts, GKE, Cloud Run) against
+// the fake Google APIs: a state read back is no drift; each compared attribute changed live is a
+// drift at its path with its rule; gone is deleted; batching, paging and the corpus states.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import t from 'tap';
+import { readStateDocument } from '../../../runner-agent/src/engine/state-v4.ts';
+import type { StateInstance } from '../../../runner-agent/src/engine/types.ts';
+import { changed, compareAgainst, instance } from './harness.ts';
+
+const P = 'acme-prod';
+const svc = (s: string, project = P) => instance('google_project_service', s.split('.')[0], {
+  id: `${project}/${s}`, project, service: s, disable_dependent_services: false, disable_on_destroy: true, timeouts: null,
+});
+const sa = (id: string, attrs: Record<string, unknown> = {}) => instance('google_service_account', id, {
+  account_id: id, description: '', disabled: false, display_name: `The ${id} account`, email: `${id}@${P}.iam.gserviceaccount.com`,
+  id: `projects/${P}/serviceAccounts/${id}@${P}.iam.gserviceaccount.com`, member: `serviceAccount:${id}@${P}.iam.gserviceaccount.com`,
+  name: `projects/${P}/serviceAccounts/${id}@${P}.iam.gserviceaccount.com`, project: P, timeouts: null, unique_id: `1093${id.length}4512`, ...attrs,
+});
+const cond = (title: string) => [{ description: '', expression: 'request.time < timestamp("2030-01-01T00:00:00Z")', title }];
+const pMember = (name: string, role: string, member: string, attrs: Record<string, unknown> = {}) => instance('google_project_iam_member', name, {
+  condition: [], etag: 'BwXhqDZ1qZk=', id: `${P}/${role}/${member}`, member, project: P, role, ...attrs,
+});
+const pBinding = (name: string, role: string, members: string[], attrs: Record<string, unknown> = {}) => instance('google_project_iam_binding', name, {
+  condition: [], etag: 'BwXhqDZ1qZk=', id: `${P}/${role}`, members, project: P, role, ...attrs,
+});
+const bMember = (name: string, role: string, member: string, attrs: Record<string, unknown> = {}) => instance('google_storage_bucket_iam_member', name, {
+  bucket: 'b/acme-logs', condition: [], etag: 'CAM=', id: `b/acme-logs/${role}/${member}`, member, role, ...attrs,
+});
+const bBinding = (name: string, role: string, members: string[]) => instance('google_storage_bucket_iam_binding', name, {
+  bucket: 'b/acme-assets', condition: [], etag: 'CAM=', id: `b/acme-assets/${role}`, members, role,
+});
+const POLICY = JSON.stringify({ bindings: [{ members: ['user:ops@acme.example', 'serviceAccount:ci@acme-prod.iam.gserviceaccount.com'], role: 'roles/storage.admin' }, { members: ['group:eng@acme.example'], role: 'roles/storage.objectViewer' }] });
+const bPolicy = (policy = POLICY) => instance('google_storage_bucket_iam_policy', 'site', { bucket: 'b/acme-site', etag: 'CAU=', id: 'b/acme-site', policy_data: policy });
+
+const CLUSTER_ID = `projects/${P}/locations/europe-west1/clusters/main`;
+const cluster = (attrs: Record<string, unknown> = {}) => instance('google_container_cluster', 'main', {
+  addons_config: [{ cloudrun_config: [], horizontal_pod_autoscaling: [{ disabled: false }], http_load_balancing: [{ disabled: false }], network_policy_config: [{ disabled: false }] }],
+  cluster_ipv4_cidr: '10.10.64.0/18', database_encryption: [{ key_name: '', state: 'DECRYPTED' }], default_max_pods_per_node: 110, description: '',
+  enable_intranode_visibility: false, enable_kubernetes_alpha: false, enable_legacy_abac: false, enable_shielded_nodes: true, endpoint: '34.95.29.85', id: CLUSTER_ID,
+  ip_allocation_policy: [{ cluster_ipv4_cidr_block: '10.10.64.0/18', cluster_secondary_range_name: 'pods', services_ipv4_cidr_block: '10.10.192.0/18', services_secondary_range_name: 'svc' }],
+  label_fingerprint: 'a9dc16a7', location: 'europe-west1', logging_service: 'logging.googleapis.com/kubernetes',
+  master_authorized_networks_config: [{ cidr_blocks: [{ cidr_block: '35.231.111.81/32', display_name: 'Bastion' }, { cidr_block: '10.0.0.0/8', display_name: 'Office' }], gcp_public_cidrs_access_enabled: false }],
+  master_version: '1.30.5-gke.1014001', monitoring_service: 'monitoring.googleapis.com/kubernetes', name: 'main',
+  network: `projects/${P}/global/networks/core`, network_policy: [{ enabled: true, provider: 'CALICO' }],
+  node_locations: ['europe-west1-b', 'europe-west1-c', 'europe-west1-d'], node_pool: [], node_version: '1.30.5-gke.1014001',
+  private_cluster_config: [{ enable_private_endpoint: true, enable_private_nodes: true, master_global_access_config: [{ enabled: true }], master_ipv4_cidr_block: '172.16.0.16/28', peering_name: 'gke-n76-peer', private_endpoint: '172.16.0.18', public_endpoint: '34.95.29.85' }],
+  project: P, release_channel: [{ channel: 'REGULAR' }], resource_labels: { team: 'core' }, effective_labels: { team: 'core', 'goog-terraform-provisioned': 'true' },
+  terraform_labels: { team: 'core', 'goog-terraform-provisioned': 'true' }, self_link: `https://container.googleapis.com/v1/${CLUSTER_ID}`,
+  subnetwork: `projects/${P}/regions/europe-west1/subnetworks/gke`, workload_identity_config: [{ workload_pool: `${P}.svc.id.goog` }], ...attrs,
+});
+const pool = (name: string, attrs: Record<string, unknown> = {}, config: Record<string, unknown> = {}) => instance('google_container_node_pool', name, {
+  autoscaling: [{ location_policy: 'BALANCED', max_node_count: 5, min_node_count: 1, total_max_node_count: 0, total_min_node_count: 0 }], cluster: 'main',
+  id: `${CLUSTER_ID}/nodePools/${name}`, initial_node_count: 1, location: 'europe-west1', management: [{ auto_repair: true, auto_upgrade: true }], max_pods_per_node: 110, name,
+  node_config: [{ boot_disk_kms_key: '', disk_size_gb: 100, disk_type: 'pd-balanced', image_type: 'COS_CONTAINERD', labels: { pool: name }, local_ssd_count: 0, machine_type: 'e2-standard-4',
+    metadata: { 'disable-legacy-endpoints': 'true' }, min_cpu_platform: '', oauth_scopes: ['https://www.googleapis.com/auth/cloud-platform'], preemptible: false,
+    service_account: `gke-nodes@${P}.iam.gserviceaccount.com`, shielded_instance_config: [{ enable_integrity_monitoring: true, enable_secure_boot: true }], spot: false,
+    tags: ['gke-main'], taint: [], workload_metadata_config: [{ mode: 'GKE_METADATA' }], ...config }],
+  node_count: 2, node_locations: ['europe-west1-b', 'europe-west1-c'], project: P, upgrade_settings: [{ max_surge: 1, max_unavailable: 0, strategy: 'SURGE' }], version: '1.30.5-gke.1014001', ...attrs,
+});
+
+const STATE: StateInstance[] = [
+  svc('compute.googleapis.com'), svc('container.googleapis.com'), svc('iam.googleapis.com'), svc('run.googleapis.com', 'acme-dev'),
+  sa('deployer'), sa('ci'), sa('gke-nodes'),
+  pMember('viewer', 'roles/viewer', 'group:eng@acme.example'), pMember('temp', 'roles/storage.admin', 'user:Temp@acme.example', { condition: cond('until-2030') }),
+  pBinding('editors', 'roles/editor', ['group:admins@acme.example', 'serviceAccount:deployer@acme-prod.iam.gserviceaccount.com']),
+  pBinding('logs', 'roles/logging.viewer', ['group:eng@acme.example']),
+  bMember('reader', 'roles/storage.objectViewer', 'group:eng@acme.example'), bMember('public', 'roles/storage.objectViewer', 'allUsers', { condition: cond('logs-only') }),
+  bBinding('writers', 'roles/storage.objectCreator', ['serviceAccount:ci@acme-prod.iam.gserviceaccount.com']), bPolicy(),
+  cluster(), pool('general'), pool('batch', {}, { spot: true, machine_type: 'c2-standard-8' }),
+];
+const byName = (type: string, name: string) => STATE.find((i) => i.type === type && i.name === name)!;
+const swap = (i: StateInstance, attrs: Record<string, unknown>) => STATE.map((x) => (x === i ? changed(i, attrs) : x));
+const deepSwap = (i: StateInstance, block: string, attrs: Record<string, unknown>) => swap(i, { [block]: [{ ...(i.attributes[block] as Record<string, unknown>[])[0], ...attrs }] });
+
+t.test('every platform type read back from the fake is no drift', async (t) => {
+  const { drifts, compared, stats } = await compareAgainst('google', STATE);
+  t.equal(compared, STATE.length);
+  t.same(stats.unsupported, {});
+  t.same(drifts, []);
+});
+
+t.test('a live change of each compared attribute is a drift at its path, with its rule', async (t) => {
+  const c = byName('google_container_cluster', 'main');
+  const g = byName('google_container_node_pool', 'general');
+  const rows: [string, StateInstance[], string, string, string][] = [
+    ['service account display name', swap(byName('google_service_account', 'ci'), { display_name: 'CI' }), 'display_name', 'changed', 'medium'],
+    ['service account description', swap(byName('google_service_account', 'ci'), { description: 'x' }), 'description', 'changed', 'medium'],
+    ['service account disabled', swap(byName('google_service_account', 'ci'), { disabled: true }), 'disabled', 'gcp-service-account-disabled', 'high'],
+    ['service account recreated', swap(byName('google_service_account', 'ci'), { unique_id: '999' }), 'unique_id', 'gcp-service-account-recreated', 'high'],
+    ['editor binding gains a principal', swap(byName('google_project_iam_binding', 'editors'), { members: ['group:admins@acme.example', 'serviceAccount:deployer@acme-prod.iam.gserviceaccount.com', 'user:mallory@evil.example'] }), 'members', 'gcp-iam-owner-editor-granted', 'high'],
+    ['viewer binding gains a principal', swap(byName('google_project_iam_binding', 'logs'), { members: ['group:eng@acme.example', 'user:x@acme.example'] }), 'members', 'gcp-iam-changed', 'high'],
+    ['member condition removed', swap(byName('google_project_iam_member', 'temp'), { condition: [] }), 'condition', 'gcp-iam-changed', 'high'],
+    ['bucket binding gains allUsers', swap(byName('google_storage_bucket_iam_binding', 'writers'), { members: ['serviceAccount:ci@acme-prod.iam.gserviceaccount.com', 'allUsers'] }), 'members', 'gcp-bucket-iam-public', 'critical'],
+    ['bucket policy gains allAuthenticatedUsers', swap(byName('google_storage_bucket_iam_policy', 'site'), { policy_data: JSON.stringify({ bindings: [...JSON.parse(POLICY).bindings, { members: ['allAuthenticatedUsers'], role: 'roles/storage.objectViewer' }] }) }), 'policy_data', 'gcp-bucket-iam-public', 'critical'],
+    ['bucket policy loses a member', swap(byName('google_storage_bucket_iam_policy', 'site'), { policy_data: JSON.stringify({ bindings: [JSON.parse(POLICY).bindings[0]] }) }), 'policy_data', 'gcp-iam-changed', 'high'],
+    ['public bucket member loses its condition', swap(byName('google_storage_bucket_iam_member', 'public'), { condition: [] }), 'condition', 'gcp-bucket-iam-public', 'critical'],
+    ['GKE authorized networks removed', swap(c, { master_authorized_networks_config: [] }), 'master_authorized_networks_config', 'gcp-gke-api-server-opened', 'high'],
+    ['GKE authorized networks gain 0.0.0.0/0', deepSwap(c, 'master_authorized_networks_config', { cidr_blocks: [{ cidr_block: '0.0.0.0/0', display_name: 'all' }] }), 'master_authorized_networks_config.0.cidr_blocks', 'gcp-gke-api-server-opened', 'high'],
+    ['GKE Google Cloud IPs let in', deepSwap(c, 'master_authorized_networks_config', { gcp_public_cidrs_access_enabled: true }), 'master_authorized_networks_config.0.gcp_public_cidrs_access_enabled', 'gcp-gke-api-server-opened', 'high'],
+    ['GKE private endpoint off', deepSwap(c, 'private_cluster_config', { enable_private_endpoint: false }), 'private_cluster_config.0.enable_private_endpoint', 'gcp-gke-api-server-opened', 'high'],
+    ['GKE private nodes off', deepSwap(c, 'private_cluster_config', { enable_private_nodes: false }), 'private_cluster_config.0.enable_private_nodes', 'changed', 'medium'],
+    ['GKE legacy ABAC on', swap(c, { enable_legacy_abac: true }), 'enable_legacy_abac', 'gcp-gke-legacy-access', 'high'],
+    ['GKE alpha on', swap(c, { enable_kubernetes_alpha: true }), 'enable_kubernetes_alpha', 'gcp-gke-legacy-access', 'high'],
+    ['GKE workload identity off', swap(c, { workload_identity_config: [] }), 'workload_identity_config', 'gcp-gke-node-identity-changed', 'high'],
+    ['GKE labels', swap(c, { effective_labels: { team: 'data', 'goog-terraform-provisioned': 'true' } }), 'labels.team', 'labels-only', 'low'],
+    ...([
+      ['logging_service', 'none'], ['monitoring_service', 'none'], ['description', 'x'], ['enable_shielded_nodes', false], ['enable_intranode_visibility', true],
+      ['default_max_pods_per_node', 64], ['node_locations', ['europe-west1-b']], ['network', `projects/${P}/global/networks/other`], ['subnetwork', `projects/${P}/regions/europe-west1/subnetworks/other`],
+      ['cluster_ipv4_cidr', '10.20.0.0/14'],
+    ] as [string, unknown][]).map(([k, v]): [string, StateInstance[], string, string, string] => [`GKE ${k}`, swap(c, { [k]: v }), k, 'changed', 'medium']),
+    ['GKE network policy', swap(c, { network_policy: [{ enabled: false, provider: 'CALICO' }] }), 'network_policy.0.enabled', 'changed', 'medium'],
+    ['GKE release channel', swap(c, { release_channel: [{ channel: 'RAPID' }] }), 'release_channel.0.channel', 'changed', 'medium'],
+    ['GKE database encryption', swap(c, { database_encryption: [{ key_name: '', state: 'ENCRYPTED' }] }), 'database_encryption.0.state', 'changed', 'medium'],
+    ['GKE pods range', deepSwap(c, 'ip_allocation_policy', { cluster_secondary_range_name: 'pods2' }), 'ip_allocation_policy.0.cluster_secondary_range_name', 'changed', 'medium'],
+    ['GKE HTTP LB addon', deepSwap(c, 'addons_config', { http_load_balancing: [{ disabled: true }] }), 'addons_config.0.http_load_balancing.0.disabled', 'changed', 'medium'],
+    ['pool service account', deepSwap(g, 'node_config', { service_account: 'default' }), 'node_config.0.service_account', 'gcp-gke-node-identity-changed', 'high'],
+    ['pool scopes', deepSwap(g, 'node_config', { oauth_scopes: ['https://www.googleapis.com/auth/devstorage.read_only'] }), 'node_config.0.oauth_scopes', 'gcp-gke-node-identity-changed', 'high'],
+    ['pool metadata server', deepSwap(g, 'node_config', { workload_metadata_config: [{ mode: 'GCE_METADATA' }] }), 'node_config.0.workload_metadata_config.0.mode', 'gcp-gke-node-identity-changed', 'high'],
+    ...([['machine_type', 'e2-standard-8'], ['disk_size_gb', 200], ['disk_type', 'pd-ssd'], ['image_type', 'UBUNTU_CONTAINERD'], ['preemptible', true], ['spot', true],
+      ['tags', ['other']], ['labels', { pool: 'x' }], ['metadata', { 'disable-legacy-endpoints': 'false' }]] as [string, unknown][])
+      .map(([k, v]): [string, StateInstance[], string, string, string] => [`pool ${k}`, deepSwap(g, 'node_config', { [k]: v }), `node_config.0.${k}${k === 'labels' ? '.pool' : k === 'metadata' ? '.disable-legacy-endpoints' : ''}`, 'changed', 'medium']),
+    ['pool autoscaling', deepSwap(g, 'autoscaling', { max_node_count: 9 }), 'autoscaling.0.max_node_count', 'changed', 'medium'],
+    ['pool auto repair', deepSwap(g, 'management', { auto_repair: false }), 'management.0.auto_repair', 'changed', 'medium'],
+    ['pool surge', deepSwap(g, 'upgrade_settings', { max_surge: 3 }), 'upgrade_settings.0.max_surge', 'changed', 'medium'],
+    ['pool zones', swap(g, { node_locations: ['europe-west1-b'] }), 'node_locations', 'changed', 'medium'],
+    ['pool max pods', swap(g, { max_pods_per_node: 32 }), 'max_pods_per_node', 'changed', 'medium'],
+  ];
+  for (const [what, live, attribute, ruleId, severity] of rows) {
+    const { drifts } = await compareAgainst('google', STATE, live);
+    t.equal(drifts.length, 1, `${what}: one drift`);
+    t.match(drifts[0], { changeType: 'changed', ruleId, severity }, what);
+    t.same(drifts[0]?.diff.map((d) => d.attribute), [attribute], `${what}: at ${attribute}`);
+  }
+});
+
+t.test('gone is deleted: a disabled service is medium, a removed grant or account high', async (t) => {
+  const gone = ['compute', 'ci', 'viewer', 'editors', 'reader', 'writers', 'batch'];
+  const live = STATE.filter((i) => !gone.includes(i.name))
+    .map((i) => (i.name === 'container' ? changed(i, { service: 'container.googleapis.com' }) : i));
+  const { drifts } = await compareAgainst('google', STATE, live);
+  const by = Object.fromEntries(drifts.map((d) => [d.resourceAddress, d]));
+  t.same(Object.keys(by).sort(), ['google_container_node_pool.batch', 'google_project_iam_binding.editors', 'google_project_iam_member.viewer', 'google_project_service.compute',
+    'google_service_account.ci', 'google_storage_bucket_iam_binding.writers', 'google_storage_bucket_iam_member.reader']);
+  t.match(by['google_project_service.compute'], { changeType: 'deleted', ruleId: 'gcp-project-service-disabled', severity: 'medium', account: P });
+  t.match(by['google_project_iam_member.viewer'], { changeType: 'deleted', ruleId: 'deleted', severity: 'high' });
+  // A whole cluster gone: the cluster and its pools are deleted.
+  const noGke = await compareAgainst('google', STATE, STATE.filter((i) => !i.type.startsWith('google_container')));
+  t.equal(noGke.drifts.filter((d) => d.changeType === 'deleted').length, 3);
+});
+
+t.test('batching: one list per project, one policy per project or bucket, one cluster read for its pools; lists page', async (t) => {
+  const { fake, api } = await compareAgainst('google', STATE, STATE, { pageSize: 1 });
+  const count = (re: RegExp) => fake.log.filter((l) => re.test(l)).length;
+  t.equal(count(/^GET \/serviceusage\/v1\/projects\/acme-prod\/services\?/), 3, 'three enabled services listed one per page (pageSize 1)');
+  t.equal(count(/^GET \/serviceusage\/v1\/projects\/acme-prod\/services\//), 0, 'no single GET where a list served');
+  t.equal(count(/^GET \/serviceusage\/v1\/projects\/acme-dev\/services\/run\.googleapis\.com$/), 1, 'a lone service is one GET');
+  t.equal(count(/^GET \/iam\/v1\/projects\/acme-prod\/serviceAccounts\?/), 3, 'service accounts listed (3 pages)');
+  t.equal(count(/^POST \/cloudresourcemanager\/v1\/projects\/acme-prod:getIamPolicy$/), 1, 'four project grants, one getIamPolicy');
+  t.equal(count(/^GET \/storage\/storage\/v1\/b\/[^/]+\/iam/), 3, 'one policy read per bucket');
+  t.equal(count(/^GET \/container\//), 1, 'the cluster and both pools: one cluster read');
+  t.equal(api.totalCalls, fake.log.length);
+  const three = ['a', 'b', 'c'].map((n) => changed(cluster({ name: n, id: `projects/${P}/locations/europe-west1/clusters/${n}` }), {}));
+  const listed = await compareAgainst('google', three.map((c, k) => ({ ...c, address: `google_container_cluster.${['a', 'b', 'c'][k]}`, name: ['a', 'b', 'c'][k] })));
+  t.same(listed.drifts, []);
+  t.same(listed.fake.log, [`GET /container/v1/projects/${P}/locations/-/clusters`], 'three clusters of a project: one list');
+});
+
+t.test('the corpus states holding platform types compare clean', async (t) => {
+  const dir = path.join(import.meta.dirname, '..', 'corpus');
+  const files = ['driftctl-google_bucket_iam_binding.tfstate', 'driftctl-google_bucket_iam_member.tfstate', 'driftctl-google_bucket_iam_policy.tfstate'];
+  for (const file of files) {
+    const instances = readStateDocument(readFileSync(path.join(dir, file), 'utf8'), file).instances;
+    const { drifts, compared } = await compareAgainst('google', instances);
+    t.ok(compared > 0, `${file}: compared`);
+    t.same(drifts, [], `${file}: no drift`);
+  }
+});
