@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
+import { RUN_PAGING } from '../../../runner-agent/src/engine/cloud/google/platform/run.ts';
 import { readStateDocument } from '../../../runner-agent/src/engine/state-v4.ts';
 import type { StateInstance } from '../../../runner-agent/src/engine/types.ts';
 import { changed, compareAgainst, instance } from './harness.ts';
@@ -175,4 +176,37 @@ t.test('the corpus states holding platform types compare clean', async (t) => {
     t.ok(compared > 0, `${file}: compared`);
     t.same(drifts, [], `${file}: no drift`);
   }
+});
+
+t.test('Cloud Run (v1): the corpus service reads back clean from one project list; changes and deletion are drifts', async (t) => {
+  const file = 'driftctl-google_cloudrun_service.tfstate';
+  const [svcI] = readStateDocument(readFileSync(path.join(import.meta.dirname, '..', 'corpus', file), 'utf8'), file).instances;
+  const other = { ...changed(svcI, { name: 'api', location: 'europe-west1' }), address: 'google_cloud_run_service.api', name: 'api' };
+  const clean = await compareAgainst('google', [svcI, other]);
+  t.same(clean.drifts, []);
+  t.same(clean.fake.log, ['GET /run/apis/serving.knative.dev/v1/namespaces/cloudskiff-dev-elie/services?limit=500'], 'two regions, one list');
+  const spec = (s: Record<string, unknown>) => [{ ...(svcI.attributes.template as any)[0], spec: [{ ...(svcI.attributes.template as any)[0].spec[0], ...s }] }];
+  const container = (c: Record<string, unknown>) => spec({ containers: [{ ...(svcI.attributes.template as any)[0].spec[0].containers[0], ...c }] });
+  const rows: [string, Record<string, unknown>, string, string][] = [
+    ['image', { template: container({ image: 'gcr.io/x/evil:latest' }) }, 'template.0.spec.0.containers.0.image', 'changed'],
+    ['env', { template: container({ env: [{ name: 'DEBUG', value: '1', value_from: [] }] }) }, 'template.0.spec.0.containers.0.env', 'changed'],
+    ['memory', { template: container({ resources: [{ limits: { cpu: '1000m', memory: '2Gi' }, requests: {} }] }) }, 'template.0.spec.0.containers.0.resources.0.limits.memory', 'changed'],
+    ['concurrency', { template: spec({ container_concurrency: 10 }) }, 'template.0.spec.0.container_concurrency', 'changed'],
+    ['traffic', { traffic: [{ latest_revision: false, percent: 100, revision_name: 'cloudrun-srv-old' }] }, 'traffic.0.latest_revision', 'changed'],
+    ['ingress', { metadata: [{ ...(svcI.attributes.metadata as any)[0], annotations: { ...(svcI.attributes.metadata as any)[0].annotations, 'run.googleapis.com/ingress': 'internal' } }] }, 'metadata.0.annotations.run.googleapis.com/ingress', 'changed'],
+  ];
+  for (const [what, attrs, attribute, ruleId] of rows) {
+    const { drifts } = await compareAgainst('google', [svcI], [changed(svcI, attrs)]);
+    t.match(drifts[0], { ruleId }, what);
+    t.same(drifts[0]?.diff.map((d) => d.attribute).filter((a) => a !== 'traffic.0.revision_name'), [attribute], `${what}: at ${attribute}`);
+  }
+  const internal = changed(svcI, { metadata: [{ ...(svcI.attributes.metadata as any)[0], annotations: { 'run.googleapis.com/ingress': 'internal' } }] });
+  const opened = await compareAgainst('google', [internal], [svcI]);
+  t.match(opened.drifts[0], { ruleId: 'gcp-cloud-run-ingress-opened', severity: 'high' }, 'internal -> all is high');
+  RUN_PAGING.limit = 1;
+  const paged = await compareAgainst('google', [svcI, other]).finally(() => { RUN_PAGING.limit = 500; });
+  t.same(paged.drifts, []);
+  t.equal(paged.fake.log.length, 2, 'Knative continue paging: two pages of one');
+  const gone = await compareAgainst('google', [svcI, other], [other]);
+  t.match(gone.drifts, [{ resourceAddress: 'google_cloud_run_service.default', changeType: 'deleted' }]);
 });

@@ -4,6 +4,7 @@
 import type { RestReader } from '../../rest/reader.ts';
 import { containerClusterReader, containerNodePoolReader } from './container.ts';
 import { IAM_READERS } from './iam-readers.ts';
+import { cloudRunServiceReader } from './run.ts';
 import { projectServiceReader, serviceAccountReader } from './services.ts';
 
 export { PLATFORM_RULES } from './rules.ts';
@@ -14,6 +15,7 @@ export const PLATFORM_READERS: Record<string, RestReader> = {
   ...IAM_READERS,
   google_container_cluster: containerClusterReader,
   google_container_node_pool: containerNodePoolReader,
+  google_cloud_run_service: cloudRunServiceReader,
 };
 
 /** Computed or provider-only attributes of the platform types that the readers might otherwise compare. */
@@ -31,6 +33,18 @@ export const PLATFORM_IGNORED: Record<string, string[]> = {
     'operation', 'tpu_ipv4_cidr_block', 'instance_group_urls', 'master_auth', 'deletion_protection', 'remove_default_node_pool',
     'initial_node_count', 'node_pool', 'node_config', 'private_cluster_config.*.peering_name', 'private_cluster_config.*.private_endpoint',
     'private_cluster_config.*.public_endpoint',
+  ],
+  // Server-written annotations and labels (who deployed, the last operation, the client) and status.
+  google_cloud_run_service: [
+    'status', 'autogenerate_revision_name', 'traffic.*.url', 'metadata.*.namespace', 'metadata.*.generation', 'metadata.*.resource_version',
+    'metadata.*.self_link', 'metadata.*.uid', 'metadata.*.terraform_labels',
+    ...['annotations', 'effective_annotations'].flatMap((k) => [
+      `metadata.*.${k}.serving.knative.dev/*`, `metadata.*.${k}.run.googleapis.com/operation-id`, `metadata.*.${k}.run.googleapis.com/ingress-status`,
+      `metadata.*.${k}.client.knative.dev/*`, `metadata.*.${k}.run.googleapis.com/client-*`, `metadata.*.${k}.run.googleapis.com/urls`,
+    ]),
+    'metadata.*.labels.cloud.googleapis.com/location', 'metadata.*.effective_labels.cloud.googleapis.com/location',
+    'template.*.metadata.*.annotations.run.googleapis.com/client-*', 'template.*.metadata.*.annotations.client.knative.dev/*',
+    'template.*.metadata.*.labels.run.googleapis.com/*', 'template.*.metadata.*.labels.client.knative.dev/*',
   ],
   google_container_node_pool: ['version', 'node_count', 'instance_group_urls', 'managed_instance_group_urls', 'operation', 'name_prefix', 'node_config.*.effective_taints'],
 };
