@@ -210,3 +210,41 @@ t.test('Cloud Run (v1): the corpus service reads back clean from one project lis
   const gone = await compareAgainst('google', [svcI, other], [other]);
   t.match(gone.drifts, [{ resourceAddress: 'google_cloud_run_service.default', changeType: 'deleted' }]);
 });
+
+t.test('Cloud Run (v2): read back clean; each compared attribute changed is a drift; ingress to all is high; gone is deleted', async (t) => {
+  const v2 = instance('google_cloud_run_v2_service', 'api', {
+    annotations: {}, binary_authorization: [], client: '', client_version: '', conditions: [], create_time: '2025-03-02T10:00:00Z', creator: 'ops@acme.example',
+    custom_audiences: [], deletion_protection: true, description: '', effective_annotations: {}, effective_labels: { team: 'api', 'goog-terraform-provisioned': 'true' },
+    etag: '"CKjd"', generation: '3', id: `projects/${P}/locations/europe-west1/services/api`, ingress: 'INGRESS_TRAFFIC_INTERNAL_LOAD_BALANCER', labels: { team: 'api' },
+    launch_stage: 'GA', location: 'europe-west1', name: 'api', project: P, reconciling: false, terraform_labels: { team: 'api', 'goog-terraform-provisioned': 'true' },
+    template: [{ annotations: {}, containers: [{ args: [], command: [], env: [{ name: 'MODE', value: 'prod', value_source: [] }, { name: 'DB_PASSWORD', value: '', value_source: [{ secret_key_ref: [{ secret: 'db-password', version: 'latest' }] }] }],
+      image: 'europe-docker.pkg.dev/acme-prod/api/api:1.4.2', liveness_probe: [], name: '', ports: [{ container_port: 8080, name: 'http1' }],
+      resources: [{ cpu_idle: true, limits: { cpu: '1', memory: '512Mi' }, startup_cpu_boost: false }], startup_probe: [], volume_mounts: [], working_dir: '' }],
+      encryption_key: '', execution_environment: '', labels: {}, max_instance_request_concurrency: 80, revision: '', scaling: [{ max_instance_count: 10, min_instance_count: 1 }],
+      service_account: `api@${P}.iam.gserviceaccount.com`, session_affinity: false, timeout: '300s', volumes: [], vpc_access: [] }],
+    traffic: [{ percent: 100, revision: '', tag: '', type: 'TRAFFIC_TARGET_ALLOCATION_TYPE_LATEST' }], uid: 'a1b2', uri: 'https://api-xyz-ew.a.run.app',
+  });
+  t.same((await compareAgainst('google', [v2])).drifts, []);
+  const tpl = (x: Record<string, unknown>) => ({ template: [{ ...(v2.attributes.template as any)[0], ...x }] });
+  const ctr = (x: Record<string, unknown>) => tpl({ containers: [{ ...(v2.attributes.template as any)[0].containers[0], ...x }] });
+  const rows: [string, Record<string, unknown>, string, string][] = [
+    ['ingress opened', { ingress: 'INGRESS_TRAFFIC_ALL' }, 'ingress', 'gcp-cloud-run-ingress-opened'],
+    ['description', { description: 'x' }, 'description', 'changed'],
+    ['labels', { effective_labels: { team: 'web', 'goog-terraform-provisioned': 'true' } }, 'labels.team', 'labels-only'],
+    ['image', ctr({ image: 'docker.io/evil/api:latest' }), 'template.0.containers.0.image', 'changed'],
+    ['env', ctr({ env: [{ name: 'MODE', value: 'debug', value_source: [] }] }), 'template.0.containers.0.env', 'changed'],
+    ['memory', ctr({ resources: [{ cpu_idle: true, limits: { cpu: '1', memory: '4Gi' }, startup_cpu_boost: false }] }), 'template.0.containers.0.resources.0.limits.memory', 'changed'],
+    ['port', ctr({ ports: [{ container_port: 9090, name: 'http1' }] }), 'template.0.containers.0.ports.0.container_port', 'changed'],
+    ['service account', tpl({ service_account: 'default@x.iam.gserviceaccount.com' }), 'template.0.service_account', 'changed'],
+    ['timeout', tpl({ timeout: '60s' }), 'template.0.timeout', 'changed'],
+    ['scaling', tpl({ scaling: [{ max_instance_count: 100, min_instance_count: 1 }] }), 'template.0.scaling.0.max_instance_count', 'changed'],
+    ['concurrency', tpl({ max_instance_request_concurrency: 1 }), 'template.0.max_instance_request_concurrency', 'changed'],
+    ['traffic', { traffic: [{ percent: 100, revision: 'api-00002', tag: '', type: 'TRAFFIC_TARGET_ALLOCATION_TYPE_REVISION' }] }, 'traffic.0.revision', 'changed'],
+  ];
+  for (const [what, attrs, attribute, ruleId] of rows) {
+    const { drifts } = await compareAgainst('google', [v2], [changed(v2, attrs)]);
+    t.match(drifts[0], { ruleId }, what);
+    t.same(drifts[0]?.diff.map((d) => d.attribute).filter((a) => a !== 'traffic.0.type'), [attribute], `${what}: at ${attribute}`);
+  }
+  t.match((await compareAgainst('google', [v2], [])).drifts, [{ changeType: 'deleted', ruleId: 'deleted' }]);
+});

@@ -12,6 +12,8 @@ const sameRef = (state: unknown, live: unknown) => (typeof state === 'string' &&
 /** A value the provider compares without case (image types): the state's spelling when equal. */
 const noCase = (state: unknown, live: unknown) => (typeof state === 'string' && typeof live === 'string' && state.toLowerCase() === live.toLowerCase() ? state : live);
 const flag = (v: unknown) => v === true;
+/** A default block as the state has it: [] where an older provider wrote nothing for the default. */
+const orNone = (state: unknown, isDefault: boolean, block: unknown[]) => (isDefault && Array.isArray(state) && state.length === 0 ? [] : block);
 const addon = (block: unknown) => (Array.isArray(block) && block.length ? { disabled: first(block).disabled || undefined } : undefined);
 
 /** Drops undefined keys at every depth: inside blocks, a key present on both sides is compared, so an unknown one must be absent. */
@@ -59,8 +61,9 @@ export function clusterToState(j: GJson, a: A): LiveAttributes {
       master_ipv4_cidr_block: pcc?.masterIpv4CidrBlock ?? '',
       ...(pcc?.masterGlobalAccessConfig ? { master_global_access_config: [{ enabled: flag(pcc.masterGlobalAccessConfig.enabled) }] } : {}),
     }] : [],
-    network_policy: j.networkPolicy ? [{ enabled: flag(j.networkPolicy.enabled), provider: j.networkPolicy.provider ?? 'PROVIDER_UNSPECIFIED' }] : undefined,
-    release_channel: j.releaseChannel ? [{ channel: j.releaseChannel.channel ?? 'UNSPECIFIED' }] : undefined,
+    // The provider writes these defaults when the API leaves the block out.
+    network_policy: orNone(a.network_policy, !j.networkPolicy?.enabled && !j.networkPolicy?.provider, [{ enabled: flag(j.networkPolicy?.enabled), provider: j.networkPolicy?.provider ?? 'PROVIDER_UNSPECIFIED' }]),
+    release_channel: orNone(a.release_channel, !j.releaseChannel?.channel, [{ channel: j.releaseChannel?.channel || 'UNSPECIFIED' }]),
     workload_identity_config: j.workloadIdentityConfig?.workloadPool
       ? [{ workload_pool: j.workloadIdentityConfig.workloadPool, identity_namespace: j.workloadIdentityConfig.workloadPool }] : [],
     database_encryption: j.databaseEncryption ? [{ state: j.databaseEncryption.state, key_name: j.databaseEncryption.keyName ?? '' }] : undefined,

@@ -5,6 +5,7 @@ import type { RestReader } from '../../rest/reader.ts';
 import { containerClusterReader, containerNodePoolReader } from './container.ts';
 import { IAM_READERS } from './iam-readers.ts';
 import { cloudRunServiceReader } from './run.ts';
+import { cloudRunV2ServiceReader } from './run-v2.ts';
 import { projectServiceReader, serviceAccountReader } from './services.ts';
 
 export { PLATFORM_RULES } from './rules.ts';
@@ -16,6 +17,7 @@ export const PLATFORM_READERS: Record<string, RestReader> = {
   google_container_cluster: containerClusterReader,
   google_container_node_pool: containerNodePoolReader,
   google_cloud_run_service: cloudRunServiceReader,
+  google_cloud_run_v2_service: cloudRunV2ServiceReader,
 };
 
 /** Computed or provider-only attributes of the platform types that the readers might otherwise compare. */
@@ -45,6 +47,12 @@ export const PLATFORM_IGNORED: Record<string, string[]> = {
     'metadata.*.labels.cloud.googleapis.com/location', 'metadata.*.effective_labels.cloud.googleapis.com/location',
     'template.*.metadata.*.annotations.run.googleapis.com/client-*', 'template.*.metadata.*.annotations.client.knative.dev/*',
     'template.*.metadata.*.labels.run.googleapis.com/*', 'template.*.metadata.*.labels.client.knative.dev/*',
+  ],
+  google_cloud_run_v2_service: [
+    'uid', 'generation', 'etag', 'observed_generation', 'terminal_condition', 'conditions', 'latest_ready_revision', 'latest_created_revision',
+    'traffic_statuses', 'uri', 'urls', 'reconciling', 'create_time', 'update_time', 'delete_time', 'expire_time', 'creator', 'last_modifier',
+    'client', 'client_version', 'deletion_protection', 'terraform_labels', 'annotations.run.googleapis.com/*', 'effective_annotations.run.googleapis.com/*',
+    'template.*.labels.run.googleapis.com/*', 'template.*.annotations.run.googleapis.com/*',
   ],
   google_container_node_pool: ['version', 'node_count', 'instance_group_urls', 'managed_instance_group_urls', 'operation', 'name_prefix', 'node_config.*.effective_taints'],
 };
