@@ -248,3 +248,43 @@ t.test('Cloud Run (v2): read back clean; each compared attribute changed is a dr
   }
   t.match((await compareAgainst('google', [v2], [])).drifts, [{ changeType: 'deleted', ruleId: 'deleted' }]);
 });
+
+t.test('project IAM policy: read back clean; an owner gained is high; the same policy reordered is no drift', async (t) => {
+  const data = { bindings: [{ members: ['group:admins@acme.example'], role: 'roles/owner' }, { members: ['user:b@acme.example', 'user:a@acme.example'], role: 'roles/viewer' }] };
+  const policy = instance('google_project_iam_policy', 'sandbox', { etag: 'BwX=', id: 'acme-sandbox', policy_data: JSON.stringify(data), project: 'acme-sandbox' });
+  t.same((await compareAgainst('google', [policy])).drifts, []);
+  const reordered = { bindings: [{ role: 'roles/viewer', members: ['user:a@acme.example', 'user:B@acme.example'] }, data.bindings[0]] };
+  t.same((await compareAgainst('google', [policy], [changed(policy, { policy_data: JSON.stringify(reordered) })])).drifts, []);
+  const owner = { bindings: [{ members: ['group:admins@acme.example', 'user:mallory@evil.example'], role: 'roles/owner' }, data.bindings[1]] };
+  const { drifts } = await compareAgainst('google', [policy], [changed(policy, { policy_data: JSON.stringify(owner) })]);
+  t.match(drifts, [{ ruleId: 'gcp-iam-owner-editor-granted', severity: 'high', diff: [{ attribute: 'policy_data' }] }]);
+  t.match(JSON.parse(String(drifts[0].diff[0].after)).bindings[0].members, ['group:admins@acme.example', 'user:mallory@evil.example'], 'the live policy, readable');
+});
+
+t.test('a sensitive Cloud Run env value is compared by hash and never shown', async (t) => {
+  const secret = 'hunter2-prod-password';
+  const svcI = instance('google_cloud_run_v2_service', 'worker', {
+    description: '', ingress: 'INGRESS_TRAFFIC_INTERNAL_ONLY', labels: {}, launch_stage: 'GA', location: 'europe-west1', name: 'worker', project: P,
+    template: [{ containers: [{ args: [], command: [], env: [{ name: 'DB_PASSWORD', value: secret, value_source: [] }], image: 'gcr.io/acme/worker:1', name: '', ports: [], resources: [], working_dir: '' }],
+      max_instance_request_concurrency: 80, scaling: [], service_account: `worker@${P}.iam.gserviceaccount.com`, timeout: '300s', vpc_access: [] }],
+    traffic: [{ percent: 100, revision: '', tag: '', type: 'TRAFFIC_TARGET_ALLOCATION_TYPE_LATEST' }],
+  }, [['template', '0', 'containers', '0', 'env', '0', 'value']]);
+  t.same((await compareAgainst('google', [svcI])).drifts, [], 'equal values hash equal');
+  const live = changed(svcI, { template: [{ ...(svcI.attributes.template as any)[0], containers: [{ ...(svcI.attributes.template as any)[0].containers[0], env: [{ name: 'DB_PASSWORD', value: 'rotated-by-hand', value_source: [] }] }] }] });
+  const { drifts } = await compareAgainst('google', [svcI], [live]);
+  t.equal(drifts.length, 1);
+  t.same(drifts[0].diff, [{ attribute: 'template.0.containers.0.env', before: '(sensitive value changed)', after: '(sensitive value changed)' }]);
+  t.notMatch(JSON.stringify(drifts), /hunter2|rotated-by-hand/);
+});
+
+t.test('older provider shapes (google-beta 3.x GKE, no effective labels) compare clean', async (t) => {
+  const old = cluster({ effective_labels: undefined, terraform_labels: undefined, resource_labels: null, workload_identity_config: [{ identity_namespace: `${P}.svc.id.goog` }],
+    master_authorized_networks_config: [{ cidr_blocks: [{ cidr_block: '35.231.111.81/32', display_name: 'Bastion Host' }] }], release_channel: [], network_policy: [],
+    private_cluster_config: [], addons_config: [{ http_load_balancing: [{ disabled: false }], network_policy_config: [] }] });
+  const oldPool = pool('legacy', {}, { workload_metadata_config: [{ node_metadata: 'GKE_METADATA_SERVER' }], image_type: 'cos' });
+  delete (oldPool.attributes.node_config as Record<string, unknown>[])[0].spot;
+  const state = [old, oldPool].map((i) => ({ ...i, attributes: Object.fromEntries(Object.entries(i.attributes).filter(([, v]) => v !== undefined)) }));
+  t.same((await compareAgainst('google', state)).drifts, []);
+  const open = await compareAgainst('google', state, [changed(state[0], { master_authorized_networks_config: [] }), state[1]]);
+  t.match(open.drifts, [{ ruleId: 'gcp-gke-api-server-opened', severity: 'high' }]);
+});

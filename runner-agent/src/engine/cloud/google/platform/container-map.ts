@@ -169,7 +169,7 @@ export function nodePoolFromState(a: A): GJson {
     management: { autoRepair: first(a.management).auto_repair || undefined, autoUpgrade: first(a.management).auto_upgrade || undefined },
     upgradeSettings: Array.isArray(a.upgrade_settings) && a.upgrade_settings.length ? { maxSurge: up.max_surge || undefined, maxUnavailable: up.max_unavailable || undefined, strategy: up.strategy || undefined } : undefined,
     config: {
-      machineType: c.machine_type, diskSizeGb: c.disk_size_gb, diskType: c.disk_type, imageType: c.image_type,
+      machineType: c.machine_type, diskSizeGb: c.disk_size_gb, diskType: c.disk_type, imageType: typeof c.image_type === 'string' ? c.image_type.toUpperCase() : undefined,
       serviceAccount: c.service_account, oauthScopes: c.oauth_scopes, preemptible: c.preemptible || undefined, spot: c.spot || undefined,
       tags: c.tags, labels: c.labels, metadata: c.metadata, localSsdCount: c.local_ssd_count || undefined,
       minCpuPlatform: c.min_cpu_platform || undefined, bootDiskKmsKey: c.boot_disk_kms_key || undefined,
