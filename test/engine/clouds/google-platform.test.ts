@@ -247,6 +247,14 @@ t.test('Cloud Run (v2): read back clean; each compared attribute changed is a dr
     t.same(drifts[0]?.diff.map((d) => d.attribute).filter((a) => a !== 'traffic.0.type'), [attribute], `${what}: at ${attribute}`);
   }
   t.match((await compareAgainst('google', [v2], [])).drifts, [{ changeType: 'deleted', ruleId: 'deleted' }]);
+  const named = (n: string, location = 'europe-west1') => ({ ...changed(v2, { name: n, location, id: `projects/${P}/locations/${location}/services/${n}` }), address: `google_cloud_run_v2_service.${n}`, name: n });
+  const many = [named('a'), named('b'), named('c'), named('d', 'us-central1')];
+  const batched = await compareAgainst('google', many, many, { pageSize: 1 });
+  t.same(batched.drifts, []);
+  t.same(batched.fake.log.filter((l) => l.includes('europe-west1')).length, 3, 'three services of a region: one list, paged by one');
+  t.ok(batched.fake.log.every((l) => !/europe-west1\/services\//.test(l)), 'no single GET in that region');
+  t.ok(batched.fake.log.includes(`GET /run/v2/projects/${P}/locations/us-central1/services/d`), 'a lone service: one GET');
+  t.match((await compareAgainst('google', many, many.slice(1))).drifts, [{ resourceAddress: 'google_cloud_run_v2_service.a', changeType: 'deleted' }], 'missing from the list: deleted');
 });
 
 t.test('project IAM policy: read back clean; an owner gained is high; the same policy reordered is no drift', async (t) => {

@@ -7,7 +7,8 @@ import { bindingView, iamReader, memberView, policyView, type IamTarget } from '
 
 const projectTarget: IamTarget = {
   service: 'cloudresourcemanager',
-  resourceOf: (a, project) => ownProject(a) ?? (typeof a.id === 'string' && a.id.includes('/') ? a.id.split('/')[0] : undefined) ?? (project || undefined),
+  // `project` as an id (the provider's), or `projects/P` as some configurations write it.
+  resourceOf: (a, project) => (ownProject(a) ?? (typeof a.id === 'string' && a.id.includes('/') ? a.id.split('/')[0] : undefined) ?? (project || undefined))?.replace(/^projects\//, ''),
   method: 'POST',
   policyPath: (project) => `/v1/projects/${project}:getIamPolicy`,
   route: '/v1/projects/:target',

@@ -1,7 +1,7 @@
-// A reader for Google types whose API lists a project's resources in one paged call (Service
-// Usage's enabled services, IAM's service accounts): a project holding LIST_FROM or more of the
-// items is read with that list (once per scan, shared by every reader asking), the others with
-// one GET each, at bounded concurrency. The list and the GET answer the same JSON, so one
+// A reader for Google types whose API lists a project's (or a location's) resources in one paged
+// call (Service Usage's enabled services, IAM's service accounts, Cloud Run v2 services): a list
+// holding LIST_FROM or more of the items is read whole (once per scan, shared by every reader
+// asking), the others with one GET each, at bounded concurrency. The list and the GET answer the same JSON, so one
 // `toState` maps both, and the fake answers both from the state.
 import type { CompareSpec } from '../../../diff.ts';
 import { mapLimit } from '../../../limit.ts';
@@ -17,14 +17,16 @@ export interface ListedType {
   pathOf(attributes: Record<string, any>, scope: Scope): string | undefined;
   /** The fake's route for that path. */
   route: string;
-  /** The project's list path (with its query) and the fake's route for it. */
-  listPath(project: string): string;
+  /** The list path (with its query) holding the resource: the project's, or its location's; and the fake's route for it. */
+  listPath(project: string, attributes: Record<string, any>): string;
   listRoute: string;
   /** The list answer's item key (`services`, `accounts`). */
   items: string;
   /** The key that finds an item of the list: from the state's attributes, and from the API's JSON. */
   keyOfState(attributes: Record<string, any>): string | undefined;
   keyOfJson(json: GJson): string | undefined;
+  /** Whether the fake's list answer holds this instance (default: same project). */
+  inList?(instance: StateInstance, req: FakeRequest): boolean;
   /** What the read answers that means "gone" although the API returns it (a DISABLED service). */
   gone?(json: GJson): boolean;
   toState(json: GJson, instance: StateInstance): LiveAttributes;
@@ -47,7 +49,7 @@ export function listedReader(t: ListedType): RestReader {
     {
       method: 'GET', service: t.service, path: t.listRoute,
       answer: (req: FakeRequest, world: FakeWorld) => fakeList(
-        world.of(t.type).filter((x) => projectOf(x, req.params.project) === req.params.project).map((x) => t.fromState(x.attributes, x)),
+        world.of(t.type).filter((x) => projectOf(x, req.params.project) === req.params.project && (t.inList?.(x, req) ?? true)).map((x) => t.fromState(x.attributes, x)),
         t.items,
       ),
     },
@@ -56,14 +58,16 @@ export function listedReader(t: ListedType): RestReader {
     spec: t.spec ?? {},
     fake,
     async read(items: RestItem[], api: RestApi) {
+      // Items grouped by the list that holds them: a list pays when LIST_FROM or more share it.
+      const lists = items.map((it) => t.listPath(it.scope.account, it.instance.attributes));
       const count = new Map<string, number>();
-      for (const it of items) count.set(it.scope.account, (count.get(it.scope.account) ?? 0) + 1);
-      return mapLimit(items, CONCURRENCY, async (it) => {
+      for (const l of lists) count.set(l, (count.get(l) ?? 0) + 1);
+      return mapLimit(items, CONCURRENCY, async (it, k) => {
         const path = t.pathOf(it.instance.attributes, it.scope);
         if (!path) return null;
         let json: GJson | null;
-        if ((count.get(it.scope.account) ?? 0) >= LIST_FROM) {
-          const listPath = t.listPath(it.scope.account);
+        if (it.scope.account && (count.get(lists[k]) ?? 0) >= LIST_FROM) {
+          const listPath = lists[k];
           const all = await api.once(`gcp-list:${t.service}${listPath}`, async () => {
             const list = await api.list<GJson>(t.service, listPath, `list ${t.type} in ${it.scope.account}`, { style: 'pageToken', items: t.items });
             const byKey = new Map<string, GJson>();

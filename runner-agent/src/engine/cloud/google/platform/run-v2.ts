@@ -1,10 +1,11 @@
-// google_cloud_run_v2_service (Cloud Run Admin API v2): one GET of
-// `projects/P/locations/L/services/S` on the global endpoint per service, at bounded concurrency
-// (v2 lists one region at a time, with no wildcard location, so a list rarely saves calls).
+// google_cloud_run_v2_service (Cloud Run Admin API v2, global endpoint): a region holding
+// LIST_FROM or more of the services is read with one paged `projects/P/locations/L/services`
+// list (v2 lists one region at a time: no wildcard location), the others with one GET each.
 import { genericKey } from '../../../diff.ts';
 import type { LiveAttributes } from '../../../types.ts';
-import { googleReader, type GJson } from '../kit.ts';
+import { last, type GJson } from '../kit.ts';
 import { compact } from './container-map.ts';
+import { listedReader } from './listed.ts';
 
 type A = Record<string, any>;
 const first = (v: unknown): A => (Array.isArray(v) && v[0] && typeof v[0] === 'object' ? v[0] : {});
@@ -78,11 +79,18 @@ export function runV2FromState(a: A, project: string): GJson {
   };
 }
 
-export const cloudRunV2ServiceReader = googleReader({
+export const cloudRunV2ServiceReader = listedReader({
   type: 'google_cloud_run_v2_service',
   service: 'run',
   route: '/v2/projects/:project/locations/:location/services/:name',
   pathOf: (a, scope) => path(a, scope.account),
+  listPath: (project, a) => `/v2/projects/${project}/locations/${a.location}/services?pageSize=100`,
+  listRoute: '/v2/projects/:project/locations/:location/services',
+  items: 'services',
+  inList: (i, req) => i.attributes.location === req.params.location,
+  // One list is one location: the service id is the key (the API may name the project by number).
+  keyOfState: (a) => (typeof a.name === 'string' ? last(a.name) : undefined),
+  keyOfJson: (j) => last(j.name),
   toState: (j, i) => runV2ToState(j, i.attributes),
   fromState: (a) => runV2FromState(a, String(a.project ?? '')),
   spec: { sets: ENV_SETS },
