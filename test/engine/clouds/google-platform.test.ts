@@ -1,9 +1,10 @@
 // The Google platform readers (project services, IAM, service accounts, GKE, Cloud Run) against
 // the fake Google APIs: a state read back is no drift; each compared attribute changed live is a
 // drift at its path with its rule; gone is deleted; batching, paging and the corpus states.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
+import { PLATFORM_READERS } from '../../../runner-agent/src/engine/cloud/google/platform/index.ts';
 import { RUN_PAGING } from '../../../runner-agent/src/engine/cloud/google/platform/run.ts';
 import { readStateDocument } from '../../../runner-agent/src/engine/state-v4.ts';
 import type { StateInstance } from '../../../runner-agent/src/engine/types.ts';
@@ -167,20 +168,23 @@ t.test('batching: one list per project, one policy per project or bucket, one cl
   t.same(listed.fake.log, [`GET /container/v1/projects/${P}/locations/-/clusters`], 'three clusters of a project: one list');
 });
 
-t.test('the corpus states holding platform types compare clean', async (t) => {
-  const dir = path.join(import.meta.dirname, '..', 'corpus');
-  const files = ['driftctl-google_bucket_iam_binding.tfstate', 'driftctl-google_bucket_iam_member.tfstate', 'driftctl-google_bucket_iam_policy.tfstate'];
-  for (const file of files) {
-    const instances = readStateDocument(readFileSync(path.join(dir, file), 'utf8'), file).instances;
-    const { drifts, compared } = await compareAgainst('google', instances);
-    t.ok(compared > 0, `${file}: compared`);
-    t.same(drifts, [], `${file}: no drift`);
+t.test('every real corpus state holding platform types compares clean', async (t) => {
+  const dir = path.join(import.meta.dirname, '..', 'corpus-google');
+  let compared = 0;
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.tfstate'))) {
+    const mine = readStateDocument(readFileSync(path.join(dir, file), 'utf8'), file).instances.filter((i) => PLATFORM_READERS[i.type]);
+    if (mine.length === 0) continue;
+    const result = await compareAgainst('google', mine);
+    t.equal(result.compared, mine.length, `${file}: all ${mine.length} compared`);
+    t.same(result.drifts, [], `${file}: no drift`);
+    compared += result.compared;
   }
+  t.ok(compared >= 35, `${compared} platform instances replayed`);
 });
 
 t.test('Cloud Run (v1): the corpus service reads back clean from one project list; changes and deletion are drifts', async (t) => {
   const file = 'driftctl-google_cloudrun_service.tfstate';
-  const [svcI] = readStateDocument(readFileSync(path.join(import.meta.dirname, '..', 'corpus', file), 'utf8'), file).instances;
+  const [svcI] = readStateDocument(readFileSync(path.join(import.meta.dirname, '..', 'corpus-google', file), 'utf8'), file).instances;
   const other = { ...changed(svcI, { name: 'api', location: 'europe-west1' }), address: 'google_cloud_run_service.api', name: 'api' };
   const clean = await compareAgainst('google', [svcI, other]);
   t.same(clean.drifts, []);
