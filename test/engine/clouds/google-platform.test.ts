@@ -4,6 +4,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
+import { clusterToState } from '../../../runner-agent/src/engine/cloud/google/platform/container-map.ts';
+import { bindingView, memberView } from '../../../runner-agent/src/engine/cloud/google/platform/iam.ts';
 import { PLATFORM_READERS } from '../../../runner-agent/src/engine/cloud/google/platform/index.ts';
 import { RUN_PAGING } from '../../../runner-agent/src/engine/cloud/google/platform/run.ts';
 import { readStateDocument } from '../../../runner-agent/src/engine/state-v4.ts';
@@ -299,4 +301,39 @@ t.test('older provider shapes (google-beta 3.x GKE, no effective labels) compare
   t.same((await compareAgainst('google', state)).drifts, []);
   const open = await compareAgainst('google', state, [changed(state[0], { master_authorized_networks_config: [] }), state[1]]);
   t.match(open.drifts, [{ ruleId: 'gcp-gke-api-server-opened', severity: 'high' }]);
+});
+
+t.test('documented API answers map to the provider attributes', async (t) => {
+  // Resource Manager's documented Policy example (a conditional binding, version 3).
+  const policy = {
+    bindings: [
+      { role: 'roles/resourcemanager.organizationAdmin', members: ['user:mike@example.com', 'group:admins@example.com', 'domain:google.com', 'serviceAccount:my-project-id@appspot.gserviceaccount.com'] },
+      { role: 'roles/resourcemanager.organizationViewer', members: ['user:eve@example.com'], condition: { title: 'expirable access', description: 'Does not grant access after Sep 2020', expression: "request.time < timestamp('2020-10-01T00:00:00.000Z')" } },
+    ],
+    etag: 'BwWWja0YfJA=', version: 3,
+  };
+  const condition = [{ title: 'expirable access', description: 'Does not grant access after Sep 2020', expression: "request.time < timestamp('2020-10-01T00:00:00.000Z')" }];
+  t.same(memberView(policy, { role: 'roles/resourcemanager.organizationViewer', member: 'user:Eve@example.com', condition }), { role: 'roles/resourcemanager.organizationViewer', member: 'user:Eve@example.com', condition });
+  t.same(memberView(policy, { role: 'roles/resourcemanager.organizationViewer', member: 'user:eve@example.com', condition: [] })?.condition, condition, 'the grant now has a condition the state lacks');
+  t.equal(memberView(policy, { role: 'roles/resourcemanager.organizationViewer', member: 'user:mike@example.com', condition: [] }), null);
+  t.same(bindingView(policy, { role: 'roles/resourcemanager.organizationAdmin', members: ['domain:google.com'], condition: [] })?.members, policy.bindings[0].members);
+  t.equal(bindingView(policy, { role: 'roles/resourcemanager.organizationViewer', members: ['user:eve@example.com'], condition: [] }), null, 'no unconditional binding of that role');
+  // GKE: a cluster as the v1 API answers one made with authorized networks off and no private endpoint.
+  const json = {
+    name: 'cluster-1', location: 'us-west1-a', locations: ['us-west1-a'], network: 'default', subnetwork: 'default',
+    networkConfig: { network: 'projects/docker-js-stack/global/networks/default', subnetwork: 'projects/docker-js-stack/regions/us-west1/subnetworks/default' },
+    addonsConfig: { httpLoadBalancing: {}, horizontalPodAutoscaling: {}, networkPolicyConfig: { disabled: true } },
+    networkPolicy: {}, ipAllocationPolicy: { useIpAliases: true, clusterIpv4CidrBlock: '10.4.0.0/14', servicesIpv4CidrBlock: '10.70.0.0/20', clusterSecondaryRangeName: 'gke-pods' },
+    masterAuthorizedNetworksConfig: {}, defaultMaxPodsConstraint: { maxPodsPerNode: '110' }, privateClusterConfig: { publicEndpoint: '34.82.1.2', privateEndpoint: '10.138.0.2' },
+    databaseEncryption: { state: 'DECRYPTED' }, releaseChannel: { channel: 'REGULAR' }, legacyAbac: {}, shieldedNodes: { enabled: true },
+    loggingService: 'logging.googleapis.com/kubernetes', monitoringService: 'monitoring.googleapis.com/kubernetes', clusterIpv4Cidr: '10.4.0.0/14',
+  };
+  const state = { network: 'projects/docker-js-stack/global/networks/default', subnetwork: 'projects/docker-js-stack/regions/us-west1/subnetworks/default', private_cluster_config: [], master_authorized_networks_config: [] };
+  t.match(clusterToState(json, state), {
+    name: 'cluster-1', location: 'us-west1-a', node_locations: [], network: state.network, subnetwork: state.subnetwork, enable_legacy_abac: false, enable_shielded_nodes: true,
+    master_authorized_networks_config: [], private_cluster_config: [], network_policy: [{ enabled: false, provider: 'PROVIDER_UNSPECIFIED' }], release_channel: [{ channel: 'REGULAR' }],
+    addons_config: [{ http_load_balancing: [{ disabled: false }], horizontal_pod_autoscaling: [{ disabled: false }], network_policy_config: [{ disabled: true }] }],
+    ip_allocation_policy: [{ cluster_ipv4_cidr_block: '10.4.0.0/14', cluster_secondary_range_name: 'gke-pods', services_ipv4_cidr_block: '10.70.0.0/20', services_secondary_range_name: '' }],
+    database_encryption: [{ state: 'DECRYPTED', key_name: '' }], default_max_pods_per_node: 110, workload_identity_config: [], resource_labels: {},
+  });
 });
