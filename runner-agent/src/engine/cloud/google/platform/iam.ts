@@ -93,8 +93,9 @@ export function fakePolicy(world: FakeWorld, t: IamTarget, resource: string): Po
   const add = (role: string, members: string[], condition?: Condition) => {
     const k = `${role}\n${conditionKey(condition)}`;
     const b = byKey.get(k) ?? { role, members: [], ...(condition ? { condition } : {}) };
-    // The API answers emails in lowercase, whatever case the grant was made with.
-    for (const m of members) if (!b.members.some((x) => sameMember(x, m))) b.members.push(m.toLowerCase());
+    // The API answers emails in lowercase, whatever case the grant was made with (`user:Ann@x` -> `user:ann@x`).
+    const lower = (m: string) => m.replace(/:(.*)$/, (_all, rest: string) => `:${rest.toLowerCase()}`);
+    for (const m of members) if (!b.members.some((x) => sameMember(x, m))) b.members.push(lower(m));
     byKey.set(k, b);
   };
   const policies = mine(t.types.policy);
