@@ -239,6 +239,8 @@ t.test('older provider shapes (google-beta 3.x GKE, no effective labels) compare
   delete (oldPool.attributes.node_config as Record<string, unknown>[])[0].spot;
   const state = [old, oldPool].map((i) => ({ ...i, attributes: Object.fromEntries(Object.entries(i.attributes).filter(([, v]) => v !== undefined)) }));
   t.same((await compareAgainst('google', state)).drifts, []);
+  const byId = { ...state[1], attributes: { ...state[1].attributes, cluster: `projects/${P}/locations/europe-west1/clusters/main` } };
+  t.same((await compareAgainst('google', [state[0], byId])).drifts, [], 'a pool naming its cluster by id');
   const open = await compareAgainst('google', state, [changed(state[0], { master_authorized_networks_config: [] }), state[1]]);
   t.match(open.drifts, [{ ruleId: 'gcp-gke-api-server-opened', severity: 'high' }]);
 });
