@@ -33,7 +33,7 @@ const CLUSTER_ID = `projects/${P}/locations/europe-west1/clusters/main`;
 export const cluster = (attrs: Record<string, unknown> = {}) => instance('google_container_cluster', 'main', {
   addons_config: [{ cloudrun_config: [], horizontal_pod_autoscaling: [{ disabled: false }], http_load_balancing: [{ disabled: false }], network_policy_config: [{ disabled: false }] }],
   cluster_ipv4_cidr: '10.10.64.0/18', database_encryption: [{ key_name: '', state: 'DECRYPTED' }], default_max_pods_per_node: 110, description: '',
-  enable_intranode_visibility: false, enable_kubernetes_alpha: false, enable_legacy_abac: false, enable_shielded_nodes: true, endpoint: '34.95.29.85', id: CLUSTER_ID,
+  enable_autopilot: false, enable_intranode_visibility: false, enable_kubernetes_alpha: false, enable_legacy_abac: false, enable_shielded_nodes: true, endpoint: '34.95.29.85', id: CLUSTER_ID,
   ip_allocation_policy: [{ cluster_ipv4_cidr_block: '10.10.64.0/18', cluster_secondary_range_name: 'pods', services_ipv4_cidr_block: '10.10.192.0/18', services_secondary_range_name: 'svc' }],
   label_fingerprint: 'a9dc16a7', location: 'europe-west1', logging_service: 'logging.googleapis.com/kubernetes',
   master_authorized_networks_config: [{ cidr_blocks: [{ cidr_block: '35.231.111.81/32', display_name: 'Bastion' }, { cidr_block: '10.0.0.0/8', display_name: 'Office' }], gcp_public_cidrs_access_enabled: false }],

@@ -51,7 +51,7 @@ t.test('a live change of each compared attribute is a drift at its path, with it
     ...([
       ['logging_service', 'none'], ['monitoring_service', 'none'], ['description', 'x'], ['enable_shielded_nodes', false], ['enable_intranode_visibility', true],
       ['default_max_pods_per_node', 64], ['node_locations', ['europe-west1-b']], ['network', `projects/${P}/global/networks/other`], ['subnetwork', `projects/${P}/regions/europe-west1/subnetworks/other`],
-      ['cluster_ipv4_cidr', '10.20.0.0/14'],
+      ['cluster_ipv4_cidr', '10.20.0.0/14'], ['enable_autopilot', true],
     ] as [string, unknown][]).map(([k, v]): [string, StateInstance[], string, string, string] => [`GKE ${k}`, swap(c, { [k]: v }), k, 'changed', 'medium']),
     ['GKE network policy', swap(c, { network_policy: [{ enabled: false, provider: 'CALICO' }] }), 'network_policy.0.enabled', 'changed', 'medium'],
     ['GKE release channel', swap(c, { release_channel: [{ channel: 'RAPID' }] }), 'release_channel.0.channel', 'changed', 'medium'],

@@ -54,6 +54,7 @@ export function clusterToState(j: GJson, a: A): LiveAttributes {
     enable_legacy_abac: flag(j.legacyAbac?.enabled),
     enable_shielded_nodes: j.shieldedNodes ? flag(j.shieldedNodes.enabled) : undefined,
     enable_kubernetes_alpha: flag(j.enableKubernetesAlpha),
+    enable_autopilot: flag(j.autopilot?.enabled),
     enable_intranode_visibility: j.networkConfig ? flag(j.networkConfig.enableIntraNodeVisibility) : undefined,
     master_authorized_networks_config: masterNets,
     private_cluster_config: isPrivate || statePcc ? [{
@@ -100,6 +101,7 @@ export function clusterFromState(a: A): GJson {
     legacyAbac: a.enable_legacy_abac ? { enabled: true } : {},
     shieldedNodes: a.enable_shielded_nodes === undefined ? undefined : { enabled: a.enable_shielded_nodes },
     enableKubernetesAlpha: a.enable_kubernetes_alpha || undefined,
+    autopilot: a.enable_autopilot ? { enabled: true } : undefined,
     masterAuthorizedNetworksConfig: (man.cidr_blocks ?? []).length
       ? { enabled: true, cidrBlocks: man.cidr_blocks.map((c: A) => ({ cidrBlock: c.cidr_block, displayName: c.display_name || undefined })), gcpPublicCidrsAccessEnabled: man.gcp_public_cidrs_access_enabled }
       : { gcpPublicCidrsAccessEnabled: man.gcp_public_cidrs_access_enabled },
