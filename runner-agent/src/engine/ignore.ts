@@ -19,6 +19,7 @@ import { formatAddress, parseAddress } from './address.ts';
 import { AZURE_NETWORK_IGNORED } from './cloud/azure/network/ignore.ts';
 import { insideCheckout } from './paths.ts';
 import { globRegExp } from './values.ts';
+import { PLATFORM_IGNORED } from './cloud/google/platform/index.ts';
 
 /** Attribute patterns per resource type; `*` applies to every type. */
 export const IGNORED_ATTRIBUTES: Record<string, string[]> = {
@@ -82,6 +83,7 @@ export const IGNORED_ATTRIBUTES: Record<string, string[]> = {
   aws_route53_record: ['fqdn', 'allow_overwrite'],
   ...AZURE_NETWORK_IGNORED,
   aws_autoscaling_group: ['name_prefix', 'force_delete', 'force_delete_warm_pool', 'wait_for_capacity_timeout', 'min_elb_capacity', 'wait_for_elb_capacity', 'predicted_capacity'],
+  ...PLATFORM_IGNORED,
 };
 
 export interface IgnoreRules {
