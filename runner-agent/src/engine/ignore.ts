@@ -18,6 +18,7 @@ import { readFile } from 'node:fs/promises';
 import { formatAddress, parseAddress } from './address.ts';
 import { insideCheckout } from './paths.ts';
 import { globRegExp } from './values.ts';
+import { GCP_DATA_IGNORED } from './cloud/google/data/ignore.ts';
 
 /** Attribute patterns per resource type; `*` applies to every type. */
 export const IGNORED_ATTRIBUTES: Record<string, string[]> = {
@@ -80,6 +81,7 @@ export const IGNORED_ATTRIBUTES: Record<string, string[]> = {
   aws_route53_zone: ['name_servers', 'primary_name_server', 'force_destroy', 'delegation_set_id'],
   aws_route53_record: ['fqdn', 'allow_overwrite'],
   aws_autoscaling_group: ['name_prefix', 'force_delete', 'force_delete_warm_pool', 'wait_for_capacity_timeout', 'min_elb_capacity', 'wait_for_elb_capacity', 'predicted_capacity'],
+  ...GCP_DATA_IGNORED,
 };
 
 export interface IgnoreRules {

@@ -1,0 +1,91 @@
+// The storage, BigQuery, Pub/Sub, Cloud SQL and Artifact Registry readers share one addition to
+// the Google kit (kept here, additive): a parent's list call. These APIs answer full resources in
+// their lists (buckets of a project, topics of a project, instances of a project, databases and
+// users of an instance, repositories of a location), so when several state instances share a
+// parent, one paged list reads them all; fewer are read one GET each (a project may hold far more
+// than the state names). The fake answers the list from the state, through the same `fromState`.
+import { googleReader, ownProject, type GJson, type GoogleType, LIST_FROM } from '../kit.ts';
+import { ownLocation } from '../scope.ts';
+import { fakeList, indexBy, type FakeRequest, type FakeWorld, type RestItem, type RestReader, type Scope } from '../../rest/reader.ts';
+import type { LiveAttributes } from '../../../types.ts';
+import type { RestApi } from '../../rest/api.ts';
+import { canonicalText } from '../../../values.ts';
+
+export interface ParentList {
+  /** The list call that answers this resource (query included), e.g. `/storage/v1/b?project=P`; undefined when unknown. */
+  path(attributes: Record<string, any>, scope: Scope): string | undefined;
+  /** The fake's route pattern for that path, without its query. */
+  route: string;
+  /** The key of the items in a page (`items`, `topics`, `subscriptions`, `repositories`...). */
+  key: string;
+  /** The path `pathOf` gives for a listed item (`listPath` is the list it came from, without its query). */
+  pathOfItem(json: GJson, listPath: string): string | undefined;
+  /** Least items sharing a list for it to be read by the list (default LIST_FROM; 1: always listed). */
+  from?: number;
+}
+
+/** A list path's identity: its path and query without the page token, parameters sorted. */
+function listKey(pathAndQuery: string): string {
+  const u = new URL(pathAndQuery, 'http://x');
+  u.searchParams.delete('pageToken');
+  u.searchParams.sort();
+  return `${u.pathname}?${u.searchParams.toString()}`;
+}
+
+/** A state instance's scope as the fake sees it: its own project, else the request's. */
+const fakeScope = (a: Record<string, unknown>, req: FakeRequest): Scope => ({
+  account: ownProject(a) ?? req.params.project ?? '', location: ownLocation(a) ?? req.params.location ?? null, source: 'fake',
+});
+
+export function listedReader(t: GoogleType, list: ParentList): RestReader {
+  const base = googleReader(t);
+  const from = list.from ?? LIST_FROM;
+  return {
+    spec: base.spec,
+    fake: [...base.fake, {
+      method: 'GET', service: t.service, path: list.route,
+      answer: (req: FakeRequest, world: FakeWorld) => {
+        const want = listKey(`${req.path}?${req.query.toString()}`);
+        const items = world.of(t.type).filter((i) => { const p = list.path(i.attributes, fakeScope(i.attributes, req)); return p !== undefined && listKey(p) === want; });
+        return fakeList(items.map((i) => t.fromState(i.attributes, i)), list.key);
+      },
+    }],
+    async read(items: RestItem[], api: RestApi): Promise<(LiveAttributes | null)[]> {
+      const lists = items.map((it) => list.path(it.instance.attributes, it.scope));
+      const count = new Map<string, number>();
+      for (const p of lists) if (p) count.set(p, (count.get(p) ?? 0) + 1);
+      const out: (LiveAttributes | null)[] = new Array(items.length).fill(null);
+      const single: number[] = [];
+      await Promise.all(items.map(async (it, k) => {
+        const p = lists[k];
+        if (!p || (count.get(p) ?? 0) < from) { single.push(k); return; }
+        const listed = await api.once(`gcp-list:${t.service}${p}`, async () => {
+          const all = await api.list<GJson>(t.service, p, `list ${t.type} ${p}`, { style: 'pageToken', items: list.key });
+          return indexBy(all, (x) => list.pathOfItem(x, p.split('?')[0]));
+        });
+        const path = t.pathOf(it.instance.attributes, it.scope);
+        const json = path ? listed.get(path.toLowerCase()) : undefined;
+        out[k] = json ? t.toState(json, it.instance) : null;
+      }));
+      single.sort((a, b) => a - b);
+      if (single.length) (await base.read(single.map((k) => items[k]), api)).forEach((v, n) => { out[single[n]] = v; });
+      return out;
+    },
+  };
+}
+
+/** A block the API may omit or answer with its defaults: compared as a set keyed on its non-default values. */
+export const setOfNonEmpty = (pick: (e: Record<string, any>) => Record<string, unknown>) => (e: unknown): string[] => {
+  const v = pick((e ?? {}) as Record<string, any>);
+  const kept = Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined && x !== null && x !== '' && x !== 0 && x !== false && !(Array.isArray(x) && x.length === 0)));
+  return Object.keys(kept).length ? [canonicalText(kept)] : [];
+};
+
+/** The state's own text when it means the same as the live one (a reference written short or long, a case): no false drift. */
+export const sameAs = (stateValue: unknown, live: string | undefined, equal: (a: string, b: string) => boolean): string | undefined =>
+  typeof stateValue === 'string' && live !== undefined && equal(stateValue, live) ? stateValue : live;
+
+/** `'7'`, 7 or undefined as the provider's integer (the APIs write int64 as strings). */
+export const int = (v: unknown): number => (v === undefined || v === null || v === '' ? 0 : Number(v));
+/** The last segment of a resource name. */
+export const short = (v: unknown): string => (typeof v === 'string' ? v.split('/').pop() ?? '' : '');
