@@ -136,7 +136,10 @@ t.test('the same meaning written differently is no drift', async (t) => {
   const schema = '[{"name":"id","type":"INT64","mode":"REQUIRED"},{"name":"at","type":"TIMESTAMP","description":"when"},{"name":"attrs","type":"STRUCT","mode":"REPEATED","fields":[{"name":"k","type":"STRING"}]}]';
   const access = [...(ds.attributes.access as Record<string, unknown>[])].reverse().map((e) => (e.role === 'READER' ? { ...e, role: 'roles/bigquery.dataViewer' } : e));
   const sub = subscription('s', { topic: 'events' });
-  const { drifts } = await compareAgainst('google', [tb, ds, sub], [changed(tb, { schema }), changed(ds, { access }), changed(sub, { topic: `projects/${P}/topics/events` })]);
+  // An older state's `unspecified` public access prevention is today's `inherited`.
+  const old = bucket('old', { public_access_prevention: 'unspecified' });
+  const { drifts } = await compareAgainst('google', [tb, ds, sub, old],
+    [changed(tb, { schema }), changed(ds, { access }), changed(sub, { topic: `projects/${P}/topics/events` }), changed(old, { public_access_prevention: 'inherited' })]);
   t.same(drifts, []);
   t.not(schema, SCHEMA);
 });
@@ -167,6 +170,11 @@ t.test('parents list their children in one paged call from three up; fewer are r
   ], 'two pages of each list of three (page size 2), one of two users');
   t.equal(fake.log.length, lists.length, 'no single GETs');
   t.ok(fake.log.includes('GET /storage/storage/v1/b?project=data-proj&pageToken=2'));
+
+  // A throttled list is waited out (Retry-After) and read whole.
+  const slow = await compareAgainst('google', three, three, { pageSize: 2, tune: (f) => f.throttle(2, 0, { pathPrefix: '/pubsub/v1/projects/data-proj/topics' }) });
+  t.same(slow.drifts, []);
+  t.equal(slow.fake.log.filter((l) => l.startsWith('GET /pubsub/v1/projects/data-proj/topics')).length, 4, 'two throttled, two pages');
 
   const two = [bucket('b1'), bucket('b2'), object('b1', 'a/b c.json'), dataset('d1'), table('d1', 't1')];
   const one = await compareAgainst('google', two);

@@ -17,8 +17,8 @@ export const pubsubTopicReader = listedReader({
   service: 'pubsub',
   route: '/v1/projects/:project/topics/:name',
   pathOf: (a, scope) => topicPath(a, scope.account),
-  toState: (j) => ({
-    name: short(j.name), labels: j.labels ?? {}, kms_key_name: j.kmsKeyName ?? '', message_retention_duration: j.messageRetentionDuration ?? '',
+  toState: (j, instance) => ({
+    name: sameAs(instance.attributes.name, short(j.name), sameName), labels: j.labels ?? {}, kms_key_name: j.kmsKeyName ?? '', message_retention_duration: j.messageRetentionDuration ?? '',
     message_storage_policy: opt(j.messageStoragePolicy, () => ({
       allowed_persistence_regions: j.messageStoragePolicy.allowedPersistenceRegions ?? [], enforce_in_transit: j.messageStoragePolicy.enforceInTransit ?? false,
     })),
@@ -55,7 +55,7 @@ export const pubsubSubscriptionReader = listedReader({
     const push = j.pushConfig ?? {};
     const dl = j.deadLetterPolicy;
     return {
-      name: short(j.name), topic: sameAs(instance.attributes.topic, j.topic, sameName), labels: j.labels ?? {},
+      name: sameAs(instance.attributes.name, short(j.name), sameName), topic: sameAs(instance.attributes.topic, j.topic, sameName), labels: j.labels ?? {},
       ack_deadline_seconds: j.ackDeadlineSeconds ?? 10, message_retention_duration: j.messageRetentionDuration ?? '',
       retain_acked_messages: j.retainAckedMessages ?? false, enable_message_ordering: j.enableMessageOrdering ?? false,
       enable_exactly_once_delivery: j.enableExactlyOnceDelivery ?? false, filter: j.filter ?? '',

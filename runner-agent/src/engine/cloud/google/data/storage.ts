@@ -3,7 +3,7 @@
 // are read with one paged `b?project=P` list when the state holds several; objects one GET each
 // (a bucket may hold millions of objects the state never names).
 import { googleReader, type GJson } from '../kit.ts';
-import { int, listedReader, setOfNonEmpty } from './kit.ts';
+import { int, listedReader, sameAs, setOfNonEmpty } from './kit.ts';
 
 const bucketPath = (a: Record<string, any>) => (a.name ? `/storage/v1/b/${a.name}` : undefined);
 const opt = <T>(present: unknown, block: () => T): T[] => (present ? [block()] : []);
@@ -22,14 +22,15 @@ export const storageBucketReader = listedReader({
   service: 'storage',
   route: '/storage/v1/b/:bucket',
   pathOf: (a) => bucketPath(a),
-  toState: (j) => ({
+  toState: (j, instance) => ({
     name: j.name,
     // The provider keeps the location upper-cased, as the API answers it.
     location: typeof j.location === 'string' ? j.location.toUpperCase() : j.location,
     storage_class: j.storageClass,
     labels: j.labels ?? {},
     uniform_bucket_level_access: j.iamConfiguration?.uniformBucketLevelAccess?.enabled ?? false,
-    public_access_prevention: j.iamConfiguration?.publicAccessPrevention ?? 'inherited',
+    // The API said `unspecified` before it said `inherited`: older states keep the former.
+    public_access_prevention: sameAs(instance.attributes.public_access_prevention, j.iamConfiguration?.publicAccessPrevention ?? 'inherited', (x, y) => [x, y].every((v) => v === 'inherited' || v === 'unspecified')),
     requester_pays: j.billing?.requesterPays ?? false,
     default_event_based_hold: j.defaultEventBasedHold ?? false,
     enable_object_retention: j.objectRetention?.mode === 'Enabled',
