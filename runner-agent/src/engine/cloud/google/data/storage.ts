@@ -8,13 +8,15 @@ import { int, listedReader, sameAs, setOfNonEmpty } from './kit.ts';
 const bucketPath = (a: Record<string, any>) => (a.name ? `/storage/v1/b/${a.name}` : undefined);
 const opt = <T>(present: unknown, block: () => T): T[] => (present ? [block()] : []);
 
-/** A lifecycle rule's meaning: its action and the conditions set (the provider writes unset ones as zero values). */
+/** The lifecycle conditions mapped both ways (newer providers add more: those are left out of the comparison). */
+const CONDITIONS = ['age', 'created_before', 'with_state', 'matches_storage_class', 'matches_prefix', 'matches_suffix', 'num_newer_versions',
+  'custom_time_before', 'days_since_custom_time', 'days_since_noncurrent_time', 'noncurrent_time_before'];
+/** A lifecycle rule's meaning: its action and the conditions set (the provider writes unset ones as zero values, `with_state` ANY). */
 const ruleKey = (e: Record<string, any>): string[] => {
   const action = e.action?.[0] ?? {};
-  const c = { ...(e.condition?.[0] ?? {}) };
-  for (const k of ['send_age_if_zero', 'no_age', 'send_days_since_noncurrent_time_if_zero', 'send_days_since_custom_time_if_zero', 'send_num_newer_versions_if_zero']) delete c[k];
-  if (c.with_state === 'ANY') c.with_state = '';
-  return setOfNonEmpty(() => ({ type: action.type, storage_class: action.storage_class, ...c }))(e);
+  const c = e.condition?.[0] ?? {};
+  const kept = Object.fromEntries(CONDITIONS.map((k) => [k, k === 'with_state' && c[k] === 'ANY' ? '' : Array.isArray(c[k]) ? [...c[k]].sort() : c[k]]));
+  return setOfNonEmpty(() => ({ type: action.type, storage_class: action.storage_class, ...kept }))(e);
 };
 
 export const storageBucketReader = listedReader({
