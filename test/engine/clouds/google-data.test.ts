@@ -57,7 +57,7 @@ const cases: Case[] = [
   ['object hold', object('b-raw', 'conf/app.json'), { temporary_hold: true }, 'temporary_hold', 'changed'],
   ['dataset public (iam_member allUsers)', ds, { access: withAccess({ iam_member: 'allUsers' }) }, 'access', 'gcp-bigquery-dataset-public'],
   ['dataset public (allAuthenticatedUsers)', ds, { access: withAccess({ special_group: 'allAuthenticatedUsers' }) }, 'access', 'gcp-bigquery-dataset-public'],
-  ['dataset new reader', ds, { access: withAccess({ user_by_email: 'eve@example.com' }) }, 'access', 'changed'],
+  ['dataset new reader', ds, { access: withAccess({ user_by_email: 'eve@example.com' }) }, 'access', 'gcp-bigquery-dataset-access-changed'],
   ['dataset description', ds, { description: 'x' }, 'description', 'changed'],
   ['dataset friendly name', ds, { friendly_name: 'x' }, 'friendly_name', 'changed'],
   ['dataset table expiration', ds, { default_table_expiration_ms: 3600000 }, 'default_table_expiration_ms', 'changed'],
