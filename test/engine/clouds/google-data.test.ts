@@ -204,7 +204,7 @@ t.test('the real corpus states holding these types replay without drift', async 
   const dirs = ['test/engine/corpus', 'test/engine/corpus-google'].filter((d) => { try { readdirSync(d); return true; } catch { return false; } });
   let seen = 0;
   for (const dir of dirs) {
-    for (const file of readdirSync(dir).filter((f) => f.endsWith('.tfstate') && /google/.test(f))) {
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.tfstate') && (dir.endsWith('google') || /google/.test(f)))) {
       const doc = readStateDocument(readFileSync(path.join(dir, file), 'utf8'), file);
       const mine = doc.instances.filter((i) => i.type in GCP_DATA_READERS);
       if (mine.length === 0) continue;
