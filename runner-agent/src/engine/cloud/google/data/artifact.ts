@@ -30,7 +30,8 @@ export const artifactRepositoryReader = listedReader({
   }),
   spec: { sets: { docker_config: setOfNonEmpty((e) => ({ immutable: e.immutable_tags })) } },
 }, {
-  path: (a, scope) => parent(a, scope.account),
+  // 1,000 is the largest page the API serves.
+  path: (a, scope) => { const p = parent(a, scope.account); return p && `${p}?pageSize=1000`; },
   route: '/v1/projects/:project/locations/:location/repositories',
   key: 'repositories',
   pathOfItem: (j) => (j.name ? `/v1/${j.name}` : undefined),

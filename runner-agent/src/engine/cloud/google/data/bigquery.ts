@@ -2,10 +2,9 @@
 // the API's lists answer summaries only (no access list, no schema), so a list cannot replace them.
 import { googleReader, ownProject, type GJson } from '../kit.ts';
 import { canonicalText } from '../../../values.ts';
-import { int, setOfNonEmpty } from './kit.ts';
+import { int, opt, setOfNonEmpty } from './kit.ts';
 
 const datasetPath = (a: Record<string, any>, project: string) => (a.dataset_id && project ? `/bigquery/v2/projects/${project}/datasets/${a.dataset_id}` : undefined);
-const opt = <T>(present: unknown, block: () => T): T[] => (present ? [block()] : []);
 
 /** Legacy and IAM role names of a dataset's access entries mean the same grant. */
 const ROLE: Record<string, string> = { 'roles/bigquery.dataOwner': 'OWNER', 'roles/bigquery.dataEditor': 'WRITER', 'roles/bigquery.dataViewer': 'READER' };

@@ -85,6 +85,8 @@ export const setOfNonEmpty = (pick: (e: Record<string, any>) => Record<string, u
 export const sameAs = (stateValue: unknown, live: string | undefined, equal: (a: string, b: string) => boolean): string | undefined =>
   typeof stateValue === 'string' && live !== undefined && equal(stateValue, live) ? stateValue : live;
 
+/** A nested block the provider writes as a one-element list when the API answers it, else []. */
+export const opt = <T>(present: unknown, block: () => T): T[] => (present ? [block()] : []);
 /** `'7'`, 7 or undefined as the provider's integer (the APIs write int64 as strings). */
 export const int = (v: unknown): number => (v === undefined || v === null || v === '' ? 0 : Number(v));
 /** The last segment of a resource name. */

@@ -2,9 +2,8 @@
 // subscriptions) are read with one paged list when the state holds several: the list answers
 // full resources.
 import { ownProject, type GJson } from '../kit.ts';
-import { listedReader, sameAs, setOfNonEmpty, short } from './kit.ts';
+import { listedReader, opt, sameAs, setOfNonEmpty, short } from './kit.ts';
 
-const opt = <T>(present: unknown, block: () => T): T[] => (present ? [block()] : []);
 const at = (kind: string) => (a: Record<string, any>, project: string) => (a.name && project ? `/v1/projects/${project}/${kind}/${short(a.name)}` : undefined);
 const topicPath = at('topics');
 const subscriptionPath = at('subscriptions');
@@ -40,7 +39,7 @@ export const pubsubTopicReader = listedReader({
     },
   },
 }, {
-  path: (_a, scope) => (scope.account ? `/v1/projects/${scope.account}/topics` : undefined),
+  path: (_a, scope) => (scope.account ? `/v1/projects/${scope.account}/topics?pageSize=1000` : undefined),
   route: '/v1/projects/:project/topics',
   key: 'topics',
   pathOfItem: (j) => (j.name ? `/v1/${j.name}` : undefined),
@@ -97,7 +96,7 @@ export const pubsubSubscriptionReader = listedReader({
     },
   },
 }, {
-  path: (_a, scope) => (scope.account ? `/v1/projects/${scope.account}/subscriptions` : undefined),
+  path: (_a, scope) => (scope.account ? `/v1/projects/${scope.account}/subscriptions?pageSize=1000` : undefined),
   route: '/v1/projects/:project/subscriptions',
   key: 'subscriptions',
   pathOfItem: (j) => (j.name ? `/v1/${j.name}` : undefined),

@@ -4,10 +4,9 @@
 // both compare); the root password, the server certificate and the settings version (bumped by
 // every update) are never mapped.
 import { ownProject, type GJson } from '../kit.ts';
-import { int, listedReader, setOfNonEmpty } from './kit.ts';
+import { int, listedReader, opt, setOfNonEmpty } from './kit.ts';
 
 const instancePath = (a: Record<string, any>, project: string) => (a.name && project ? `/v1/projects/${project}/instances/${a.name}` : undefined);
-const opt = <T>(present: unknown, block: () => T): T[] => (present ? [block()] : []);
 
 function settingsToState(s: GJson): GJson {
   const b = s.backupConfiguration;

@@ -3,10 +3,9 @@
 // are read with one paged `b?project=P` list when the state holds several; objects one GET each
 // (a bucket may hold millions of objects the state never names).
 import { googleReader, type GJson } from '../kit.ts';
-import { int, listedReader, sameAs, setOfNonEmpty } from './kit.ts';
+import { int, listedReader, opt, sameAs, setOfNonEmpty } from './kit.ts';
 
 const bucketPath = (a: Record<string, any>) => (a.name ? `/storage/v1/b/${a.name}` : undefined);
-const opt = <T>(present: unknown, block: () => T): T[] => (present ? [block()] : []);
 
 /** The lifecycle conditions mapped both ways (newer providers add more: those are left out of the comparison). */
 const CONDITIONS = ['age', 'created_before', 'with_state', 'matches_storage_class', 'matches_prefix', 'matches_suffix', 'num_newer_versions',
