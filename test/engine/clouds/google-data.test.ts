@@ -132,14 +132,15 @@ t.test('severities of the must-have rules', async (t) => {
 });
 
 t.test('the same meaning written differently is no drift', async (t) => {
-  // Schema: another key order, an INT64 alias, mode left out; access: reordered, an IAM role name; a short topic name.
+  // Schema: another key order, an INT64 alias, mode left out; access: reordered, an IAM role name; a short topic name, a duration
+  // with fractional zeros.
   const schema = '[{"name":"id","type":"INT64","mode":"REQUIRED"},{"name":"at","type":"TIMESTAMP","description":"when"},{"name":"attrs","type":"STRUCT","mode":"REPEATED","fields":[{"name":"k","type":"STRING"}]}]';
   const access = [...(ds.attributes.access as Record<string, unknown>[])].reverse().map((e) => (e.role === 'READER' ? { ...e, role: 'roles/bigquery.dataViewer' } : e));
   const sub = subscription('s', { topic: 'events' });
   // An older state's `unspecified` public access prevention is today's `inherited`.
   const old = bucket('old', { public_access_prevention: 'unspecified' });
   const { drifts } = await compareAgainst('google', [tb, ds, sub, old],
-    [changed(tb, { schema }), changed(ds, { access }), changed(sub, { topic: `projects/${P}/topics/events` }), changed(old, { public_access_prevention: 'inherited' })]);
+    [changed(tb, { schema }), changed(ds, { access }), changed(sub, { topic: `projects/${P}/topics/events`, message_retention_duration: '604800.000s' }), changed(old, { public_access_prevention: 'inherited' })]);
   t.same(drifts, []);
   t.not(schema, SCHEMA);
 });

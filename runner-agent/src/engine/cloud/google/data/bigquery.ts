@@ -26,7 +26,9 @@ export const bigqueryDatasetReader = googleReader({
   route: '/bigquery/v2/projects/:project/datasets/:dataset',
   pathOf: (a, scope) => datasetPath(a, scope.account),
   toState: (j) => ({
-    dataset_id: j.datasetReference?.datasetId, friendly_name: j.friendlyName ?? '', description: j.description ?? '', location: j.location,
+    dataset_id: j.datasetReference?.datasetId, friendly_name: j.friendlyName ?? '', description: j.description ?? '',
+    // Datasets older than BigQuery's regions answer no location: the provider writes US.
+    location: j.location ?? 'US',
     labels: j.labels ?? {}, default_table_expiration_ms: int(j.defaultTableExpirationMs), default_partition_expiration_ms: int(j.defaultPartitionExpirationMs),
     default_encryption_configuration: opt(j.defaultEncryptionConfiguration?.kmsKeyName, () => ({ kms_key_name: j.defaultEncryptionConfiguration.kmsKeyName })),
     is_case_insensitive: j.isCaseInsensitive ?? false, default_collation: j.defaultCollation ?? '',

@@ -9,6 +9,8 @@ const topicPath = at('topics');
 const subscriptionPath = at('subscriptions');
 /** `projects/P/topics/T` or `T`: the same topic to the provider. */
 const sameName = (a: string, b: string) => short(a) === short(b);
+/** Durations the API may write with fractional zeros (`600.000s`): the same duration. */
+const sameDuration = (a: string, b: string) => a === b || (a !== '' && b !== '' && parseFloat(a) === parseFloat(b));
 const full = (kind: string, v: unknown, project: string) => (typeof v === 'string' && v && !v.includes('/') ? `projects/${project}/${kind}/${v}` : v);
 
 export const pubsubTopicReader = listedReader({
@@ -17,7 +19,8 @@ export const pubsubTopicReader = listedReader({
   route: '/v1/projects/:project/topics/:name',
   pathOf: (a, scope) => topicPath(a, scope.account),
   toState: (j, instance) => ({
-    name: sameAs(instance.attributes.name, short(j.name), sameName), labels: j.labels ?? {}, kms_key_name: j.kmsKeyName ?? '', message_retention_duration: j.messageRetentionDuration ?? '',
+    name: sameAs(instance.attributes.name, short(j.name), sameName), labels: j.labels ?? {}, kms_key_name: j.kmsKeyName ?? '',
+    message_retention_duration: sameAs(instance.attributes.message_retention_duration, j.messageRetentionDuration ?? '', sameDuration),
     message_storage_policy: opt(j.messageStoragePolicy, () => ({
       allowed_persistence_regions: j.messageStoragePolicy.allowedPersistenceRegions ?? [], enforce_in_transit: j.messageStoragePolicy.enforceInTransit ?? false,
     })),
@@ -53,17 +56,22 @@ export const pubsubSubscriptionReader = listedReader({
   toState: (j, instance) => {
     const push = j.pushConfig ?? {};
     const dl = j.deadLetterPolicy;
+    const a = instance.attributes as Record<string, any>;
     return {
-      name: sameAs(instance.attributes.name, short(j.name), sameName), topic: sameAs(instance.attributes.topic, j.topic, sameName), labels: j.labels ?? {},
-      ack_deadline_seconds: j.ackDeadlineSeconds ?? 10, message_retention_duration: j.messageRetentionDuration ?? '',
+      name: sameAs(a.name, short(j.name), sameName), topic: sameAs(a.topic, j.topic, sameName), labels: j.labels ?? {},
+      ack_deadline_seconds: j.ackDeadlineSeconds ?? 10,
+      message_retention_duration: sameAs(a.message_retention_duration, j.messageRetentionDuration ?? '', sameDuration),
       retain_acked_messages: j.retainAckedMessages ?? false, enable_message_ordering: j.enableMessageOrdering ?? false,
       enable_exactly_once_delivery: j.enableExactlyOnceDelivery ?? false, filter: j.filter ?? '',
       // `expirationPolicy: {}` is "never expires": the provider writes ttl "".
-      expiration_policy: opt(j.expirationPolicy, () => ({ ttl: j.expirationPolicy.ttl ?? '' })),
-      dead_letter_policy: opt(dl, () => ({ dead_letter_topic: sameAs((instance.attributes as Record<string, any>).dead_letter_policy?.[0]?.dead_letter_topic, dl.deadLetterTopic ?? '', sameName), max_delivery_attempts: dl.maxDeliveryAttempts ?? 0 })),
+      expiration_policy: opt(j.expirationPolicy, () => ({ ttl: sameAs(a.expiration_policy?.[0]?.ttl, j.expirationPolicy.ttl ?? '', sameDuration) })),
+      dead_letter_policy: opt(dl, () => ({
+        dead_letter_topic: sameAs(a.dead_letter_policy?.[0]?.dead_letter_topic, dl.deadLetterTopic ?? '', sameName), max_delivery_attempts: dl.maxDeliveryAttempts ?? 0,
+      })),
       retry_policy: opt(j.retryPolicy, () => ({ minimum_backoff: j.retryPolicy.minimumBackoff ?? '', maximum_backoff: j.retryPolicy.maximumBackoff ?? '' })),
-      push_config: opt(push.pushEndpoint, () => ({
-        push_endpoint: push.pushEndpoint, attributes: push.attributes ?? {},
+      // As the provider: an empty pushConfig (a pull subscription) is no block.
+      push_config: opt(Object.keys(push).length, () => ({
+        push_endpoint: push.pushEndpoint ?? '', attributes: push.attributes ?? {},
         oidc_token: opt(push.oidcToken, () => ({ service_account_email: push.oidcToken.serviceAccountEmail ?? '', audience: push.oidcToken.audience ?? '' })),
       })),
     };
