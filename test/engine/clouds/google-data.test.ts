@@ -69,6 +69,7 @@ const cases: Case[] = [
   ['table partitioning', tb, { time_partitioning: [{ expiration_ms: 0, field: 'at', require_partition_filter: false, type: 'HOUR' }] }, 'time_partitioning.0.type', 'changed'],
   ['table expiration', tb, { expiration_time: 1900000000000 }, 'expiration_time', 'changed'],
   ['table description', tb, { description: 'x' }, 'description', 'changed'],
+  ['table kms', tb, { encryption_configuration: [{ kms_key_name: 'projects/p/locations/eu/keyRings/r/cryptoKeys/k2', kms_key_version: '' }] }, 'encryption_configuration', 'changed'],
   ['topic retention', topic('events'), { message_retention_duration: '600s' }, 'message_retention_duration', 'changed'],
   ['topic kms', topic('events'), { kms_key_name: 'k' }, 'kms_key_name', 'changed'],
   ['topic storage policy', topic('events'), { message_storage_policy: [{ allowed_persistence_regions: ['us-east1'], enforce_in_transit: false }] }, 'message_storage_policy', 'changed'],
@@ -139,8 +140,11 @@ t.test('the same meaning written differently is no drift', async (t) => {
   const sub = subscription('s', { topic: 'events' });
   // An older state's `unspecified` public access prevention is today's `inherited`.
   const old = bucket('old', { public_access_prevention: 'unspecified' });
-  const { drifts } = await compareAgainst('google', [tb, ds, sub, old],
-    [changed(tb, { schema }), changed(ds, { access }), changed(sub, { topic: `projects/${P}/topics/events`, message_retention_duration: '604800.000s' }), changed(old, { public_access_prevention: 'inherited' })]);
+  // A table key the API names with its version.
+  const KEY = 'projects/p/locations/eu/keyRings/r/cryptoKeys/k';
+  const enc = table('events', 'enc', { encryption_configuration: [{ kms_key_name: KEY, kms_key_version: `${KEY}/cryptoKeyVersions/3` }] });
+  const { drifts } = await compareAgainst('google', [tb, ds, sub, old, enc],
+    [changed(tb, { schema }), changed(ds, { access }), changed(enc, { encryption_configuration: [{ kms_key_name: `${KEY}/cryptoKeyVersions/3` }] }), changed(sub, { topic: `projects/${P}/topics/events`, message_retention_duration: '604800.000s' }), changed(old, { public_access_prevention: 'inherited' })]);
   t.same(drifts, []);
   t.not(schema, SCHEMA);
 });

@@ -104,7 +104,8 @@ export const bigqueryTableReader = googleReader({
     })),
     view: opt(j.view, () => ({ query: j.view.query ?? '', use_legacy_sql: j.view.useLegacySql ?? false })),
     materialized_view: opt(j.materializedView, () => ({ query: j.materializedView.query ?? '' })),
-    encryption_configuration: opt(j.encryptionConfiguration?.kmsKeyName, () => ({ kms_key_name: j.encryptionConfiguration.kmsKeyName })),
+    // The API may name the key version; the provider keeps the key.
+    encryption_configuration: opt(j.encryptionConfiguration?.kmsKeyName, () => ({ kms_key_name: String(j.encryptionConfiguration.kmsKeyName).replace(/\/cryptoKeyVersions\/.*$/, '') })),
   }),
   fromState: (a) => {
     const project = ownProject(a) ?? '';
