@@ -2,7 +2,7 @@
 // reported as drift: etags, timestamps, computed ids and links, sizes that change with use,
 // and Terraform-side settings the APIs do not hold. Spread into IGNORED_ATTRIBUTES (ignore.ts).
 export const GCP_DATA_IGNORED: Record<string, string[]> = {
-  google_storage_bucket: ['self_link', 'url', 'project_number', 'force_destroy', 'soft_delete_policy.*.effective_time', 'terraform_labels', 'effective_labels'],
+  google_storage_bucket: ['self_link', 'url', 'project_number', 'force_destroy', 'time_created', 'updated', 'soft_delete_policy.*.effective_time', 'terraform_labels', 'effective_labels'],
   google_storage_bucket_object: ['self_link', 'media_link', 'output_name', 'generation', 'detect_md5hash', 'md5hexhash', 'source', 'content', 'source_md5hash'],
   google_bigquery_dataset: ['etag', 'creation_time', 'last_modified_time', 'self_link', 'delete_contents_on_destroy', 'terraform_labels', 'effective_labels'],
   google_bigquery_table: ['etag', 'creation_time', 'last_modified_time', 'self_link', 'num_bytes', 'num_long_term_bytes', 'num_rows', 'deletion_protection', 'terraform_labels', 'effective_labels'],
