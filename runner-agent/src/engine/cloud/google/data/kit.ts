@@ -22,6 +22,11 @@ export interface ParentList {
   pathOfItem(json: GJson, listPath: string): string | undefined;
   /** Least items sharing a list for it to be read by the list (default LIST_FROM; 1: always listed). */
   from?: number;
+  /**
+   * Whether an item its list lacks is read again by its own GET before it counts as gone: a bucket
+   * is named without its project, and a state may name the wrong project for it.
+   */
+  confirmMissing?: boolean;
 }
 
 /** A list path's identity: its path and query without the page token, parameters sorted. */
@@ -65,7 +70,8 @@ export function listedReader(t: GoogleType, list: ParentList): RestReader {
         });
         const path = t.pathOf(it.instance.attributes, it.scope);
         const json = path ? listed.get(path.toLowerCase()) : undefined;
-        out[k] = json ? t.toState(json, it.instance) : null;
+        if (json) out[k] = t.toState(json, it.instance);
+        else if (list.confirmMissing) single.push(k);
       }));
       single.sort((a, b) => a - b);
       if (single.length) (await base.read(single.map((k) => items[k]), api)).forEach((v, n) => { out[single[n]] = v; });

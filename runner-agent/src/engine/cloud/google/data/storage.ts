@@ -110,6 +110,7 @@ export const storageBucketReader = listedReader({
   route: '/storage/v1/b',
   key: 'items',
   pathOfItem: (j) => (j.name ? `/storage/v1/b/${j.name}` : undefined),
+  confirmMissing: true,
 });
 
 /** An object's name is one path segment: `a/b.txt` is `a%2Fb.txt`. */
