@@ -4,7 +4,8 @@
 // users of an instance, repositories of a location), so when several state instances share a
 // parent, one paged list reads them all; fewer are read one GET each (a project may hold far more
 // than the state names). The fake answers the list from the state, through the same `fromState`.
-import { googleReader, ownProject, type GJson, type GoogleType, LIST_FROM } from '../kit.ts';
+import { CONCURRENCY, googleReader, ownProject, type GJson, type GoogleType, LIST_FROM } from '../kit.ts';
+import { mapLimit } from '../../../limit.ts';
 import { ownLocation } from '../scope.ts';
 import { fakeList, indexBy, type FakeRequest, type FakeWorld, type RestItem, type RestReader, type Scope } from '../../rest/reader.ts';
 import type { LiveAttributes } from '../../../types.ts';
@@ -59,21 +60,23 @@ export function listedReader(t: GoogleType, list: ParentList): RestReader {
       const lists = items.map((it) => list.path(it.instance.attributes, it.scope));
       const count = new Map<string, number>();
       for (const p of lists) if (p) count.set(p, (count.get(p) ?? 0) + 1);
+      // The lists to read, a bounded number at a time (an instance's databases, many instances).
+      const paths = [...count].filter(([, n]) => n >= from).map(([p]) => p);
+      const read = await mapLimit(paths, CONCURRENCY, (p) => api.once(`gcp-list:${t.service}${p}`, async () => {
+        const all = await api.list<GJson>(t.service, p, `list ${t.type} ${p}`, { style: 'pageToken', items: list.key });
+        return indexBy(all, (x) => list.pathOfItem(x, p.split('?')[0]));
+      }));
+      const listed = new Map(paths.map((p, k) => [p, read[k]]));
       const out: (LiveAttributes | null)[] = new Array(items.length).fill(null);
       const single: number[] = [];
-      await Promise.all(items.map(async (it, k) => {
-        const p = lists[k];
-        if (!p || (count.get(p) ?? 0) < from) { single.push(k); return; }
-        const listed = await api.once(`gcp-list:${t.service}${p}`, async () => {
-          const all = await api.list<GJson>(t.service, p, `list ${t.type} ${p}`, { style: 'pageToken', items: list.key });
-          return indexBy(all, (x) => list.pathOfItem(x, p.split('?')[0]));
-        });
+      items.forEach((it, k) => {
+        const byPath = lists[k] ? listed.get(lists[k]) : undefined;
+        if (!byPath) { single.push(k); return; }
         const path = t.pathOf(it.instance.attributes, it.scope);
-        const json = path ? listed.get(path.toLowerCase()) : undefined;
+        const json = path ? byPath.get(path.toLowerCase()) : undefined;
         if (json) out[k] = t.toState(json, it.instance);
         else if (list.confirmMissing) single.push(k);
-      }));
-      single.sort((a, b) => a - b);
+      });
       if (single.length) (await base.read(single.map((k) => items[k]), api)).forEach((v, n) => { out[single[n]] = v; });
       return out;
     },
