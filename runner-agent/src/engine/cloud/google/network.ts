@@ -7,6 +7,7 @@ export const computeNetworkReader = googleReader({
   type: 'google_compute_network',
   service: 'compute',
   route: '/compute/v1/projects/:project/global/networks/:name',
+  projectList: (project) => `/compute/v1/projects/${project}/global/networks`,
   pathOf: (a, scope) => path(a, scope.account),
   toState: (j) => ({
     name: j.name, description: j.description ?? '', auto_create_subnetworks: j.autoCreateSubnetworks ?? false,
