@@ -198,6 +198,23 @@ t.test('a bucket missing from its project list is read by its name before it cou
   t.same(fake.log.map((l) => l.split('?')[0]).sort(), ['GET /storage/storage/v1/b', 'GET /storage/storage/v1/b/w1', 'GET /storage/storage/v1/b/w2', 'GET /storage/storage/v1/b/w3']);
 });
 
+t.test('list mode (Cloud Discovery): buckets, topics, subscriptions and SQL instances of a project, with the ids the state holds', async (t) => {
+  const state = [bucket('b1'), bucket('b2', { location: 'US-CENTRAL1' }), topic('t1'), subscription('s1'), sqlInstance('i1'), dataset('d1')];
+  const listable = Object.entries(GCP_DATA_READERS).filter(([, r]) => r.list).map(([type]) => type).sort();
+  t.same(listable, ['google_pubsub_subscription', 'google_pubsub_topic', 'google_sql_database_instance', 'google_storage_bucket']);
+  const found: Record<string, { id: string; location: string | null; attributes: Record<string, unknown> }[]> = {};
+  await compareAgainst('google', [], state, { keep: async ({ api }) => {
+    for (const type of listable) found[type] = await GCP_DATA_READERS[type].list!(api, P);
+  } });
+  const ids = (type: string) => found[type].map((l) => [l.id, l.location]);
+  t.same(ids('google_storage_bucket'), [['b1', null], ['b2', 'us-central1']], 'a multi-region bucket is in no region');
+  t.same(ids('google_pubsub_topic'), [[`projects/${P}/topics/t1`, null]]);
+  t.same(ids('google_pubsub_subscription'), [[`projects/${P}/subscriptions/s1`, null]]);
+  t.same(ids('google_sql_database_instance'), [['i1', 'europe-west1']]);
+  t.same(state.filter((i) => i.type in found).map((i) => i.attributes.id).sort(), Object.values(found).flat().map((l) => l.id).sort(), 'the ids the state holds');
+  t.match(found.google_storage_bucket[0].attributes, { name: 'b1', public_access_prevention: 'enforced', labels: { team: 'data' } });
+});
+
 t.test('sensitive values never show in clear', async (t) => {
   const o = object('b-raw', 'conf/app.json', { metadata: { owner: 'data', token: 'tok-1234-secret' } });
   o.sensitivePaths = [['metadata', 'token'], ['content']];

@@ -7,7 +7,7 @@
 import { CONCURRENCY, googleReader, ownProject, type GJson, type GoogleType, LIST_FROM } from '../kit.ts';
 import { mapLimit } from '../../../limit.ts';
 import { ownLocation } from '../scope.ts';
-import { fakeList, indexBy, type FakeRequest, type FakeWorld, type RestItem, type RestReader, type Scope } from '../../rest/reader.ts';
+import { fakeList, indexBy, stubInstance, type FakeRequest, type Listed, type FakeWorld, type RestItem, type RestReader, type Scope } from '../../rest/reader.ts';
 import type { LiveAttributes } from '../../../types.ts';
 import type { RestApi } from '../../rest/api.ts';
 import { canonicalText } from '../../../values.ts';
@@ -28,6 +28,11 @@ export interface ParentList {
    * is named without its project, and a state may name the wrong project for it.
    */
   confirmMissing?: boolean;
+  /**
+   * List mode (Cloud Discovery): the project's list of every resource of the type, the id the state
+   * holds for a listed one (what `terraform import` takes), and where it lives (null: global).
+   */
+  discover?: { path(project: string): string; id(json: GJson): string | undefined; location(json: GJson): string | null };
 }
 
 /** A list path's identity: its path and query without the page token, parameters sorted. */
@@ -56,6 +61,7 @@ export function listedReader(t: GoogleType, list: ParentList): RestReader {
         return fakeList(items.map((i) => t.fromState(i.attributes, i)), list.key);
       },
     }],
+    ...(list.discover ? { list: (api: RestApi, project: string) => discover(t, list, api, project) } : {}),
     async read(items: RestItem[], api: RestApi): Promise<(LiveAttributes | null)[]> {
       const lists = items.map((it) => list.path(it.instance.attributes, it.scope));
       const count = new Map<string, number>();
@@ -81,6 +87,17 @@ export function listedReader(t: GoogleType, list: ParentList): RestReader {
       return out;
     },
   };
+}
+
+async function discover(t: GoogleType, list: ParentList, api: RestApi, project: string): Promise<Listed[]> {
+  const d = list.discover!;
+  const path = d.path(project);
+  // The same cache key as a scan's read of that list: one call when both need it.
+  const all = await api.once(`gcp-list:${t.service}${path}`, () => api.list<GJson>(t.service, path, `list ${t.type} in ${project}`, { style: 'pageToken', items: list.key }));
+  return all.flatMap((j) => {
+    const id = d.id(j);
+    return id ? [{ id, location: d.location(j), attributes: t.toState(j, stubInstance(t.type, id)) }] : [];
+  });
 }
 
 /** A block the API may omit or answer with its defaults: compared as a set keyed on its non-default values. */

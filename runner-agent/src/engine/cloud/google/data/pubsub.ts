@@ -46,6 +46,7 @@ export const pubsubTopicReader = listedReader({
   route: '/v1/projects/:project/topics',
   key: 'topics',
   pathOfItem: (j) => (j.name ? `/v1/${j.name}` : undefined),
+  discover: { path: (project) => `/v1/projects/${project}/topics?pageSize=1000`, id: (j) => j.name, location: () => null },
 });
 
 export const pubsubSubscriptionReader = listedReader({
@@ -108,4 +109,5 @@ export const pubsubSubscriptionReader = listedReader({
   route: '/v1/projects/:project/subscriptions',
   key: 'subscriptions',
   pathOfItem: (j) => (j.name ? `/v1/${j.name}` : undefined),
+  discover: { path: (project) => `/v1/projects/${project}/subscriptions?pageSize=1000`, id: (j) => j.name, location: () => null },
 });

@@ -97,4 +97,6 @@ export const sqlInstanceReader = listedReader({
   route: '/v1/projects/:project/instances',
   key: 'items',
   pathOfItem: (j) => (j.name && j.project ? `/v1/projects/${j.project}/instances/${j.name}` : undefined),
+  // The provider's id of an instance is its name.
+  discover: { path: (project) => `/v1/projects/${project}/instances`, id: (j) => j.name, location: (j) => j.region ?? null },
 });

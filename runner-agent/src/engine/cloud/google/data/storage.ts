@@ -111,6 +111,12 @@ export const storageBucketReader = listedReader({
   key: 'items',
   pathOfItem: (j) => (j.name ? `/storage/v1/b/${j.name}` : undefined),
   confirmMissing: true,
+  discover: {
+    path: (project) => `/storage/v1/b?project=${encodeURIComponent(project)}`,
+    id: (j) => j.name,
+    // A region (`US-CENTRAL1`) is where the bucket lives; a multi- or dual-region (`US`, `NAM4`) is no region.
+    location: (j) => (typeof j.location === 'string' && /^[A-Z]+-[A-Z]+\d+$/i.test(j.location) ? j.location.toLowerCase() : null),
+  },
 });
 
 /** An object's name is one path segment: `a/b.txt` is `a%2Fb.txt`. */
