@@ -149,6 +149,14 @@ t.test('the same meaning written differently is no drift', async (t) => {
   t.not(schema, SCHEMA);
 });
 
+t.test('SQL users are found as the provider finds them', async (t) => {
+  // A MySQL IAM user is `name@domain` in state, `name` to the API; a PostgreSQL user has no host.
+  const iam = sqlUser('main-db', 'ann@example.com', { host: '%', type: 'CLOUD_IAM_USER' });
+  const pg = sqlUser('main-db', 'bob');
+  const { drifts } = await compareAgainst('google', [iam, pg], [changed(iam, { name: 'ann' }), changed(pg, { host: '' })]);
+  t.same(drifts, []);
+});
+
 t.test('a resource the API no longer has is deleted', async (t) => {
   const state = all();
   const { drifts } = await compareAgainst('google', state, []);
@@ -222,8 +230,8 @@ t.test('sensitive values never show in clear', async (t) => {
   t.equal(drifts.length, 1);
   t.equal(drifts[0].diff[0].attribute, 'metadata.token');
   t.notMatch(JSON.stringify(drifts), /tok-\d+-secret/);
-  const u = sqlUser('main-db', 'app');
-  const gone = await compareAgainst('google', [u], [changed(u, { host: '%' })]);
+  const u = sqlUser('main-db', 'app', { host: '%' });
+  const gone = await compareAgainst('google', [u], [changed(u, { host: '10.0.0.1' })]);
   t.equal(gone.drifts[0]?.changeType, 'deleted', 'another host is another user');
   t.notMatch(JSON.stringify(gone.drifts), /Sup3r-Secret-Pw/);
   const same = await compareAgainst('google', [u], [changed(u, { password: 'Other-Pw' })]);

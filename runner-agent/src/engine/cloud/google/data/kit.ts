@@ -21,6 +21,8 @@ export interface ParentList {
   key: string;
   /** The path `pathOf` gives for a listed item (`listPath` is the list it came from, without its query). */
   pathOfItem(json: GJson, listPath: string): string | undefined;
+  /** How an item is found among its list's when not by its path (a SQL user: by name, and host when both name one). */
+  find?(all: GJson[], attributes: Record<string, any>): GJson | undefined;
   /** Least items sharing a list for it to be read by the list (default LIST_FROM; 1: always listed). */
   from?: number;
   /**
@@ -70,16 +72,16 @@ export function listedReader(t: GoogleType, list: ParentList): RestReader {
       const paths = [...count].filter(([, n]) => n >= from).map(([p]) => p);
       const read = await mapLimit(paths, CONCURRENCY, (p) => api.once(`gcp-list:${t.service}${p}`, async () => {
         const all = await api.list<GJson>(t.service, p, `list ${t.type} ${p}`, { style: 'pageToken', items: list.key });
-        return indexBy(all, (x) => list.pathOfItem(x, p.split('?')[0]));
+        return { all, byPath: indexBy(all, (x) => list.pathOfItem(x, p.split('?')[0])) };
       }));
       const listed = new Map(paths.map((p, k) => [p, read[k]]));
       const out: (LiveAttributes | null)[] = new Array(items.length).fill(null);
       const single: number[] = [];
       items.forEach((it, k) => {
-        const byPath = lists[k] ? listed.get(lists[k]) : undefined;
-        if (!byPath) { single.push(k); return; }
+        const got = lists[k] ? listed.get(lists[k]) : undefined;
+        if (!got) { single.push(k); return; }
         const path = t.pathOf(it.instance.attributes, it.scope);
-        const json = path ? byPath.get(path.toLowerCase()) : undefined;
+        const json = list.find ? list.find(got.all, it.instance.attributes) : path ? got.byPath.get(path.toLowerCase()) : undefined;
         if (json) out[k] = t.toState(json, it.instance);
         else if (list.confirmMissing) single.push(k);
       });

@@ -2,7 +2,7 @@
 // databases are read with one list when the state holds several; its users always by the list
 // (a user is named by name and host, and the list is how the provider reads them too). A user's
 // password is never mapped: the API never answers it.
-import { ownProject } from '../kit.ts';
+import { ownProject, type GJson } from '../kit.ts';
 import { listedReader, sameAs, short } from './kit.ts';
 
 const under = (a: Record<string, any>, project: string) => (a.instance && project ? `/v1/projects/${project}/instances/${short(a.instance)}` : undefined);
@@ -30,6 +30,15 @@ export const sqlDatabaseReader = listedReader({
   pathOfItem: (j, list) => (j.name ? `${list}/${j.name}` : undefined),
 });
 
+/** A MySQL IAM user is named `user@domain` in state and `user` by the API. */
+const sameUser = (state: string, api: string) => state === api || state.split('@')[0] === api;
+/**
+ * The user the provider would read: same name, and same host unless either side names none
+ * (a PostgreSQL user has no host).
+ */
+const findUser = (all: GJson[], a: Record<string, any>) => all.find((j) => typeof j.name === 'string' && typeof a.name === 'string'
+  && sameUser(a.name, j.name) && (!a.host || !j.host || a.host === j.host));
+
 /** BUILT_IN is the API's default user type; the provider writes it, or "", as the API answered. */
 const sameType = (a: string, b: string) => (a || 'BUILT_IN') === (b || 'BUILT_IN');
 const userKey = (a: { name?: unknown; host?: unknown }) => `/users/${encodeURIComponent(String(a.name ?? ''))}@${encodeURIComponent(String(a.host ?? ''))}`;
@@ -41,7 +50,7 @@ export const sqlUserReader = listedReader({
   route: '/v1/projects/:project/instances/:instance/users/:name',
   pathOf: (a, scope) => { const i = under(a, scope.account); return i && a.name ? `${i}${userKey(a)}` : undefined; },
   toState: (j, instance) => ({
-    name: j.name, host: j.host ?? '', instance: sameAs(instance.attributes.instance, j.instance, (x, y) => short(x) === short(y)),
+    name: sameAs(instance.attributes.name, j.name, sameUser), host: j.host ?? '', instance: sameAs(instance.attributes.instance, j.instance, (x, y) => short(x) === short(y)),
     type: sameAs(instance.attributes.type, j.type ?? '', sameType),
   }),
   fromState: (a) => ({
@@ -52,5 +61,6 @@ export const sqlUserReader = listedReader({
   route: '/v1/projects/:project/instances/:instance/users',
   key: 'items',
   pathOfItem: (j, list) => (j.name ? `${list.slice(0, -'/users'.length)}${userKey(j)}` : undefined),
+  find: findUser,
   from: 1,
 });
