@@ -20,6 +20,7 @@ import { AZURE_NETWORK_IGNORED } from './cloud/azure/network/ignore.ts';
 import { insideCheckout } from './paths.ts';
 import { globRegExp } from './values.ts';
 import { PLATFORM_IGNORED } from './cloud/google/platform/index.ts';
+import { GCP_DATA_IGNORED } from './cloud/google/data/ignore.ts';
 
 /** Attribute patterns per resource type; `*` applies to every type. */
 export const IGNORED_ATTRIBUTES: Record<string, string[]> = {
@@ -84,6 +85,7 @@ export const IGNORED_ATTRIBUTES: Record<string, string[]> = {
   ...AZURE_NETWORK_IGNORED,
   aws_autoscaling_group: ['name_prefix', 'force_delete', 'force_delete_warm_pool', 'wait_for_capacity_timeout', 'min_elb_capacity', 'wait_for_elb_capacity', 'predicted_capacity'],
   ...PLATFORM_IGNORED,
+  ...GCP_DATA_IGNORED,
 };
 
 export interface IgnoreRules {

@@ -2,7 +2,9 @@
 // tag-only, label-only, deleted and changed rules. Readers add the rules of their types here.
 import type { SeverityRule } from '../../rules.ts';
 import { PLATFORM_RULES } from './platform/rules.ts';
+import { GCP_DATA_RULES } from './data/rules.ts';
 
 export const GOOGLE_RULES: SeverityRule[] = [
   ...PLATFORM_RULES,
+  ...GCP_DATA_RULES,
 ];
