@@ -18,6 +18,7 @@ import { readFile } from 'node:fs/promises';
 import { formatAddress, parseAddress } from './address.ts';
 import { insideCheckout } from './paths.ts';
 import { globRegExp } from './values.ts';
+import { COMPUTE_IGNORED } from './cloud/google/compute/ignored.ts';
 
 /** Attribute patterns per resource type; `*` applies to every type. */
 export const IGNORED_ATTRIBUTES: Record<string, string[]> = {
@@ -79,6 +80,7 @@ export const IGNORED_ATTRIBUTES: Record<string, string[]> = {
   aws_sqs_queue: ['url', 'name_prefix'],
   aws_route53_zone: ['name_servers', 'primary_name_server', 'force_destroy', 'delegation_set_id'],
   aws_route53_record: ['fqdn', 'allow_overwrite'],
+  ...COMPUTE_IGNORED,
   aws_autoscaling_group: ['name_prefix', 'force_delete', 'force_delete_warm_pool', 'wait_for_capacity_timeout', 'min_elb_capacity', 'wait_for_elb_capacity', 'predicted_capacity'],
 };
 
