@@ -25,7 +25,7 @@ export const computeAddressReader = googleReader({
   aggregated: 'addresses',
   pathOf: regional,
   toState: (j, i) => ({
-    ...common(j, i.attributes), subnetwork: link(j.subnetwork, i.attributes.subnetwork), network_tier: j.networkTier ?? 'PREMIUM',
+    ...common(j, i.attributes), subnetwork: link(j.subnetwork, i.attributes.subnetwork), network_tier: j.networkTier ?? '',
     // Newer providers only: compared where the state holds it.
     ip_version: j.ipVersion, ipv6_endpoint_type: j.ipv6EndpointType,
   }),

@@ -77,11 +77,11 @@ function natToState(router: GJson, i: StateInstance): LiveAttributes | null {
     })),
     min_ports_per_vm: int(n.minPortsPerVm), max_ports_per_vm: n.maxPortsPerVm === undefined ? undefined : int(n.maxPortsPerVm),
     enable_dynamic_port_allocation: n.enableDynamicPortAllocation ?? false,
-    enable_endpoint_independent_mapping: n.enableEndpointIndependentMapping,
+    enable_endpoint_independent_mapping: n.enableEndpointIndependentMapping ?? false,
     udp_idle_timeout_sec: int(n.udpIdleTimeoutSec, 30), icmp_idle_timeout_sec: int(n.icmpIdleTimeoutSec, 30),
     tcp_established_idle_timeout_sec: int(n.tcpEstablishedIdleTimeoutSec, 1200), tcp_transitory_idle_timeout_sec: int(n.tcpTransitoryIdleTimeoutSec, 30),
     tcp_time_wait_timeout_sec: int(n.tcpTimeWaitTimeoutSec, 120),
-    log_config: n.logConfig ? [{ enable: n.logConfig.enable ?? false, filter: n.logConfig.filter ?? 'ALL' }] : [],
+    log_config: n.logConfig && Object.keys(n.logConfig).length ? [{ enable: n.logConfig.enable ?? false, filter: n.logConfig.filter ?? '' }] : [],
     type: n.type, auto_network_tier: n.autoNetworkTier,
   };
 }
