@@ -1,0 +1,4 @@
+# Configure the Azure provider
+provider "azurerm" {
+  features {}
+}

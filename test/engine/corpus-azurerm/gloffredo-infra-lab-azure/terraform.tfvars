@@ -1,0 +1,2 @@
+aks_service_principal_app_id = ""
+aks_service_principal_client_secret = ""

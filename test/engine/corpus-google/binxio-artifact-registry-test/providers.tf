@@ -1,0 +1,3 @@
+provider "google-beta" {
+  region = "europe-west3"
+}

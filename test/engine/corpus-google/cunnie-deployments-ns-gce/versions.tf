@@ -1,0 +1,10 @@
+terraform {
+  required_providers {
+    google = {
+      source = "hashicorp/google"
+    }
+  }
+
+  required_version = "~> 1.0"
+}
+
