@@ -222,6 +222,21 @@ t.test('several of a type in one project: one aggregatedList or list each, paged
   t.equal(two.fake.log.filter((l) => /\/routers\/r$/.test(l)).length, 1, 'one router read once for itself and its two NATs');
 });
 
+t.test('a state without zone or region (pruned, older provider) is found by name in the project, never guessed deleted', async (t) => {
+  const bare = (i: StateInstance, drop: string[]) => ({ ...i, attributes: Object.fromEntries(Object.entries(i.attributes).filter(([k]) => !drop.includes(k))) });
+  // Older providers' ids are the bare name; the project comes from the state here.
+  const v = bare(vm('a'), ['zone', 'self_link', 'name']);
+  v.attributes.id = 'a';
+  const d = bare(disk('d'), ['zone', 'self_link', 'id']);
+  const r = bare(router('r'), ['region', 'self_link', 'id']);
+  const n = nat('n', 'r', { region: null, project: null, id: `${P}/us-central1/r/n` });
+  const { drifts, fake } = await compareAgainst('google', [v, d, r, n], [vm('a'), disk('d'), router('r'), n]);
+  t.same(drifts, []);
+  t.ok(fake.log.some((l) => l.includes('/aggregated/instances')), 'the instance looked up in the aggregated list');
+  const gone = await compareAgainst('google', [v], [vm('other')]);
+  t.same(gone.drifts.map((x) => x.changeType), ['deleted'], 'no instance of that name in any zone: deleted');
+});
+
 t.test('a sensitive metadata value is compared by hash and never shown', async (t) => {
   const secret = 'alice:ssh-ed25519 AAAAsecret';
   const v = vm('a');

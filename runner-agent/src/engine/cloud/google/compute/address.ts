@@ -1,8 +1,8 @@
 // google_compute_address (regional, from the project's aggregatedList when several are read) and
 // google_compute_global_address (global, from the project's list when several are read). `users`
 // (what holds the address now) and `status` follow attachments: not mapped.
-import { googleReader, last, ownProject, type GJson } from '../kit.ts';
-import { computeReader, globalPath, link, ownSelfLink, regionalPath, stateLabels, type Attrs } from './common.ts';
+import { last, ownProject, type GJson } from '../kit.ts';
+import { anyLocation, computeReader, globalPath, link, nameOf, ownSelfLink, regionalPath, stateLabels, type Attrs } from './common.ts';
 import type { Scope } from '../../rest/reader.ts';
 
 const regional = (a: Attrs, scope: Scope) => regionalPath('addresses', a, scope);
@@ -13,12 +13,12 @@ const common = (j: GJson, a: Attrs) => ({
   purpose: j.purpose ?? '', network: link(j.network, a.network), prefix_length: j.prefixLength ?? 0, labels: j.labels ?? {},
 });
 const commonJson = (a: Attrs, path: (a: Attrs, s: Scope) => string | undefined) => ({
-  kind: 'compute#address', name: a.name, description: a.description ?? '', address: a.address, addressType: a.address_type || undefined,
+  kind: 'compute#address', name: nameOf(a), description: a.description ?? '', address: a.address, addressType: a.address_type || undefined,
   purpose: a.purpose || undefined, network: a.network || undefined, prefixLength: a.prefix_length || undefined,
   labels: stateLabels(a), status: 'RESERVED', users: a.users ?? undefined, selfLink: ownSelfLink(a, path),
 });
 
-export const computeAddressReader = googleReader({
+export const computeAddressReader = anyLocation({
   type: 'google_compute_address',
   service: 'compute',
   route: '/compute/v1/projects/:project/regions/:region/addresses/:name',

@@ -14,20 +14,26 @@ export type Attrs = Record<string, any>;
 /** The project of a resource: its own attributes first (the fake has no scope), else the scan's. */
 const projectOf = (a: Attrs, scope: Scope) => ownProject(a) ?? (scope.account || undefined);
 
+/** The resource's name: its `name`, else the last segment of its id (older providers' ids are the bare name). */
+export const nameOf = (a: Attrs): string | undefined => text(a.name) ?? (text(a.id) ? last(a.id) || undefined : undefined);
+
 /** `/compute/v1/projects/P/zones/Z/<kind>/N`: the zone from the state (short or a URL), its self link, else the scope. */
 export function zonalPath(kind: string, a: Attrs, scope: Scope): string | undefined {
   const project = projectOf(a, scope);
   const zone = ownLocation(a) ?? scope.location;
-  return a.name && project && zone ? `${API}/${project}/zones/${last(zone)}/${kind}/${a.name}` : undefined;
+  const name = nameOf(a);
+  return name && project && zone ? `${API}/${project}/zones/${last(zone)}/${kind}/${name}` : undefined;
 }
 export function regionalPath(kind: string, a: Attrs, scope: Scope): string | undefined {
   const project = projectOf(a, scope);
   const region = ownLocation(a) ?? scope.location;
-  return a.name && project && region ? `${API}/${project}/regions/${last(region)}/${kind}/${a.name}` : undefined;
+  const name = nameOf(a);
+  return name && project && region ? `${API}/${project}/regions/${last(region)}/${kind}/${name}` : undefined;
 }
 export function globalPath(kind: string, a: Attrs, scope: Scope): string | undefined {
   const project = projectOf(a, scope);
-  return a.name && project ? `${API}/${project}/global/${kind}/${a.name}` : undefined;
+  const name = nameOf(a);
+  return name && project ? `${API}/${project}/global/${kind}/${name}` : undefined;
 }
 /** The self link the fake answers for a state (what the API would write). */
 export const ownSelfLink = (a: Attrs, path: (a: Attrs, s: Scope) => string | undefined) =>
@@ -121,3 +127,32 @@ export const projectIn = (v: unknown): string => (typeof v === 'string' ? /(?:^|
 export const regionOfZone = (zone: string): string => zone.replace(/-[a-z]$/, '');
 /** The Cloud KMS key of a key version name, as the provider writes `kms_key_self_link`. */
 export const kmsKey = (v: unknown): string => (typeof v === 'string' ? v.split('/cryptoKeyVersions/')[0] : '');
+
+/**
+ * A zonal or regional reader for states that name no zone or region (pruned or hand-written
+ * states; a scan whose provider block sets none): such an item is looked up by name in the
+ * project's aggregated list (the kit's cached one) rather than reported deleted; when several
+ * zones hold that name, the first in the list is compared.
+ */
+export function anyLocation(t: GoogleType & { aggregated: string }): RestReader {
+  const base = googleReader(t);
+  return {
+    ...base,
+    async read(items: RestItem[], api: RestApi): Promise<(LiveAttributes | null)[]> {
+      const out = await base.read(items, api);
+      const lost = items.map((it, k) => ({ it, k, name: nameOf(it.instance.attributes), project: projectOf(it.instance.attributes, it.scope) }))
+        .filter((x) => out[x.k] === null && x.name && x.project && !t.pathOf(x.it.instance.attributes, x.it.scope));
+      for (const x of lost) {
+        const all = await aggregated(api, x.project!, t.aggregated);
+        const found = all.find((j) => j.name === x.name);
+        if (found) out[x.k] = t.toState(found, x.it.instance);
+      }
+      return out;
+    },
+  };
+}
+/** The project's aggregated list of a kind, once per scan (the kit's cache key). */
+export function aggregated(api: RestApi, project: string, kind: string): Promise<GJson[]> {
+  const path = `${API}/${project}/aggregated/${kind}?returnPartialSuccess=true`;
+  return api.once(`gcp-agg:${path}`, () => api.list<GJson>('compute', path, `aggregatedList ${kind} in ${project}`, { style: 'pageToken' }));
+}

@@ -1,13 +1,13 @@
 // google_compute_disk: compute/v1 disks (zonal), from one aggregatedList of the project when several
 // are read in it. `users` (the instances attached now) and attach timestamps move with every
 // attachment: not mapped. Raw encryption keys are never answered by the API: not mapped.
-import { googleReader, last, ownProject } from '../kit.ts';
-import { int, link, ownSelfLink, stateLabels, zonalPath, type Attrs } from './common.ts';
+import { last, ownProject } from '../kit.ts';
+import { anyLocation, int, link, nameOf, ownSelfLink, stateLabels, zonalPath, type Attrs } from './common.ts';
 import type { Scope } from '../../rest/reader.ts';
 
 const path = (a: Attrs, scope: Scope) => zonalPath('disks', a, scope);
 
-export const computeDiskReader = googleReader({
+export const computeDiskReader = anyLocation({
   type: 'google_compute_disk',
   service: 'compute',
   route: '/compute/v1/projects/:project/zones/:zone/disks/:name',
@@ -23,7 +23,7 @@ export const computeDiskReader = googleReader({
   fromState: (a) => {
     const base = `https://www.googleapis.com/compute/v1/projects/${ownProject(a) ?? ''}/zones/${last(a.zone)}`;
     return {
-      kind: 'compute#disk', id: a.disk_id, name: a.name, description: a.description ?? '', zone: base, type: `${base}/diskTypes/${a.type}`,
+      kind: 'compute#disk', id: a.disk_id, name: nameOf(a), description: a.description ?? '', zone: base, type: `${base}/diskTypes/${a.type}`,
       sizeGb: String(a.size), sourceImage: a.image || undefined, sourceImageId: a.source_image_id || undefined, sourceSnapshot: a.snapshot || undefined,
       physicalBlockSizeBytes: String(a.physical_block_size_bytes ?? 4096), labels: stateLabels(a), labelFingerprint: a.label_fingerprint,
       provisionedIops: a.provisioned_iops ? String(a.provisioned_iops) : undefined,

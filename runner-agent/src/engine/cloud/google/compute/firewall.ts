@@ -1,6 +1,6 @@
 // google_compute_firewall: compute/v1 firewalls (global), listed per project when several are read.
 // allow/deny blocks are sets in the provider: compared order-free by protocol and ports.
-import { computeReader, globalPath, link, list, ownSelfLink, strings, type Attrs } from './common.ts';
+import { computeReader, globalPath, link, list, nameOf, ownSelfLink, strings, type Attrs } from './common.ts';
 import type { Scope } from '../../rest/reader.ts';
 import type { GJson } from '../kit.ts';
 
@@ -25,7 +25,7 @@ export const computeFirewallReader = computeReader({
     log_config: j.logConfig?.enable ? [{ metadata: j.logConfig.metadata ?? '' }] : [],
   }),
   fromState: (a) => ({
-    kind: 'compute#firewall', name: a.name, description: a.description ?? '', network: a.network, priority: a.priority,
+    kind: 'compute#firewall', name: nameOf(a), description: a.description ?? '', network: a.network, priority: a.priority,
     direction: a.direction, disabled: a.disabled ?? false,
     allowed: list(a.allow).map((r: Attrs) => ({ IPProtocol: r.protocol, ...(strings(r.ports).length ? { ports: r.ports } : {}) })),
     denied: list(a.deny).map((r: Attrs) => ({ IPProtocol: r.protocol, ...(strings(r.ports).length ? { ports: r.ports } : {}) })),

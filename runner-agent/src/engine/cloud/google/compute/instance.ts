@@ -4,9 +4,9 @@
 // the boot disk and attached disks from `disks[]`; what the instance API does not return (the
 // boot disk's initialize_params come from the disk, raw encryption keys) is not mapped.
 import type { StateInstance } from '../../../types.ts';
-import { googleReader, last, ownProject, type GJson } from '../kit.ts';
+import { last, ownProject, type GJson } from '../kit.ts';
 import {
-  apiLink, defined, int, kmsKey, link, list, metadataItems, metadataMap, ownSelfLink, projectIn, regionOfZone, stateLabels, strings, zonalPath, type Attrs,
+  anyLocation, apiLink, defined, int, kmsKey, link, list, metadataItems, metadataMap, nameOf, ownSelfLink, projectIn, regionOfZone, stateLabels, strings, zonalPath, type Attrs,
 } from './common.ts';
 import type { Scope } from '../../rest/reader.ts';
 import { text } from '../../rest/reader.ts';
@@ -110,7 +110,7 @@ export function instanceFromState(a: Attrs): GJson {
   });
   const shielded: Attrs | undefined = list(a.shielded_instance_config)[0];
   return {
-    kind: 'compute#instance', id: a.instance_id, name: a.name, description: a.description ?? '', status: a.current_status || 'RUNNING',
+    kind: 'compute#instance', id: a.instance_id, name: nameOf(a), description: a.description ?? '', status: a.current_status || 'RUNNING',
     zone: `${base(a)}/zones/${zone}`, machineType: `${base(a)}/zones/${zone}/machineTypes/${a.machine_type}`,
     canIpForward: a.can_ip_forward, deletionProtection: a.deletion_protection, hostname: a.hostname || undefined,
     minCpuPlatform: a.min_cpu_platform || undefined, displayDevice: { enableDisplay: a.enable_display ?? false },
@@ -129,7 +129,7 @@ export function instanceFromState(a: Attrs): GJson {
   };
 }
 
-export const computeInstanceReader = googleReader({
+export const computeInstanceReader = anyLocation({
   type: 'google_compute_instance',
   service: 'compute',
   route: '/compute/v1/projects/:project/zones/:zone/instances/:name',

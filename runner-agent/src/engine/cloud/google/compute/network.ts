@@ -1,5 +1,5 @@
 // google_compute_network: compute/v1 networks (global), listed per project when several are read.
-import { computeReader, globalPath, ownSelfLink } from './common.ts';
+import { computeReader, globalPath, nameOf, ownSelfLink } from './common.ts';
 
 const path = (a: Record<string, any>, scope: { account: string; location: string | null; source: string }) => globalPath('networks', a, scope);
 
@@ -19,7 +19,7 @@ export const computeNetworkReader = computeReader({
     internal_ipv6_range: j.internalIpv6Range,
   }),
   fromState: (a) => ({
-    kind: 'compute#network', name: a.name, description: a.description ?? '', autoCreateSubnetworks: a.auto_create_subnetworks,
+    kind: 'compute#network', name: nameOf(a), description: a.description ?? '', autoCreateSubnetworks: a.auto_create_subnetworks,
     routingConfig: { routingMode: a.routing_mode }, mtu: a.mtu, enableUlaInternalIpv6: a.enable_ula_internal_ipv6,
     networkFirewallPolicyEnforcementOrder: a.network_firewall_policy_enforcement_order || undefined,
     internalIpv6Range: a.internal_ipv6_range || undefined,

@@ -6,14 +6,20 @@
 import { mapLimit } from '../../../limit.ts';
 import type { LiveAttributes, StateInstance } from '../../../types.ts';
 import type { RestApi } from '../../rest/api.ts';
-import { indexBy, type FakeRequest, type FakeWorld, type RestItem, type RestReader, type Scope } from '../../rest/reader.ts';
+import { indexBy, text, type FakeRequest, type FakeWorld, type RestItem, type RestReader, type Scope } from '../../rest/reader.ts';
 import { CONCURRENCY, last, LIST_FROM, ownProject, selfLink, type GJson } from '../kit.ts';
-import { API, defined, int, link, list, ownSelfLink, projectIn, regionalPath, strings, type Attrs } from './common.ts';
+import { aggregated, API, defined, int, link, list, nameOf, ownSelfLink, projectIn, regionalPath, strings, type Attrs } from './common.ts';
 
 const ROUTER = 'google_compute_router';
 const NAT = 'google_compute_router_nat';
 const routerPath = (a: Attrs, scope: Scope) => regionalPath('routers', a, scope);
-const natRouterPath = (a: Attrs, scope: Scope) => (a.router ? regionalPath('routers', { ...a, name: last(a.router) }, scope) : undefined);
+/** A NAT's router; its region and project from its `{project}/{region}/{router}/{name}` id when the state lacks them. */
+const natRouter = (a: Attrs): Attrs => {
+  const parts = typeof a.id === 'string' && !a.id.startsWith('projects/') ? a.id.split('/') : [];
+  const fromId = parts.length === 4 ? { project: parts[0], region: parts[1] } : {};
+  return { project: text(a.project) ?? fromId.project, region: text(a.region) ?? fromId.region, name: last(a.router) };
+};
+const natRouterPath = (a: Attrs, scope: Scope) => (a.router ? regionalPath('routers', natRouter(a), scope) : undefined);
 const aggregatedKey = (project: string) => `${API}/${project}/aggregated/routers?returnPartialSuccess=true`;
 
 /** The routers at `paths` (null where missing), each read once for the scan. */
@@ -51,7 +57,7 @@ function routerToState(j: GJson, i: StateInstance): LiveAttributes {
 function routerFromState(a: Attrs): GJson {
   const bgp: Attrs | undefined = list(a.bgp)[0];
   return {
-    kind: 'compute#router', name: a.name, description: a.description ?? '', network: a.network,
+    kind: 'compute#router', name: nameOf(a), description: a.description ?? '', network: a.network,
     region: `https://www.googleapis.com/compute/v1/projects/${ownProject(a) ?? ''}/regions/${last(a.region)}`,
     ...(bgp ? { bgp: {
       asn: bgp.asn, advertiseMode: bgp.advertise_mode, advertisedGroups: bgp.advertised_groups ?? [],
@@ -89,7 +95,7 @@ function natFromState(a: Attrs): GJson {
   const log: Attrs | undefined = list(a.log_config)[0];
   const num = (v: unknown) => (v === undefined || v === null || v === 0 ? undefined : v);
   return defined({
-    name: a.name, natIpAllocateOption: a.nat_ip_allocate_option || undefined, sourceSubnetworkIpRangesToNat: a.source_subnetwork_ip_ranges_to_nat || undefined,
+    name: nameOf(a), natIpAllocateOption: a.nat_ip_allocate_option || undefined, sourceSubnetworkIpRangesToNat: a.source_subnetwork_ip_ranges_to_nat || undefined,
     natIps: a.nat_ips ?? undefined, drainNatIps: a.drain_nat_ips ?? undefined,
     subnetworks: list(a.subnetwork).map((s: Attrs) => ({ name: s.name, sourceIpRangesToNat: s.source_ip_ranges_to_nat ?? [], secondaryIpRangeNames: s.secondary_ip_range_names ?? undefined })),
     minPortsPerVm: num(a.min_ports_per_vm), maxPortsPerVm: num(a.max_ports_per_vm), enableDynamicPortAllocation: a.enable_dynamic_port_allocation || undefined,
@@ -101,13 +107,17 @@ function natFromState(a: Attrs): GJson {
   });
 }
 
-const FAKE_SCOPE: Scope = { account: '', location: null, source: 'fake' };
-/** The state's routers as the API answers them, NATs attached, by lowercased path. */
-function worldRouters(world: FakeWorld): Map<string, GJson> {
+/** The state's routers in a project as the API answers them, NATs attached, by lowercased path (no project of their own: the request's). */
+function worldRouters(world: FakeWorld, project: string): Map<string, GJson> {
+  const scope: Scope = { account: project, location: null, source: 'fake' };
+  const mine = (a: Attrs) => (ownProject(a) ?? project) === project;
   const out = new Map<string, GJson>();
-  for (const i of world.of(ROUTER)) { const p = routerPath(i.attributes, FAKE_SCOPE); if (p) out.set(p.toLowerCase(), routerFromState(i.attributes)); }
-  for (const i of world.of(NAT)) {
-    const p = natRouterPath(i.attributes, FAKE_SCOPE);
+  for (const i of world.of(ROUTER).filter((x) => mine(x.attributes))) {
+    const p = routerPath(i.attributes, scope);
+    if (p) out.set(p.toLowerCase(), { ...routerFromState(i.attributes), selfLink: selfLink(p) });
+  }
+  for (const i of world.of(NAT).filter((x) => (natRouter(x.attributes).project ?? project) === project)) {
+    const p = natRouterPath(i.attributes, scope);
     if (!p) continue;
     const r = out.get(p.toLowerCase()) ?? { kind: 'compute#router', name: last(i.attributes.router), region: `https://www.googleapis.com${p.replace(/\/routers\/[^/]+$/, '')}`, selfLink: selfLink(p) };
     out.set(p.toLowerCase(), { ...r, nats: [...list(r.nats), natFromState(i.attributes)] });
@@ -116,29 +126,38 @@ function worldRouters(world: FakeWorld): Map<string, GJson> {
 }
 const routes = [
   { method: 'GET' as const, service: 'compute', path: `${API}/:project/regions/:region/routers/:name`,
-    answer: (req: FakeRequest, world: FakeWorld) => worldRouters(world).get(req.path.toLowerCase()) },
+    answer: (req: FakeRequest, world: FakeWorld) => worldRouters(world, req.params.project).get(req.path.toLowerCase()) },
   { method: 'GET' as const, service: 'compute', path: `${API}/:project/aggregated/routers`,
     answer: (req: FakeRequest, world: FakeWorld) => {
       const items: Record<string, { routers: GJson[] }> = {};
-      for (const r of worldRouters(world).values()) {
-        if (projectIn(r.selfLink) !== req.params.project) continue;
+      for (const r of worldRouters(world, req.params.project).values()) {
         (items[`regions/${last(r.region)}`] ??= { routers: [] }).routers.push(r);
       }
       return { kind: 'compute#routerAggregatedList', items };
     } },
 ];
 
-function routerTypeReader(pathOf: (a: Attrs, s: Scope) => string | undefined, toState: (j: GJson, i: StateInstance) => LiveAttributes | null, what: string, spec: RestReader['spec'], fake: RestReader['fake']): RestReader {
+function routerTypeReader(
+  pathOf: (a: Attrs, s: Scope) => string | undefined, routerOf: (a: Attrs) => Attrs,
+  toState: (j: GJson, i: StateInstance) => LiveAttributes | null, what: string, spec: RestReader['spec'], fake: RestReader['fake'],
+): RestReader {
   return {
     spec, fake,
     async read(items: RestItem[], api: RestApi) {
       const routers = await readRouters(items.map((it) => pathOf(it.instance.attributes, it.scope)), api, what);
+      // A router the state places in no region is looked up by name in the project's list (never guessed deleted).
+      for (const [k, it] of items.entries()) {
+        const r = routerOf(it.instance.attributes);
+        const project = text(r.project) ?? it.scope.account;
+        if (routers[k] || pathOf(it.instance.attributes, it.scope) || !r.name || !project) continue;
+        routers[k] = (await aggregated(api, project, 'routers')).find((j) => j.name === r.name) ?? null;
+      }
       return items.map((it, k) => (routers[k] ? toState(routers[k]!, it.instance) : null));
     },
   };
 }
 
-export const computeRouterReader = routerTypeReader(routerPath, routerToState, ROUTER,
+export const computeRouterReader = routerTypeReader(routerPath, (a) => ({ project: a.project, name: text(a.name) ?? last(a.id) }), routerToState, ROUTER,
   { sets: { 'bgp.0.advertised_ip_ranges': (e) => [`${(e as Attrs).range}|${(e as Attrs).description ?? ''}`] } }, routes);
-export const computeRouterNatReader = routerTypeReader(natRouterPath, natToState, NAT,
+export const computeRouterNatReader = routerTypeReader(natRouterPath, natRouter, natToState, NAT,
   { sets: { subnetwork: (e) => [[last((e as Attrs).name), ...strings((e as Attrs).source_ip_ranges_to_nat).sort(), '|', ...strings((e as Attrs).secondary_ip_range_names).sort()].join(',')] } }, []);

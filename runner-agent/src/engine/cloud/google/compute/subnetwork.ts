@@ -1,14 +1,12 @@
 // google_compute_subnetwork: compute/v1 subnetworks (regional), from one aggregatedList of the
 // project when several are read in it. Secondary ranges compare order-free by name.
-import { googleReader, ownProject } from '../kit.ts';
-import { defined, link, list, ownSelfLink, regionalPath, strings, type Attrs } from './common.ts';
+import { last, ownProject, type GJson } from '../kit.ts';
+import { anyLocation, defined, link, list, nameOf, ownSelfLink, regionalPath, strings, type Attrs } from './common.ts';
 import type { Scope } from '../../rest/reader.ts';
-import type { GJson } from '../kit.ts';
-import { last } from '../kit.ts';
 
 const path = (a: Attrs, scope: Scope) => regionalPath('subnetworks', a, scope);
 
-export const computeSubnetworkReader = googleReader({
+export const computeSubnetworkReader = anyLocation({
   type: 'google_compute_subnetwork',
   service: 'compute',
   route: '/compute/v1/projects/:project/regions/:region/subnetworks/:name',
@@ -30,7 +28,7 @@ export const computeSubnetworkReader = googleReader({
   fromState: (a) => {
     const log: Attrs | undefined = list(a.log_config)[0];
     return {
-      kind: 'compute#subnetwork', name: a.name, description: a.description ?? '', ipCidrRange: a.ip_cidr_range, network: a.network,
+      kind: 'compute#subnetwork', name: nameOf(a), description: a.description ?? '', ipCidrRange: a.ip_cidr_range, network: a.network,
       region: `https://www.googleapis.com/compute/v1/projects/${ownProject(a) ?? ''}/regions/${last(a.region)}`,
       gatewayAddress: a.gateway_address, fingerprint: a.fingerprint ?? undefined, privateIpGoogleAccess: a.private_ip_google_access,
       privateIpv6GoogleAccess: a.private_ipv6_google_access || undefined, purpose: a.purpose || undefined, role: a.role || undefined,

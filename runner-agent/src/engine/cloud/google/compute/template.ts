@@ -4,7 +4,7 @@
 // that template interfaces have no name and the machine type is a bare name already.
 import type { Scope } from '../../rest/reader.ts';
 import type { GJson } from '../kit.ts';
-import { computeReader, globalPath, int, list, metadataItems, ownSelfLink, stateLabels, strings, type Attrs } from './common.ts';
+import { computeReader, globalPath, int, list, metadataItems, nameOf, ownSelfLink, stateLabels, strings, type Attrs } from './common.ts';
 import { accounts, accountsJson, nics, nicsJson, scheduling, schedulingJson, splitMetadata } from './instance.ts';
 import { text } from '../../rest/reader.ts';
 
@@ -32,7 +32,7 @@ export const computeInstanceTemplateReader = computeReader({
     };
   },
   fromState: (a) => ({
-    kind: 'compute#instanceTemplate', id: undefined, name: a.name, description: a.description ?? '', selfLink: ownSelfLink(a, path),
+    kind: 'compute#instanceTemplate', id: undefined, name: nameOf(a), description: a.description ?? '', selfLink: ownSelfLink(a, path),
     properties: {
       description: a.instance_description || undefined, machineType: a.machine_type, canIpForward: a.can_ip_forward, labels: stateLabels(a),
       tags: { items: a.tags ?? undefined },
