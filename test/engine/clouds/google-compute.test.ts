@@ -188,6 +188,10 @@ t.test('an instance gaining a second interface with an external IP is high; remo
   t.match(await driftOf(v, { network_interface: [nic, open] }), { severity: 'high', ruleId: 'gcp-instance-external-ip-added' });
   const exposed = vm('b', { network_interface: [open] });
   t.match(await driftOf(exposed, { network_interface: [{ ...open, access_config: [] }] }), { ruleId: 'gcp-instance-access-changed' });
+  // An ephemeral external IP changes with a stop and start: ignored (and counted), not reported.
+  const moved = await compareAgainst('google', [exposed], [changed(exposed, { network_interface: [{ ...open, access_config: [{ ...open.access_config[0], nat_ip: '34.9.9.9' }] }] })]);
+  t.same(moved.drifts, []);
+  t.equal(moved.stats.ignoredDiffs, 1);
 });
 
 t.test('a resource gone is deleted; a NAT gone from its router too', async (t) => {
