@@ -12,7 +12,9 @@
 //   gainsRoute     ... and that entry's `after` routes a destination through a target id prefix that `before` did not
 //   test           ... and that entry passes a named predicate (Azure and Google rules: a rule that opens
 //                  22 or 3389 to the internet, a member that is `allUsers`...), given the state and the
-//                  live attributes after the change; `describe` is its condition in words
+//                  live attributes after the change; `describe` is its condition in words; `diff` is the
+//                  drift's whole diff, for a condition spread over several attributes (a firewall's
+//                  source ranges and ports changed together)
 import { AZURE_RULES } from './cloud/azure/rules.ts';
 import { GOOGLE_RULES } from './cloud/google/rules.ts';
 import type { ChangeType, DiffEntry, Severity } from './types.ts';

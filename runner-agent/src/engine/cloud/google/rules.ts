@@ -3,8 +3,10 @@
 import type { SeverityRule } from '../../rules.ts';
 import { PLATFORM_RULES } from './platform/rules.ts';
 import { GCP_DATA_RULES } from './data/rules.ts';
+import { COMPUTE_RULES } from './compute/rules.ts';
 
 export const GOOGLE_RULES: SeverityRule[] = [
   ...PLATFORM_RULES,
   ...GCP_DATA_RULES,
+  ...COMPUTE_RULES,
 ];
