@@ -31,6 +31,9 @@ const Env = Type.Object({
   EXECUTOR_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 20, default: 2 }),
   EXECUTOR_LOCAL_SOURCES: Type.Boolean({ default: false }),
   DRIFT_CLOUD_A_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://[^\\s/]+' })),
+  DRIFT_CLOUD_B_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://[^\\s/]+' })),
+  DRIFT_CLOUD_C_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://[^\\s/]+' })),
+  DRIFT_CLOUD_CA_FILE: Type.Optional(Type.String({ minLength: 1 })),
   SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
   MAIL_FROM: Type.String({ default: 'Drift <no-reply@drift.local>' }),
   MAIL_OUTBOX_DIR: Type.String({ default: '.data/outbox' }),
@@ -132,7 +135,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   return {
     ...cfg,
     publicUrl: (cfg.PUBLIC_URL ?? `http://localhost:${cfg.PORT}`).replace(/\/$/, ''),
-    ...(cfg.DRIFT_CLOUD_A_ENDPOINT ? { DRIFT_CLOUD_A_ENDPOINT: cfg.DRIFT_CLOUD_A_ENDPOINT.replace(/\/+$/, '') } : {}),
+    ...Object.fromEntries((['DRIFT_CLOUD_A_ENDPOINT', 'DRIFT_CLOUD_B_ENDPOINT', 'DRIFT_CLOUD_C_ENDPOINT'] as const)
+      .filter((k) => cfg[k]).map((k) => [k, cfg[k]!.replace(/\/+$/, '')])),
     operator: loadOperatorConfig(cfg.DRIFT_CONFIG),
   };
 }

@@ -8265,11 +8265,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description 'org' (the organization's cloud_a credentials) or a project id (that project's credentials) */
+                    /** @description 'org' (the organization's cloud_a credentials), 'org:cloud_b' or 'org:cloud_c' (its Azure or Google Cloud credentials), or a project id (that project's credentials, whatever their provider) */
                     cloudAccountId?: string;
-                    /** @description Default: every region the account has enabled (EC2 DescribeRegions) */
+                    /** @description Default: every region the account has enabled (cloud_a EC2 DescribeRegions; cloud_b the subscription's locations; cloud_c the project's regions) */
                     regions?: string[];
-                    /** @description Default: every supported type */
+                    /** @description Default: every supported type of the account's provider */
                     resourceTypes?: string[];
                 };
             };
@@ -8334,7 +8334,7 @@ export interface operations {
                 page?: number;
                 limit?: number;
                 status?: "running" | "completed" | "failed";
-                /** @description 'org' (the organization's cloud_a credentials) or a project id (that project's credentials) */
+                /** @description 'org' (the organization's cloud_a credentials), 'org:cloud_b' or 'org:cloud_c' (its Azure or Google Cloud credentials), or a project id (that project's credentials, whatever their provider) */
                 cloudAccountId?: string;
             };
             header?: {
@@ -8811,7 +8811,7 @@ export interface operations {
     discoveryDashboard: {
         parameters: {
             query?: {
-                /** @description 'org' (the organization's cloud_a credentials) or a project id (that project's credentials) */
+                /** @description 'org' (the organization's cloud_a credentials), 'org:cloud_b' or 'org:cloud_c' (its Azure or Google Cloud credentials), or a project id (that project's credentials, whatever their provider) */
                 accountId?: string;
             };
             header?: {
@@ -8884,7 +8884,7 @@ export interface operations {
     discoveryCosts: {
         parameters: {
             query?: {
-                /** @description 'org' (the organization's cloud_a credentials) or a project id (that project's credentials) */
+                /** @description 'org' (the organization's cloud_a credentials), 'org:cloud_b' or 'org:cloud_c' (its Azure or Google Cloud credentials), or a project id (that project's credentials, whatever their provider) */
                 accountId?: string;
                 iacStatus?: "managed" | "orphan" | "ignored";
             };
@@ -18357,7 +18357,7 @@ export interface operations {
                     repositoryUrl?: string | null;
                     /** @description Non-empty: only a self-hosted runner carrying every one of these labels runs the scans; empty: the built-in executor runs them */
                     runnerLabels?: string[];
-                    /** @description Explicit Terraform state location: a path in the repository, relative to each iacPath (no absolute path, no `..` leaving the repository), or s3://bucket/key; otherwise the backend block decides */
+                    /** @description Explicit Terraform state location: a path in the repository, relative to each iacPath (no absolute path, no `..` leaving the repository), or s3://bucket/key (cloud_a), gs://bucket/object (cloud_c), azblob://account/container/blob (cloud_b); otherwise the backend block decides */
                     statePath?: string | null;
                 };
             };
@@ -18552,7 +18552,7 @@ export interface operations {
                     repositoryUrl?: string | null;
                     /** @description Non-empty: only a self-hosted runner carrying every one of these labels runs the scans; empty: the built-in executor runs them */
                     runnerLabels?: string[];
-                    /** @description Explicit Terraform state location: a path in the repository, relative to each iacPath (no absolute path, no `..` leaving the repository), or s3://bucket/key; otherwise the backend block decides */
+                    /** @description Explicit Terraform state location: a path in the repository, relative to each iacPath (no absolute path, no `..` leaving the repository), or s3://bucket/key (cloud_a), gs://bucket/object (cloud_c), azblob://account/container/blob (cloud_b); otherwise the backend block decides */
                     statePath?: string | null;
                 };
             };

@@ -1,5 +1,6 @@
 // Handlers of the Cloud Discovery routes (manifests/discovery.ts), the scan and timeout jobs,
 // and the reclassification after each drift scan (the configs' inventories changed).
+import { readFileSync } from 'node:fs';
 import { definePlugin } from '../../core/plugin.ts';
 import manifest from '../../manifests/discovery.ts';
 import { createDiscoveryStore } from './store.ts';
@@ -16,7 +17,10 @@ export default definePlugin({
     const store = createDiscoveryStore(ctx.db);
     const service = createDiscoveryService(ctx, {
       store, scans: deps.scans, credentials: deps.credentials, projects: deps.projects,
-      endpoint: ctx.config.DRIFT_CLOUD_A_ENDPOINT, timeoutMinutes: ctx.config.SCAN_TIMEOUT_MINUTES, concurrency: CONCURRENCY,
+      endpoint: ctx.config.DRIFT_CLOUD_A_ENDPOINT,
+      restEndpoints: { cloud_b: ctx.config.DRIFT_CLOUD_B_ENDPOINT, cloud_c: ctx.config.DRIFT_CLOUD_C_ENDPOINT },
+      ...(ctx.config.DRIFT_CLOUD_CA_FILE ? { ca: readFileSync(ctx.config.DRIFT_CLOUD_CA_FILE, 'utf8') } : {}),
+      timeoutMinutes: ctx.config.SCAN_TIMEOUT_MINUTES, concurrency: CONCURRENCY,
     });
     ctx.onOrgDelete((orgId) => store.removeOrg(orgId));
     // A drift scan replaced a config's inventory: managed and orphan may have changed.

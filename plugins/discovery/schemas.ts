@@ -3,13 +3,17 @@ import { Type, type Static } from 'typebox';
 import { Nullable, Timestamp, pageFields } from '../../core/schemas.ts';
 import { IAC_STATUSES, SCAN_STATUSES, type DiscoveredResource, type DiscoveryScan } from './store.ts';
 
-const AccountId = Type.String({ minLength: 1, maxLength: 64, pattern: '^(org|[a-f0-9]{24})$', description: "'org' (the organization's cloud_a credentials) or a project id (that project's credentials)" });
-const Region = Type.String({ pattern: '^[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-\\d+$', maxLength: 32 });
+const AccountId = Type.String({
+  minLength: 1, maxLength: 64, pattern: '^(org|org:cloud_[bc]|[a-f0-9]{24})$',
+  description: "'org' (the organization's cloud_a credentials), 'org:cloud_b' or 'org:cloud_c' (its Azure or Google Cloud credentials), or a project id (that project's credentials, whatever their provider)",
+});
+/** An AWS region, an Azure location (westeurope) or a Google region (us-central1). */
+const Region = Type.String({ pattern: '^[a-z][a-z0-9-]{1,39}$', maxLength: 40 });
 
 export const StartScan = Type.Object({
   cloudAccountId: Type.Optional(AccountId),
-  regions: Type.Optional(Type.Array(Region, { maxItems: 40, description: 'Default: every region the account has enabled (EC2 DescribeRegions)' })),
-  resourceTypes: Type.Optional(Type.Array(Type.String({ pattern: '^aws_[a-z0-9_]+$', maxLength: 100 }), { maxItems: 50, description: 'Default: every supported type' })),
+  regions: Type.Optional(Type.Array(Region, { maxItems: 80, description: 'Default: every region the account has enabled (cloud_a EC2 DescribeRegions; cloud_b the subscription\'s locations; cloud_c the project\'s regions)' })),
+  resourceTypes: Type.Optional(Type.Array(Type.String({ pattern: '^(aws|azurerm|google)_[a-z0-9_]+$', maxLength: 100 }), { maxItems: 80, description: 'Default: every supported type of the account\'s provider' })),
 }, { additionalProperties: false });
 export type StartScan = Static<typeof StartScan>;
 

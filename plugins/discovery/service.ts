@@ -10,6 +10,7 @@ import type { CredentialService } from '../credentials/service.ts';
 import type { ProjectService } from '../projects/service.ts';
 import type { ScanService } from '../scans/service.ts';
 import { DISCOVERABLE_TYPES, discoverAccount, regionsOf, type DiscoverInput, type DiscoverOutcome } from '../../runner-agent/src/engine/discover.ts';
+import { discoverableRest, discoverRestAccount, restRegionsOf, type RestDiscoverInput, type RestProvider } from '../../runner-agent/src/engine/discover-rest.ts';
 import { ScanError } from '../../runner-agent/src/engine/errors.ts';
 import type { AwsCredentials } from '../../runner-agent/src/engine/types.ts';
 import { codify, validateHcl } from './iac.ts';
@@ -27,12 +28,25 @@ interface Deps {
   credentials?: Pick<CredentialService, 'values'>;
   projects?: Pick<ProjectService, 'find' | 'credentialValues'>;
   endpoint: string | undefined;
+  /** cloud_b / cloud_c endpoint overrides and extra CA (DRIFT_CLOUD_B/C_ENDPOINT, DRIFT_CLOUD_CA_FILE). */
+  restEndpoints?: Partial<Record<RestProvider, string>>;
+  ca?: string;
   timeoutMinutes: number;
   concurrency: number;
   /** Injected in tests (throttling proxies); discoverAccount otherwise. */
   discover?: (input: DiscoverInput) => Promise<DiscoverOutcome>;
   regions?: (credentials: AwsCredentials, endpoint?: string) => Promise<string[]>;
+  discoverRest?: (input: RestDiscoverInput) => Promise<DiscoverOutcome>;
 }
+
+type Provider = 'cloud_a' | RestProvider;
+/** An account to scan: cloud_a keys, or cloud_b / cloud_c stored credentials as the engine takes them. */
+type Account =
+  | { provider: 'cloud_a'; credentials: AwsCredentials; accountName: string }
+  | { provider: RestProvider; credentials: Record<string, unknown>; accountName: string };
+const ORG_ACCOUNTS: Record<string, Provider> = { org: 'cloud_a', 'org:cloud_b': 'cloud_b', 'org:cloud_c': 'cloud_c' };
+const SET_ROUTE: Record<Provider, string> = { cloud_a: 'cloud-a-credentials', cloud_b: 'cloud-b-credentials', cloud_c: 'cloud-c-credentials' };
+const typesOf = (provider: Provider) => (provider === 'cloud_a' ? DISCOVERABLE_TYPES : discoverableRest(provider));
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -44,30 +58,38 @@ export function createDiscoveryService(ctx: AppContext, d: Deps) {
   const listRegions = d.regions ?? regionsOf;
   const running = new Map<string, AbortController>();
 
-  /** The account's credentials and name; 400 with what to set when there are none usable. */
-  async function account(orgId: string, cloudAccountId: string): Promise<{ credentials: AwsCredentials; accountName: string }> {
+  /** The account's provider, credentials and name; 400 with what to set when there are none usable. */
+  async function account(orgId: string, cloudAccountId: string): Promise<Account> {
     let values: Record<string, unknown> | null;
     let accountName: string;
     let where: string;
-    if (cloudAccountId === ORG_ACCOUNT) {
-      values = (await d.credentials?.values(orgId, 'cloud_a')) as Record<string, unknown> | null ?? null;
-      accountName = 'Organization cloud_a credentials';
-      where = 'No cloud_a credentials are set for the organization: set them with POST /api/auth/cloud-a-credentials, or name a project with its own credentials in cloudAccountId';
+    let provider: Provider;
+    if (ORG_ACCOUNTS[cloudAccountId]) {
+      provider = ORG_ACCOUNTS[cloudAccountId];
+      values = (await d.credentials?.values(orgId, provider)) as Record<string, unknown> | null ?? null;
+      accountName = `Organization ${provider} credentials`;
+      where = `No ${provider} credentials are set for the organization: set them with POST /api/auth/${SET_ROUTE[provider]}, or name a project with its own credentials in cloudAccountId`;
     } else {
       const project = await d.projects?.find(orgId, cloudAccountId);
       if (!project) throw notFound('Cloud account');
+      provider = project.provider as Provider;
       values = await d.projects!.credentialValues(orgId, cloudAccountId);
       accountName = `Project ${project.name}`;
-      where = `Project ${project.name} has no credentials: set them with PUT /api/projects/${cloudAccountId}/credentials (cloud_a accessKeyId and secretAccessKey)`;
-      if (values && project.provider !== 'cloud_a') throw badRequest(`Project ${project.name} holds ${project.provider} credentials; Cloud Discovery scans cloud_a accounts only`);
+      where = `Project ${project.name} has no credentials: set them with PUT /api/projects/${cloudAccountId}/credentials`;
     }
     if (!values) throw badRequest(where);
+    if (provider !== 'cloud_a') {
+      const need = provider === 'cloud_b' ? ['subscriptionId', 'tenantId', 'clientId', 'clientSecret'] : ['projectId', 'serviceAccountKey'];
+      const missing = need.filter((k) => !values![k]);
+      if (missing.length) throw badRequest(`${accountName} lack ${missing.join(', ')}: set them, then scan again`);
+      return { provider, credentials: values, accountName };
+    }
     const { accessKeyId, secretAccessKey, region, sessionToken } = values;
     if (typeof accessKeyId !== 'string' || !accessKeyId || typeof secretAccessKey !== 'string' || !secretAccessKey) {
       throw badRequest(`${accountName} lack an access key id or secret access key: set accessKeyId and secretAccessKey, then scan again`);
     }
     return {
-      accountName,
+      provider: 'cloud_a', accountName,
       credentials: { accessKeyId, secretAccessKey, region: typeof region === 'string' && region ? region : 'us-east-1', ...(typeof sessionToken === 'string' && sessionToken ? { sessionToken } : {}) },
     };
   }
@@ -112,21 +134,24 @@ export function createDiscoveryService(ctx: AppContext, d: Deps) {
       const timer = setTimeout(() => abort.abort(Object.assign(new Error('timeout'), { name: 'TimeoutError' })), timeoutMs);
       const started = Date.now();
       try {
-        const { credentials } = await account(orgId, scan.cloudAccountId);
+        const acct = await account(orgId, scan.cloudAccountId);
         let last = '';
-        const out = await discover({
-          credentials, endpoint: d.endpoint, regions: scan.regions, types: scan.resourceTypes, concurrency: d.concurrency, signal: abort.signal,
-          onProgress: (p) => {
-            const key = `${p.regionsDone}/${p.regionsTotal}`;
-            if (key === last) return;
-            last = key;
-            void d.store.updateScan(orgId, scanId, { progress: p }).catch(() => undefined);
-          },
-        });
+        const onProgress = (p: { regionsDone: number; regionsTotal: number }) => {
+          const key = `${p.regionsDone}/${p.regionsTotal}`;
+          if (key === last) return;
+          last = key;
+          void d.store.updateScan(orgId, scanId, { progress: p }).catch(() => undefined);
+        };
+        const common = { regions: scan.regions, types: scan.resourceTypes, concurrency: d.concurrency, signal: abort.signal, onProgress };
+        const out = acct.provider === 'cloud_a'
+          ? await discover({ ...common, credentials: acct.credentials, endpoint: d.endpoint })
+          // The subscription or project is listed whole; the scan's regions (all, by default) filter what is kept.
+          : await (d.discoverRest ?? discoverRestAccount)({ ...common, provider: acct.provider, credentials: acct.credentials, endpoint: d.restEndpoints?.[acct.provider], ca: d.ca });
+        const looked = acct.provider === 'cloud_a' ? scan.regions : ['*'];
         const now = new Date();
         await d.store.recordFound(orgId, scan.cloudAccountId, scanId, out.resources.map((r) => ({
           resourceType: r.type, service: r.service, resourceId: r.resourceId, region: r.region, attributes: r.attributes, estimatedMonthlyCost: monthlyCost(r.type, r.attributes),
-        })), scan.resourceTypes, scan.regions, now);
+        })), scan.resourceTypes, looked, now);
         await classify(orgId);
         const orphansFound = (await d.store.summaryRows(orgId, scan.cloudAccountId)).filter((r) => r.iacStatus === 'orphan').length;
         await d.store.finishScan(orgId, scanId, {
@@ -156,17 +181,20 @@ export function createDiscoveryService(ctx: AppContext, d: Deps) {
     /** POST /scan: 202 once the scan is recorded running and its job planned. */
     async start(orgId: string, userId: string | null, body: StartScan) {
       const cloudAccountId = body.cloudAccountId ?? ORG_ACCOUNT;
-      const { credentials, accountName } = await account(orgId, cloudAccountId);
-      const resourceTypes = body.resourceTypes?.length ? [...new Set(body.resourceTypes)] : DISCOVERABLE_TYPES;
-      const unknown = resourceTypes.filter((t) => !DISCOVERABLE_TYPES.includes(t));
-      if (unknown.length) throw badRequest(`Unsupported resourceTypes: ${unknown.join(', ')}; supported: ${DISCOVERABLE_TYPES.join(', ')}`);
+      const acct = await account(orgId, cloudAccountId);
+      const { accountName } = acct;
+      const supported = typesOf(acct.provider);
+      const resourceTypes = body.resourceTypes?.length ? [...new Set(body.resourceTypes)] : supported;
+      const unknown = resourceTypes.filter((t) => !supported.includes(t));
+      if (unknown.length) throw badRequest(`Unsupported resourceTypes for ${acct.provider}: ${unknown.join(', ')}; supported: ${supported.join(', ')}`);
       // A running scan of the account is refused before the regions are read (cheap), and by the unique index after.
       const busy = await d.store.runningScan(orgId, cloudAccountId);
       if (busy) throw conflict(`A discovery scan of this account is already running (${busy._id}); wait for it to finish`);
       let regions = body.regions?.length ? [...new Set(body.regions)] : undefined;
       if (!regions) {
         try {
-          regions = await listRegions(credentials, d.endpoint);
+          regions = acct.provider === 'cloud_a' ? await listRegions(acct.credentials, d.endpoint)
+            : await restRegionsOf({ provider: acct.provider, credentials: acct.credentials, endpoint: d.restEndpoints?.[acct.provider], ca: d.ca });
         } catch (err) {
           if (err instanceof ScanError) throw badRequest(err.message);
           throw err;

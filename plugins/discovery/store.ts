@@ -159,7 +159,7 @@ export function createDiscoveryStore(db: Database) {
       }
       if (same.length) await resources.updateMany({ orgId, _id: { $in: same } }, { $set: { lastSeenAt: now, lastScanId: scanId } });
       // Not found where this scan looked (its types and regions; global types live in us-east-1).
-      const gone = stored.filter((r) => !r.missing && !seen.has(`${r.resourceType}|${r.resourceId}`) && types.includes(r.resourceType) && (regions.includes(r.region) || r.region === 'us-east-1' || GLOBAL_TYPES.has(r.resourceType)))
+      const gone = stored.filter((r) => !r.missing && !seen.has(`${r.resourceType}|${r.resourceId}`) && types.includes(r.resourceType) && (regions.includes('*') || regions.includes(r.region) || r.region === 'us-east-1' || GLOBAL_TYPES.has(r.resourceType)))
         .map((r) => r._id);
       if (gone.length) await resources.updateMany({ orgId, _id: { $in: gone } }, { $set: { missing: true, lastScanId: scanId } });
       return { written: fresh.length, unchanged: same.length, missing: gone.length };

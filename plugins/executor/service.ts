@@ -14,6 +14,8 @@ import { detectDrift, type ScanInput, type ScanOutcome } from '../../runner-agen
 export interface ExecutorSettings {
   concurrency: number;
   endpoint: string | undefined;
+  /** Extra CA certificates (PEM) for cloud_b and cloud_c API calls (DRIFT_CLOUD_CA_FILE). */
+  ca?: string;
   /**
    * Whether a config may point the executor at this host's files (an absolute path or file://
    * URL). Off in production: a tenant must not read the service's disk; tests and the demo turn it on.
@@ -49,7 +51,7 @@ export function createExecutor(ctx: AppContext, scans: Pick<ScanService, 'execut
     const timer = setTimeout(() => abort.abort(Object.assign(new Error('timeout'), { name: 'TimeoutError' })), settings.timeoutMs);
     const run = (async () => {
       try {
-        const outcome = await detect({ ...input, signal: abort.signal });
+        const outcome = await detect({ ...input, ...(settings.ca && input.provider !== 'cloud_a' ? { ca: settings.ca } : {}), signal: abort.signal });
         await execution.record(orgId, scanId, { status: 'completed', drifts: outcome.drifts, inventory: outcome.inventory });
         ctx.log.info({ orgId, scanId, drifts: outcome.drifts.length, resources: outcome.resourcesScanned, ms: outcome.stats.durationMs }, 'scan completed');
         return 'ran' as const;

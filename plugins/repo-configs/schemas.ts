@@ -11,7 +11,7 @@ const IacPaths = Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { max
 const Cron = Type.String({ maxLength: 100, description: 'Five-field cron expression (minute hour day-of-month month day-of-week), evaluated in UTC' });
 const RepositoryUrl = Type.String({ minLength: 1, maxLength: 1000, description: 'Where the IaC sources are: a git URL (https://, ssh://, git://, file://, git@host:owner/repo) cloned at the branch, or an absolute path on the machine that runs the scan' });
 const RunnerLabels = Type.Array(RunnerLabel, { maxItems: MAX_RUNNER_LABELS, uniqueItems: true, description: 'Non-empty: only a self-hosted runner carrying every one of these labels runs the scans; empty: the built-in executor runs them' });
-const StatePath = Type.String({ minLength: 1, maxLength: 1000, description: 'Explicit Terraform state location: a path in the repository, relative to each iacPath (no absolute path, no `..` leaving the repository), or s3://bucket/key; otherwise the backend block decides' });
+const StatePath = Type.String({ minLength: 1, maxLength: 1000, description: 'Explicit Terraform state location: a path in the repository, relative to each iacPath (no absolute path, no `..` leaving the repository), or s3://bucket/key (cloud_a), gs://bucket/object (cloud_c), azblob://account/container/blob (cloud_b); otherwise the backend block decides' });
 
 export const CreateRepoConfig = Type.Object({
   repositoryName: RepositoryName,

@@ -36,8 +36,8 @@ export const configView = (c: RepoConfig) => ({
 });
 
 /**
- * iacPaths and statePath name places inside the repository (statePath may be s3://bucket/key
- * instead): the built-in executor runs on the service's host, and a path out of the checkout
+ * iacPaths and statePath name places inside the repository (statePath may be s3://bucket/key,
+ * gs://bucket/object or azblob://account/container/blob instead): the built-in executor runs on the service's host, and a path out of the checkout
  * would read its files (issue #10). The engine applies the same rules (paths.ts) to configs
  * stored before this check. On update, a statePath is checked against the iacPaths it will be
  * read from, given or stored. A 400 like the schema's: validation_failed, details naming the field.

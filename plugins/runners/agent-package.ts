@@ -75,13 +75,16 @@ here=$(cd -P "$(dirname "$src")/.." && pwd)
 exec "$here/node/bin/node" "$here/lib/drift-runner.mjs" "$@"
 `;
 
-// ES module output: CommonJS dependencies inside call require() and read __dirname.
+// ES module output: CommonJS dependencies inside call require() and read __dirname. The banner's
+// own names are unique and the free `__dirname` / `__filename` of bundled code are defined to
+// them: a bundled ES module that declares its own `__dirname` (the `open` package does) keeps it
+// instead of clashing with the banner's.
 const BANNER = [
   "import { createRequire as __driftRequire } from 'node:module';",
   "import { fileURLToPath as __driftPath } from 'node:url';",
   'const require = __driftRequire(import.meta.url);',
-  'const __filename = __driftPath(import.meta.url);',
-  "const __dirname = __driftPath(new URL('.', import.meta.url));",
+  'const __driftFilename = __driftPath(import.meta.url);',
+  "const __driftDirname = __driftPath(new URL('.', import.meta.url));",
 ].join('\n');
 
 /** Builds the package into `outFile` (esbuild, then tar). */
@@ -97,7 +100,7 @@ export async function buildAgentPackage(outFile: string): Promise<{ version: str
       outfile: path.join(staging, 'lib', 'drift-runner.mjs'),
       bundle: true, platform: 'node', format: 'esm', target: `node${runtimeLock().version.split('.')[0]}`,
       minifyWhitespace: true, minifySyntax: true, legalComments: 'none', logLevel: 'silent',
-      define: { DRIFT_RUNNER_BUNDLED_VERSION: JSON.stringify(version) },
+      define: { DRIFT_RUNNER_BUNDLED_VERSION: JSON.stringify(version), __dirname: '__driftDirname', __filename: '__driftFilename' },
       // hcl2json's Go glue: `globalThis.performance ??= require('performance')`, never reached on Node 16+.
       external: ['performance'],
       banner: { js: BANNER },

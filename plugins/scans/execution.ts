@@ -11,7 +11,7 @@ import type { AppContext } from '../../core/context.ts';
 import type { RepoConfigService } from '../repo-configs/service.ts';
 import type { DetectedDrift, InventoryItem } from '../../runner-agent/src/engine/index.ts';
 import type { RecordOutcome, ScanResults } from './record.ts';
-import { isForRunners, labelsMatch, scanInputOrFail, toReportedDrifts, type CredentialReaders, type ScanJobInput } from './scan-job.ts';
+import { isForRunners, labelsMatch, scanInputOrFail, toReportedDrifts, type CredentialReaders, type Endpoints, type ScanJobInput } from './scan-job.ts';
 import type { Scan, ScanStore } from './store.ts';
 
 /** Pending scans one runner poll looks at, oldest first: enough to get past those other runners are claiming. */
@@ -22,7 +22,7 @@ interface Deps {
   configs: Pick<RepoConfigService, 'find' | 'configsOf'>;
   readers: CredentialReaders;
   results: ScanResults;
-  endpoint: string | undefined;
+  endpoints: Endpoints;
 }
 
 /** What the built-in executor may do with a scan. */
@@ -86,7 +86,7 @@ export function createExecution(ctx: AppContext, d: Deps) {
       if (isForRunners(config)) return { kind: 'runners' };
       const claimed = await ctx.once.runOnce(`execute:${scanId}`, orgId, async (): Promise<ExecutorClaim> => {
         // A config that cannot be scanned fails the scan from pending: it never started.
-        const input = await scanInputOrFail(d.readers, d.results, config, scanId, d.endpoint, check, scan.trigger?.addresses);
+        const input = await scanInputOrFail(d.readers, d.results, config, scanId, d.endpoints, check, scan.trigger?.addresses);
         if (!input) return { kind: 'failed' };
         const started = await d.results.recordScanResult(orgId, scanId, { status: 'running' });
         if (started.scan.status !== 'running') return { kind: 'not-pending' }; // cancelled in between
@@ -114,7 +114,7 @@ export function createExecution(ctx: AppContext, d: Deps) {
         const claimed = await ctx.once.runOnce(`runner-claim:${scan._id}`, orgId, async () => {
           await holds.hold(orgId, runner._id, scan._id);
           try {
-            const input = await scanInputOrFail(d.readers, d.results, byId.get(scan.repositoryConfig)!, scan._id, d.endpoint, undefined, scan.trigger?.addresses);
+            const input = await scanInputOrFail(d.readers, d.results, byId.get(scan.repositoryConfig)!, scan._id, d.endpoints, undefined, scan.trigger?.addresses);
             if (!input) {
               // Nothing a runner could do with it: the scan failed here, and the poll goes on.
               await holds.lost(orgId, scan._id);
@@ -144,7 +144,7 @@ export function createExecution(ctx: AppContext, d: Deps) {
       const scan = await d.scans.get(orgId, scanId);
       const config = scan?.status === 'running' ? await d.configs.find(orgId, scan.repositoryConfig) : null;
       if (!scan || !config) return null;
-      const input = await scanInputOrFail(d.readers, d.results, config, scan._id, d.endpoint, undefined, scan.trigger?.addresses);
+      const input = await scanInputOrFail(d.readers, d.results, config, scan._id, d.endpoints, undefined, scan.trigger?.addresses);
       return input ? jobOf(scan, input) : null;
     },
 

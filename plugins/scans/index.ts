@@ -20,7 +20,7 @@ export default definePlugin({
     const configs = deps['repo-configs'];
     const service = createScanService(ctx, {
       scans, managed, drifts: deps.drifts, configs, readers: { credentials: deps.credentials, projects: deps.projects, sourceHost: deps.scm },
-      timeoutMinutes: ctx.config.SCAN_TIMEOUT_MINUTES, endpoint: ctx.config.DRIFT_CLOUD_A_ENDPOINT,
+      timeoutMinutes: ctx.config.SCAN_TIMEOUT_MINUTES, endpoints: { cloud_a: ctx.config.DRIFT_CLOUD_A_ENDPOINT, cloud_b: ctx.config.DRIFT_CLOUD_B_ENDPOINT, cloud_c: ctx.config.DRIFT_CLOUD_C_ENDPOINT },
     });
     // Scans per day (UTC): the limit counts scans started, through the day's numbered quota keys
     // (service.takeQuota); the usage shown is the scans of the day.

@@ -64,7 +64,11 @@ export async function credentialsFor(readers: CredentialReaders, config: RepoCon
 }
 
 /** `addresses`: a targeted re-check's (the scan's trigger); only those are read and compared. */
-export async function buildScanInput(readers: CredentialReaders, config: RepoConfig, endpoint: string | undefined, addresses?: string[]): Promise<ScanJobInput> {
+/** Endpoint overrides per provider (DRIFT_CLOUD_A/B/C_ENDPOINT). */
+export type Endpoints = Partial<Record<RepoConfig['provider'], string>>;
+
+export async function buildScanInput(readers: CredentialReaders, config: RepoConfig, endpoints: Endpoints, addresses?: string[]): Promise<ScanJobInput> {
+  const endpoint = endpoints[config.provider];
   const statePath = config.statePath;
   const cloneUrl = await readers.sourceHost?.cloneUrl(config.orgId, config.repositoryName, config.repositoryUrl ?? undefined);
   return {
@@ -72,7 +76,7 @@ export async function buildScanInput(readers: CredentialReaders, config: RepoCon
     iacPaths: config.iacPaths ?? [],
     provider: config.provider,
     credentials: await credentialsFor(readers, config),
-    ...(endpoint && config.provider === 'cloud_a' ? { endpoint } : {}),
+    ...(endpoint ? { endpoint } : {}),
     ...(typeof statePath === 'string' && statePath ? { statePath } : {}),
     ...(addresses ? { addresses } : {}),
   };
@@ -84,11 +88,11 @@ export async function buildScanInput(readers: CredentialReaders, config: RepoCon
  * input with a ConfigProblem of its own. Any other error propagates.
  */
 export async function scanInputOrFail(
-  readers: CredentialReaders, results: ScanResults, config: RepoConfig, scanId: string, endpoint: string | undefined, check?: (input: ScanJobInput) => void,
+  readers: CredentialReaders, results: ScanResults, config: RepoConfig, scanId: string, endpoints: Endpoints, check?: (input: ScanJobInput) => void,
   addresses?: string[],
 ): Promise<ScanJobInput | null> {
   try {
-    const input = await buildScanInput(readers, config, endpoint, addresses);
+    const input = await buildScanInput(readers, config, endpoints, addresses);
     check?.(input);
     return input;
   } catch (err) {

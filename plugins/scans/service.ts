@@ -16,7 +16,7 @@ import { createLimitConsumer } from '../../core/guards/rate-limit.ts';
 import { scanView } from './schemas.ts';
 import { createRecorder, type ResultAnnotator } from './record.ts';
 import { createExecution } from './execution.ts';
-import type { CredentialReaders } from './scan-job.ts';
+import type { CredentialReaders, Endpoints } from './scan-job.ts';
 import { isoDay } from '../drifts/trend.ts';
 
 /** Agenda job the executor (detection-engine issue) defines; nothing here runs it. */
@@ -35,8 +35,8 @@ interface Deps {
   /** Credential services of the plugins scans uses (scan inputs). */
   readers: CredentialReaders;
   timeoutMinutes: number;
-  /** cloud_a endpoint override handed to every scan (moto in tests and the demo). */
-  endpoint: string | undefined;
+  /** Endpoint overrides handed to every scan of each provider (moto, the fake ARM and Google APIs in tests and the demo). */
+  endpoints: Endpoints;
 }
 
 /**
@@ -51,7 +51,7 @@ export function createScanService(ctx: AppContext, d: Deps) {
     scans: d.scans, drifts: d.drifts.results, configs: d.configs, managed: d.managed, annotators,
     onRunning: (scan) => ctx.scheduler.at(new Date(scan.startedAt!.getTime() + timeoutMs), TIMEOUT_JOB, { orgId: scan.orgId, scanId: scan._id }),
   });
-  const execution = createExecution(ctx, { scans: d.scans, configs: d.configs, readers: d.readers, results: recorder, endpoint: d.endpoint });
+  const execution = createExecution(ctx, { scans: d.scans, configs: d.configs, readers: d.readers, results: recorder, endpoints: d.endpoints });
 
   async function loadConfig(orgId: string, id: string) {
     const c = await d.configs.find(orgId, id);

@@ -19,6 +19,8 @@ export interface AgentOptions {
   heartbeatIntervalMs: number;
   /** How long a running scan may go on after stop() before it is aborted. */
   graceMs: number;
+  /** Extra CA certificates (PEM) for cloud_b and cloud_c calls (DRIFT_CLOUD_CA_FILE). */
+  cloudCa?: string;
   /** Overrides the job's cloud_a endpoint (a runner inside the customer's network knows its own). */
   cloudAEndpoint?: string;
   log: (level: 'info' | 'warn' | 'error', msg: string) => void;
@@ -165,8 +167,10 @@ export class Agent {
     await this.queue({ jobId: job._id, status: 'running' });
     let report: JobReport;
     try {
-      const endpoint = this.o.cloudAEndpoint ?? job.scan.endpoint;
-      const out = await (this.o.detect ?? detectDrift)({ ...job.scan, ...(endpoint ? { endpoint } : {}), signal: this.jobAbort.signal });
+      // The runner's own cloud_a endpoint (and CA file) win over the job's: it knows its network.
+      const endpoint = (job.scan.provider === 'cloud_a' ? this.o.cloudAEndpoint : undefined) ?? job.scan.endpoint;
+      const ca = job.scan.provider !== 'cloud_a' ? this.o.cloudCa : undefined;
+      const out = await (this.o.detect ?? detectDrift)({ ...job.scan, ...(endpoint ? { endpoint } : {}), ...(ca ? { ca } : {}), signal: this.jobAbort.signal });
       // The inventory (every managed instance of the states) within the service's bound; a larger one is left out.
       const inventory = out.inventory && out.inventory.length <= INVENTORY_MAX ? { inventory: out.inventory } : {};
       if (out.inventory && out.inventory.length > INVENTORY_MAX) this.o.log('warn', `job ${job._id}: ${out.inventory.length} managed instances, more than the ${INVENTORY_MAX} a report carries; inventory left out`);

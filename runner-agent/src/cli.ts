@@ -9,6 +9,7 @@
 // Every flag has an environment variable (flags win): DRIFT_API_URL, DRIFT_RUNNER_TOKEN,
 // DRIFT_RUNNER_STATE_DIR, DRIFT_POLL_INTERVAL, DRIFT_HEARTBEAT_INTERVAL, DRIFT_GRACE_PERIOD,
 // DRIFT_CLOUD_A_ENDPOINT. The token stays out of flags in service units (ps shows flags).
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -23,6 +24,7 @@ Options (or environment variables):
   --heartbeat-interval SECONDS DRIFT_HEARTBEAT_INTERVAL  (default 30; keep it below the service's RUNNER_OFFLINE_AFTER)
   --grace-period SECONDS       DRIFT_GRACE_PERIOD        on SIGTERM, time the running scan gets to finish (default 30)
   --cloud-a-endpoint URL       DRIFT_CLOUD_A_ENDPOINT    cloud_a API endpoint override (replaces the job's)
+                               DRIFT_CLOUD_CA_FILE       extra CA certificates (PEM) for cloud_b/cloud_c API calls
   drift-runner coverage <state file | s3://bucket/key> [--json]   what share of a state the engine compares (--help for options)
   drift-runner replay <state file> [--json]   the engine against a fake cloud built from the state: every drift is a false positive
   drift-runner evaluate --plan <plan.json> --repository <id> --url <api> --token <ci_ token>   guardrails on a plan (exit 0 allowed, 1 blocked, 2 pending approval)
@@ -63,8 +65,17 @@ export function parse(argv: string[], env: NodeJS.ProcessEnv) {
       heartbeatIntervalMs: seconds('--heartbeat-interval', values['heartbeat-interval'] ?? env.DRIFT_HEARTBEAT_INTERVAL, 30, 1),
       graceMs: seconds('--grace-period', values['grace-period'] ?? env.DRIFT_GRACE_PERIOD, 30, 0),
       ...(endpoint ? { cloudAEndpoint: endpoint } : {}),
+      ...(env.DRIFT_CLOUD_CA_FILE ? { cloudCa: readCaFile(env.DRIFT_CLOUD_CA_FILE) } : {}),
     },
   };
+}
+
+function readCaFile(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new UsageError(`DRIFT_CLOUD_CA_FILE ${file} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
 }
 
 export const log = (level: 'info' | 'warn' | 'error', msg: string) => process.stderr.write(`${new Date().toISOString()} ${level} ${msg}\n`);

@@ -12,10 +12,12 @@ import { parseRootModule, type RootModule } from './engine/hcl.ts';
 import { readStateDocument } from './engine/state-v4.ts';
 
 export const COVERAGE_USAGE = `Usage: drift-runner coverage <state file | s3://bucket/key> [options]
-  --json           print one JSON document: {total, compared, percent, byType, other}
+  --json           print one JSON document: {total, compared, percent, byType, other, providers}
+                   (providers: {aws, azurerm, google}, each {total, compared, percent}; the rest is aws_*)
   --config DIR     folder of the .tf/.tofu files that wrote the state, for provider regions
                    (default: the state file's folder when it holds any)
   --region REGION  the region the scan's credentials carry (default: AWS_REGION, AWS_DEFAULT_REGION)
+  --project ID     the Google project the scan's credentials carry (default: GOOGLE_CLOUD_PROJECT)
   --endpoint URL   S3 endpoint override for an s3:// state (default: DRIFT_CLOUD_A_ENDPOINT)`;
 
 async function readState(source: string, region: string, endpoint: string | undefined): Promise<string> {
@@ -43,12 +45,12 @@ async function readState(source: string, region: string, endpoint: string | unde
 const holdsConfig = (dir: string) => existsSync(dir) && statSync(dir).isDirectory() && readdirSync(dir).some((f) => /\.(tf|tofu)(\.json)?$/.test(f));
 
 export async function coverageMain(argv: string[], env: NodeJS.ProcessEnv, out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
-  let values: { json?: boolean; config?: string; region?: string; endpoint?: string; help?: boolean };
+  let values: { json?: boolean; config?: string; region?: string; project?: string; endpoint?: string; help?: boolean };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
       args: argv, allowPositionals: true, strict: true,
-      options: { json: { type: 'boolean' }, config: { type: 'string' }, region: { type: 'string' }, endpoint: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: { json: { type: 'boolean' }, config: { type: 'string' }, region: { type: 'string' }, project: { type: 'string' }, endpoint: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     }));
   } catch (e) {
     err.write(`drift-runner coverage: ${(e as Error).message}\n${COVERAGE_USAGE}\n`);
@@ -66,7 +68,7 @@ export async function coverageMain(argv: string[], env: NodeJS.ProcessEnv, out: 
     const configDir = values.config ?? (source.startsWith('s3://') ? undefined : path.dirname(path.resolve(source)));
     let module: RootModule | undefined;
     if (configDir && (values.config || holdsConfig(configDir))) module = await parseRootModule(path.resolve(configDir), '');
-    const report = await stateCoverage(doc, { supported: (t) => !!AWS_READERS[t], module, credentialsRegion: region });
+    const report = await stateCoverage(doc, { supported: (t) => !!AWS_READERS[t], module, credentialsRegion: region, credentialsProject: values.project ?? env.GOOGLE_CLOUD_PROJECT ?? '' });
     out.write(values.json ? `${JSON.stringify(report)}\n` : `${formatCoverage(report)}\n`);
     return 0;
   } catch (e) {

@@ -154,7 +154,10 @@ t.test('drift-runner coverage reads an s3:// state', async (t) => {
   out.on('data', (c) => { text += c; });
   const code = await coverageMain(['--json', `s3://${bucket}/env/prod.tfstate`, '--endpoint', endpoint], {}, out, new PassThrough());
   t.equal(code, 0);
-  t.same(JSON.parse(text), { total: 1, compared: 1, percent: 100, byType: { aws_security_group: { total: 1, compared: 1 } }, other: 1 });
+  t.same(JSON.parse(text), {
+    total: 1, compared: 1, percent: 100, byType: { aws_security_group: { total: 1, compared: 1 } }, other: 1,
+    providers: { aws: { total: 1, compared: 1, percent: 100 }, azurerm: { total: 0, compared: 0, percent: 100 }, google: { total: 0, compared: 0, percent: 100 } },
+  });
 });
 
 t.test('a deletion in a region only the credentials gave is reported, and the stats say so', async (t) => {

@@ -72,12 +72,14 @@ t.test('errors a user can act on', async (t) => {
   };
   await rejects(scan({ credentials: null }), 'no_credentials', /No cloud_a credentials: add them/, 'no credentials');
   await rejects(scan({ credentials: { region: 'us-east-1' } }), 'no_credentials', /lack an access key id/, 'incomplete credentials');
-  await rejects(scan({ provider: 'cloud_b' }), 'unsupported_provider', /cloud_b is not available yet: only cloud_a \(aws_instance, /, 'cloud_b');
-  await rejects(scan({ provider: 'cloud_c' }), 'unsupported_provider', /cloud_c/, 'cloud_c');
+  await rejects(scan({ provider: 'cloud_b' }), 'no_credentials', /The cloud_b credentials lack subscriptionId/, 'cloud_b with cloud_a keys');
+  await rejects(scan({ provider: 'cloud_c' }), 'no_credentials', /cloud_c/, 'cloud_c with cloud_a keys');
+  await rejects(scan({ provider: 'cloud_x' as ScanInput['provider'] }), 'unsupported_provider', /Unknown provider cloud_x/, 'an unknown provider');
   await rejects(scan({}), 'state_not_found', /No state file at terraform\.tfstate \(no backend block/, 'no local state');
   await rejects(scan({ statePath: `s3://${stateBucket}/missing.tfstate` }), 'state_not_found', new RegExp(`No state object at s3://${stateBucket}/missing.tfstate .*the key does not exist`), 'missing S3 key');
   await rejects(scan({ statePath: 's3://no-such-bucket-drift/x' }), 'state_not_found', /the bucket does not exist/, 'missing S3 bucket');
-  await rejects(scan({ source: path({ 'main.tf': 'terraform {\n  backend "gcs" {\n    bucket = "b"\n  }\n}\n' }) }), 'state_not_found', /backend "gcs" .* not supported.*state path/, 'unsupported backend');
+  await rejects(scan({ source: path({ 'main.tf': 'terraform {\n  backend "consul" {\n    path = "b"\n  }\n}\n' }) }), 'state_not_found', /backend "consul" .* not supported.*state path/, 'unsupported backend');
+  await rejects(scan({ source: path({ 'main.tf': 'terraform {\n  backend "gcs" {\n    bucket = "b"\n  }\n}\n' }) }), 'no_credentials', /gs:\/\/b\/default\.tfstate \(backend "gcs"\) needs cloud_c credentials/, 'a gcs state on a cloud_a config');
   await rejects(scan({ source: path({ 'main.tf': 'terraform {\n  backend "s3" {}\n}\n' }) }), 'state_not_found', /partial backend configuration/, 'partial s3 backend');
   await rejects(scan({ source: path({ 'main.tf': 'resource "aws_instance" "x" {\n  ami = \n}\n' }) }), 'parse_error', /Could not parse main\.tf/, 'bad HCL');
   await rejects(scan({ source: path({ 'README.md': 'x' }) }), 'parse_error', /IaC path "" holds no \.tf or \.tofu files/, 'no .tf files');

@@ -164,6 +164,7 @@ t.test('coverage: deposed objects left out, instances without attributes named',
   t.same(report, {
     total: 3, compared: 1, percent: 33.3, other: 1,
     byType: { aws_instance: { total: 2, compared: 1, reason: 'no attributes in the state' }, aws_glue_job: { total: 1, compared: 0, reason: 'type not supported' } },
+    providers: { aws: { total: 3, compared: 1, percent: 33.3 }, azurerm: { total: 0, compared: 0, percent: 100 }, google: { total: 0, compared: 0, percent: 100 } },
   });
 });
 

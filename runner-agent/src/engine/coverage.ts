@@ -2,6 +2,10 @@
 // reads live and, for the rest, why not (no reader for the type, no region found, no attributes
 // in the state). Offline: it reads the state (and, when given, the configuration beside it for
 // provider regions), never the cloud. `drift-runner coverage` prints it (cli.ts).
+import { AZURE_READERS } from './cloud/azure/index.ts';
+import { azureScope } from './cloud/azure/scope.ts';
+import { GOOGLE_READERS } from './cloud/google/index.ts';
+import { GoogleScopes } from './cloud/google/scope.ts';
 import type { RootModule } from './hcl.ts';
 import { noConfiguration, RegionResolver } from './region.ts';
 import type { StateDocument } from './state-v4.ts';
@@ -17,7 +21,17 @@ export interface CoverageReport {
   byType: Record<string, TypeCoverage>;
   /** Managed instances of other providers (random_*, tls_*, null_resource...), outside the percentage. */
   other: number;
+  /**
+   * Per cloud provider: aws (the figures above), azurerm and google (google-beta included: it
+   * writes google_* types). An azurerm instance is compared when a reader exists and its state
+   * holds its ARM id; a google one when a reader exists and its project is known (attributes,
+   * provider block, or the credentials' project given as `credentialsProject`).
+   */
+  providers: Record<'aws' | 'azurerm' | 'google', ProviderCoverage>;
 }
+
+export interface ProviderCoverage { total: number; compared: number; percent: number }
+const percentOf = (compared: number, total: number) => (total ? Math.round((compared / total) * 1000) / 10 : 100);
 
 export const REASONS = {
   unsupported: 'type not supported',
@@ -33,6 +47,8 @@ export interface CoverageOptions {
   repoRoot?: string;
   /** The region the scan's credentials would carry (the last resort of region.ts). */
   credentialsRegion?: string;
+  /** The Google project the scan's credentials would carry (the last resort of google/scope.ts). */
+  credentialsProject?: string;
 }
 
 export async function stateCoverage(doc: StateDocument, opts: CoverageOptions): Promise<CoverageReport> {
@@ -47,7 +63,16 @@ export async function stateCoverage(doc: StateDocument, opts: CoverageOptions): 
     if (why) t.why.add(why);
     else t.compared++;
   };
+  const clouds = { azurerm: { total: 0, compared: 0 }, google: { total: 0, compared: 0 } };
+  const google = new GoogleScopes(module, opts.repoRoot ?? module.dir, opts.credentialsProject ?? '');
+  await google.prepare(doc.instances);
   for (const i of doc.instances) {
+    if (i.type.startsWith('azurerm_') || i.type.startsWith('google_')) {
+      const c = i.type.startsWith('azurerm_') ? clouds.azurerm : clouds.google;
+      c.total++;
+      const read = i.type.startsWith('azurerm_') ? !!AZURE_READERS[i.type] && !!azureScope(i) : !!GOOGLE_READERS[i.type] && !!(await google.scopeOf(i));
+      if (read) c.compared++;
+    }
     if (!i.type.startsWith('aws_')) { other++; continue; }
     if (!opts.supported(i.type)) count(i.type, REASONS.unsupported);
     else count(i.type, regions.regionOf(i).region ? undefined : REASONS.region);
@@ -55,18 +80,25 @@ export async function stateCoverage(doc: StateDocument, opts: CoverageOptions): 
   for (const { type } of doc.empty) {
     if (type.startsWith('aws_')) count(type, REASONS.empty);
     else other++;
+    if (type.startsWith('azurerm_')) clouds.azurerm.total++;
+    if (type.startsWith('google_')) clouds.google.total++;
   }
   const total = Object.values(byType).reduce((n, t) => n + t.total, 0);
   const compared = Object.values(byType).reduce((n, t) => n + t.compared, 0);
   const sorted = Object.keys(byType).sort((a, b) => byType[b].total - byType[a].total || a.localeCompare(b));
   return {
     total, compared,
-    percent: total ? Math.round((compared / total) * 1000) / 10 : 100,
+    percent: percentOf(compared, total),
     byType: Object.fromEntries(sorted.map((type) => {
       const { total: n, compared: c, why } = byType[type];
       return [type, { total: n, compared: c, ...(why.size ? { reason: [...why].join('; ') } : {}) }];
     })),
     other,
+    providers: {
+      aws: { total, compared, percent: percentOf(compared, total) },
+      azurerm: { ...clouds.azurerm, percent: percentOf(clouds.azurerm.compared, clouds.azurerm.total) },
+      google: { ...clouds.google, percent: percentOf(clouds.google.compared, clouds.google.total) },
+    },
   };
 }
 
@@ -80,5 +112,7 @@ export function formatCoverage(r: CoverageReport): string {
     ...rows.map(line),
     '',
     `${r.compared} of ${r.total} aws_* instances compared (${r.percent}%); ${r.other} instances of other providers not counted`,
+    ...(['azurerm', 'google'] as const).filter((p) => r.providers[p].total)
+      .map((p) => `${r.providers[p].compared} of ${r.providers[p].total} ${p}_* instances compared (${r.providers[p].percent}%)`),
   ].join('\n');
 }

@@ -35,6 +35,9 @@ function setKeys(list: unknown, keyOf: NonNullable<CompareSpec['sets']>[string],
   return [...new Set(arr.flatMap((e) => keyOf(e, owner, attribute)))].sort();
 }
 
+/** A set attribute the state marks sensitive is compared as its hash (a string), not as a list. */
+const listsOrEmpty = (a: unknown, b: unknown) => (Array.isArray(a) || isEmpty(a)) && (Array.isArray(b) || isEmpty(b));
+
 /** Generic element key: the element's canonical JSON with empties dropped and scalar lists sorted. */
 export function genericKey(e: unknown): string[] {
   const norm = (v: unknown): unknown => {
@@ -80,7 +83,7 @@ export function compareAttributes(
       if (canonicalText(normalizePolicy(a)) !== canonicalText(normalizePolicy(b))) emit(p, a, b, true);
       return;
     }
-    const setKey = spec.sets?.[p];
+    const setKey = listsOrEmpty(a, b) ? spec.sets?.[p] : undefined;
     if (setKey) {
       if (setKeys(a, setKey, owner, p).join('\n') !== setKeys(b, setKey, owner, p).join('\n')) emit(p, a, b);
       return;
@@ -127,7 +130,7 @@ export function compareAttributes(
 
   function sameValue(p: string, a: unknown, b: unknown, owner: Record<string, unknown>): boolean {
     if (spec.policies?.some((pat) => pathMatches(pat, p))) return canonicalText(normalizePolicy(a)) === canonicalText(normalizePolicy(b));
-    const setKey = spec.sets?.[p];
+    const setKey = listsOrEmpty(a, b) ? spec.sets?.[p] : undefined;
     if (setKey) return setKeys(a, setKey, owner, p).join('\n') === setKeys(b, setKey, owner, p).join('\n');
     if (isEmpty(a) && isEmpty(b)) return true;
     if (Array.isArray(a) && Array.isArray(b) && !a.some(isObject) && !b.some(isObject)) return scalarSet(a).join('\n') === scalarSet(b).join('\n');

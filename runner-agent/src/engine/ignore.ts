@@ -16,9 +16,13 @@
 // module path, so `aws_instance.*.tags.LastSeen` also covers `module.app.aws_instance.web`.
 import { readFile } from 'node:fs/promises';
 import { formatAddress, parseAddress } from './address.ts';
+import { AZURE_NETWORK_IGNORED } from './cloud/azure/network/ignore.ts';
 import { AZURE_RESOURCES_IGNORED } from './cloud/azure/resources/ignore.ts';
 import { insideCheckout } from './paths.ts';
 import { globRegExp } from './values.ts';
+import { PLATFORM_IGNORED } from './cloud/google/platform/index.ts';
+import { GCP_DATA_IGNORED } from './cloud/google/data/ignore.ts';
+import { COMPUTE_IGNORED } from './cloud/google/compute/ignored.ts';
 
 /** Attribute patterns per resource type; `*` applies to every type. */
 export const IGNORED_ATTRIBUTES: Record<string, string[]> = {
@@ -80,7 +84,11 @@ export const IGNORED_ATTRIBUTES: Record<string, string[]> = {
   aws_sqs_queue: ['url', 'name_prefix'],
   aws_route53_zone: ['name_servers', 'primary_name_server', 'force_destroy', 'delegation_set_id'],
   aws_route53_record: ['fqdn', 'allow_overwrite'],
+  ...AZURE_NETWORK_IGNORED,
+  ...COMPUTE_IGNORED,
   aws_autoscaling_group: ['name_prefix', 'force_delete', 'force_delete_warm_pool', 'wait_for_capacity_timeout', 'min_elb_capacity', 'wait_for_elb_capacity', 'predicted_capacity'],
+  ...PLATFORM_IGNORED,
+  ...GCP_DATA_IGNORED,
   ...AZURE_RESOURCES_IGNORED,
 };
 

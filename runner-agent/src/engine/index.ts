@@ -4,6 +4,9 @@
 // and returns drift records with attribute-level diffs and a severity from rules.ts.
 import path from 'node:path';
 import { AWS_READERS, AwsContext } from './cloud/aws/index.ts';
+import { AZURE_READERS } from './cloud/azure/index.ts';
+import { GOOGLE_READERS } from './cloud/google/index.ts';
+import { compareScoped, restSetup, withScopes } from './rest-scan.ts';
 import { compareLive } from './compare.ts';
 import { ScanError, timeoutError } from './errors.ts';
 import { parseRootModule, type RootModule } from './hcl.ts';
@@ -35,8 +38,8 @@ export { readStateDocument, type StateDocument } from './state-v4.ts';
 /** Resource types compared against the live cloud, per provider (README: supported resources). */
 export const SUPPORTED_RESOURCE_TYPES: Record<ScanInput['provider'], string[]> = {
   cloud_a: Object.keys(AWS_READERS),
-  cloud_b: [],
-  cloud_c: [],
+  cloud_b: Object.keys(AZURE_READERS),
+  cloud_c: Object.keys(GOOGLE_READERS),
 };
 
 const DEFAULT_REGION = 'us-east-1';
@@ -77,10 +80,8 @@ export async function detectDrift(input: ScanInput): Promise<ScanOutcome> {
   const progress = (phase: string, done: number, total: number) => input.onProgress?.({ phase, done, total });
   const { signal } = input;
   checkAbort(signal);
-  if (input.provider !== 'cloud_a') {
-    throw new ScanError('unsupported_provider',
-      `Drift detection for ${input.provider} is not available yet: only cloud_a (${SUPPORTED_RESOURCE_TYPES.cloud_a.join(', ')}) is scanned`);
-  }
+  if (input.provider === 'cloud_b' || input.provider === 'cloud_c') return detectRestDrift(input, started);
+  if (input.provider !== 'cloud_a') throw new ScanError('unsupported_provider', `Unknown provider ${String(input.provider)}: scan cloud_a, cloud_b or cloud_c`);
   const credentials = awsCredentials(input.credentials);
   const roots = rootPaths(input.iacPaths);
 
@@ -146,9 +147,77 @@ export async function detectDrift(input: ScanInput): Promise<ScanOutcome> {
   }
 }
 
+/** A cloud_b or cloud_c scan: the same steps on the REST readers (rest-scan.ts). */
+async function detectRestDrift(input: ScanInput, started: number): Promise<ScanOutcome> {
+  const progress = (phase: string, done: number, total: number) => input.onProgress?.({ phase, done, total });
+  const { signal } = input;
+  const roots = rootPaths(input.iacPaths);
+  const setup = await restSetup(input);
+  progress('source', 0, 1);
+  const repo = await checkout(input.source, signal).catch(async (e: unknown) => { await setup.close(); throw e; });
+  try {
+    progress('source', 1, 1);
+    const ignore = buildIgnoreRules(await loadIgnoreFile(repo.root));
+    const stats: ScanStats = {
+      mode: 'sdk', durationMs: 0, sdkCalls: 0, sdkCallsByService: {}, roots: [], unsupported: {}, ignoredDiffs: 0,
+      ignorePatterns: ignore.patternCount, ...(repo.commit ? { commit: repo.commit } : {}),
+    };
+    const modules: RootModule[] = [];
+    for (const [i, r] of roots.entries()) {
+      progress('parse', i, roots.length);
+      modules.push(await parseRootModule(repo.root, r));
+    }
+    progress('parse', roots.length, roots.length);
+    checkAbort(signal);
+    if (input.useTofu) stats.tofuSkipped = input.addresses ? 'a targeted re-check reads its addresses through the API'
+      : findTofu() ? undefined : 'neither tofu nor terraform is on PATH';
+    if (input.useTofu && !stats.tofuSkipped) {
+      if (input.statePath) stats.tofuSkipped = 'a configured state path is read by the API path only';
+      else {
+        const viaTofu = await scanWithTofu(findTofu()!, repo.root, roots, modules, { env: tofuEnv(input) }, input, ignore, stats);
+        if (viaTofu) {
+          stats.durationMs = Math.round(performance.now() - started);
+          return { drifts: withSource(viaTofu.drifts, repo.commit, input.provider), resourcesScanned: viaTofu.scanned, stats, inventory: viaTofu.inventory };
+        }
+      }
+    }
+    const states: { module: RootModule; instances: StateInstance[] }[] = [];
+    for (const [i, mod] of modules.entries()) {
+      progress('state', i, modules.length);
+      const loc = locateState(mod, roots[i], input.statePath);
+      const doc = readStateDocument(await readStateText(loc, undefined, repo.root, setup.remote), loc.describe);
+      stats.roots.push({ path: roots[i] || '.', state: loc.describe, resources: doc.instances.length });
+      states.push({ module: mod, instances: doc.instances });
+      noteSkipped(doc, stats);
+    }
+    progress('state', modules.length, modules.length);
+    const entries = await withScopes(input.provider, states, repo.root, setup, stats);
+    const { drifts, compared, inventory } = await compareScoped(entries, setup, ignore, stats, {
+      signal, onProgress: (done, total) => progress('compare', done, total), ...(input.addresses ? { addresses: new Set(input.addresses) } : {}),
+    });
+    stats.sdkCalls = setup.api.totalCalls;
+    stats.sdkCallsByService = { ...setup.api.calls };
+    stats.durationMs = Math.round(performance.now() - started);
+    return { drifts: withSource(drifts, repo.commit, input.provider), resourcesScanned: compared, stats, inventory };
+  } finally {
+    await setup.close();
+    await repo.cleanup();
+  }
+}
+
+/** The providers' documented environment for a tofu/terraform run (azurerm ARM_*, google GOOGLE_*). */
+function tofuEnv(input: ScanInput): Record<string, string> {
+  const c = (input.credentials ?? {}) as Record<string, unknown>;
+  const s = (v: unknown) => (typeof v === 'string' ? v : v && typeof v === 'object' ? JSON.stringify(v) : '');
+  const pairs: [string, unknown][] = input.provider === 'cloud_b'
+    ? [['ARM_SUBSCRIPTION_ID', c.subscriptionId], ['ARM_TENANT_ID', c.tenantId], ['ARM_CLIENT_ID', c.clientId], ['ARM_CLIENT_SECRET', c.clientSecret]]
+    : [['GOOGLE_PROJECT', c.projectId], ['GOOGLE_CREDENTIALS', c.serviceAccountKey]];
+  return Object.fromEntries(pairs.map(([k, v]) => [k, s(v)]).filter(([, v]) => v));
+}
+
 /** Every drift of this scan names its provider and the commit scanned (null for a folder that is no git repository). */
-const withSource = (drifts: DetectedDrift[], commit: string | undefined): DetectedDrift[] =>
-  drifts.map((d) => ({ ...d, provider: 'cloud_a', commit: commit ?? null }));
+const withSource = (drifts: DetectedDrift[], commit: string | undefined, provider: ScanInput['provider'] = 'cloud_a'): DetectedDrift[] =>
+  drifts.map((d) => ({ ...d, provider, commit: commit ?? null }));
 
 /** Instances read from attributes_flat, and those with no attributes, named in the stats. */
 function noteSkipped(doc: StateDocument, stats: ScanStats): void {
@@ -161,7 +230,7 @@ function noteSkipped(doc: StateDocument, stats: ScanStats): void {
 }
 
 async function scanWithTofu(
-  bin: string, repoRoot: string, roots: string[], modules: RootModule[], credentials: AwsCredentials,
+  bin: string, repoRoot: string, roots: string[], modules: RootModule[], credentials: AwsCredentials | { env: Record<string, string> },
   input: ScanInput, ignore: ReturnType<typeof buildIgnoreRules>, stats: ScanStats,
 ): Promise<{ drifts: DetectedDrift[]; scanned: number; inventory: InventoryItem[] } | undefined> {
   const drifts: DetectedDrift[] = [];

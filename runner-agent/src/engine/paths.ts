@@ -10,6 +10,11 @@ import { ScanError } from './errors.ts';
 
 /** `s3://bucket/key`, as locateState reads it. */
 export const S3_STATE_URL = /^s3:\/\/([^/]+)\/(.+)$/;
+/** `gs://bucket/object` (Cloud Storage, read with cloud_c credentials). */
+export const GCS_STATE_URL = /^gs:\/\/([a-z0-9][a-z0-9._-]{1,221})\/(.+)$/;
+/** `azblob://account/container/blob` (Azure Blob Storage, read with cloud_b credentials). */
+export const AZURE_BLOB_STATE_URL = /^azblob:\/\/([a-z0-9]{3,24})\/([a-z0-9$][a-z0-9-]{1,62})\/(.+)$/;
+const REMOTE_STATE = 'must be s3://bucket/key, gs://bucket/object, azblob://account/container/blob or a path in the repository';
 
 /**
  * Why `p` cannot name a place inside the repository when read relative to `from` (a folder of the
@@ -26,10 +31,10 @@ export function repoPathProblem(p: string, from = ''): string | undefined {
   return undefined;
 }
 
-/** statePath: `s3://bucket/key`, or a path in the repository relative to each IaC path. */
+/** statePath: `s3://bucket/key`, `gs://bucket/object`, `azblob://account/container/blob`, or a path in the repository relative to each IaC path. */
 export function statePathProblem(p: string, iacPaths: readonly string[] = []): string | undefined {
   if (/^[a-z][a-z0-9+.-]*:/i.test(p)) {
-    return S3_STATE_URL.test(p) ? undefined : 'must be s3://bucket/key or a path in the repository';
+    return [S3_STATE_URL, GCS_STATE_URL, AZURE_BLOB_STATE_URL].some((re) => re.test(p)) ? undefined : REMOTE_STATE;
   }
   for (const from of iacPaths.length ? iacPaths : ['']) {
     const problem = repoPathProblem(p, repoPathProblem(from) ? '' : from);

@@ -3,6 +3,14 @@
 // SDK's real request path, over loopback HTTP). Whatever drift it reports is a false positive by
 // construction. Offline, no credentials.
 import { AWS_READERS, AwsContext } from './cloud/aws/index.ts';
+import { AZURE, azureApi } from './cloud/azure/index.ts';
+import { azureScope } from './cloud/azure/scope.ts';
+import { GOOGLE, googleApi } from './cloud/google/index.ts';
+import { googleIdScope } from './cloud/google/scope.ts';
+import { compareRest, type RestCloud } from './cloud/rest/compare.ts';
+import { startRestFake, stateWorld as restWorld } from './cloud/rest/fake.ts';
+import type { Scope } from './cloud/rest/reader.ts';
+import type { StateInstance } from './types.ts';
 import type { Answer } from './cloud/aws/reader.ts';
 import { startFakeCloud, stateWorld } from './cloud/aws/replay/server.ts';
 import { compareLive } from './compare.ts';
@@ -27,8 +35,45 @@ export function allAnswers(): Answer[] {
   return [...seen.values()];
 }
 
+/** The provider of a managed type, by its prefix (google-beta writes google_* types). */
+export const providerOfType = (type: string): 'aws' | 'azurerm' | 'google' | undefined =>
+  type.startsWith('aws_') ? 'aws' : type.startsWith('azurerm_') ? 'azurerm' : type.startsWith('google_') ? 'google' : undefined;
+
+const REST: Record<'azurerm' | 'google', { cloud: RestCloud; style: 'arm' | 'google'; api: typeof azureApi; scope(i: StateInstance): Scope | undefined }> = {
+  azurerm: { cloud: AZURE, style: 'arm', api: azureApi, scope: azureScope },
+  google: { cloud: GOOGLE, style: 'google', api: googleApi, scope: googleIdScope },
+};
+const REPLAY_TOKENS = { token: async () => 'replay', describe: 'the replay' };
+
+/** The Azure or Google instances of a state against their fake; each has the scope its own attributes name. */
+async function replayRest(provider: 'azurerm' | 'google', instances: StateInstance[], out: ReplayResult): Promise<void> {
+  const r = REST[provider];
+  const fake = await startRestFake({ style: r.style, routes: Object.values(r.cloud.readers).flatMap((x) => x.fake), world: restWorld(instances) });
+  const api = r.api(REPLAY_TOKENS, { endpoint: fake.endpoint });
+  try {
+    const entries = instances.map((instance) => ({ instance, scope: r.scope(instance) ?? { account: 'replay', location: null, source: 'replay' } }));
+    const stats = { unsupported: out.unsupported, ignoredDiffs: 0 };
+    const { drifts, compared } = await compareRest(entries, r.cloud, api, buildIgnoreRules([]), stats);
+    out.compared += compared;
+    out.drifts.push(...drifts.map(({ resourceAddress, resourceType, diff }) => ({ resourceAddress, resourceType, attributes: diff })));
+    for (const [k, v] of Object.entries(api.calls)) out.sdkCallsByService[k] = (out.sdkCallsByService[k] ?? 0) + v;
+    out.sdkCalls += api.totalCalls;
+  } finally {
+    await api.destroy();
+    await fake.close();
+  }
+}
+
 export async function replayState(text: string, where: string): Promise<ReplayResult> {
-  const instances = parseState(text, where);
+  const all = parseState(text, where);
+  const rest = { azurerm: all.filter((i) => providerOfType(i.type) === 'azurerm'), google: all.filter((i) => providerOfType(i.type) === 'google') };
+  // Everything else goes the AWS way: aws_* compared, other providers counted unsupported.
+  const result = await replayAws(all.filter((i) => { const p = providerOfType(i.type); return p !== 'azurerm' && p !== 'google'; }));
+  for (const p of ['azurerm', 'google'] as const) if (rest[p].length) await replayRest(p, rest[p], result);
+  return result;
+}
+
+async function replayAws(instances: StateInstance[]): Promise<ReplayResult> {
   const fake = await startFakeCloud(stateWorld(instances), allAnswers());
   const region = 'us-east-1';
   const aws = new AwsContext({ accessKeyId: 'replay', secretAccessKey: 'replay', region }, region, fake.endpoint);

@@ -12,7 +12,9 @@
 //   gainsRoute     ... and that entry's `after` routes a destination through a target id prefix that `before` did not
 //   test           ... and that entry passes a named predicate (Azure and Google rules: a rule that opens
 //                  22 or 3389 to the internet, a member that is `allUsers`...), given the state and the
-//                  live attributes after the change; `describe` is its condition in words
+//                  live attributes after the change; `describe` is its condition in words; `diff` is the
+//                  drift's whole diff, for a condition spread over several attributes (a firewall's
+//                  source ranges and ports changed together)
 import { AZURE_RULES } from './cloud/azure/rules.ts';
 import { GOOGLE_RULES } from './cloud/google/rules.ts';
 import type { ChangeType, DiffEntry, Severity } from './types.ts';
@@ -33,7 +35,8 @@ export interface SeverityRule {
   onlyAttributes?: string[];
   opensToAnyone?: boolean;
   gainsRoute?: { destinations: string[]; targetPrefix: string };
-  test?: { describe: string; fn(entry: DiffEntry, state: Record<string, unknown>): boolean };
+  /** `diff` is the drift's every entry (a rule opened by two attributes changed together). */
+  test?: { describe: string; fn(entry: DiffEntry, state: Record<string, unknown>, diff: DiffEntry[]): boolean };
 }
 
 const WORLD = ['0.0.0.0/0', '::/0'];
@@ -185,10 +188,10 @@ function gainsRoute(rule: NonNullable<SeverityRule['gainsRoute']>, d: DiffEntry,
   return after.some((r) => !before.has(r) && rule.destinations.some((w) => r.startsWith(`${w}>${rule.targetPrefix}`)));
 }
 
-function entryMatches(rule: SeverityRule, d: DiffEntry, state: Record<string, unknown> = {}): boolean {
+function entryMatches(rule: SeverityRule, d: DiffEntry, state: Record<string, unknown> = {}, diff: DiffEntry[] = [d]): boolean {
   if (rule.opensToAnyone && !(opensToAnyone(d.after) && !opensToAnyone(d.before))) return false;
   if (rule.gainsRoute && !gainsRoute(rule.gainsRoute, d, state)) return false;
-  if (rule.test && !rule.test.fn(d, state)) return false;
+  if (rule.test && !rule.test.fn(d, state, diff)) return false;
   if (rule.gains) {
     const before = leaves(d.before);
     const after = leaves(d.after);
@@ -211,9 +214,9 @@ export function ruleMatches(rule: SeverityRule, drift: { resourceType: string; c
   }
   if (rule.attributes) {
     const m = anyGlob(rule.attributes);
-    if (!drift.diff.some((d) => m(d.attribute) && entryMatches(rule, d, stateAttributes))) return false;
+    if (!drift.diff.some((d) => m(d.attribute) && entryMatches(rule, d, stateAttributes, drift.diff))) return false;
   } else if (rule.gains || rule.becomes || rule.test) {
-    if (!drift.diff.some((d) => entryMatches(rule, d, stateAttributes))) return false;
+    if (!drift.diff.some((d) => entryMatches(rule, d, stateAttributes, drift.diff))) return false;
   }
   return true;
 }

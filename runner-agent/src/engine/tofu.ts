@@ -9,6 +9,9 @@ import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AWS_READERS } from './cloud/aws/index.ts';
+import { AZURE_READERS } from './cloud/azure/index.ts';
+import { GOOGLE_READERS } from './cloud/google/index.ts';
+import { stateView } from './cloud/rest/compare.ts';
 import { compareAttributes } from './diff.ts';
 import type { RootModule } from './hcl.ts';
 import type { IgnoreRules } from './ignore.ts';
@@ -74,8 +77,9 @@ export function mapResourceDrift(plan: unknown, ignore: IgnoreRules): { drifts: 
       diff = redactDiff([{ attribute: 'id', before: before.id ?? null, after: null }], sensitive);
     } else if (actions.includes('update')) {
       changeType = 'changed';
-      const after = isObject(change.after) ? change.after : {};
-      const r = compareAttributes(type, address, hashSensitive(before, sensitive), hashSensitive(after, sensitive), AWS_READERS[type]?.spec ?? {}, ignore);
+      // Google's labels compare as the API has them (effective_labels), as on the API path.
+      const after = stateView(isObject(change.after) ? change.after : {});
+      const r = compareAttributes(type, address, hashSensitive(stateView(before), sensitive), hashSensitive(after, sensitive), (AWS_READERS[type] ?? AZURE_READERS[type] ?? GOOGLE_READERS[type])?.spec ?? {}, ignore);
       ignored += r.ignored;
       diff = redactDiff(r.diff, sensitive);
       if (diff.length === 0) continue; // only noise changed
@@ -98,7 +102,9 @@ export interface TofuRun {
   /** Root module folder relative to repoRoot ('' = root). */
   modulePath: string;
   module: RootModule;
-  credentials: AwsCredentials;
+  /** AWS keys, or the environment another provider reads its credentials from (ARM_*, GOOGLE_*). */
+  credentials: AwsCredentials | { env: Record<string, string> };
+  /** cloud_a endpoint override (moto). */
   endpoint?: string;
   signal?: AbortSignal;
 }
@@ -139,15 +145,16 @@ export async function runRefreshOnlyPlan(run: TofuRun): Promise<unknown> {
   try {
     await cp(run.repoRoot, scratch, { recursive: true, filter: (src) => !/(^|\/)(\.git|\.terraform)(\/|$)/.test(path.relative(run.repoRoot, src)) });
     const dir = path.join(scratch, run.modulePath);
-    const env: NodeJS.ProcessEnv = {
+    const c = run.credentials;
+    const env: NodeJS.ProcessEnv = 'env' in c ? { ...process.env, ...c.env, TF_IN_AUTOMATION: '1', TF_INPUT: '0', CHECKPOINT_DISABLE: '1' } : {
       ...process.env,
-      AWS_ACCESS_KEY_ID: run.credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: run.credentials.secretAccessKey,
-      AWS_SESSION_TOKEN: run.credentials.sessionToken ?? '', AWS_REGION: run.credentials.region, AWS_DEFAULT_REGION: run.credentials.region,
+      AWS_ACCESS_KEY_ID: c.accessKeyId, AWS_SECRET_ACCESS_KEY: c.secretAccessKey,
+      AWS_SESSION_TOKEN: c.sessionToken ?? '', AWS_REGION: c.region, AWS_DEFAULT_REGION: c.region,
       TF_IN_AUTOMATION: '1', TF_INPUT: '0', CHECKPOINT_DISABLE: '1',
     };
-    if (!run.credentials.sessionToken) delete env.AWS_SESSION_TOKEN;
+    if (!('env' in c) && !c.sessionToken) delete env.AWS_SESSION_TOKEN;
     const initArgs = ['init', '-input=false', '-no-color'];
-    if (run.endpoint) {
+    if (run.endpoint && !('env' in c)) {
       const files = endpointFiles(run.module, run.endpoint);
       await writeFile(path.join(dir, files.provider[0]), files.provider[1]);
       if (files.backend) {

@@ -17,8 +17,14 @@ export interface ScanInput {
   iacPaths: string[];
   provider: Provider;
   credentials: AwsCredentials | Record<string, unknown> | null;
-  /** AWS endpoint override (moto), from config. */
+  /**
+   * API endpoint override, from config: cloud_a's (moto); cloud_b's serves ARM under
+   * `{endpoint}/management` and the token endpoint at `{endpoint}/{tenant}/oauth2/v2.0/token`;
+   * cloud_c's serves each Google API under `{endpoint}/{service}` and tokens at `{endpoint}/token`.
+   */
   endpoint?: string;
+  /** Extra CA certificates (PEM) trusted for cloud_b/cloud_c API and token calls. */
+  ca?: string;
   /** Explicit state location: a path inside the repository (relative to each iacPath), or s3://bucket/key. */
   statePath?: string;
   /**

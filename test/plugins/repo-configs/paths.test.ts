@@ -12,7 +12,7 @@ t.test('statePath and iacPaths stay inside the repository, at create and at upda
     ['a statePath leaving from its IaC path', { iacPaths: ['env'], statePath: '../../x.tfstate' }, 'body/statePath', /^statePath .* \(read from IaC path "env"\)$/],
     ['a statePath with backslashes', { statePath: '..\\..\\etc\\shadow' }, 'body/statePath', /^statePath .* must use forward slashes/],
     ['a statePath under ~', { statePath: '~/.aws/credentials' }, 'body/statePath', /^statePath .* must not start with ~/],
-    ['a file:// statePath', { statePath: 'file:///etc/shadow' }, 'body/statePath', /^statePath .* must be s3:\/\/bucket\/key or a path in the repository/],
+    ['a file:// statePath', { statePath: 'file:///etc/shadow' }, 'body/statePath', /^statePath .* must be s3:\/\/bucket\/key, gs:\/\/bucket\/object, azblob:\/\/account\/container\/blob or a path in the repository/],
     ['iacPaths ../../etc', { iacPaths: ['infra', '../../etc'] }, 'body/iacPaths/1', /^iacPaths\[1\] "\.\.\/\.\.\/etc" must not lead outside the repository/],
     ['an absolute iacPath', { iacPaths: ['/etc'] }, 'body/iacPaths/0', /^iacPaths\[0\] "\/etc" must be relative to the repository/],
   ];

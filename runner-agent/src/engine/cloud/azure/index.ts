@@ -5,12 +5,14 @@ import type { RestCloud } from '../rest/compare.ts';
 import type { RestReader } from '../rest/reader.ts';
 import type { TokenSource } from '../token.ts';
 import { ARM } from './kit.ts';
+import { AZURE_NETWORK_READERS } from './network/index.ts';
 import { resourceGroupReader } from './resource-group.ts';
 import { AZURE_RESOURCE_READERS } from './resources/index.ts';
 import { azureScope } from './scope.ts';
 
 export const AZURE_READERS: Record<string, RestReader> = {
   azurerm_resource_group: resourceGroupReader,
+  ...AZURE_NETWORK_READERS,
   ...AZURE_RESOURCE_READERS,
 };
 

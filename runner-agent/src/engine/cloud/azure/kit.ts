@@ -7,7 +7,7 @@ import type { CompareSpec } from '../../diff.ts';
 import { mapLimit } from '../../limit.ts';
 import type { LiveAttributes, StateInstance } from '../../types.ts';
 import type { RestApi } from '../rest/api.ts';
-import { fakeList, indexBy, text, type FakeRequest, type FakeRoute, type FakeWorld, type RestItem, type RestReader } from '../rest/reader.ts';
+import { fakeList, indexBy, stubInstance, text, type FakeRequest, type FakeRoute, type FakeWorld, type Listed, type RestItem, type RestReader } from '../rest/reader.ts';
 
 export const ARM = 'management';
 export const CONCURRENCY = 8;
@@ -28,6 +28,11 @@ export interface ArmType {
   path: string;
   /** The resource group's list of this type (a path pattern ending at the type), when ARM has one. */
   list?: string;
+  /**
+   * The subscription's list of this type (Cloud Discovery's list mode); default: derived from
+   * `list` for a top-level type (`/subscriptions/:sub/providers/Microsoft.X/things`).
+   */
+  subscriptionList?: string;
   /** ARM's JSON as the provider's attributes (only the attributes the reader maps). */
   toState(json: ArmJson, instance: StateInstance): LiveAttributes;
   /** The provider's attributes as ARM's JSON: what the fake answers for a state instance. */
@@ -76,9 +81,31 @@ export function armReader(t: ArmType): RestReader {
       },
     });
   }
+  const subList = t.subscriptionList ?? (t.list && /^\/subscriptions\/:[^/]+\/resourceGroups\/:[^/]+\/providers\/[^:]+$/i.test(t.list)
+    ? t.list.replace(/\/resourceGroups\/:[^/]+/i, '') : undefined);
+  if (subList) {
+    routes.push({
+      method: 'GET', service: ARM, path: subList,
+      answer: (req: FakeRequest, world: FakeWorld) => {
+        const sub = lower(/^\/subscriptions\/[^/]+/i.exec(req.path)?.[0]);
+        const all = world.of(t.type).filter((i) => lower(idOf(i.attributes)).startsWith(`${sub}/`));
+        return fakeList(all.map((i) => withIdentity(t.fromState(i.attributes, i), i.attributes, idOf)));
+      },
+    });
+  }
   return {
     spec: t.spec ?? {},
     fake: routes,
+    ...(subList ? {
+      async list(api: RestApi, account: string): Promise<Listed[]> {
+        const path = subList.replace(/^\/subscriptions\/:[^/]+/i, `/subscriptions/${account}`);
+        const all = await api.list<ArmJson>(ARM, `${path}?api-version=${t.apiVersion}`, `list ${t.type} in subscription ${account}`, { style: 'nextLink' });
+        return all.filter((j) => typeof j.id === 'string').map((j) => {
+          const loc = location(j.location);
+          return { id: j.id as string, location: typeof loc === 'string' && loc ? loc : null, attributes: t.toState(j, stubInstance(t.type, j.id as string)) };
+        });
+      },
+    } : {}),
     async read(items: RestItem[], api: RestApi) {
       const ids = items.map((it) => idOf(it.instance.attributes));
       const listed = t.list ? await listedGroups(ids, api, t) : new Map<string, Map<string, ArmJson>>();

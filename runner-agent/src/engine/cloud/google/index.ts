@@ -4,12 +4,16 @@ import { RestApi } from '../rest/api.ts';
 import type { RestCloud } from '../rest/compare.ts';
 import type { RestReader } from '../rest/reader.ts';
 import type { TokenSource } from '../token.ts';
-import { computeNetworkReader } from './network.ts';
+import { COMPUTE_READERS } from './compute/index.ts';
+import { PLATFORM_READERS } from './platform/index.ts';
+import { GCP_DATA_READERS } from './data/index.ts';
 import { googleIdScope } from './scope.ts';
 
 /** google-beta resources carry the same google_* types: one reader serves both providers. */
 export const GOOGLE_READERS: Record<string, RestReader> = {
-  google_compute_network: computeNetworkReader,
+  ...COMPUTE_READERS,
+  ...PLATFORM_READERS,
+  ...GCP_DATA_READERS,
 };
 
 export const GOOGLE: RestCloud = { readers: GOOGLE_READERS, idScope: googleIdScope };

@@ -7,7 +7,7 @@ import type { CompareSpec } from '../../diff.ts';
 import { mapLimit } from '../../limit.ts';
 import type { LiveAttributes, StateInstance } from '../../types.ts';
 import type { RestApi } from '../rest/api.ts';
-import { indexBy, text, type FakeRequest, type FakeRoute, type FakeWorld, type RestItem, type RestReader, type Scope } from '../rest/reader.ts';
+import { fakeList, indexBy, stubInstance, text, type FakeRequest, type FakeRoute, type FakeWorld, type Listed, type RestItem, type RestReader, type Scope } from '../rest/reader.ts';
 
 export const CONCURRENCY = 8;
 export const LIST_FROM = 3;
@@ -27,6 +27,10 @@ export interface GoogleType {
   fromState(attributes: Record<string, any>, instance: StateInstance): GJson;
   /** Compute's aggregated list of the type, e.g. `instances` for `/compute/v1/projects/P/aggregated/instances`. */
   aggregated?: string;
+  /** List mode for a type without an aggregated list: the project's list path (e.g. `/compute/v1/projects/P/global/networks`). */
+  projectList?(project: string): string;
+  /** The provider's id of a listed resource; default: its Compute self link's path (`projects/P/global/networks/N`). */
+  listId?(json: GJson, project: string): string | undefined;
   spec?: CompareSpec;
   fake?: FakeRoute[];
 }
@@ -60,6 +64,14 @@ export function googleReader(t: GoogleType): RestReader {
     method: t.method ?? 'GET', service: t.service, path: t.route,
     answer: (req: FakeRequest, world: FakeWorld) => { const i = instanceAt(world, t, req); return i && t.fromState(i.attributes, i); },
   }, ...(t.fake ?? [])];
+  if (t.projectList) {
+    const pattern = t.projectList(':project');
+    routes.push({
+      method: 'GET', service: t.service, path: pattern,
+      answer: (req: FakeRequest, world: FakeWorld) => fakeList(world.of(t.type)
+        .filter((i) => (ownProject(i.attributes) ?? req.params.project) === req.params.project).map((i) => t.fromState(i.attributes, i)), 'items'),
+    });
+  }
   if (t.aggregated) {
     routes.push({
       method: 'GET', service: t.service, path: `/compute/v1/projects/:project/aggregated/${t.aggregated}`,
@@ -78,6 +90,20 @@ export function googleReader(t: GoogleType): RestReader {
   return {
     spec: t.spec ?? {},
     fake: routes,
+    ...(t.aggregated || t.projectList ? {
+      /** List mode: the project's aggregated (or own) list; the id is the provider's (`projects/P/zones/Z/instances/N`). */
+      async list(api: RestApi, project: string): Promise<Listed[]> {
+        const path = t.aggregated ? `/compute/v1/projects/${project}/aggregated/${t.aggregated}?returnPartialSuccess=true` : t.projectList!(project);
+        const all = await api.once(`gcp-list:${path}`, () => api.list<GJson>(t.service, path, `list ${t.type} in ${project}`, { style: 'pageToken' }));
+        const idOf = t.listId ?? ((j: GJson) => (typeof j.selfLink === 'string' ? new URL(j.selfLink).pathname.replace(/^\/compute\/(v1|beta)\//, '') : undefined));
+        return all.flatMap((j) => {
+          const id = idOf(j, project);
+          if (!id) return [];
+          const location = last(j.zone) || last(j.region) || last(j.location) || null;
+          return [{ id, location, attributes: t.toState(j, stubInstance(t.type, id)) }];
+        });
+      },
+    } : {}),
     async read(items: RestItem[], api: RestApi) {
       const paths = items.map((it) => t.pathOf(it.instance.attributes, it.scope));
       const listed = t.aggregated ? await aggregatedLists(items, paths, api, t) : new Map<string, Map<string, GJson>>();

@@ -1,5 +1,12 @@
 // Severity rules of google types (rules.ts explains the conditions); tried before the generic
 // tag-only, label-only, deleted and changed rules. Readers add the rules of their types here.
 import type { SeverityRule } from '../../rules.ts';
+import { PLATFORM_RULES } from './platform/rules.ts';
+import { GCP_DATA_RULES } from './data/rules.ts';
+import { COMPUTE_RULES } from './compute/rules.ts';
 
-export const GOOGLE_RULES: SeverityRule[] = [];
+export const GOOGLE_RULES: SeverityRule[] = [
+  ...PLATFORM_RULES,
+  ...GCP_DATA_RULES,
+  ...COMPUTE_RULES,
+];

@@ -3,6 +3,7 @@
 // 503 answered by waiting what Retry-After says (else exponential backoff), a count of every
 // request (stats.sdkCalls, retries included, as a rate limit sees them), the scan's abort signal,
 // and errors a user can act on as ScanErrors. 404 is "not found" (null), not an error.
+import { rootCertificates } from 'node:tls';
 import { Agent, request, type Dispatcher } from 'undici';
 import { isAbort, ScanError, timeoutError } from '../../errors.ts';
 import type { TokenSource } from '../token.ts';
@@ -33,6 +34,8 @@ export interface RestApiOptions {
   maxRetryWaitMs?: number;
   /** Backoff unit without Retry-After (tests shorten it). */
   backoffMs?: number;
+  /** Headers every request carries (Azure Blob Storage's x-ms-version). */
+  headers?: Record<string, string>;
 }
 
 /** The error shapes of both clouds: ARM `{error:{code,message}}`, Google `{error:{code,status,message}}`. */
@@ -49,7 +52,8 @@ export class RestApi {
 
   constructor(opts: RestApiOptions) {
     this.opts = opts;
-    if (opts.ca) this.dispatcher = new Agent({ connect: { ca: opts.ca } });
+    // `ca` alone would replace the usual roots: the extra certificates go beside them.
+    if (opts.ca) this.dispatcher = new Agent({ connect: { ca: [...rootCertificates, opts.ca] } });
   }
 
   get totalCalls(): number { return Object.values(this.calls).reduce((a, b) => a + b, 0); }
@@ -68,6 +72,11 @@ export class RestApi {
   /** GET one resource; null when it does not exist. */
   get<T = Record<string, unknown>>(service: string, pathOrUrl: string, what: string): Promise<T | null> {
     return this.send<T>('GET', service, this.url(service, pathOrUrl), undefined, what);
+  }
+
+  /** GET a body as text (a state file); null when it does not exist. */
+  getText(service: string, pathOrUrl: string, what: string): Promise<string | null> {
+    return this.send<string>('GET', service, this.url(service, pathOrUrl), undefined, what, true);
   }
 
   /** POST that reads (Google's getIamPolicy); null when the target does not exist. */
@@ -101,7 +110,7 @@ export class RestApi {
     return out;
   }
 
-  private async send<T>(method: 'GET' | 'POST', service: string, url: string, body: unknown, what: string): Promise<T | null> {
+  private async send<T>(method: 'GET' | 'POST', service: string, url: string, body: unknown, what: string, raw = false): Promise<T | null> {
     const { signal } = this.opts;
     const maxAttempts = this.opts.maxAttempts ?? 5;
     for (let attempt = 1; ; attempt++) {
@@ -112,7 +121,7 @@ export class RestApi {
       try {
         res = await request(url, {
           method, signal, dispatcher: this.dispatcher, headersTimeout: REQUEST_TIMEOUT_MS, bodyTimeout: REQUEST_TIMEOUT_MS,
-          headers: { authorization: `Bearer ${token}`, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+          headers: { authorization: `Bearer ${token}`, accept: 'application/json', ...this.opts.headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
           body: body === undefined ? undefined : JSON.stringify(body),
         });
       } catch (e) {
@@ -123,6 +132,7 @@ export class RestApi {
       }
       const text = await res.body.text();
       if (res.statusCode >= 200 && res.statusCode < 300) {
+        if (raw) return text as T;
         try {
           return (text ? JSON.parse(text) : {}) as T;
         } catch {
@@ -173,12 +183,14 @@ export class RestApi {
   }
 }
 
+/** JSON error bodies, and Azure Storage's XML one (`<Error><Code>...</Code>`). */
 function parseError(text: string): ErrorBody {
   try {
     const v = JSON.parse(text) as ErrorBody;
     return v && typeof v === 'object' ? v : {};
   } catch {
-    return {};
+    const code = /<Code>([^<]{1,100})<\/Code>/.exec(text)?.[1];
+    return code ? { error: { code } } : {};
   }
 }
 

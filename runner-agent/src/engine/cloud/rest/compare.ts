@@ -8,7 +8,7 @@ import type { IgnoreRules } from '../../ignore.ts';
 import type { DeclaredIn, DetectedDrift, LiveAttributes, ScanStats, StateInstance } from '../../types.ts';
 import { isObject } from '../../values.ts';
 import type { RestApi } from './api.ts';
-import type { RestReader, Scope } from './reader.ts';
+import type { FakeWorld, RestReader, Scope } from './reader.ts';
 
 export interface RestEntry { instance: StateInstance; scope: Scope; declaredIn?: DeclaredIn | null }
 
@@ -46,14 +46,15 @@ export async function compareRest(
     byType.set(type, [...(byType.get(type) ?? []), entry]);
   }
   const total = [...byType.values()].reduce((n, l) => n + l.length, 0);
+  const world = stateOf(entries);
   const drifts: DetectedDrift[] = [];
   let done = 0;
   opts.onProgress?.(0, total);
   for (const [type, list] of byType) {
     if (opts.signal?.aborted) throw timeoutError(opts.signal);
     const reader = cloud.readers[type];
-    const live = await reader.read(list, api);
-    await recheckInIdScope(list, live, cloud, reader, api, stats);
+    const live = await reader.read(list, api, world);
+    await recheckInIdScope(list, live, cloud, reader, api, stats, world);
     list.forEach((entry, i) => {
       const { instance, scope, declaredIn } = entry;
       const drift = compareOne({ instance, region: scope.location ?? '', declaredIn, account: scope.account || null }, stateView(instance.attributes), live[i], reader.spec, ignore, stats);
@@ -65,12 +66,22 @@ export async function compareRest(
   return { drifts, compared: total };
 }
 
-async function recheckInIdScope(list: RestEntry[], live: (LiveAttributes | null)[], cloud: RestCloud, reader: RestReader, api: RestApi, stats: Stats): Promise<void> {
+/** The scan's instances by type, as readers see the rest of the state. */
+function stateOf(entries: RestEntry[]): FakeWorld {
+  const byType = new Map<string, StateInstance[]>();
+  for (const { instance } of entries) {
+    const list = byType.get(instance.type);
+    if (list) list.push(instance); else byType.set(instance.type, [instance]);
+  }
+  return { of: (type) => byType.get(type) ?? [] };
+}
+
+async function recheckInIdScope(list: RestEntry[], live: (LiveAttributes | null)[], cloud: RestCloud, reader: RestReader, api: RestApi, stats: Stats, world: FakeWorld): Promise<void> {
   const same = (a: Scope, b: Scope) => a.account === b.account && (a.location ?? '') === (b.location ?? '');
   const again = list.map((entry, i) => ({ entry, i, scope: cloud.idScope(entry.instance) }))
     .filter((x): x is { entry: RestEntry; i: number; scope: Scope } => live[x.i] === null && !!x.scope && !same(x.scope, x.entry.scope));
   if (again.length === 0) return;
-  const found = await reader.read(again.map((x) => ({ instance: x.entry.instance, scope: x.scope })), api);
+  const found = await reader.read(again.map((x) => ({ instance: x.entry.instance, scope: x.scope })), api, world);
   again.forEach((x, k) => {
     if (found[k] === null) return;
     live[x.i] = found[k];

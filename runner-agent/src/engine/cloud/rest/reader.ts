@@ -21,11 +21,23 @@ export interface RestItem { instance: StateInstance; scope: Scope }
 
 export interface RestReader {
   spec: CompareSpec;
-  /** Live attributes for each item, in the same order; null when the resource no longer exists. */
-  read(items: RestItem[], api: RestApi): Promise<(LiveAttributes | null)[]>;
+  /**
+   * Live attributes for each item, in the same order; null when the resource no longer exists.
+   * `state` is every instance of the scan's states (a parent's reader leaves out of its compared
+   * children those that their own resources manage, as an NSG's rules).
+   */
+  read(items: RestItem[], api: RestApi, state?: FakeWorld): Promise<(LiveAttributes | null)[]>;
   /** How the fake cloud answers each call `read` makes, from the state (several readers may share routes). */
   fake: FakeRoute[];
+  /** List mode (Cloud Discovery): every resource of the type in a subscription or project, as the reader maps it. */
+  list?(api: RestApi, account: string): Promise<Listed[]>;
 }
+
+/** A listed resource: the id `terraform import` takes (and the state holds), where it lives, its attributes. */
+export interface Listed { id: string; location: string | null; attributes: LiveAttributes }
+
+/** A state instance standing for a listed resource, for mappings that look at the instance. */
+export const stubInstance = (type: string, id: string): StateInstance => ({ address: `${type}.discovered`, type, name: 'discovered', attributes: { id } });
 
 /** What the fake knows: the state's managed instances, by type. */
 export interface FakeWorld { of(type: string): StateInstance[] }

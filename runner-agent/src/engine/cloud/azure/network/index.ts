@@ -1,0 +1,26 @@
+// The Microsoft.Network readers (virtual networks, subnets, interfaces, public IPs, NSGs, Private
+// DNS, load balancers), spread into AZURE_READERS.
+import type { RestReader } from '../../rest/reader.ts';
+import { lbBackendPoolReader, lbProbeReader, lbReader, lbRuleReader } from './lb.ts';
+import { networkInterfaceReader, nicNsgAssociationReader } from './nic.ts';
+import { networkSecurityGroupReader, networkSecurityRuleReader } from './nsg.ts';
+import { privateDnsZoneLinkReader, privateDnsZoneReader } from './private-dns.ts';
+import { publicIpReader } from './public-ip.ts';
+import { subnetNsgAssociationReader, subnetReader, virtualNetworkReader } from './vnet.ts';
+
+export const AZURE_NETWORK_READERS: Record<string, RestReader> = {
+  azurerm_virtual_network: virtualNetworkReader,
+  azurerm_subnet: subnetReader,
+  azurerm_network_interface: networkInterfaceReader,
+  azurerm_public_ip: publicIpReader,
+  azurerm_network_security_group: networkSecurityGroupReader,
+  azurerm_network_security_rule: networkSecurityRuleReader,
+  azurerm_subnet_network_security_group_association: subnetNsgAssociationReader,
+  azurerm_network_interface_security_group_association: nicNsgAssociationReader,
+  azurerm_private_dns_zone: privateDnsZoneReader,
+  azurerm_private_dns_zone_virtual_network_link: privateDnsZoneLinkReader,
+  azurerm_lb: lbReader,
+  azurerm_lb_backend_address_pool: lbBackendPoolReader,
+  azurerm_lb_rule: lbRuleReader,
+  azurerm_lb_probe: lbProbeReader,
+};

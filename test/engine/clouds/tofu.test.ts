@@ -1,0 +1,88 @@
+// The refresh-only plan path for cloud_b and cloud_c. Always: a stand-in `tofu` on PATH records
+// the environment the engine gives it and answers a plan whose resource_drift holds an azurerm or
+// google change; the engine passes the stored credentials as the providers' documented variables
+// (ARM_*, GOOGLE_*) and maps the drift through the same ignore and severity tables. With a real
+// binary and a google provider mirror (DRIFT_TF_PLUGIN_MIRROR), a real refresh-only plan against
+// the fake Google API; skipped, saying why, otherwise.
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { detectDrift } from '../../../runner-agent/src/engine/index.ts';
+import { findTofu } from '../../../runner-agent/src/engine/tofu.ts';
+import { serviceAccountKey } from '../cloud-auth-fakes.ts';
+import { fakeGoogle } from './fakes.ts';
+import { instance } from './harness.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'drift-tofu-clouds-'));
+t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A `tofu` that logs its env and answers `show -json` with `plan`. */
+function standIn(plan: unknown): { bin: string; envLog: string } {
+  const bin = mkdtempSync(join(dir, 'bin-'));
+  const envLog = join(bin, 'env.log');
+  writeFileSync(join(bin, 'plan.json'), JSON.stringify(plan));
+  writeFileSync(join(bin, 'tofu'), `#!/bin/sh\nenv > "${envLog}"\nif [ "$1" = "show" ]; then cat "${join(bin, 'plan.json')}"; fi\nexit 0\n`);
+  chmodSync(join(bin, 'tofu'), 0o755);
+  return { bin, envLog };
+}
+
+async function withPath<T>(bin: string, fn: () => Promise<T>): Promise<T> {
+  const prev = process.env.PATH;
+  process.env.PATH = `${bin}:${prev}`;
+  try { return await fn(); } finally { process.env.PATH = prev; }
+}
+
+const repo = (tf: string) => { const r = mkdtempSync(join(dir, 'repo-')); writeFileSync(join(r, 'main.tf'), tf); return r; };
+
+t.test('cloud_b: ARM_* from the stored credentials; an NSG rule drift mapped and classified', async (t) => {
+  const before = { id: '/subscriptions/s1/resourceGroups/rg/providers/Microsoft.Network/networkSecurityGroups/nsg/securityRules/ssh', name: 'ssh', access: 'Allow', direction: 'Inbound', protocol: 'Tcp', destination_port_range: '22', source_address_prefix: '10.0.0.0/8', priority: 100 };
+  const plan = {
+    format_version: '1.2',
+    prior_state: { values: { root_module: { resources: [{ address: 'azurerm_network_security_rule.ssh', mode: 'managed', type: 'azurerm_network_security_rule', values: before }] } } },
+    resource_drift: [{ address: 'azurerm_network_security_rule.ssh', mode: 'managed', type: 'azurerm_network_security_rule', change: { actions: ['update'], before, after: { ...before, source_address_prefix: '*' } } }],
+  };
+  const { bin, envLog } = standIn(plan);
+  const out = await withPath(bin, () => detectDrift({
+    source: { kind: 'path', path: repo('provider "azurerm" {\n  features {}\n}\n') }, iacPaths: [], provider: 'cloud_b', useTofu: true,
+    credentials: { subscriptionId: 's1', tenantId: 't1', clientId: 'c1', clientSecret: 'secret-1' },
+  }));
+  t.equal(out.stats.mode, 'tofu');
+  const env = readFileSync(envLog, 'utf8');
+  for (const line of ['ARM_SUBSCRIPTION_ID=s1', 'ARM_TENANT_ID=t1', 'ARM_CLIENT_ID=c1', 'ARM_CLIENT_SECRET=secret-1']) t.match(env, line, line.split('=')[0]);
+  t.notMatch(env, /AWS_ACCESS_KEY_ID/, 'no AWS variables');
+  t.match(out.drifts, [{ resourceAddress: 'azurerm_network_security_rule.ssh', provider: 'cloud_b', changeType: 'changed', diff: [{ attribute: 'source_address_prefix', before: '10.0.0.0/8', after: '*' }] }]);
+});
+
+t.test('cloud_c: GOOGLE_CREDENTIALS and GOOGLE_PROJECT; a label-only change is low', async (t) => {
+  const { key } = serviceAccountKey();
+  const before = { id: 'projects/p1/global/networks/n', name: 'n', project: 'p1', labels: { team: 'a' }, effective_labels: { team: 'a' } };
+  const plan = { resource_drift: [{ address: 'google_compute_network.n', mode: 'managed', type: 'google_compute_network', change: { actions: ['update'], before, after: { ...before, labels: { team: 'b' }, effective_labels: { team: 'b' } } } }] };
+  const { bin, envLog } = standIn(plan);
+  const out = await withPath(bin, () => detectDrift({
+    source: { kind: 'path', path: repo('provider "google" {}\n') }, iacPaths: [], provider: 'cloud_c', useTofu: true, credentials: { projectId: 'p1', serviceAccountKey: key },
+  }));
+  const env = readFileSync(envLog, 'utf8');
+  t.match(env, 'GOOGLE_PROJECT=p1');
+  t.match(env, /GOOGLE_CREDENTIALS=\{.*"client_email":"drift-reader@proj-1/);
+  t.match(out.drifts, [{ resourceAddress: 'google_compute_network.n', provider: 'cloud_c', severity: 'low' }]);
+});
+
+const mirror = process.env.DRIFT_TF_PLUGIN_MIRROR ?? '/opt/tf-plugins';
+const real = findTofu();
+const skip = !real ? 'neither tofu nor terraform on PATH' : !existsSync(join(mirror, 'registry.terraform.io', 'hashicorp', 'google')) ? `no google provider mirror at ${mirror}` : false;
+
+t.test('a real refresh-only plan of a google network against the fake API', { skip, timeout: 300_000 }, async (t) => {
+  const { key, publicKey } = serviceAccountKey();
+  const net = instance('google_compute_network', 'n', { id: 'projects/p1/global/networks/n', name: 'n', project: 'p1', description: '', auto_create_subnetworks: false, routing_mode: 'REGIONAL', mtu: 1460 });
+  const fake = await fakeGoogle([{ ...net, attributes: { ...net.attributes, routing_mode: 'GLOBAL' } }], { [key.client_email]: publicKey });
+  t.teardown(() => fake.close());
+  const rc = join(dir, 'cli.tfrc');
+  writeFileSync(rc, `provider_installation {\n  filesystem_mirror {\n    path = "${mirror}"\n  }\n}\n`);
+  process.env.TF_CLI_CONFIG_FILE = rc;
+  const r = repo(`provider "google" {\n  project = "p1"\n  access_token = "x"\n  compute_custom_endpoint = "${fake.endpoint}/compute/compute/v1/"\n}\nresource "google_compute_network" "n" {\n  name = "n"\n  auto_create_subnetworks = false\n}\n`);
+  writeFileSync(join(r, 'terraform.tfstate'), JSON.stringify({ version: 4, serial: 1, lineage: 'l', resources: [{ mode: 'managed', type: 'google_compute_network', name: 'n', provider: 'provider["registry.terraform.io/hashicorp/google"]', instances: [{ attributes: net.attributes }] }] }));
+  const out = await detectDrift({ source: { kind: 'path', path: r }, iacPaths: [], provider: 'cloud_c', useTofu: true, credentials: { projectId: 'p1', serviceAccountKey: key } });
+  t.equal(out.stats.mode, 'tofu', out.stats.tofuSkipped ?? '');
+  t.match(out.drifts, [{ resourceAddress: 'google_compute_network.n', diff: [{ attribute: 'routing_mode', before: 'REGIONAL', after: 'GLOBAL' }] }]);
+});
