@@ -119,7 +119,7 @@ const CASES: Case[] = [
   [pgServer, { sku_name: 'GP_Standard_D2s_v3' }, 'sku_name', 'changed'],
   [pgServer, { storage_mb: 65536, backup_retention_days: 14 }, 'storage_mb', 'changed'],
   [pgServer, { authentication: [{ active_directory_auth_enabled: true, password_auth_enabled: true, tenant_id: '' }] }, 'authentication.0.active_directory_auth_enabled', 'changed'],
-  [(n) => pgRule(n, 'r', '10.0.0.1', '10.0.0.9'), { start_ip_address: '0.0.0.0', end_ip_address: '255.255.255.255' }, 'ip_range', 'azure-postgres-firewall-open-to-world'],
+  [(n) => pgRule(n, 'r', '10.0.0.1', '10.0.0.9'), { start_ip_address: '0.0.0.0', end_ip_address: '255.255.255.255' }, 'end_ip_address', 'azure-postgres-firewall-open-to-world'],
   [(n) => pgRule(n, 'r', '10.0.0.1', '10.0.0.9'), { end_ip_address: '10.0.0.20' }, 'end_ip_address', 'changed'],
   [keyVault, { access_policy: [] }, 'access_policy', 'azure-key-vault-exposed'],
   [keyVault, { network_acls: [{ bypass: 'AzureServices', default_action: 'Allow', ip_rules: ['198.51.100.0/24'], virtual_network_subnet_ids: [] }] }, 'network_acls.0.default_action', 'azure-key-vault-exposed'],
@@ -282,6 +282,27 @@ t.test('a sensitive block the mapping only partly knows stays out of the compari
   const seen = await compareAgainst('azure', [clear], [changed(clear, { os_profile: [{ admin_username: 'intruder', computer_name: 'hostname' }] })]);
   t.same(seen.drifts[0]?.diff, [{ attribute: 'os_profile.0.admin_username', before: 'testadmin', after: 'intruder' }]);
   t.equal(seen.drifts[0]?.ruleId, 'azure-vm-access-changed');
+});
+
+t.test('list mode (Cloud Discovery): a subscription\'s resources of each listable type, with the ids the state holds', async (t) => {
+  const state = one();
+  const listable = Object.entries(AZURE_RESOURCE_READERS).filter(([, r]) => r.list).map(([type]) => type).sort();
+  // Containers and firewall rules are children (no subscription list): listed under their account or server only.
+  // Containers and firewall rules are children (no subscription list); a VM is listed under the current type for its OS, not the legacy one.
+  t.same(listable, Object.keys(AZURE_RESOURCE_READERS).filter((x) => !['azurerm_storage_container', 'azurerm_postgresql_flexible_server_firewall_rule', 'azurerm_virtual_machine'].includes(x)).sort());
+  const found: Record<string, { id: string; location: string | null; attributes: Record<string, unknown> }[]> = {};
+  await compareAgainst('azure', [], state, { keep: async ({ api }) => {
+    for (const type of listable) found[type] = await AZURE_RESOURCE_READERS[type].list!(api, SUB);
+  } });
+  for (const type of listable) {
+    const want = state.filter((i) => i.type === type).map((i) => String(i.attributes.id));
+    t.same(found[type].map((l) => l.id).filter((id) => want.includes(id)), want, `${type}: ${want.join(', ')} listed`);
+  }
+  // The legacy VM (its OS disk says Linux) is listed once, as a linux VM; the windows VM as a windows one.
+  t.same(found.azurerm_linux_virtual_machine.map((l) => l.id.split('/').pop()).sort(), ['vm-a', 'vm-l']);
+  t.same(found.azurerm_windows_virtual_machine.map((l) => l.id.split('/').pop()), ['vm-w']);
+  t.match(found.azurerm_storage_account.find((l) => l.id.endsWith('/sta')), { location: 'westeurope', attributes: { name: 'sta', allow_nested_items_to_be_public: false, account_replication_type: 'GRS' } });
+  t.match(found.azurerm_role_assignment[0], { id: String(state.find((i) => i.type === 'azurerm_role_assignment')!.attributes.id), location: null, attributes: { role_definition_name: 'Reader' } });
 });
 
 // ARM's documented answers (azure-rest-api-specs examples, trimmed to what the mapping reads),

@@ -87,7 +87,7 @@ export const roleAssignmentReader = withParentList({
   parentOf: subscriptionOf,
   suffix: '/providers/Microsoft.Authorization/roleAssignments',
   route: '/subscriptions/:sub/providers/Microsoft.Authorization/roleAssignments',
-  parentOfRequest: (req) => `/subscriptions/${req.params.sub}`,
+  parentOfRequest: (req) => `/subscriptions/${req.params.sub}`, subscriptionParent: true,
   toState: roleToState, fromState: roleFromState,
 });
 

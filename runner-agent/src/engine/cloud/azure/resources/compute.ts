@@ -29,7 +29,7 @@ const imageToState = (img: ArmJson | undefined): Attrs[] =>
   img?.publisher ? [{ publisher: img.publisher, offer: img.offer, sku: img.sku, version: img.version }] : [];
 
 /** What both OS flavours share, from a virtualMachines answer. */
-function vmToState(json: ArmJson, os: 'linux' | 'windows', state: Attrs): Attrs {
+export function vmToState(json: ArmJson, os: 'linux' | 'windows', state: Attrs): Attrs {
   const p = json.properties ?? {};
   const osp = p.osProfile ?? {};
   const cfg = (os === 'linux' ? osp.linuxConfiguration : osp.windowsConfiguration) ?? {};

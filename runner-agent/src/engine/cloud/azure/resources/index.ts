@@ -23,14 +23,14 @@ import { linuxVmReader, managedDiskReader, windowsVmReader } from './compute.ts'
 import { applicationInsightsReader, containerRegistryReader, logAnalyticsWorkspaceReader } from './platform.ts';
 import { firewallRuleReader, flexibleServerReader } from './postgres.ts';
 import { storageAccountReader, storageContainerReader } from './storage.ts';
-import { withVmList } from './vm-list.ts';
+import { withVmLists } from './vm-list.ts';
 import { keyVaultReader, linuxWebAppReader, servicePlanReader } from './web.ts';
 
 export const AZURE_RESOURCE_READERS: Record<string, RestReader> = {
-  // First of the VM types: the fake's shared list of a group's VMs comes with it.
-  azurerm_linux_virtual_machine: withVmList(linuxVmReader),
-  azurerm_virtual_machine: legacyVmReader,
-  azurerm_windows_virtual_machine: windowsVmReader,
+  // First of the VM types: the fake's shared lists of VMs come with it.
+  azurerm_linux_virtual_machine: withVmLists(linuxVmReader, 'linux', true),
+  azurerm_virtual_machine: withVmLists(legacyVmReader, null),
+  azurerm_windows_virtual_machine: withVmLists(windowsVmReader, 'windows'),
   azurerm_managed_disk: managedDiskReader,
   azurerm_kubernetes_cluster: kubernetesClusterReader,
   azurerm_role_assignment: roleAssignmentReader,

@@ -2,10 +2,8 @@
 // the group's list when several share a group; administrator_password never mapped.
 // azurerm_postgresql_flexible_server_firewall_rule: .../flexibleServers/S/firewallRules/R (same
 // api), three or more of one server read with the server's rule list.
-// Two compared values the provider does not store, derived both from the state and from the
-// cloud (CompareSpec.implied), so the severity rules can see a whole change at once:
-//   ip_range (firewall rule): `start-end`, so a rule widened to 0.0.0.0-255.255.255.255 in one
-//     edit of both ends is seen as one opening;
+// One compared value the provider does not store, implied by the state (CompareSpec.implied) and
+// read from the cloud, so a severity rule sees what the server's own attributes cannot say:
 //   open_to_internet (server): whether a server the state holds private now accepts public
 //     connections through a rule covering every address; only read (one list of the server's
 //     rules) when its public access is on against the state.
@@ -17,7 +15,7 @@ import { clean, enabled, first, flag, opt, tags, withParentList, type Attrs } fr
 
 export const PG_API = '2024-08-01';
 const SERVERS = '/subscriptions/:sub/resourceGroups/:rg/providers/Microsoft.DBforPostgreSQL/flexibleServers';
-export const ALL_IPV4 = '0.0.0.0-255.255.255.255';
+export const ALL_IPV4 = ['0.0.0.0', '255.255.255.255'];
 
 // sku_name is `<tier prefix>_<sku>`: B_Standard_B1ms, GP_Standard_D2s_v3, MO_Standard_E4s_v3.
 const TIERS: Record<string, string> = { Burstable: 'B', GeneralPurpose: 'GP', MemoryOptimized: 'MO' };
@@ -67,12 +65,13 @@ const serverBase = armReader({
   },
 });
 
-const coversAll = (r: ArmJson) => r.properties?.startIpAddress === '0.0.0.0' && r.properties?.endIpAddress === '255.255.255.255';
+const coversAll = (r: ArmJson) => r.properties?.startIpAddress === ALL_IPV4[0] && r.properties?.endIpAddress === ALL_IPV4[1];
 
 /** The server reader, plus `open_to_internet` for the servers whose public access was turned on against the state. */
 export const flexibleServerReader: RestReader = {
   spec: serverBase.spec,
   fake: serverBase.fake,
+  ...(serverBase.list ? { list: serverBase.list } : {}),
   async read(items: RestItem[], api: RestApi): Promise<(LiveAttributes | null)[]> {
     const live = await serverBase.read(items, api);
     for (const [k, it] of items.entries()) {
@@ -91,7 +90,7 @@ const ruleToState = (json: ArmJson): Attrs => {
   const id = String(json.id ?? '');
   return {
     name: json.name, start_ip_address: opt(p.startIpAddress), end_ip_address: opt(p.endIpAddress),
-    server_id: id.replace(/\/firewallRules\/[^/]+$/i, ''), ip_range: `${p.startIpAddress}-${p.endIpAddress}`,
+    server_id: id.replace(/\/firewallRules\/[^/]+$/i, ''),
   };
 };
 const ruleFromState = (a: Attrs): ArmJson => ({ properties: { startIpAddress: a.start_ip_address, endIpAddress: a.end_ip_address } });
@@ -99,7 +98,6 @@ const RULES = `${SERVERS}/:server/firewallRules`;
 const ruleBase = armReader({
   type: 'azurerm_postgresql_flexible_server_firewall_rule', apiVersion: PG_API, path: `${RULES}/:name`,
   toState: ruleToState, fromState: ruleFromState,
-  spec: { implied: (s) => ({ ip_range: `${s.start_ip_address}-${s.end_ip_address}` }) },
 });
 const idOf = (a: Attrs) => (typeof a.id === 'string' && a.id ? a.id : undefined);
 export const firewallRuleReader = withParentList({

@@ -6,6 +6,13 @@ import { isObject } from '../../../values.ts';
 import { BUILT_IN_ROLES, PRIVILEGED_ROLES, roleGuid } from './authorization.ts';
 import { ALL_IPV4 } from './postgres.ts';
 
+/** The rule's range after the change (both ends may change in one drift) covers every IPv4 address, and did not before. */
+function opensAllIpv4(_d: DiffEntry, state: Record<string, unknown>, diff: DiffEntry[]): boolean {
+  const after = (k: string) => (diff.find((e) => e.attribute === k) ?? { after: state[k] }).after;
+  const all = (s: unknown, e: unknown) => s === ALL_IPV4[0] && e === ALL_IPV4[1];
+  return all(after('start_ip_address'), after('end_ip_address')) && !all(state.start_ip_address, state.end_ip_address);
+}
+
 const PRIVILEGED_NAMES = PRIVILEGED_ROLES.map((g) => BUILT_IN_ROLES[g]);
 const privileged = (id: unknown, name: unknown) => PRIVILEGED_ROLES.includes(roleGuid(id)) || PRIVILEGED_NAMES.includes(String(name ?? ''));
 
@@ -56,7 +63,8 @@ export const AZURE_RESOURCE_RULES: SeverityRule[] = [
     types: ['azurerm_role_assignment'], attributes: ['principal_id', 'role_definition_id', 'role_definition_name', 'scope', 'condition'] },
   { id: 'azure-postgres-firewall-open-to-world', severity: 'critical', description: 'PostgreSQL firewall rule opened to every address (0.0.0.0-255.255.255.255)',
     rationale: 'Anyone on the internet can now reach the database server and try its logins.',
-    types: ['azurerm_postgresql_flexible_server_firewall_rule'], attributes: ['ip_range'], becomes: [ALL_IPV4] },
+    types: ['azurerm_postgresql_flexible_server_firewall_rule'], attributes: ['start_ip_address', 'end_ip_address'],
+    test: { describe: 'start and end after the change are 0.0.0.0 and 255.255.255.255', fn: opensAllIpv4 } },
   { id: 'azure-postgres-open-to-internet', severity: 'critical', description: 'PostgreSQL server made public with a firewall rule covering every address',
     rationale: 'The server now accepts connections from anyone on the internet.',
     types: ['azurerm_postgresql_flexible_server'], attributes: ['open_to_internet'], becomes: [true] },

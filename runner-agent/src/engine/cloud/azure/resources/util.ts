@@ -4,7 +4,7 @@
 // one subscription), which the kit's resource-group list does not cover.
 import type { LiveAttributes, StateInstance } from '../../../types.ts';
 import type { RestApi } from '../../rest/api.ts';
-import { fakeList, indexBy, text, type FakeRequest, type FakeRoute, type FakeWorld, type RestItem, type RestReader } from '../../rest/reader.ts';
+import { fakeList, indexBy, stubInstance, text, type FakeRequest, type FakeRoute, type FakeWorld, type Listed, type RestItem, type RestReader } from '../../rest/reader.ts';
 import { mapLimit } from '../../../limit.ts';
 import { ARM, CONCURRENCY, LIST_FROM, lower, type ArmJson } from '../kit.ts';
 
@@ -89,6 +89,8 @@ export interface ParentList {
   fromState(instanceAttributes: Attrs): ArmJson;
   /** What the parent's list answers of an item, when less than its GET (the fake answers that). */
   listItem?(json: ArmJson): ArmJson;
+  /** List mode (Cloud Discovery) when the parent is the subscription itself: `parentOf` of `/subscriptions/S/`. */
+  subscriptionParent?: boolean;
 }
 
 /**
@@ -106,9 +108,17 @@ export function withParentList(p: ParentList): RestReader {
       return fakeList(under.map((i) => item({ id: p.idOf(i.attributes), name: (p.idOf(i.attributes) ?? '').split('/').pop(), ...p.fromState(i.attributes) })));
     },
   };
+  // The parent is the subscription (role assignments): the parent's list is the subscription's list mode.
+  const list = p.subscriptionParent
+    ? async (api: RestApi, account: string): Promise<Listed[]> => {
+      const all = await api.list<ArmJson>(ARM, `/subscriptions/${account}${p.suffix}?api-version=${p.apiVersion}`, `list ${p.type} in subscription ${account}`, { style: 'nextLink' });
+      return all.filter((j) => typeof j.id === 'string').map((j) => ({ id: j.id as string, location: null, attributes: p.toState(j, stubInstance(p.type, j.id as string)) }));
+    }
+    : undefined;
   return {
     spec: p.base.spec,
     fake: [...p.base.fake, route],
+    ...(list ? { list } : {}),
     async read(items: RestItem[], api: RestApi) {
       const ids = items.map((it) => p.idOf(it.instance.attributes));
       const counts = new Map<string, { parent: string; n: number }>();
