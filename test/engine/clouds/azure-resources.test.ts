@@ -59,6 +59,13 @@ t.test('what other provider versions write reads back clean too', async (t) => {
   t.equal(compared, state.length);
 });
 
+t.test('an older provider\'s null is the default ARM answers, and nothing else', async (t) => {
+  const st = storageAccount('stnull', { is_hns_enabled: null });
+  t.same((await compareAgainst('azure', [st], [changed(st, { is_hns_enabled: false })])).drifts, []);
+  const { drifts } = await compareAgainst('azure', [st], [changed(st, { is_hns_enabled: true })]);
+  t.same(drifts[0]?.diff, [{ attribute: 'is_hns_enabled', before: null, after: true }]);
+});
+
 /**
  * One case per compared attribute: the instance, the live change, the diff path expected and the
  * rule that classifies it. Each case is its own resource (its name in its id), all compared in one scan.

@@ -23,10 +23,11 @@ import { linuxVmReader, managedDiskReader, windowsVmReader } from './compute.ts'
 import { applicationInsightsReader, containerRegistryReader, logAnalyticsWorkspaceReader } from './platform.ts';
 import { firewallRuleReader, flexibleServerReader } from './postgres.ts';
 import { storageAccountReader, storageContainerReader } from './storage.ts';
+import { withNullDefaults } from './util.ts';
 import { withVmLists } from './vm-list.ts';
 import { keyVaultReader, linuxWebAppReader, servicePlanReader } from './web.ts';
 
-export const AZURE_RESOURCE_READERS: Record<string, RestReader> = {
+const READERS: Record<string, RestReader> = {
   // First of the VM types: the fake's shared lists of VMs come with it.
   azurerm_linux_virtual_machine: withVmLists(linuxVmReader, 'linux', true),
   azurerm_virtual_machine: withVmLists(legacyVmReader, null),
@@ -46,3 +47,5 @@ export const AZURE_RESOURCE_READERS: Record<string, RestReader> = {
   azurerm_linux_web_app: linuxWebAppReader,
   azurerm_application_insights: applicationInsightsReader,
 };
+
+export const AZURE_RESOURCE_READERS: Record<string, RestReader> = Object.fromEntries(Object.entries(READERS).map(([type, r]) => [type, withNullDefaults(r)]));

@@ -151,3 +151,27 @@ export function withParentList(p: ParentList): RestReader {
 
 /** Tags as the provider writes them: a map, empty when ARM has none. */
 export const tags = (json: ArmJson): Record<string, string> => json.tags ?? {};
+
+/**
+ * Older provider versions left null in state what later ones write as false, 0 or '' (an unset
+ * optional-computed attribute: large_file_share_enabled, secure_boot_enabled...). A state null
+ * against that live default is the same value, not a drift; against anything else it is one.
+ */
+export function withNullDefaults(reader: RestReader): RestReader {
+  const isDefault = (v: unknown) => v === false || v === 0 || v === '' || (Array.isArray(v) && v.length === 0);
+  return {
+    ...reader,
+    async read(items, api, state) {
+      const live = await reader.read(items, api, state);
+      return live.map((l, k) => {
+        if (!l) return l;
+        const attrs = items[k].instance.attributes;
+        const drop = Object.keys(l).filter((key) => attrs[key] === null && isDefault(l[key]));
+        if (!drop.length) return l;
+        const out = { ...l };
+        for (const key of drop) delete out[key];
+        return out;
+      });
+    },
+  };
+}
