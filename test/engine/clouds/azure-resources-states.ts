@@ -2,7 +2,7 @@
 // provider (3.x unless named) writes them: every attribute of the schema, mapped or not, with
 // the provider's empty values, so a read back through the fake also shows that unmapped and
 // computed attributes stay out of the comparison.
-import type { StateInstance } from '../../../runner-agent/src/engine/types.ts';
+import type { DetectedDrift, StateInstance } from '../../../runner-agent/src/engine/types.ts';
 import { instance } from './harness.ts';
 
 export const SUB = '3f2c8a4e-1b7d-4c55-9e0a-6d2b1f8c7a90';
@@ -192,3 +192,20 @@ export const insights = (name: string, attrs: Record<string, unknown> = {}) => i
   disable_ip_masking: false, local_authentication_disabled: false, internet_ingestion_enabled: true, internet_query_enabled: true,
   force_customer_storage_for_profiler: false, app_id: 'aaaa-bbbb', instrumentation_key: 'ik', connection_string: 'InstrumentationKey=ik', tags: {}, ...attrs,
 }, [['instrumentation_key'], ['connection_string']]);
+
+export const GUID = (n: number) => `0b6f3c2a-${String(n).padStart(4, '0')}-4e1d-9c8b-7a6f5e4d3c2b`;
+
+/** One instance of each type, as a state holds them. */
+export const one = (): StateInstance[] => [
+  linuxVm('vm-a'), windowsVm('vm-w'), legacyVm('vm-l'), disk('disk-a'), aks('aks-a'),
+  role('ra', GUID(1), RG, READER, 'Reader'), storageAccount('sta'), container('sta', 'logs'), container('sta', 'v4', {}, true),
+  registry('acra'), workspace('law-a'), pgServer('pg-a'), pgRule('pg-a', 'office', '198.51.100.1', '198.51.100.9'),
+  keyVault('kv-a'), identity('id-a'), plan('plan-a'), webApp('app-a'), insights('ai-a'),
+];
+
+/** Secret values of the fixtures: none may appear in a drift. */
+export const SECRETS = ['P@ssw0rd1234!', 'H@Sh1CoR3!', 'k1==', 'psk==', 'InstrumentationKey=ik', 'apiVersion: v1'];
+export const noSecrets = (t: { notOk(v: unknown, m: string): unknown }, drifts: DetectedDrift[]) => {
+  const text = JSON.stringify(drifts);
+  for (const s of SECRETS) t.notOk(text.includes(s), `no ${s.slice(0, 4)}… in any drift`);
+};
