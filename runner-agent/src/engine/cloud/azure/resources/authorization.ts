@@ -56,7 +56,7 @@ const roleToState = (json: ArmJson, instance: StateInstance): Attrs => {
   const p = json.properties ?? {};
   const name = BUILT_IN_ROLES[roleGuid(p.roleDefinitionId)];
   return {
-    name: json.name, scope: typeof p.scope === 'string' && /^\/subscriptions\/[^/]+\/resourcegroups\/[^/]+$/i.test(p.scope) ? idAsState(p.scope, instance.attributes.scope) : opt(p.scope), role_definition_id: opt(p.roleDefinitionId),
+    name: json.name, scope: typeof p.scope === 'string' && /^\/subscriptions\/[^/]+\/resourcegroups\/[^/]+$/i.test(p.scope) ? idAsState(p.scope, instance.attributes.scope) : opt(p.scope), role_definition_id: idAsState(p.roleDefinitionId, instance.attributes.role_definition_id),
     // A custom role's name needs a read of its definition: compared by id only.
     ...(name ? { role_definition_name: name } : {}),
     principal_id: opt(p.principalId), principal_type: opt(p.principalType), description: p.description ?? '',
