@@ -94,6 +94,8 @@ const CASES: Case[] = [
   [keyVault, { access_policy: [] }, 'access_policy', 'azure-key-vault-exposed'],
   [keyVault, { network_acls: [{ bypass: 'AzureServices', default_action: 'Allow', ip_rules: ['198.51.100.0/24'], virtual_network_subnet_ids: [] }] }, 'network_acls.0.default_action', 'azure-key-vault-exposed'],
   [keyVault, { enabled_for_deployment: true }, 'enabled_for_deployment', 'changed'],
+  [keyVault, { network_acls: [{ bypass: 'AzureServices', default_action: 'Deny', ip_rules: ['198.51.100.0/24'], virtual_network_subnet_ids: [`${RG}/providers/Microsoft.Network/virtualNetworks/v/subnets/s`] }] }, 'network_acls.0.virtual_network_subnet_ids', 'azure-key-vault-exposed'],
+  [storageAccount, { network_rules: [{ default_action: 'Deny', bypass: ['AzureServices'], ip_rules: ['198.51.100.7'], virtual_network_subnet_ids: [`${RG}/providers/Microsoft.Network/virtualNetworks/v/subnets/s`] }] }, 'network_rules.0.virtual_network_subnet_ids', 'changed'],
   [identity, { tags: { team: 'a' } }, 'tags.team', 'tags-only'],
   [identity, { client_id: 'ffffffff-0000-4000-8000-000000000001' }, 'client_id', 'changed'],
   [plan, { sku_name: 'P2v3', worker_count: 3 }, 'sku_name', 'changed'],

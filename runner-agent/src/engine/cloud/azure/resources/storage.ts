@@ -11,7 +11,7 @@
 // left unread (unknown scope).
 import { armReader, location, type ArmJson } from '../kit.ts';
 import { isEmpty } from '../../../values.ts';
-import { clean, enabled, first, identityFromState, identityToState, list, opt, tags, withParentList, type Attrs } from './util.ts';
+import { clean, enabled, first, identityFromState, identityToState, idsAsState, list, opt, tags, withParentList, type Attrs } from './util.ts';
 
 export const STORAGE_API = '2023-05-01';
 const ACCOUNTS = '/subscriptions/:sub/resourceGroups/:rg/providers/Microsoft.Storage/storageAccounts';
@@ -29,7 +29,7 @@ function networkRulesToState(acl: ArmJson | undefined, state: unknown): Attrs[] 
     // A CSV ARM may answer in another case: re-cased as the provider does.
     bypass: typeof acl.bypass === 'string' && acl.bypass ? acl.bypass.split(/\s*,\s*/).map((b: string) => BYPASS.find((x) => x.toLowerCase() === b.toLowerCase()) ?? b) : [],
     ip_rules: list(acl.ipRules).map((r) => r.value),
-    virtual_network_subnet_ids: list(acl.virtualNetworkRules).map((r) => r.id),
+    virtual_network_subnet_ids: idsAsState(list(acl.virtualNetworkRules).map((r) => r.id), first(state).virtual_network_subnet_ids),
   };
   const defaults = block.default_action === 'Allow' && block.bypass.join() === 'AzureServices' && !block.ip_rules.length && !block.virtual_network_subnet_ids.length && !list(acl.resourceAccessRules).length;
   return defaults && isEmpty(state) ? [] : [block];

@@ -3,7 +3,7 @@
 // Each read with its group's list when several share a group. A web app's site_config,
 // app_settings and connection strings need further calls (and hold secrets): not read.
 import { armReader, location } from '../kit.ts';
-import { clean, enabled, first, flag, identityFromState, identityToState, idAsState, list, opt, tags, type Attrs } from './util.ts';
+import { clean, enabled, first, flag, identityFromState, identityToState, idAsState, idsAsState, list, opt, tags, type Attrs } from './util.ts';
 
 const group = (rp: string) => `/subscriptions/:sub/resourceGroups/:rg/providers/${rp}`;
 const VAULTS = group('Microsoft.KeyVault/vaults');
@@ -17,7 +17,7 @@ const policyKey = (e: unknown) => {
 
 export const keyVaultReader = armReader({
   type: 'azurerm_key_vault', apiVersion: '2023-07-01', path: `${VAULTS}/:name`, list: VAULTS,
-  toState: (json) => {
+  toState: (json, instance) => {
     const p = json.properties ?? {};
     const acl = p.networkAcls;
     const rbac = !!p.enableRbacAuthorization;
@@ -32,7 +32,10 @@ export const keyVaultReader = armReader({
       public_network_access_enabled: p.publicNetworkAccess === undefined ? true : enabled(p.publicNetworkAccess),
       vault_uri: opt(p.vaultUri),
       // The provider writes ARM's defaults (AzureServices, Allow) when the vault has no rule set.
-      network_acls: [{ bypass: acl?.bypass ?? 'AzureServices', default_action: acl?.defaultAction ?? 'Allow', ip_rules: list(acl?.ipRules).map((r) => r.value) }],
+      network_acls: [{
+        bypass: acl?.bypass ?? 'AzureServices', default_action: acl?.defaultAction ?? 'Allow', ip_rules: list(acl?.ipRules).map((r) => r.value),
+        virtual_network_subnet_ids: idsAsState(list(acl?.virtualNetworkRules).map((r) => r.id), first(instance.attributes.network_acls).virtual_network_subnet_ids),
+      }],
       access_policy: list(p.accessPolicies).map((x) => clean({
         tenant_id: x.tenantId, object_id: x.objectId, application_id: x.applicationId ?? '',
         key_permissions: list(x.permissions?.keys), secret_permissions: list(x.permissions?.secrets),
@@ -51,7 +54,10 @@ export const keyVaultReader = armReader({
         enableRbacAuthorization: !!(a.enable_rbac_authorization ?? a.rbac_authorization_enabled),
         enablePurgeProtection: a.purge_protection_enabled ? true : undefined, softDeleteRetentionInDays: a.soft_delete_retention_days,
         publicNetworkAccess: flag(a.public_network_access_enabled),
-        networkAcls: acl.default_action ? { bypass: acl.bypass, defaultAction: acl.default_action, ipRules: list(acl.ip_rules).map((value) => ({ value })) } : undefined,
+        networkAcls: acl.default_action ? {
+          bypass: acl.bypass, defaultAction: acl.default_action, ipRules: list(acl.ip_rules).map((value) => ({ value })),
+          virtualNetworkRules: list(acl.virtual_network_subnet_ids).map((id) => ({ id })),
+        } : undefined,
         accessPolicies: list(a.access_policy).map((x: Attrs) => ({
           tenantId: x.tenant_id, objectId: x.object_id, ...(x.application_id ? { applicationId: x.application_id } : {}),
           permissions: { keys: x.key_permissions ?? [], secrets: x.secret_permissions ?? [], certificates: x.certificate_permissions ?? [], storage: x.storage_permissions ?? [] },
