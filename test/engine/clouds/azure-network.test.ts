@@ -240,6 +240,14 @@ t.test('families share one read: three vnets in a group are one paged list for v
   t.equal(got.api.totalCalls, 2, 'one GET of the NSG, one of the load balancer');
 });
 
+/**
+ * States that contradict themselves, so no cloud can answer both sides: the replay reports the
+ * contradiction, on these addresses only. davidgjm's NSG `internal` holds its rule `everything`
+ * inline at priority 300 while the standalone azurerm_network_security_rule of the same name says
+ * 100 (which the inline `ssh` rule also holds): the state was saved between the two updates.
+ */
+const INCONSISTENT: Record<string, string[]> = { 'davidgjm-k8s-hard-way-azure-infra.tfstate': ['azurerm_network_security_group.internal'] };
+
 t.test('every real azurerm corpus state holding a network type replays with no drift', async (t) => {
   // corpus-azurerm (every file) and the older corpus's azurerm states, each file once.
   const seen = new Set<string>();
@@ -258,7 +266,9 @@ t.test('every real azurerm corpus state holding a network type replays with no d
       states++;
       const got = await compareAgainst('azure', doc.instances);
       compared += mine.length;
-      t.same(got.drifts.map((d) => `${d.resourceAddress} ${JSON.stringify(d.diff)}`), [], file);
+      const known = INCONSISTENT[file] ?? [];
+      t.same(got.drifts.filter((d) => !known.includes(d.resourceAddress)).map((d) => `${d.resourceAddress} ${JSON.stringify(d.diff)}`), [], file);
+      if (known.length) t.same(got.drifts.map((d) => d.resourceAddress).sort(), known, `${file}: only its contradiction`);
     }
   }
   t.ok(states >= 3, `${states} corpus states, ${compared} network instances`);

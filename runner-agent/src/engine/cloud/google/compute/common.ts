@@ -4,7 +4,7 @@
 // types, one paged list of the project (`/global/firewalls`...) when several are read in it.
 import type { LiveAttributes } from '../../../types.ts';
 import type { RestApi } from '../../rest/api.ts';
-import { fakeList, indexBy, text, type FakeRequest, type FakeWorld, type RestItem, type RestReader, type Scope } from '../../rest/reader.ts';
+import { indexBy, text, type RestItem, type RestReader, type Scope } from '../../rest/reader.ts';
 import { googleReader, last, LIST_FROM, ownProject, selfLink, type GJson, type GoogleType } from '../kit.ts';
 import { ownLocation } from '../scope.ts';
 
@@ -81,18 +81,14 @@ export const stateLabels = (a: Attrs): Record<string, string> | undefined => a.e
  * others one GET each (the kit's path).
  */
 export function computeReader(t: GoogleType & { globalList?: string }): RestReader {
-  const base = googleReader(t);
   const kind = t.globalList;
+  // The kit's project list: list mode for Cloud Discovery, and the fake's answer to the list.
+  const base = googleReader(kind ? { ...t, projectList: (project) => `${API}/${project}/global/${kind}` } : t);
   if (!kind) return base;
-  const listRoute = {
-    method: 'GET' as const, service: t.service, path: `${API}/:project/global/${kind}`,
-    answer: (req: FakeRequest, world: FakeWorld) => fakeList(world.of(t.type)
-      .filter((i) => (ownProject(i.attributes) ?? req.params.project) === req.params.project)
-      .map((i) => t.fromState(i.attributes, i)), 'items'),
-  };
   return {
     spec: base.spec,
-    fake: [...base.fake, listRoute],
+    fake: base.fake,
+    list: base.list,
     async read(items: RestItem[], api: RestApi): Promise<(LiveAttributes | null)[]> {
       const paths = items.map((it) => t.pathOf(it.instance.attributes, it.scope));
       const n = new Map<string, number>();
