@@ -8,7 +8,7 @@ import { AZURE_RESOURCE_READERS } from '../../../runner-agent/src/engine/cloud/a
 import { startRestFake, stateWorld } from '../../../runner-agent/src/engine/cloud/rest/fake.ts';
 import type { StateInstance } from '../../../runner-agent/src/engine/types.ts';
 import {
-  aks, GUID, insights, keyVault, noSecrets, one, pgServer, RG, role, storageAccount, SUB, windowsVm, workspace,
+  aks, dnsRecord, GUID, insights, keyVault, noSecrets, one, pgServer, RG, role, storageAccount, SUB, windowsVm, workspace,
 } from './azure-resources-states.ts';
 import { changed, compareAgainst, instance, staticTokens } from './harness.ts';
 
@@ -33,6 +33,13 @@ t.test('what other provider versions write reads back clean too', async (t) => {
   t.equal(compared, state.length);
 });
 
+
+t.test('IPv6 records compare as addresses: ARM\'s compressed spelling is the state\'s expanded one', async (t) => {
+  const r = dnsRecord('aaaa', 'v6', { records: ['fd5d:70bc:930e:d008:0000:0000:0000:7334'] });
+  t.same((await compareAgainst('azure', [r], [changed(r, { records: ['FD5D:70bc:930e:d008::7334'] })])).drifts, []);
+  const { drifts } = await compareAgainst('azure', [r], [changed(r, { records: ['fd5d:70bc:930e:d008::7335'] })]);
+  t.equal(drifts[0]?.ruleId, 'azure-private-dns-record-changed');
+});
 
 t.test('an older provider\'s null is the default ARM answers, and nothing else', async (t) => {
   const st = storageAccount('stnull', { is_hns_enabled: null });
@@ -65,6 +72,13 @@ const COMPARED: Record<string, string> = {
   azurerm_linux_web_app: 'client_affinity_enabled client_certificate_enabled client_certificate_mode enabled https_only location public_network_access_enabled service_plan_id tags',
   azurerm_log_analytics_workspace: 'daily_quota_gb internet_ingestion_enabled internet_query_enabled local_authentication_disabled location retention_in_days sku tags',
   azurerm_managed_disk: 'create_option disk_encryption_set_id disk_iops_read_write disk_mbps_read_write disk_size_gb hyper_v_generation image_reference_id location max_shares network_access_policy on_demand_bursting_enabled os_type public_network_access_enabled source_resource_id storage_account_type tags tier zone',
+  azurerm_private_dns_a_record: 'records ttl',
+  azurerm_private_dns_aaaa_record: 'records ttl',
+  azurerm_private_dns_cname_record: 'record ttl',
+  azurerm_private_dns_mx_record: 'ttl',
+  azurerm_private_dns_ptr_record: 'records ttl',
+  azurerm_private_dns_srv_record: 'ttl',
+  azurerm_private_dns_txt_record: 'ttl',
   azurerm_postgresql_flexible_server: 'administrator_login auto_grow_enabled backup_retention_days geo_redundant_backup_enabled location public_network_access_enabled sku_name storage_mb storage_tier tags version zone',
   azurerm_postgresql_flexible_server_firewall_rule: 'end_ip_address start_ip_address',
   azurerm_role_assignment: 'condition condition_version delegated_managed_identity_resource_id description principal_id role_definition_id scope',
@@ -112,8 +126,9 @@ t.test('list mode (Cloud Discovery): a subscription\'s resources of each listabl
   const state = one();
   const listable = Object.entries(AZURE_RESOURCE_READERS).filter(([, r]) => r.list).map(([type]) => type).sort();
   // Containers and firewall rules are children (no subscription list): listed under their account or server only.
-  // Containers and firewall rules are children (no subscription list); a VM is listed under the current type for its OS, not the legacy one.
-  t.same(listable, Object.keys(AZURE_RESOURCE_READERS).filter((x) => !['azurerm_storage_container', 'azurerm_postgresql_flexible_server_firewall_rule', 'azurerm_virtual_machine'].includes(x)).sort());
+  // Containers, firewall rules and DNS records are children (no subscription list); a VM is listed under the current type for its OS, not the legacy one.
+  const children = ['azurerm_storage_container', 'azurerm_postgresql_flexible_server_firewall_rule', 'azurerm_virtual_machine'];
+  t.same(listable, Object.keys(AZURE_RESOURCE_READERS).filter((x) => !children.includes(x) && !x.startsWith('azurerm_private_dns_')).sort());
   const found: Record<string, { id: string; location: string | null; attributes: Record<string, unknown> }[]> = {};
   await compareAgainst('azure', [], state, { keep: async ({ api }) => {
     for (const type of listable) found[type] = await AZURE_RESOURCE_READERS[type].list!(api, SUB);

@@ -193,6 +193,25 @@ export const insights = (name: string, attrs: Record<string, unknown> = {}) => i
   force_customer_storage_for_profiler: false, app_id: 'aaaa-bbbb', instrumentation_key: 'ik', connection_string: 'InstrumentationKey=ik', tags: {}, ...attrs,
 }, [['instrumentation_key'], ['connection_string']]);
 
+/** A private DNS record of `kind` (a, aaaa, cname, mx, ptr, srv, txt) in zone corp.internal, its values as the provider writes them. */
+export function dnsRecord(kind: string, name: string, values: Record<string, unknown>, attrs: Record<string, unknown> = {}): StateInstance {
+  return instance(`azurerm_private_dns_${kind}_record`, name, {
+    id: `${RG}/providers/Microsoft.Network/privateDnsZones/corp.internal/${kind.toUpperCase()}/${name}`, name, resource_group_name: 'rg-app',
+    zone_name: 'corp.internal', ttl: 300, fqdn: `${name}.corp.internal.`, tags: null, timeouts: null, ...values, ...attrs,
+  });
+}
+export const DNS_VALUES: Record<string, Record<string, unknown>> = {
+  a: { records: ['10.0.180.20'] },
+  // The configuration's spelling of IPv6 addresses; ARM answers them compressed.
+  aaaa: { records: ['fd5d:70bc:930e:d008:0000:0000:0000:7334', 'fd5d:70bc:930e:d008::7335'] },
+  cname: { record: 'app.corp.example' },
+  mx: { record: [{ exchange: 'backupmx.corp.internal', preference: 20 }, { exchange: 'mx.corp.internal', preference: 10 }] },
+  ptr: { records: ['ptr1.corp.internal'] },
+  srv: { record: [{ port: 8080, priority: 10, target: 'srv2.corp.internal', weight: 10 }] },
+  txt: { record: [{ value: 'v=spf1 -all' }, { value: 'x'.repeat(300) }] },
+};
+export const dnsRecords = (suffix = '') => Object.entries(DNS_VALUES).map(([k, v]) => dnsRecord(k, `${k}rec${suffix}`, v));
+
 export const GUID = (n: number) => `0b6f3c2a-${String(n).padStart(4, '0')}-4e1d-9c8b-7a6f5e4d3c2b`;
 
 /** One instance of each type, as a state holds them. */
@@ -200,7 +219,7 @@ export const one = (): StateInstance[] => [
   linuxVm('vm-a'), windowsVm('vm-w'), legacyVm('vm-l'), disk('disk-a'), aks('aks-a'),
   role('ra', GUID(1), RG, READER, 'Reader'), storageAccount('sta'), container('sta', 'logs'), container('sta', 'v4', {}, true),
   registry('acra'), workspace('law-a'), pgServer('pg-a'), pgRule('pg-a', 'office', '198.51.100.1', '198.51.100.9'),
-  keyVault('kv-a'), identity('id-a'), plan('plan-a'), webApp('app-a'), insights('ai-a'),
+  keyVault('kv-a'), identity('id-a'), plan('plan-a'), webApp('app-a'), insights('ai-a'), ...dnsRecords(),
 ];
 
 /** Secret values of the fixtures: none may appear in a drift. */

@@ -12,7 +12,7 @@ import { AZURE_RESOURCE_READERS } from '../../../runner-agent/src/engine/cloud/a
 import { readStateDocument } from '../../../runner-agent/src/engine/state-v4.ts';
 import type { StateInstance } from '../../../runner-agent/src/engine/types.ts';
 import {
-  aks, container, disk, GUID, identity, insights, keyVault, legacyVm, linuxVm, noSecrets, one, OWNER, pgRule, pgServer, plan, READER, RG, registry, role,
+  aks, container, disk, dnsRecord, DNS_VALUES, GUID, identity, insights, keyVault, legacyVm, linuxVm, noSecrets, one, OWNER, pgRule, pgServer, plan, READER, RG, registry, role,
   storageAccount, SUB, webApp, windowsVm, workspace,
 } from './azure-resources-states.ts';
 import { changed, compareAgainst } from './harness.ts';
@@ -105,6 +105,13 @@ const CASES: Case[] = [
   [insights, { retention_in_days: 30 }, 'retention_in_days', 'changed'],
   [insights, { workspace_id: `${RG}/providers/Microsoft.OperationalInsights/workspaces/other` }, 'workspace_id', 'changed'],
   [insights, { local_authentication_disabled: true }, 'local_authentication_disabled', 'changed'],
+  [(n) => dnsRecord('a', n, DNS_VALUES.a), { records: ['10.0.180.99'] }, 'records', 'azure-private-dns-record-changed'],
+  [(n) => dnsRecord('cname', n, DNS_VALUES.cname), { record: 'evil.example' }, 'record', 'azure-private-dns-record-changed'],
+  [(n) => dnsRecord('mx', n, DNS_VALUES.mx), { record: [{ exchange: 'mx.corp.internal', preference: 10 }] }, 'record', 'azure-private-dns-record-changed'],
+  [(n) => dnsRecord('srv', n, DNS_VALUES.srv), { record: [{ port: 8443, priority: 10, target: 'srv2.corp.internal', weight: 10 }] }, 'record', 'azure-private-dns-record-changed'],
+  [(n) => dnsRecord('txt', n, DNS_VALUES.txt), { record: [{ value: 'v=spf1 +all' }] }, 'record', 'azure-private-dns-record-changed'],
+  [(n) => dnsRecord('aaaa', n, DNS_VALUES.aaaa), { ttl: 60 }, 'ttl', 'changed'],
+  [(n) => dnsRecord('ptr', n, DNS_VALUES.ptr), { tags: { team: 'x' } }, 'tags', 'tags-only'],
 ];
 
 
