@@ -1,5 +1,6 @@
-// Severity rules of the Cloud Run, Pub/Sub, Secret Manager and Artifact Registry IAM families and
-// of secrets, spread into GOOGLE_RULES. The public-grant test is platform's (rules.ts), shared.
+// Severity rules of the Cloud Run, Pub/Sub, Secret Manager and Artifact Registry IAM families, of
+// secrets, forwarding rules and functions, spread into GOOGLE_RULES. The public-grant test is
+// platform's (rules.ts), shared.
 import type { SeverityRule } from '../../../rules.ts';
 import { conditionDropped, gained, PUBLIC } from '../platform/rules.ts';
 import { MORE_IAM_TYPES } from './iam.ts';
@@ -25,4 +26,10 @@ export const MORE_RULES: SeverityRule[] = [
   { id: 'gcp-secret-version-disabled', severity: 'medium', description: 'Secret version disabled or destroyed',
     rationale: 'Workloads reading that version fail until it is enabled again (a destroyed version is gone for good); no access is opened.',
     types: ['google_secret_manager_secret_version'], attributes: ['enabled'], becomes: [false] },
+  { id: 'gcp-forwarding-rule-retargeted', severity: 'high', description: 'Forwarding rule sends its traffic to another target or backend',
+    rationale: 'Requests to the address now reach a proxy, pool or backend service the code does not name.',
+    types: ['google_compute_forwarding_rule', 'google_compute_global_forwarding_rule'], attributes: ['target', 'backend_service'] },
+  { id: 'gcp-function-ingress-opened', severity: 'high', description: 'Cloud Function ingress opened to all traffic',
+    rationale: 'The function now accepts requests from the internet, not only from the networks the code allows.',
+    types: ['google_cloudfunctions_function'], attributes: ['ingress_settings'], becomes: ['ALLOW_ALL'] },
 ];
