@@ -97,3 +97,59 @@ export const STATE: StateInstance[] = [
     member: SA, project: P, repository: 'images', role: 'roles/artifactregistry.reader',
   }),
 ];
+
+// Forwarding rules, health check, DNS zones and functions, as the driftctl-google_* corpus states hold them.
+export function forwardingRule(name: string, extra: Record<string, unknown> = {}): StateInstance {
+  return instance('google_compute_forwarding_rule', name, {
+    all_ports: false, allow_global_access: false, backend_service: '', creation_timestamp: '2022-03-16T08:39:19.861-07:00', description: '',
+    id: `projects/${P}/regions/us-east1/forwardingRules/${name}`, ip_address: '35.231.108.206', ip_protocol: 'TCP', is_mirroring_collector: false,
+    label_fingerprint: '42WmSpB8rSM=', labels: null, load_balancing_scheme: 'EXTERNAL', name, network: '', network_tier: 'PREMIUM', port_range: '80', ports: null,
+    project: P, region: 'us-east1', self_link: `https://www.googleapis.com/compute/v1/projects/${P}/regions/us-east1/forwardingRules/${name}`,
+    service_label: '', service_name: '', subnetwork: '', target: `projects/${P}/regions/us-east1/targetPools/website-target-pool`, timeouts: null,
+    ...extra,
+  });
+}
+
+export function cloudFunction(name: string, extra: Record<string, unknown> = {}): StateInstance {
+  return instance('google_cloudfunctions_function', name, {
+    available_memory_mb: 128, build_environment_variables: null, description: 'My function', entry_point: 'helloHttp', environment_variables: { MODE: 'prod' },
+    event_trigger: [], https_trigger_url: `https://us-central1-${P}.cloudfunctions.net/${name}`, id: `projects/${P}/locations/us-central1/functions/${name}`,
+    ingress_settings: 'ALLOW_INTERNAL_ONLY', labels: null, max_instances: 0, name, project: P, region: 'us-central1', runtime: 'nodejs14',
+    service_account_email: `${P}@appspot.gserviceaccount.com`, source_archive_bucket: 'fn-src', source_archive_object: `${name}.zip`, source_repository: [],
+    timeout: 60, timeouts: null, trigger_http: true, vpc_connector: '', vpc_connector_egress_settings: '',
+    ...extra,
+  });
+}
+
+export const NET_STATE: StateInstance[] = [
+  forwardingRule('web'), forwardingRule('api', { ip_address: '35.231.108.207', port_range: '443' }), forwardingRule('ssh', { ip_address: '35.231.108.208', port_range: '22' }),
+  instance('google_compute_global_forwarding_rule', 'global', {
+    description: '', id: `projects/${P}/global/forwardingRules/global-rule`, ip_address: '34.120.169.13', ip_protocol: 'TCP', ip_version: '',
+    label_fingerprint: '42WmSpB8rSM=', labels: null, load_balancing_scheme: 'EXTERNAL', metadata_filters: [], name: 'global-rule', network: '', port_range: '80',
+    project: P, self_link: `https://www.googleapis.com/compute/v1/projects/${P}/global/forwardingRules/global-rule`,
+    target: `projects/${P}/global/targetHttpProxies/target-proxy`, timeouts: null,
+  }),
+  instance('google_compute_health_check', 'https', {
+    check_interval_sec: 3, creation_timestamp: '2021-10-26T06:05:03.005-07:00', description: 'Health check via https', grpc_health_check: [], healthy_threshold: 4,
+    http2_health_check: [], http_health_check: [], https_health_check: [{ host: 'acme.example', port: 0, port_name: 'health-check-port', port_specification: 'USE_NAMED_PORT',
+      proxy_header: 'NONE', request_path: '/', response: 'I AM HEALTHY' }],
+    id: `projects/${P}/global/healthChecks/https-health-check`, log_config: [{ enable: false }], name: 'https-health-check', project: P,
+    self_link: `https://www.googleapis.com/compute/v1/projects/${P}/global/healthChecks/https-health-check`, ssl_health_check: [], tcp_health_check: [],
+    timeout_sec: 1, timeouts: null, type: 'HTTPS', unhealthy_threshold: 5,
+  }),
+  instance('google_dns_managed_zone', 'public', {
+    description: 'Example DNS zone', dns_name: 'example-9d3bea2b.com.', dnssec_config: [], force_destroy: false, forwarding_config: [],
+    id: `projects/${P}/managedZones/example-zone`, labels: { foo: 'bar' }, name: 'example-zone',
+    name_servers: ['ns-cloud-d1.googledomains.com.', 'ns-cloud-d2.googledomains.com.'], peering_config: [], private_visibility_config: [], project: P, timeouts: null, visibility: 'public',
+  }),
+  instance('google_dns_managed_zone', 'private', {
+    description: 'internal', dns_name: 'corp.internal.', dnssec_config: [], force_destroy: false, forwarding_config: [],
+    id: `projects/${P}/managedZones/corp`, labels: {}, name: 'corp', name_servers: [], peering_config: [], project: P, timeouts: null, visibility: 'private',
+    private_visibility_config: [{ networks: [{ network_url: `https://www.googleapis.com/compute/v1/projects/${P}/global/networks/vpc` }] }],
+  }),
+  cloudFunction('hello'),
+  cloudFunction('on-upload', {
+    trigger_http: null, https_trigger_url: '', entry_point: 'onUpload',
+    event_trigger: [{ event_type: 'google.storage.object.finalize', failure_policy: [{ retry: true }], resource: 'uploads-bucket' }],
+  }),
+];

@@ -9,7 +9,7 @@ import { MORE_READERS } from '../../../runner-agent/src/engine/cloud/google/more
 import { readStateDocument } from '../../../runner-agent/src/engine/state-v4.ts';
 import type { StateInstance } from '../../../runner-agent/src/engine/types.ts';
 import { changed, compareAgainst } from './harness.ts';
-import { KEYED, N, P, STATE, version } from './google-more-fixtures.ts';
+import { cloudFunction, KEYED, N, NET_STATE, P, STATE, version } from './google-more-fixtures.ts';
 
 const byName = (name: string) => STATE.find((i) => i.name === name)!;
 const swap = (name: string, attrs: Record<string, unknown>) => STATE.map((x) => (x.name === name ? changed(x, attrs) : x));
@@ -118,4 +118,50 @@ t.test('every real corpus state holding these types compares clean', async (t) =
     compared += result.compared;
   }
   t.ok(compared >= 93, `${compared} secret and resource IAM instances replayed`);
+});
+
+t.test('forwarding rules, health check, DNS zones, functions: clean, each change, deletion, one list', async (t) => {
+  const clean = await compareAgainst('google', NET_STATE, NET_STATE, { pageSize: 2 });
+  t.equal(clean.compared, NET_STATE.length);
+  t.same(clean.drifts, []);
+  const count = (re: RegExp) => clean.fake.log.filter((l) => re.test(l)).length;
+  t.equal(count(/aggregated\/forwardingRules/), 1, 'three regional rules: one aggregated list');
+  t.equal(count(/\/regions\/us-east1\/forwardingRules\//), 0, 'no single GET where the list served');
+  t.same(clean.fake.log.filter((l) => l.includes('/cloudfunctions/')), ['GET /cloudfunctions/v1/projects/acme-prod/locations/us-central1/functions/hello',
+    'GET /cloudfunctions/v1/projects/acme-prod/locations/us-central1/functions/on-upload'], 'two functions: one GET each');
+
+  const at = (name: string) => NET_STATE.find((i) => i.name === name)!;
+  const hc = (attrs: Record<string, unknown>) => ({ https_health_check: [{ ...(at('https').attributes.https_health_check as any)[0], ...attrs }] });
+  const rows: [string, string, Record<string, unknown>, string, string, string][] = [
+    ['rule target', 'web', { target: `projects/${P}/regions/us-east1/targetPools/evil` }, 'target', 'gcp-forwarding-rule-retargeted', 'high'],
+    ['rule port range', 'web', { port_range: '8080' }, 'port_range', 'changed', 'medium'],
+    ['rule address', 'api', { ip_address: '35.1.1.1' }, 'ip_address', 'changed', 'medium'],
+    ['rule labels (none in state)', 'ssh', { labels: { team: 'x' } }, 'labels', 'labels-only', 'low'],
+    ['global rule target', 'global', { target: `projects/${P}/global/targetHttpsProxies/other` }, 'target', 'gcp-forwarding-rule-retargeted', 'high'],
+    ['health check path', 'https', hc({ request_path: '/healthz' }), 'https_health_check.0.request_path', 'changed', 'medium'],
+    ['health check interval', 'https', { check_interval_sec: 30 }, 'check_interval_sec', 'changed', 'medium'],
+    ['health check logging', 'https', { log_config: [{ enable: true }] }, 'log_config', 'changed', 'medium'],
+    ['zone description', 'public', { description: 'x' }, 'description', 'changed', 'medium'],
+    ['zone networks', 'private', { private_visibility_config: [{ networks: [{ network_url: `projects/${P}/global/networks/other` }] }] }, 'private_visibility_config', 'changed', 'medium'],
+    ['function ingress opened', 'hello', { ingress_settings: 'ALLOW_ALL' }, 'ingress_settings', 'gcp-function-ingress-opened', 'high'],
+    ['function runtime', 'hello', { runtime: 'nodejs20' }, 'runtime', 'changed', 'medium'],
+    ['function environment', 'hello', { environment_variables: { MODE: 'debug' } }, 'environment_variables.MODE', 'changed', 'medium'],
+    ['function memory', 'hello', { available_memory_mb: 1024 }, 'available_memory_mb', 'changed', 'medium'],
+    ['function trigger retry', 'on-upload', { event_trigger: [{ event_type: 'google.storage.object.finalize', failure_policy: [{ retry: false }], resource: 'uploads-bucket' }] },
+      'event_trigger.0.failure_policy.0.retry', 'changed', 'medium'],
+  ];
+  for (const [what, name, attrs, attribute, ruleId, severity] of rows) {
+    const { drifts } = await compareAgainst('google', NET_STATE, NET_STATE.map((x) => (x.name === name ? changed(x, attrs) : x)));
+    t.equal(drifts.length, 1, `${what}: one drift`);
+    t.match(drifts[0], { changeType: 'changed', ruleId, severity }, what);
+    t.same(drifts[0]?.diff.map((d) => d.attribute), [attribute], `${what}: at ${attribute}`);
+  }
+  const gone = await compareAgainst('google', NET_STATE, NET_STATE.filter((i) => !['web', 'global', 'https', 'private', 'on-upload'].includes(i.name)));
+  t.same(gone.drifts.map((d) => `${d.resourceAddress} ${d.changeType}`).sort(), ['google_cloudfunctions_function.on-upload deleted', 'google_compute_forwarding_rule.web deleted',
+    'google_compute_global_forwarding_rule.global deleted', 'google_compute_health_check.https deleted', 'google_dns_managed_zone.private deleted']);
+  // Three functions of a project: one list of every region.
+  const fns = [cloudFunction('a'), cloudFunction('b'), cloudFunction('c', { region: 'europe-west1', id: `projects/${P}/locations/europe-west1/functions/c` })];
+  const listed = await compareAgainst('google', fns, fns, { pageSize: 2 });
+  t.same(listed.drifts, []);
+  t.same(listed.fake.log, [`GET /cloudfunctions/v1/projects/${P}/locations/-/functions`, `GET /cloudfunctions/v1/projects/${P}/locations/-/functions?pageToken=2`].map((l) => l), 'one list, two pages');
 });
