@@ -22,6 +22,7 @@ import { insideCheckout } from './paths.ts';
 import { globRegExp } from './values.ts';
 import { PLATFORM_IGNORED } from './cloud/google/platform/index.ts';
 import { GCP_DATA_IGNORED } from './cloud/google/data/ignore.ts';
+import { MORE_IGNORED } from './cloud/google/more/index.ts';
 import { COMPUTE_IGNORED } from './cloud/google/compute/ignored.ts';
 
 /** Attribute patterns per resource type; `*` applies to every type. */
@@ -89,6 +90,7 @@ export const IGNORED_ATTRIBUTES: Record<string, string[]> = {
   aws_autoscaling_group: ['name_prefix', 'force_delete', 'force_delete_warm_pool', 'wait_for_capacity_timeout', 'min_elb_capacity', 'wait_for_elb_capacity', 'predicted_capacity'],
   ...PLATFORM_IGNORED,
   ...GCP_DATA_IGNORED,
+  ...MORE_IGNORED,
   ...AZURE_RESOURCES_IGNORED,
 };
 

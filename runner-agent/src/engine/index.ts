@@ -90,45 +90,19 @@ export async function detectDrift(input: ScanInput): Promise<ScanOutcome> {
   let aws: AwsContext | undefined;
   try {
     progress('source', 1, 1);
-    const ignorePatterns = await loadIgnoreFile(repo.root);
-    const ignore = buildIgnoreRules(ignorePatterns);
-    const stats: ScanStats = {
-      mode: 'sdk', durationMs: 0, sdkCalls: 0, sdkCallsByService: {}, roots: [], unsupported: {}, ignoredDiffs: 0,
-      ignorePatterns: ignore.patternCount, ...(repo.commit ? { commit: repo.commit } : {}),
-    };
-
-    const modules: RootModule[] = [];
-    for (const [i, r] of roots.entries()) {
-      progress('parse', i, roots.length);
-      modules.push(await parseRootModule(repo.root, r));
-    }
-    progress('parse', roots.length, roots.length);
-    checkAbort(signal);
+    const { ignore, stats, modules } = await prepare(input, repo, roots, progress);
     const region = credentials.region || modules.map(defaultProviderRegion).find(Boolean) || DEFAULT_REGION;
     aws = new AwsContext({ ...credentials, region }, region, input.endpoint, signal);
 
-    if (input.useTofu && input.addresses) stats.tofuSkipped = 'a targeted re-check reads its addresses through the SDK';
-    else if (input.useTofu) {
-      const bin = findTofu();
-      if (!bin) stats.tofuSkipped = 'neither tofu nor terraform is on PATH';
-      else if (input.statePath) stats.tofuSkipped = 'a configured state path is read by the SDK path only';
-      else {
-        const viaTofu = await scanWithTofu(bin, repo.root, roots, modules, { ...credentials, region }, input, ignore, stats);
-        if (viaTofu) return finish(withSource(viaTofu.drifts, repo.commit), viaTofu.scanned, stats, aws, started, viaTofu.inventory);
-      }
+    const bin = tofuBinary(input, stats, 'SDK');
+    if (bin) {
+      const viaTofu = await scanWithTofu(bin, repo.root, roots, modules, { ...credentials, region }, input, ignore, stats);
+      if (viaTofu) return finish(withSource(viaTofu.drifts, repo.commit), viaTofu.scanned, stats, aws, started, viaTofu.inventory);
     }
 
     // States first (all roots), then live reads batched per resource type across roots.
-    const states: { module: RootModule; instances: StateInstance[] }[] = [];
-    for (const [i, mod] of modules.entries()) {
-      progress('state', i, modules.length);
-      const loc = locateState(mod, roots[i], input.statePath);
-      const doc = readStateDocument(await readStateText(loc, aws, repo.root), loc.describe);
-      stats.roots.push({ path: roots[i] || '.', state: loc.describe, resources: doc.instances.length });
-      states.push({ module: mod, instances: doc.instances });
-      noteSkipped(doc, stats);
-    }
-    progress('state', modules.length, modules.length);
+    const context = aws;
+    const states = await readStates(modules, roots, input, (loc) => readStateText(loc, context, repo.root), stats, progress);
 
     // The credentials' region is the last resort; with none, an instance of unknown region is not compared.
     const all = await withRegions(states, repo.root, credentials.region, (t) => !!AWS_READERS[t], stats);
@@ -147,6 +121,53 @@ export async function detectDrift(input: ScanInput): Promise<ScanOutcome> {
   }
 }
 
+type Progress = (phase: string, done: number, total: number) => void;
+
+/** The first steps of every scan: the repository's .driftignore, its root modules, an empty stats record. */
+async function prepare(input: ScanInput, repo: { root: string; commit?: string }, roots: string[], progress: Progress) {
+  const ignore = buildIgnoreRules(await loadIgnoreFile(repo.root));
+  const stats: ScanStats = {
+    mode: 'sdk', durationMs: 0, sdkCalls: 0, sdkCallsByService: {}, roots: [], unsupported: {}, ignoredDiffs: 0,
+    ignorePatterns: ignore.patternCount, ...(repo.commit ? { commit: repo.commit } : {}),
+  };
+  const modules: RootModule[] = [];
+  for (const [i, r] of roots.entries()) {
+    progress('parse', i, roots.length);
+    modules.push(await parseRootModule(repo.root, r));
+  }
+  progress('parse', roots.length, roots.length);
+  checkAbort(input.signal);
+  return { ignore, stats, modules };
+}
+
+/** The tofu/terraform binary a requested plan runs with, or undefined with the reason in stats.tofuSkipped. */
+function tofuBinary(input: ScanInput, stats: ScanStats, other: 'SDK' | 'API'): string | undefined {
+  if (!input.useTofu) return undefined;
+  const bin = findTofu();
+  if (input.addresses) stats.tofuSkipped = `a targeted re-check reads its addresses through the ${other}`;
+  else if (!bin) stats.tofuSkipped = 'neither tofu nor terraform is on PATH';
+  else if (input.statePath) stats.tofuSkipped = `a configured state path is read by the ${other} path only`;
+  else return bin;
+  return undefined;
+}
+
+/** Every root module's state, in order; where each came from goes into stats.roots. */
+async function readStates(
+  modules: RootModule[], roots: string[], input: ScanInput, readText: (loc: ReturnType<typeof locateState>) => Promise<string>, stats: ScanStats, progress: Progress,
+): Promise<{ module: RootModule; instances: StateInstance[] }[]> {
+  const states: { module: RootModule; instances: StateInstance[] }[] = [];
+  for (const [i, mod] of modules.entries()) {
+    progress('state', i, modules.length);
+    const loc = locateState(mod, roots[i], input.statePath);
+    const doc = readStateDocument(await readText(loc), loc.describe);
+    stats.roots.push({ path: roots[i] || '.', state: loc.describe, resources: doc.instances.length });
+    states.push({ module: mod, instances: doc.instances });
+    noteSkipped(doc, stats);
+  }
+  progress('state', modules.length, modules.length);
+  return states;
+}
+
 /** A cloud_b or cloud_c scan: the same steps on the REST readers (rest-scan.ts). */
 async function detectRestDrift(input: ScanInput, started: number): Promise<ScanOutcome> {
   const progress = (phase: string, done: number, total: number) => input.onProgress?.({ phase, done, total });
@@ -157,40 +178,16 @@ async function detectRestDrift(input: ScanInput, started: number): Promise<ScanO
   const repo = await checkout(input.source, signal).catch(async (e: unknown) => { await setup.close(); throw e; });
   try {
     progress('source', 1, 1);
-    const ignore = buildIgnoreRules(await loadIgnoreFile(repo.root));
-    const stats: ScanStats = {
-      mode: 'sdk', durationMs: 0, sdkCalls: 0, sdkCallsByService: {}, roots: [], unsupported: {}, ignoredDiffs: 0,
-      ignorePatterns: ignore.patternCount, ...(repo.commit ? { commit: repo.commit } : {}),
-    };
-    const modules: RootModule[] = [];
-    for (const [i, r] of roots.entries()) {
-      progress('parse', i, roots.length);
-      modules.push(await parseRootModule(repo.root, r));
-    }
-    progress('parse', roots.length, roots.length);
-    checkAbort(signal);
-    if (input.useTofu) stats.tofuSkipped = input.addresses ? 'a targeted re-check reads its addresses through the API'
-      : findTofu() ? undefined : 'neither tofu nor terraform is on PATH';
-    if (input.useTofu && !stats.tofuSkipped) {
-      if (input.statePath) stats.tofuSkipped = 'a configured state path is read by the API path only';
-      else {
-        const viaTofu = await scanWithTofu(findTofu()!, repo.root, roots, modules, { env: tofuEnv(input) }, input, ignore, stats);
-        if (viaTofu) {
-          stats.durationMs = Math.round(performance.now() - started);
-          return { drifts: withSource(viaTofu.drifts, repo.commit, input.provider), resourcesScanned: viaTofu.scanned, stats, inventory: viaTofu.inventory };
-        }
+    const { ignore, stats, modules } = await prepare(input, repo, roots, progress);
+    const bin = tofuBinary(input, stats, 'API');
+    if (bin) {
+      const viaTofu = await scanWithTofu(bin, repo.root, roots, modules, { env: tofuEnv(input) }, input, ignore, stats);
+      if (viaTofu) {
+        stats.durationMs = Math.round(performance.now() - started);
+        return { drifts: withSource(viaTofu.drifts, repo.commit, input.provider), resourcesScanned: viaTofu.scanned, stats, inventory: viaTofu.inventory };
       }
     }
-    const states: { module: RootModule; instances: StateInstance[] }[] = [];
-    for (const [i, mod] of modules.entries()) {
-      progress('state', i, modules.length);
-      const loc = locateState(mod, roots[i], input.statePath);
-      const doc = readStateDocument(await readStateText(loc, undefined, repo.root, setup.remote), loc.describe);
-      stats.roots.push({ path: roots[i] || '.', state: loc.describe, resources: doc.instances.length });
-      states.push({ module: mod, instances: doc.instances });
-      noteSkipped(doc, stats);
-    }
-    progress('state', modules.length, modules.length);
+    const states = await readStates(modules, roots, input, (loc) => readStateText(loc, undefined, repo.root, setup.remote), stats, progress);
     const entries = await withScopes(input.provider, states, repo.root, setup, stats);
     const { drifts, compared, inventory } = await compareScoped(entries, setup, ignore, stats, {
       signal, onProgress: (done, total) => progress('compare', done, total), ...(input.addresses ? { addresses: new Set(input.addresses) } : {}),

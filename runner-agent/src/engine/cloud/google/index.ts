@@ -7,6 +7,7 @@ import type { TokenSource } from '../token.ts';
 import { COMPUTE_READERS } from './compute/index.ts';
 import { PLATFORM_READERS } from './platform/index.ts';
 import { GCP_DATA_READERS } from './data/index.ts';
+import { MORE_READERS } from './more/index.ts';
 import { googleIdScope } from './scope.ts';
 
 /** google-beta resources carry the same google_* types: one reader serves both providers. */
@@ -14,6 +15,7 @@ export const GOOGLE_READERS: Record<string, RestReader> = {
   ...COMPUTE_READERS,
   ...PLATFORM_READERS,
   ...GCP_DATA_READERS,
+  ...MORE_READERS,
 };
 
 export const GOOGLE: RestCloud = { readers: GOOGLE_READERS, idScope: googleIdScope };

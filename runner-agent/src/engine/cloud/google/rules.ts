@@ -4,9 +4,11 @@ import type { SeverityRule } from '../../rules.ts';
 import { PLATFORM_RULES } from './platform/rules.ts';
 import { GCP_DATA_RULES } from './data/rules.ts';
 import { COMPUTE_RULES } from './compute/rules.ts';
+import { MORE_RULES } from './more/rules.ts';
 
 export const GOOGLE_RULES: SeverityRule[] = [
   ...PLATFORM_RULES,
   ...GCP_DATA_RULES,
   ...COMPUTE_RULES,
+  ...MORE_RULES,
 ];

@@ -70,10 +70,11 @@ export function listedReader(t: GoogleType, list: ParentList): RestReader {
       for (const p of lists) if (p) count.set(p, (count.get(p) ?? 0) + 1);
       // The lists to read, a bounded number at a time (an instance's databases, many instances).
       const paths = [...count].filter(([, n]) => n >= from).map(([p]) => p);
-      const read = await mapLimit(paths, CONCURRENCY, (p) => api.once(`gcp-list:${t.service}${p}`, async () => {
-        const all = await api.list<GJson>(t.service, p, `list ${t.type} ${p}`, { style: 'pageToken', items: list.key });
+      // The cache holds the list itself (as discover's does): a discovery after the scan reuses it.
+      const read = await mapLimit(paths, CONCURRENCY, async (p) => {
+        const all = await api.once(`gcp-list:${t.service}${p}`, () => api.list<GJson>(t.service, p, `list ${t.type} ${p}`, { style: 'pageToken', items: list.key }));
         return { all, byPath: indexBy(all, (x) => list.pathOfItem(x, p.split('?')[0])) };
-      }));
+      });
       const listed = new Map(paths.map((p, k) => [p, read[k]]));
       const out: (LiveAttributes | null)[] = new Array(items.length).fill(null);
       const single: number[] = [];

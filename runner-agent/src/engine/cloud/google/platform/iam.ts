@@ -126,3 +126,16 @@ export function iamReader(t: IamTarget, view: (policy: Policy, a: Record<string,
     },
   };
 }
+
+/**
+ * The readers of one family over one resource's getIamPolicy: member, binding and (when the family
+ * has one) policy, the fake's route on the member reader. `binding` replaces the binding view
+ * (another family may read a missing binding as the provider does for it).
+ */
+export function iamFamily(t: IamTarget, binding: (policy: Policy, a: Record<string, any>) => LiveAttributes | null = bindingView): Record<string, RestReader> {
+  return {
+    [t.types.member]: iamReader(t, memberView, true),
+    [t.types.binding]: iamReader(t, binding, false),
+    ...(t.types.policy ? { [t.types.policy]: iamReader(t, policyView, false) } : {}),
+  };
+}

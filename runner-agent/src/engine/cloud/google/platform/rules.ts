@@ -6,7 +6,7 @@ import type { DiffEntry } from '../../../types.ts';
 import { isEmpty, isObject } from '../../../values.ts';
 import { parsePolicy } from './iam.ts';
 
-const PUBLIC = ['allusers', 'allauthenticatedusers'];
+export const PUBLIC = ['allusers', 'allauthenticatedusers'];
 const PRIVILEGED = new Set(['roles/owner', 'roles/editor']);
 const BUCKET_IAM = ['google_storage_bucket_iam_member', 'google_storage_bucket_iam_binding', 'google_storage_bucket_iam_policy'];
 const PROJECT_IAM = ['google_project_iam_member', 'google_project_iam_binding', 'google_project_iam_policy'];
@@ -23,7 +23,7 @@ function grants(v: unknown, role: string): Map<string, Set<string>> {
 }
 
 /** Role/member pairs the change adds, where `keep` says which pairs count. */
-function gained(d: DiffEntry, state: Record<string, unknown>, keep: (role: string, member: string) => boolean): boolean {
+export function gained(d: DiffEntry, state: Record<string, unknown>, keep: (role: string, member: string) => boolean): boolean {
   const role = String(state.role ?? '');
   const before = grants(d.before, role);
   for (const [r, members] of grants(d.after, role)) {
@@ -33,7 +33,7 @@ function gained(d: DiffEntry, state: Record<string, unknown>, keep: (role: strin
 }
 
 /** A public member whose IAM condition was removed: it is now granted without limit. */
-const conditionDropped = (d: DiffEntry, state: Record<string, unknown>, members: (m: string) => boolean) =>
+export const conditionDropped = (d: DiffEntry, state: Record<string, unknown>, members: (m: string) => boolean) =>
   d.attribute === 'condition' && !isEmpty(d.before) && isEmpty(d.after)
   && [state.member, ...(Array.isArray(state.members) ? state.members : [])].some((m) => typeof m === 'string' && members(m.toLowerCase()));
 
