@@ -67,10 +67,9 @@ const idOf = (a: Attrs) => (typeof a.id === 'string' && a.id ? a.id : undefined)
 function recordReader(k: Kind): RestReader {
   const toState = (json: ArmJson, instance: { attributes: Attrs }): Attrs => {
     const p = json.properties ?? {};
-    const zone = zoneOf(String(json.id ?? '')) ?? '';
+    // The zone (zone_name, private_dns_zone_id) is part of the id the record is read by: not compared.
     return {
-      name: json.name, zone_name: zone.split('/').pop(), private_dns_zone_id: zone || undefined,
-      ttl: opt(p.ttl), fqdn: opt(p.fqdn), tags: p.metadata ?? {}, ...k.toState(p, instance.attributes),
+      name: json.name, ttl: opt(p.ttl), fqdn: opt(p.fqdn), tags: p.metadata ?? {}, ...k.toState(p, instance.attributes),
     };
   };
   const fromState = (a: Attrs): ArmJson => ({
