@@ -87,11 +87,8 @@ export const flexibleServerReader: RestReader = {
 
 const ruleToState = (json: ArmJson): Attrs => {
   const p = json.properties ?? {};
-  const id = String(json.id ?? '');
-  return {
-    name: json.name, start_ip_address: opt(p.startIpAddress), end_ip_address: opt(p.endIpAddress),
-    server_id: id.replace(/\/firewallRules\/[^/]+$/i, ''),
-  };
+  // server_id is part of the id the rule is read by: not compared.
+  return { name: json.name, start_ip_address: opt(p.startIpAddress), end_ip_address: opt(p.endIpAddress) };
 };
 const ruleFromState = (a: Attrs): ArmJson => ({ properties: { startIpAddress: a.start_ip_address, endIpAddress: a.end_ip_address } });
 const RULES = `${SERVERS}/:server/firewallRules`;
