@@ -5,6 +5,7 @@ import type { RestCloud } from '../rest/compare.ts';
 import type { RestReader } from '../rest/reader.ts';
 import type { TokenSource } from '../token.ts';
 import { ARM } from './kit.ts';
+import { AZURE_MORE_READERS } from './more/index.ts';
 import { AZURE_NETWORK_READERS } from './network/index.ts';
 import { resourceGroupReader } from './resource-group.ts';
 import { azureScope } from './scope.ts';
@@ -12,6 +13,7 @@ import { azureScope } from './scope.ts';
 export const AZURE_READERS: Record<string, RestReader> = {
   azurerm_resource_group: resourceGroupReader,
   ...AZURE_NETWORK_READERS,
+  ...AZURE_MORE_READERS,
 };
 
 export const AZURE: RestCloud = { readers: AZURE_READERS, idScope: azureScope };

@@ -1,8 +1,10 @@
 // Severity rules of azurerm types (rules.ts explains the conditions); tried before the generic
 // tag-only, deleted and changed rules. Readers add the rules of their types here.
 import type { SeverityRule } from '../../rules.ts';
+import { AZURE_MORE_RULES } from './more/rules.ts';
 import { AZURE_NETWORK_RULES } from './network/rules.ts';
 
 export const AZURE_RULES: SeverityRule[] = [
   ...AZURE_NETWORK_RULES,
+  ...AZURE_MORE_RULES,
 ];
