@@ -2,6 +2,7 @@
 // (Microsoft.Compute/images), api COMPUTE_API (Compute's current stable, as the VM readers pin):
 // top-level types, so a group with LIST_FROM or more is one paged list and Cloud Discovery lists
 // the subscription's.
+import { genericKey } from '../../../diff.ts';
 import type { StateInstance } from '../../../types.ts';
 import { text } from '../../rest/reader.ts';
 import { armReader, location, type ArmJson } from '../kit.ts';
@@ -70,5 +71,5 @@ export const imageReader = armReader({
   type: 'azurerm_image', apiVersion: COMPUTE_API,
   path: `${GROUP}/images/:name`, list: `${GROUP}/images`,
   toState: imageToState, fromState: imageFromState,
-  spec: { sets: { data_disk: (e: any) => [String(e?.lun ?? '')] } },
+  spec: { sets: { data_disk: genericKey } },
 });

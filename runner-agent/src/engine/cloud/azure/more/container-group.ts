@@ -4,6 +4,7 @@
 // ports, command and plain environment variables. Never mapped: secure environment variables
 // (ARM answers them without a value), registry passwords, volumes (storage keys, secrets),
 // diagnostics (a workspace key), probes and identity.
+import { genericKey } from '../../../diff.ts';
 import type { StateInstance } from '../../../types.ts';
 import { text } from '../../rest/reader.ts';
 import { armReader, location, lower, type ArmJson } from '../kit.ts';
@@ -21,6 +22,10 @@ function portsLike(live: Record<string, unknown>[], state: unknown): Record<stri
 }
 const ports = (v: unknown) => list(v).map((p) => ({ port: p.port, protocol: str(p.protocol) || 'TCP' }));
 const gpu = (g: ArmJson | undefined) => (g ? [{ count: g.count ?? 0, sku: str(g.sku) }] : []);
+
+/** What the reader maps of a container; a secure variable, a volume or a probe stays out of its identity. */
+const MAPPED = ['name', 'image', 'cpu', 'memory', 'cpu_limit', 'memory_limit', 'gpu', 'gpu_limit', 'ports', 'commands', 'environment_variables'];
+const containerKey = (e: unknown) => genericKey(e && typeof e === 'object' ? Object.fromEntries(MAPPED.map((k) => [k, (e as Record<string, unknown>)[k]])) : e);
 
 function containerToState(c: ArmJson, state: Record<string, any> | undefined): Record<string, unknown> {
   const p = c.properties ?? {};
@@ -95,5 +100,6 @@ function groupFromState(a: Record<string, any>): ArmJson {
 export const containerGroupReader = armReader({
   type: 'azurerm_container_group', apiVersion: CONTAINER_API, path: `${GROUPS}/:name`, list: GROUPS,
   toState: groupToState, fromState: groupFromState,
-  spec: { sets: { container: (e: any) => [lower(e?.name)], exposed_port: (e: any) => [portKey(e)] } },
+  // A container is a whole element: any of its mapped settings changed is the element changed.
+  spec: { sets: { container: containerKey, exposed_port: (e: any) => [portKey(e)] } },
 });
