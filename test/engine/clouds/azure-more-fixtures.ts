@@ -6,10 +6,13 @@ import { instance } from './harness.ts';
 export const SUB = '00000000-0000-0000-0000-0000000000bb';
 export const RG = `/subscriptions/${SUB}/resourceGroups/more-rg`;
 const ZONE = `${RG}/providers/Microsoft.Network/privateDnsZones/corp.internal`;
+const PUBLIC_ZONE = `${RG}/providers/Microsoft.Network/dnsZones/example.com`;
 const VNETS = `${RG}/providers/Microsoft.Network/virtualNetworks`;
 const COMPUTE = `${RG}/providers/Microsoft.Compute`;
 export const ids = {
   record: (kind: string, name: string) => `${ZONE}/${kind}/${name}`,
+  zone: PUBLIC_ZONE,
+  publicRecord: (kind: string, name: string) => `${PUBLIC_ZONE}/${kind}/${name}`,
   vnet: (n: string) => `${VNETS}/${n}`,
   peering: (v: string, n: string) => `${VNETS}/${v}/virtualNetworkPeerings/${n}`,
   key: (n: string) => `${COMPUTE}/sshPublicKeys/${n}`,
@@ -31,6 +34,20 @@ export const mx = (name: string, attrs: Record<string, unknown> = {}) => record(
 export const ptr = (name: string, attrs: Record<string, unknown> = {}) => record('PTR', name, { records: ['ptr1.corp.internal', 'ptr2.corp.internal'] }, attrs);
 export const srv = (name: string, attrs: Record<string, unknown> = {}) => record('SRV', name, { record: [{ port: 8080, priority: 10, target: 'srv2.corp.internal', weight: 10 }, { port: 8080, priority: 1, target: 'srv1.corp.internal', weight: 5 }] }, attrs);
 export const txt = (name: string, attrs: Record<string, unknown> = {}) => record('TXT', name, { record: [{ value: 'v=spf1 -all' }, { value: 'x'.repeat(300) }] }, attrs);
+
+export const zone = (attrs: Record<string, unknown> = {}) => instance('azurerm_dns_zone', 'public', {
+  id: PUBLIC_ZONE, name: 'example.com', resource_group_name: 'more-rg', max_number_of_record_sets: 10000, number_of_record_sets: 5,
+  name_servers: ['ns1-01.azure-dns.com.', 'ns2-01.azure-dns.net.'], soa_record: [], tags: { env: 'prod' }, timeouts: null, ...attrs,
+});
+const publicRecord = (kind: string, name: string, values: Record<string, unknown>, attrs: Record<string, unknown> = {}) =>
+  instance(`azurerm_dns_${kind.toLowerCase()}_record`, `public_${name}`, {
+    id: ids.publicRecord(kind, name), name, zone_name: 'example.com', resource_group_name: 'more-rg', fqdn: `${name}.example.com.`,
+    ttl: 3600, tags: {}, timeouts: null, ...values, ...attrs,
+  });
+export const dnsA = (name: string, attrs: Record<string, unknown> = {}) => publicRecord('A', name, { records: ['20.1.2.3'], target_resource_id: '' }, attrs);
+/** An alias record: no values, the Azure resource it follows. */
+export const dnsCname = (name: string, attrs: Record<string, unknown> = {}) => publicRecord('CNAME', name, { record: '', target_resource_id: `${RG}/providers/Microsoft.Network/trafficManagerProfiles/tm` }, attrs);
+export const dnsTxt = (name: string, attrs: Record<string, unknown> = {}) => publicRecord('TXT', name, { record: [{ value: 'google-site-verification=abc' }] }, attrs);
 
 export const vnet = (name: string) => instance('azurerm_virtual_network', name, {
   id: ids.vnet(name), name, location: 'westeurope', resource_group_name: 'more-rg', address_space: ['10.1.0.0/16'], dns_servers: [], subnet: [], tags: {}, timeouts: null,
@@ -68,5 +85,6 @@ export const group = (name: string, attrs: Record<string, unknown> = {}, contain
 
 export const estate = () => [
   a('web'), aaaa('web'), cname('app'), mx('mail'), ptr('rev'), srv('sip'), txt('spf'),
+  zone(), dnsA('www'), dnsCname('app'), dnsTxt('verify'),
   vnet('spoke'), peering('spoke', 'to-hub'), key('ops'), image('golden'), group('game'),
 ];

@@ -38,6 +38,12 @@ t.test('each compared attribute changed live: a drift on that attribute, with it
     [f.srv('sip'), { record: [{ port: 5060, priority: 1, target: 'srv1.corp.internal', weight: 5 }] }, ['record'], 'azure-private-dns-record-changed', 'medium'],
     [f.txt('spf'), { record: [{ value: 'v=spf1 include:evil.example.net -all' }] }, ['record'], 'azure-private-dns-record-changed', 'medium'],
     [f.a('web'), { ttl: 60 }, ['ttl'], 'changed', 'medium'],
+    [f.dnsA('www'), { records: ['203.0.113.9'] }, ['records'], 'azure-dns-record-changed', 'medium'],
+    [f.dnsCname('app'), { target_resource_id: `${f.RG}/providers/Microsoft.Network/publicIPAddresses/other` }, ['target_resource_id'], 'azure-dns-record-changed', 'medium'],
+    [f.dnsCname('app'), { record: 'elsewhere.example.net', target_resource_id: '' }, ['record', 'target_resource_id'], 'azure-dns-record-changed', 'medium'],
+    [f.dnsTxt('verify'), { record: [{ value: 'v=spf1 include:evil.example.net -all' }] }, ['record'], 'azure-dns-record-changed', 'medium'],
+    [f.dnsTxt('verify'), { ttl: 300 }, ['ttl'], 'changed', 'medium'],
+    [f.zone(), { tags: { env: 'dev' } }, ['tags.env'], 'tags-only', 'low'],
     [f.mx('mail'), { tags: { owner: 'x' } }, ['tags.owner'], 'tags-only', 'low'],
     [f.peering('spoke', 'to-hub'), { allow_forwarded_traffic: true }, ['allow_forwarded_traffic'], 'azure-vnet-peering-transit-opened', 'high'],
     [f.peering('spoke', 'to-hub'), { allow_gateway_transit: true }, ['allow_gateway_transit'], 'azure-vnet-peering-transit-opened', 'high'],
@@ -93,7 +99,7 @@ t.test('gone: every type reads as deleted', async (t) => {
   t.same(left.map((d) => d.resourceAddress), ['azurerm_private_dns_a_record.y']);
 });
 
-t.test('a zone\'s record sets of every type are one paged ALL list; fewer are one GET each', async (t) => {
+t.test('a zone\'s record sets of every type are one paged list of all; fewer are one GET each', async (t) => {
   const state = [f.a('web'), f.aaaa('web'), f.cname('app'), f.mx('mail'), f.ptr('rev'), f.srv('sip'), f.txt('spf')];
   const got = await compareAgainst('azure', state, state, { pageSize: 3 });
   t.same(got.drifts, []);
@@ -102,6 +108,12 @@ t.test('a zone\'s record sets of every type are one paged ALL list; fewer are on
   const few = await compareAgainst('azure', [f.a('web'), f.txt('spf')]);
   t.same(few.drifts, []);
   t.equal(few.api.totalCalls, 2);
+  // A public zone's: its `recordsets` list.
+  const pub = [f.dnsA('www'), f.dnsA('api'), f.dnsCname('app'), f.dnsTxt('verify')];
+  const listed = await compareAgainst('azure', pub, pub, { pageSize: 3 });
+  t.same(listed.drifts, []);
+  t.equal(listed.api.totalCalls, 2, 'four record sets: one list of two pages');
+  t.ok(listed.fake.log.every((l) => l.includes('/dnsZones/example.com/recordsets?')), listed.fake.log.join('\n'));
 });
 
 t.test('a peering shares its vnet\'s read; vnets listed by group take their peerings along', async (t) => {
@@ -118,19 +130,23 @@ t.test('a peering shares its vnet\'s read; vnets listed by group take their peer
 });
 
 t.test('top-level types: a group\'s three are one list; each has a subscription list for Cloud Discovery', async (t) => {
-  const state = [f.group('g1'), f.group('g2'), f.group('g3'), f.key('k1'), f.key('k2'), f.key('k3'), f.image('i1'), f.image('i2'), f.image('i3')];
+  const zones = ['a.example', 'b.example', 'c.example'].map((n) => f.zone({ id: `${f.RG}/providers/Microsoft.Network/dnsZones/${n}`, name: n }));
+  const state = [f.group('g1'), f.group('g2'), f.group('g3'), f.key('k1'), f.key('k2'), f.key('k3'), f.image('i1'), f.image('i2'), f.image('i3'), ...zones];
   const got = await compareAgainst('azure', state, state, { pageSize: 2 });
   t.same(got.drifts, []);
-  t.equal(got.api.totalCalls, 6, 'three lists of two pages');
+  t.equal(got.api.totalCalls, 8, 'four lists of two pages');
   const fake = await startRestFake({ style: 'arm', routes: Object.values(AZURE_READERS).flatMap((r) => r.fake), world: stateWorld(state), pageSize: 2 });
   const api = azureApi(staticTokens, { endpoint: fake.endpoint, backoffMs: 5 });
   try {
-    for (const type of ['azurerm_container_group', 'azurerm_ssh_public_key', 'azurerm_image']) {
+    for (const type of ['azurerm_container_group', 'azurerm_ssh_public_key', 'azurerm_image', 'azurerm_dns_zone']) {
       const listed = await AZURE_MORE_READERS[type].list!(api, f.SUB);
       t.same(listed.map((l) => l.id).sort(), state.filter((i) => i.type === type).map((i) => i.attributes.id).sort(), type);
       t.ok(listed.every((l) => l.location), `${type} located`);
     }
     t.ok(fake.log.some((l) => l.startsWith(`GET /management/subscriptions/${f.SUB}/providers/Microsoft.ContainerInstance/containerGroups?`)), fake.log.join('\n'));
+    // Listed resources carry the reader's mapping (what Cloud Discovery shows and imports).
+    const [g] = (await AZURE_MORE_READERS.azurerm_container_group.list!(api, f.SUB)).filter((l) => l.id === f.ids.group('g1'));
+    t.match(g.attributes, { os_type: 'Linux', container: [{ name: 'server', image: 'cs16ds/server:latest' }] });
   } finally {
     await api.destroy();
     await fake.close();

@@ -1,8 +1,10 @@
-// azurerm_private_dns_{a,aaaa,cname,mx,ptr,srv,txt}_record: record sets of a Private DNS zone,
-// `Microsoft.Network/privateDnsZones/{zone}/{TYPE}/{name}` (api PRIVATE_DNS_API). Every record
-// type of one zone shares one read: when the state names LIST_FROM or more record sets of a zone
-// (any types), the zone's `ALL` list is read once (paged) for all seven readers; else one GET each.
-// A record set's tags are ARM's `metadata`; its values compare as sets (the provider's TypeSet).
+// DNS record sets: azurerm_private_dns_{a,aaaa,cname,mx,ptr,srv,txt}_record, children of a
+// Private DNS zone (`Microsoft.Network/privateDnsZones/{zone}/{TYPE}/{name}`, api PRIVATE_DNS_API),
+// and azurerm_dns_{a,cname,txt}_record, of a public zone (`Microsoft.Network/dnsZones/...`, api
+// PUBLIC_DNS_API, whose JSON spells `TTL`, `ARecords`...). Every record type of one zone shares one
+// read: when the state names LIST_FROM or more record sets of a zone (any types), the zone's list
+// of all record sets is read once (paged) for every reader; else one GET each. A record set's tags
+// are ARM's `metadata`; its values compare as sets (the provider's TypeSet).
 import { mapLimit } from '../../../limit.ts';
 import type { LiveAttributes, StateInstance } from '../../../types.ts';
 import type { RestApi } from '../../rest/api.ts';
@@ -10,7 +12,13 @@ import { fakeList, indexBy, text, type FakeRoute, type FakeWorld, type RestReade
 import { ARM, CONCURRENCY, LIST_FROM, lower, nameOf, type ArmJson } from '../kit.ts';
 import { byId, list, parentOf, PRIVATE_DNS_API, str } from '../network/shared.ts';
 
-const ZONE = '/subscriptions/:sub/resourceGroups/:rg/providers/Microsoft.Network/privateDnsZones/:zone';
+export const PUBLIC_DNS_API = '2018-05-01';
+
+/** A DNS API family: where its zones live, its version, its list of all record sets and its TTL's spelling. */
+interface Family { zones: string; api: string; all: string; ttl: string }
+const PRIVATE: Family = { zones: 'privateDnsZones', api: PRIVATE_DNS_API, all: 'ALL', ttl: 'ttl' };
+const PUBLIC: Family = { zones: 'dnsZones', api: PUBLIC_DNS_API, all: 'recordsets', ttl: 'TTL' };
+const zonePath = (f: Family) => `/subscriptions/:sub/resourceGroups/:rg/providers/Microsoft.Network/${f.zones}/:zone`;
 
 /** IPv6 in one spelling (`fd5d::0:7334` and `fd5d:0000::7334` are one address): the URL parser's. */
 export function ipv6(v: string): string {
@@ -18,6 +26,7 @@ export function ipv6(v: string): string {
 }
 
 interface RecordKind {
+  family: Family;
   /** The ARM type segment (`A`, `AAAA`...) and the provider type. */
   segment: string;
   type: string;
@@ -28,10 +37,10 @@ interface RecordKind {
 }
 
 const num = (v: unknown) => (typeof v === 'number' ? v : Number(v ?? 0));
-/** ARM's TXT value is a list of strings of at most 255 characters each; the provider joins them. */
-const chunks = (s: string) => (s.length ? s.match(/[\s\S]{1,255}/g)! : ['']);
+/** ARM's TXT value is a list of strings (the provider writes 254 characters each, and joins them back). */
+const chunks = (s: string) => (s.length ? s.match(/[\s\S]{1,254}/g)! : ['']);
 
-const KINDS: RecordKind[] = [
+const PRIVATE_KINDS: Omit<RecordKind, 'family'>[] = [
   { segment: 'A', type: 'azurerm_private_dns_a_record',
     toState: (p) => ({ records: list(p.aRecords).map((r) => str(r.ipv4Address)) }),
     fromState: (a) => ({ aRecords: list<string>(a.records).map((ipv4Address) => ({ ipv4Address })) }) },
@@ -62,14 +71,32 @@ const KINDS: RecordKind[] = [
     sets: { record: (e) => [str(e?.value)] } },
 ];
 
-export const PRIVATE_DNS_RECORD_TYPES = KINDS.map((k) => k.type);
-const kindOfSegment = new Map(KINDS.map((k) => [lower(k.segment), k]));
+// A public A or CNAME record may be an alias of an Azure resource instead of values.
+const target = (p: ArmJson) => ({ target_resource_id: str(p.targetResource?.id) });
+const targetFrom = (a: Record<string, any>) => (text(a.target_resource_id) ? { targetResource: { id: a.target_resource_id } } : {});
+const PUBLIC_KINDS: Omit<RecordKind, 'family'>[] = [
+  { segment: 'A', type: 'azurerm_dns_a_record',
+    toState: (p) => ({ records: list(p.ARecords).map((r) => str(r.ipv4Address)), ...target(p) }),
+    fromState: (a) => ({ ...(list(a.records).length ? { ARecords: list<string>(a.records).map((ipv4Address) => ({ ipv4Address })) } : {}), ...targetFrom(a) }) },
+  { segment: 'CNAME', type: 'azurerm_dns_cname_record',
+    toState: (p) => ({ record: str(p.CNAMERecord?.cname), ...target(p) }),
+    fromState: (a) => ({ ...(text(a.record) ? { CNAMERecord: { cname: a.record } } : {}), ...targetFrom(a) }) },
+  { segment: 'TXT', type: 'azurerm_dns_txt_record',
+    toState: (p) => ({ record: list(p.TXTRecords).map((r) => ({ value: list<string>(r.value).join('') })) }),
+    fromState: (a) => ({ TXTRecords: list(a.record).map((r) => ({ value: chunks(str(r.value)) })) }),
+    sets: { record: (e) => [str(e?.value)] } },
+];
 
-/** Every record set id of every kind the state knows (one zone's read is shared by all kinds). */
-const recordIds = (world: FakeWorld) => KINDS.flatMap((k) => world.of(k.type).map((i) => str(i.attributes.id))).filter(Boolean);
+const KINDS: RecordKind[] = [...PRIVATE_KINDS.map((k) => ({ ...k, family: PRIVATE })), ...PUBLIC_KINDS.map((k) => ({ ...k, family: PUBLIC }))];
+export const PRIVATE_DNS_RECORD_TYPES = PRIVATE_KINDS.map((k) => k.type);
+export const PUBLIC_DNS_RECORD_TYPES = PUBLIC_KINDS.map((k) => k.type);
+const kindsOf = (f: Family) => KINDS.filter((k) => k.family === f);
+
+/** Every record set id of every kind of the family the state knows (one zone's read is shared by all kinds). */
+const recordIds = (world: FakeWorld, f: Family) => kindsOf(f).flatMap((k) => world.of(k.type).map((i) => str(i.attributes.id))).filter(Boolean);
 
 /** The record sets' JSON by lowercased id (null when gone): a zone's ALL list, or one GET each. */
-async function readRecords(ids: (string | undefined)[], api: RestApi, known: string[]): Promise<Map<string, ArmJson | null>> {
+async function readRecords(f: Family, ids: (string | undefined)[], api: RestApi, known: string[]): Promise<Map<string, ArmJson | null>> {
   const perZone = new Map<string, Set<string>>();
   for (const id of [...ids, ...known]) {
     if (!id) continue;
@@ -82,11 +109,11 @@ async function readRecords(ids: (string | undefined)[], api: RestApi, known: str
   await mapLimit(wanted, CONCURRENCY, async (id) => {
     const zone = parentOf(id);
     if ((perZone.get(lower(zone))?.size ?? 0) >= LIST_FROM) {
-      const all = await api.once(`arm-list:${lower(zone)}/all?${PRIVATE_DNS_API}`, async () =>
-        indexBy(await api.list<ArmJson>(ARM, `${zone}/ALL?api-version=${PRIVATE_DNS_API}`, `list the record sets of ${zone}`, { style: 'nextLink' }), (x) => text(x.id)));
+      const all = await api.once(`arm-list:${lower(zone)}/${f.all}?${f.api}`, async () =>
+        indexBy(await api.list<ArmJson>(ARM, `${zone}/${f.all}?api-version=${f.api}`, `list the record sets of ${zone}`, { style: 'nextLink' }), (x) => text(x.id)));
       out.set(lower(id), all.get(lower(id)) ?? null);
     } else {
-      out.set(lower(id), await api.once(`arm-get:${lower(id)}?${PRIVATE_DNS_API}`, () => api.get<ArmJson>(ARM, `${id}?api-version=${PRIVATE_DNS_API}`, `GET private DNS record set ${id}`)));
+      out.set(lower(id), await api.once(`arm-get:${lower(id)}?${f.api}`, () => api.get<ArmJson>(ARM, `${id}?api-version=${f.api}`, `GET DNS record set ${id}`)));
     }
   });
   return out;
@@ -97,16 +124,16 @@ function recordJson(kind: RecordKind, a: Record<string, any>): ArmJson {
   const id = str(a.id);
   const zone = nameOf(parentOf(id));
   return {
-    id, name: nameOf(id), type: `Microsoft.Network/privateDnsZones/${kind.segment}`, etag: '00000000-0000-0000-0000-000000000000',
-    properties: { metadata: a.tags ?? {}, ttl: a.ttl, fqdn: `${nameOf(id)}.${zone}.`, isAutoRegistered: false, ...kind.fromState(a) },
+    id, name: nameOf(id), type: `Microsoft.Network/${kind.family.zones}/${kind.segment}`, etag: '00000000-0000-0000-0000-000000000000',
+    properties: { metadata: a.tags ?? {}, [kind.family.ttl]: a.ttl, fqdn: `${nameOf(id)}.${zone}.`, ...(kind.family === PRIVATE ? { isAutoRegistered: false } : {}), ...kind.fromState(a) },
   };
 }
 
-/** The kind of a record set id (`.../privateDnsZones/Z/MX/name`): its type segment. */
-const kindOfId = (id: string) => kindOfSegment.get(lower(nameOf(id.slice(0, id.lastIndexOf('/')))));
+/** The record type segment of a record set id (`.../privateDnsZones/Z/MX/name` -> `mx`). */
+const segmentOf = (id: string) => lower(nameOf(id.slice(0, id.lastIndexOf('/'))));
 
-function allOf(world: FakeWorld, zoneId: string): ArmJson[] {
-  return KINDS.flatMap((k) => world.of(k.type).filter((i) => lower(parentOf(str(i.attributes.id))) === lower(zoneId)).map((i) => recordJson(k, i.attributes)));
+function allOf(f: Family, world: FakeWorld, zoneId: string): ArmJson[] {
+  return kindsOf(f).flatMap((k) => world.of(k.type).filter((i) => lower(parentOf(str(i.attributes.id))) === lower(zoneId)).map((i) => recordJson(k, i.attributes)));
 }
 
 /** The fake's answers: each kind's GET and per-type list, and the zone's ALL list. */
@@ -116,28 +143,30 @@ function routes(kind: RecordKind): FakeRoute[] {
     return i && recordJson(kind, i.attributes);
   };
   return [
-    { method: 'GET', service: ARM, path: `${ZONE}/${kind.segment}/:name`, answer: (req, world) => get(world, req.path) },
-    { method: 'GET', service: ARM, path: `${ZONE}/${kind.segment}`, answer: (req, world) => fakeList(allOf(world, parentOf(`${req.path}/x`)).filter((j) => kindOfId(j.id) === kind)) },
+    { method: 'GET', service: ARM, path: `${zonePath(kind.family)}/${kind.segment}/:name`, answer: (req, world) => get(world, req.path) },
+    { method: 'GET', service: ARM, path: `${zonePath(kind.family)}/${kind.segment}`, answer: (req, world) => fakeList(allOf(kind.family, world, parentOf(`${req.path}/x`)).filter((j) => segmentOf(j.id) === lower(kind.segment))) },
   ];
 }
 
-const ALL_ROUTE: FakeRoute = { method: 'GET', service: ARM, path: `${ZONE}/ALL`, answer: (req, world) => fakeList(allOf(world, parentOf(`${req.path}/x`))) };
+const allRoute = (f: Family): FakeRoute => ({ method: 'GET', service: ARM, path: `${zonePath(f)}/${f.all}`, answer: (req, world) => fakeList(allOf(f, world, parentOf(`${req.path}/x`))) });
 
 function recordReader(kind: RecordKind, first: boolean): RestReader {
+  const f = kind.family;
   return {
     spec: kind.sets ? { sets: kind.sets } : {},
-    fake: [...routes(kind), ...(first ? [ALL_ROUTE] : [])],
+    fake: [...routes(kind), ...(first ? [allRoute(f)] : [])],
     async read(items, api, world) {
       const ids = items.map((it) => text(it.instance.attributes.id));
-      const got = await readRecords(ids, api, world ? recordIds(world) : []);
+      const got = await readRecords(f, ids, api, world ? recordIds(world, f) : []);
       return items.map((it, k): LiveAttributes | null => {
         const json = ids[k] ? got.get(lower(ids[k])) : null;
         if (!json) return null;
         const p = json.properties ?? {};
-        return { ttl: num(p.ttl), tags: p.metadata ?? {}, ...kind.toState(p, it.instance) };
+        return { ttl: num(p[f.ttl]), tags: p.metadata ?? {}, ...kind.toState(p, it.instance) };
       });
     },
   };
 }
 
-export const PRIVATE_DNS_RECORD_READERS: Record<string, RestReader> = Object.fromEntries(KINDS.map((k, n) => [k.type, recordReader(k, n === 0)]));
+/** Every record type's reader; the first of each family also answers its zone's list of all record sets in the fake. */
+export const DNS_RECORD_READERS: Record<string, RestReader> = Object.fromEntries(KINDS.map((k) => [k.type, recordReader(k, k === kindsOf(k.family)[0])]));

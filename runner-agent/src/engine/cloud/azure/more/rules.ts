@@ -1,7 +1,7 @@
 // Severity rules of the more/ types (engine rules.ts explains the conditions), spread into
 // AZURE_RULES; tag-only edits fall through to the generic `tags-only` (low).
 import type { SeverityRule } from '../../../rules.ts';
-import { PRIVATE_DNS_RECORD_TYPES } from './dns-records.ts';
+import { PRIVATE_DNS_RECORD_TYPES, PUBLIC_DNS_RECORD_TYPES } from './dns-records.ts';
 
 const PEERING = ['azurerm_virtual_network_peering'];
 
@@ -15,6 +15,9 @@ export const AZURE_MORE_RULES: SeverityRule[] = [
   { id: 'azure-private-dns-record-changed', severity: 'medium', description: 'Private DNS record points somewhere new',
     rationale: 'Names resolved inside the linked networks now lead to other addresses or hosts than the code says.',
     types: PRIVATE_DNS_RECORD_TYPES, changeTypes: ['changed'], attributes: ['records', 'records.*', 'record', 'record.*'] },
+  { id: 'azure-dns-record-changed', severity: 'medium', description: 'Public DNS record points somewhere new',
+    rationale: 'The name now leads the internet to other addresses, hosts or Azure resources than the code says (a takeover or a redirect).',
+    types: PUBLIC_DNS_RECORD_TYPES, changeTypes: ['changed'], attributes: ['records', 'records.*', 'record', 'record.*', 'target_resource_id'] },
   { id: 'azure-container-group-image-changed', severity: 'medium', description: 'Container group runs another image, command or environment',
     rationale: 'What runs in the group changed outside review.',
     types: ['azurerm_container_group'], changeTypes: ['changed'], attributes: ['container', 'container.*'] },
