@@ -83,8 +83,19 @@ export const group = (name: string, attrs: Record<string, unknown> = {}, contain
   ...attrs,
 });
 
+const site = (type: string, name: string, kind: string, attrs: Record<string, unknown>) => instance(type, name, {
+  id: `${RG}/providers/Microsoft.Web/sites/${name}`, name, location: 'westus', resource_group_name: 'more-rg', kind,
+  service_plan_id: `${RG}/providers/Microsoft.Web/serverFarms/plan`, enabled: true, https_only: false, client_certificate_enabled: false,
+  client_certificate_mode: 'Optional', client_certificate_exclusion_paths: '', public_network_access_enabled: true, daily_memory_time_quota: 0,
+  key_vault_reference_identity_id: 'SystemAssigned', virtual_network_subnet_id: '', hosting_environment_id: '', default_hostname: `${name}.azurewebsites.net`,
+  app_settings: { FUNCTIONS_WORKER_RUNTIME: 'node' }, storage_account_access_key: 'c2VjcmV0LWtleQ==', site_config: [{ always_on: false }], tags: {}, timeouts: null, ...attrs,
+});
+/** As chrismatteson's corpus state (v3): the key and the package URL are sensitive, never read. */
+export const linuxFunction = (name: string, attrs: Record<string, unknown> = {}) => site('azurerm_linux_function_app', name, 'functionapp,linux', attrs);
+export const windowsFunction = (name: string, attrs: Record<string, unknown> = {}) => site('azurerm_windows_function_app', name, 'functionapp', attrs);
+
 export const estate = () => [
   a('web'), aaaa('web'), cname('app'), mx('mail'), ptr('rev'), srv('sip'), txt('spf'),
   zone(), dnsA('www'), dnsCname('app'), dnsTxt('verify'),
-  vnet('spoke'), peering('spoke', 'to-hub'), key('ops'), image('golden'), group('game'),
+  vnet('spoke'), peering('spoke', 'to-hub'), key('ops'), image('golden'), group('game'), linuxFunction('fn-l'), windowsFunction('fn-w'),
 ];

@@ -57,6 +57,14 @@ t.test('each compared attribute changed live: a drift on that attribute, with it
     [f.image('golden'), { os_disk: [{ ...(f.image('golden').attributes.os_disk as any[])[0], caching: 'ReadWrite' }] }, ['os_disk.0.caching'], 'changed', 'medium'],
     [f.image('golden'), { data_disk: [(f.image('golden').attributes.data_disk as any[])[1]] }, ['data_disk'], 'changed', 'medium'],
     [f.image('golden'), { data_disk: [{ ...(f.image('golden').attributes.data_disk as any[])[0], caching: 'None' }, (f.image('golden').attributes.data_disk as any[])[1]] }, ['data_disk'], 'changed', 'medium'],
+    [f.linuxFunction('fn-l'), { https_only: true }, ['https_only'], 'changed', 'medium'],
+    [f.linuxFunction('fn-l', { https_only: true }), { https_only: false }, ['https_only'], 'azure-function-app-https-only-disabled', 'high'],
+    [f.windowsFunction('fn-w', { public_network_access_enabled: false }), { public_network_access_enabled: true }, ['public_network_access_enabled'], 'azure-function-app-public-access-enabled', 'high'],
+    [f.windowsFunction('fn-w'), { enabled: false }, ['enabled'], 'changed', 'medium'],
+    [f.linuxFunction('fn-l'), { service_plan_id: `${f.RG}/providers/Microsoft.Web/serverFarms/other` }, ['service_plan_id'], 'changed', 'medium'],
+    [f.linuxFunction('fn-l'), { client_certificate_enabled: true, client_certificate_mode: 'Required' }, ['client_certificate_enabled', 'client_certificate_mode'], 'changed', 'medium'],
+    [f.linuxFunction('fn-l'), { virtual_network_subnet_id: `${f.RG}/providers/Microsoft.Network/virtualNetworks/v/subnets/s` }, ['virtual_network_subnet_id'], 'changed', 'medium'],
+    [f.linuxFunction('fn-l'), { daily_memory_time_quota: 100 }, ['daily_memory_time_quota'], 'changed', 'medium'],
     [f.group('game'), { ip_address_type: 'Private' }, ['ip_address_type'], 'azure-container-group-exposure-changed', 'high'],
     [f.group('game'), { dns_name_label: 'other-dns' }, ['dns_name_label'], 'azure-container-group-exposure-changed', 'high'],
     [f.group('game'), { restart_policy: 'Never' }, ['restart_policy'], 'changed', 'medium'],
@@ -166,6 +174,11 @@ t.test('sensitive: a container\'s variables and a TXT value marked sensitive com
   t.equal(txtGot.length, 1);
   const text = JSON.stringify([got, txtGot]);
   for (const secret of ['secret-1', 'secret-2', 'dkim-secret-a', 'dkim-secret-b']) t.notOk(text.includes(secret), `${secret} not in the drift`);
+  // A function app's storage key and app settings are never read: their values in the state stay out of every drift.
+  const fn = { ...f.linuxFunction('fn-l'), sensitivePaths: [['storage_account_access_key'], ['app_settings', 'FUNCTIONS_WORKER_RUNTIME']] };
+  const fnGot = await drifts([fn], [changed(fn, { storage_account_access_key: 'other', https_only: true })]);
+  t.same(fnGot.map((d) => d.diff.map((x) => x.attribute)), [['https_only']]);
+  t.notOk(JSON.stringify(fnGot).includes('c2VjcmV0LWtleQ=='));
   // A secure variable: ARM answers it without a value, so it is never mapped or compared.
   const secure = f.group('game', {}, { secure_environment_variables: { PASSWORD: 'hunter2' } });
   const live = await compareAgainst('azure', [secure]);

@@ -4,6 +4,7 @@ import type { SeverityRule } from '../../../rules.ts';
 import { PRIVATE_DNS_RECORD_TYPES, PUBLIC_DNS_RECORD_TYPES } from './dns-records.ts';
 
 const PEERING = ['azurerm_virtual_network_peering'];
+const FUNCTION_APPS = ['azurerm_linux_function_app', 'azurerm_windows_function_app'];
 
 export const AZURE_MORE_RULES: SeverityRule[] = [
   { id: 'azure-vnet-peering-transit-opened', severity: 'high', description: 'Virtual network peering now forwards traffic or offers or uses gateway transit',
@@ -24,6 +25,12 @@ export const AZURE_MORE_RULES: SeverityRule[] = [
   { id: 'azure-container-group-exposure-changed', severity: 'high', description: 'Container group\'s public address, ports or subnet changed',
     rationale: 'Who can reach the containers changed outside review.',
     types: ['azurerm_container_group'], changeTypes: ['changed'], attributes: ['ip_address_type', 'exposed_port*', 'dns_name_label', 'subnet_ids*'] },
+  { id: 'azure-function-app-https-only-disabled', severity: 'high', description: 'Function app now answers plain HTTP',
+    rationale: 'Requests and their keys can now travel unencrypted.',
+    types: FUNCTION_APPS, changeTypes: ['changed'], attributes: ['https_only'], becomes: [false] },
+  { id: 'azure-function-app-public-access-enabled', severity: 'high', description: 'Function app now reachable from the internet',
+    rationale: 'The code kept the app off the public network; anyone can now call its functions.',
+    types: FUNCTION_APPS, changeTypes: ['changed'], attributes: ['public_network_access_enabled'], becomes: [true] },
   { id: 'azure-ssh-public-key-changed', severity: 'high', description: 'SSH public key replaced',
     rationale: 'Machines created from this key now let another private key log in.',
     types: ['azurerm_ssh_public_key'], changeTypes: ['changed'], attributes: ['public_key'] },
