@@ -47,3 +47,31 @@ t.test('a refused read fails the scan with what to grant', async (t) => {
   await t.rejects(compareAgainst('google', [net('n')], undefined, { tune: (f) => f.deny(/networks/) }),
     { name: 'ScanError', code: 'access_denied', message: /roles\/viewer/ });
 });
+
+t.test('not found in the scope it was read in: read again in the scope its id names before a deletion', async (t) => {
+  const { compareRest } = await import('../../../runner-agent/src/engine/cloud/rest/compare.ts');
+  const { googleApi } = await import('../../../runner-agent/src/engine/cloud/google/index.ts');
+  const { googleReader } = await import('../../../runner-agent/src/engine/cloud/google/kit.ts');
+  const { googleIdScope } = await import('../../../runner-agent/src/engine/cloud/google/scope.ts');
+  const { startRestFake, stateWorld } = await import('../../../runner-agent/src/engine/cloud/rest/fake.ts');
+  const { buildIgnoreRules } = await import('../../../runner-agent/src/engine/ignore.ts');
+  // A reader that reads where the scan's scope says (as a type whose state holds no project would).
+  const reader = googleReader({
+    type: 'google_pubsub_topic', service: 'pubsub', route: '/v1/projects/:project/topics/:name',
+    pathOf: (a, scope) => `/v1/projects/${scope.account}/topics/${a.name}`,
+    toState: (j) => ({ name: String(j.name).split('/').pop() }), fromState: (a) => ({ name: `projects/${a.project}/topics/${a.name}` }),
+  });
+  const cloud = { readers: { google_pubsub_topic: reader }, idScope: googleIdScope };
+  const topic = instance('google_pubsub_topic', 'moved', { id: 'projects/p-own/topics/moved', name: 'moved', project: 'p-own' });
+  const fake = await startRestFake({ style: 'google', routes: reader.fake, world: stateWorld([topic]) });
+  const api = googleApi({ token: async () => 't', describe: 'test' }, { endpoint: fake.endpoint });
+  t.teardown(async () => { await api.destroy(); await fake.close(); });
+  const stats = { unsupported: {}, ignoredDiffs: 0 } as { unsupported: Record<string, number>; ignoredDiffs: number; foundInIdScope?: string[] };
+  const scope = { account: 'p-provider', location: null, source: 'provider' };
+  const { drifts } = await compareRest([{ instance: topic, scope }], cloud, api, buildIgnoreRules([]), stats);
+  t.same(drifts, [], 'found where its id says: no deletion');
+  t.same(stats.foundInIdScope, ['google_pubsub_topic.moved']);
+  t.match(fake.log, [/projects\/p-provider\//, /projects\/p-own\//], "the scan's scope first, then the id's");
+  const gone = await compareRest([{ instance: { ...topic, attributes: { ...topic.attributes, id: 'projects/p-other/topics/moved', project: 'p-other' } }, scope }], cloud, api, buildIgnoreRules([]), stats);
+  t.match(gone.drifts, [{ changeType: 'deleted', account: 'p-provider' }], 'in neither: deleted, where it was looked for');
+});

@@ -116,6 +116,7 @@ function lbJson(world: FakeWorld, id: string): ArmJson | undefined {
 
 export const lbReader = netReader({
   type: 'azurerm_lb', apiVersion: NETWORK_API, source: (a) => str(a.id), known: lbIds, toState: lbToState,
+  subscriptionList: 'Microsoft.Network/loadBalancers',
   fake: familyRoutes(LB, lbIds, lbJson),
 });
 

@@ -81,6 +81,7 @@ function nicJson(world: FakeWorld, id: string): ArmJson | undefined {
 export const networkInterfaceReader = netReader({
   type: 'azurerm_network_interface', apiVersion: NETWORK_API,
   source: (a) => str(a.id), known: nicIds, toState: nicToState,
+  subscriptionList: 'Microsoft.Network/networkInterfaces',
   fake: familyRoutes(NIC, nicIds, nicJson),
 });
 

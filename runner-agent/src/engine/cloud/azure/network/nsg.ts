@@ -92,6 +92,7 @@ export const networkSecurityGroupReader = netReader({
   type: 'azurerm_network_security_group', apiVersion: NETWORK_API,
   source: (a) => str(a.id), known: nsgIds, toState: nsgToState,
   spec: { sets: { security_rule: ruleKey } },
+  subscriptionList: 'Microsoft.Network/networkSecurityGroups',
   fake: familyRoutes(NSG, nsgIds, nsgJson),
 });
 

@@ -43,6 +43,7 @@ export const privateDnsZoneReader = netReader({
   type: 'azurerm_private_dns_zone', apiVersion: PRIVATE_DNS_API,
   source: (a) => str(a.id), known: zoneIds,
   toState: (j) => ({ tags: j.tags ?? {} }),
+  subscriptionList: 'Microsoft.Network/privateDnsZones',
   fake: familyRoutes(ZONE, zoneIds, zoneJson),
 });
 

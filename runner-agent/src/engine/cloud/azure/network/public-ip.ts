@@ -65,5 +65,6 @@ function pipJson(world: FakeWorld, id: string): ArmJson | undefined {
 export const publicIpReader = netReader({
   type: 'azurerm_public_ip', apiVersion: NETWORK_API,
   source: (a) => str(a.id), known: pipIds, toState: pipToState,
+  subscriptionList: 'Microsoft.Network/publicIPAddresses',
   fake: familyRoutes(PIP, pipIds, pipJson),
 });

@@ -10,8 +10,8 @@ import { mapLimit } from '../../../limit.ts';
 import type { LiveAttributes, StateInstance } from '../../../types.ts';
 import { isObject } from '../../../values.ts';
 import type { RestApi } from '../../rest/api.ts';
-import { fakeList, indexBy, text, type FakeRoute, type FakeWorld, type RestReader } from '../../rest/reader.ts';
-import { ARM, CONCURRENCY, LIST_FROM, lower, nameOf, type ArmJson } from '../kit.ts';
+import { fakeList, indexBy, stubInstance, text, type FakeRoute, type FakeWorld, type Listed, type RestReader } from '../../rest/reader.ts';
+import { ARM, CONCURRENCY, LIST_FROM, location, lower, nameOf, type ArmJson } from '../kit.ts';
 
 /** One pinned version per API family: Microsoft.Network's current stable, and Private DNS's. */
 export const NETWORK_API = '2024-07-01';
@@ -98,12 +98,24 @@ export interface NetType {
   toState(json: ArmJson, instance: StateInstance, world?: FakeWorld): LiveAttributes | null;
   spec?: CompareSpec;
   fake?: FakeRoute[];
+  /** A top-level type's provider path (`Microsoft.Network/virtualNetworks`): list mode over the subscription (Cloud Discovery). */
+  subscriptionList?: string;
 }
 
 export function netReader(t: NetType): RestReader {
   return {
     spec: t.spec ?? {},
     fake: t.fake ?? [],
+    ...(t.subscriptionList ? {
+      async list(api: RestApi, account: string): Promise<Listed[]> {
+        const all = await api.list<ArmJson>(ARM, `/subscriptions/${account}/providers/${t.subscriptionList}?api-version=${t.apiVersion}`, `list ${t.type} in subscription ${account}`, { style: 'nextLink' });
+        return all.filter((j) => typeof j.id === 'string').flatMap((j) => {
+          const attributes = t.toState(j, stubInstance(t.type, j.id));
+          const loc = location(j.location);
+          return attributes ? [{ id: j.id as string, location: typeof loc === 'string' && loc ? loc : null, attributes }] : [];
+        });
+      },
+    } : {}),
     async read(items, api, world) {
       const sources = items.map((it) => t.source(it.instance.attributes));
       const got = await readArm(sources, api, t.apiVersion, t.type, world && t.known ? t.known(world) : []);
@@ -125,7 +137,18 @@ export function netReader(t: NetType): RestReader {
  */
 export function familyRoutes(path: string, ids: (world: FakeWorld) => string[], build: (world: FakeWorld, id: string) => ArmJson | undefined): FakeRoute[] {
   const withIdentity = (id: string, json: ArmJson | undefined) => json && { id, name: nameOf(id), ...json };
+  // A top-level type is also listed over the whole subscription (Cloud Discovery's list mode).
+  const kind = /^\/subscriptions\/:[^/]+\/resourceGroups\/:[^/]+\/providers\/([^:]+)\/:[^/]+$/i.exec(path)?.[1];
+  const subscriptionRoute: FakeRoute[] = kind ? [{
+    method: 'GET', service: ARM, path: `/subscriptions/:sub/providers/${kind}`,
+    answer: (req, world) => {
+      const sub = lower(`/subscriptions/${req.params.sub}/`);
+      const top = (id: string) => lower(id).startsWith(sub) && lower(collectionOf(id)).endsWith(lower(`/providers/${kind}`));
+      return fakeList([...new Map(ids(world).filter(top).map((id) => [lower(id), id])).values()].map((id) => withIdentity(id, build(world, id))).filter(Boolean));
+    },
+  }] : [];
   return [
+    ...subscriptionRoute,
     { method: 'GET', service: ARM, path, answer: (req, world) => withIdentity(req.path, build(world, req.path)) },
     {
       method: 'GET', service: ARM, path: collectionOf(path),

@@ -172,6 +172,7 @@ export const virtualNetworkReader = netReader({
   type: 'azurerm_virtual_network', apiVersion: NETWORK_API,
   source: (a) => str(a.id), known: vnetIds, toState: vnetToState,
   spec: { sets: { subnet: subnetKey } },
+  subscriptionList: 'Microsoft.Network/virtualNetworks',
   fake: familyRoutes(VNET, vnetIds, vnetJson),
 });
 
