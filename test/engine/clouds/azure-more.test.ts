@@ -29,6 +29,8 @@ t.test('every type: the state read back is no drift', async (t) => {
 });
 
 t.test('each compared attribute changed live: a drift on that attribute, with its rule', async (t) => {
+  // A v4 peering: the settings provider 4 added.
+  const v4 = { peer_complete_virtual_networks_enabled: true, only_ipv6_peering_enabled: false, local_subnet_names: [], remote_subnet_names: [] };
   const cases: [StateInstance, Record<string, unknown>, string[], string, string][] = [
     [f.a('web'), { records: ['10.0.180.17', '10.9.9.9'] }, ['records'], 'azure-private-dns-record-changed', 'medium'],
     [f.aaaa('web'), { records: ['fd5d:70bc:930e:d008::1'] }, ['records'], 'azure-private-dns-record-changed', 'medium'],
@@ -68,6 +70,26 @@ t.test('each compared attribute changed live: a drift on that attribute, with it
     [f.group('game'), { ip_address_type: 'Private' }, ['ip_address_type'], 'azure-container-group-exposure-changed', 'high'],
     [f.group('game'), { dns_name_label: 'other-dns' }, ['dns_name_label'], 'azure-container-group-exposure-changed', 'high'],
     [f.group('game'), { restart_policy: 'Never' }, ['restart_policy'], 'changed', 'medium'],
+    [f.group('game'), { os_type: 'Windows' }, ['os_type'], 'changed', 'medium'],
+    [f.group('game'), { sku: 'Confidential' }, ['sku'], 'changed', 'medium'],
+    [f.group('game'), { priority: 'Spot' }, ['priority'], 'changed', 'medium'],
+    [f.group('game'), { zones: ['1'] }, ['zones'], 'changed', 'medium'],
+    [f.group('game'), { dns_name_label_reuse_policy: 'TenantReuse' }, ['dns_name_label_reuse_policy'], 'changed', 'medium'],
+    [f.group('game'), { exposed_port: [{ port: 22, protocol: 'TCP' }] }, ['exposed_port'], 'azure-container-group-exposure-changed', 'high'],
+    [f.group('game'), { subnet_ids: [`${f.RG}/providers/Microsoft.Network/virtualNetworks/v/subnets/aci`] }, ['subnet_ids'], 'azure-container-group-exposure-changed', 'high'],
+    [f.group('game'), { dns_config: [{ nameservers: ['10.0.0.4'], search_domains: ['corp.internal'], options: ['ndots:2'] }] }, ['dns_config'], 'changed', 'medium'],
+    [f.group('game'), { tags: { environment: 'test' } }, ['tags.environment'], 'tags-only', 'low'],
+    [f.key('ops'), { location: 'northeurope' }, ['location'], 'changed', 'medium'],
+    [f.image('golden'), { tags: { team: 'x' } }, ['tags.team'], 'tags-only', 'low'],
+    [f.linuxFunction('fn-l'), { kind: 'functionapp,linux,container' }, ['kind'], 'changed', 'medium'],
+    [f.linuxFunction('fn-l'), { public_network_access_enabled: false }, ['public_network_access_enabled'], 'changed', 'medium'],
+    [f.linuxFunction('fn-l'), { client_certificate_exclusion_paths: '/health' }, ['client_certificate_exclusion_paths'], 'changed', 'medium'],
+    [f.linuxFunction('fn-l'), { key_vault_reference_identity_id: `${f.RG}/providers/Microsoft.ManagedIdentity/userAssignedIdentities/kv` }, ['key_vault_reference_identity_id'], 'changed', 'medium'],
+    [f.linuxFunction('fn-l'), { hosting_environment_id: `${f.RG}/providers/Microsoft.Web/hostingEnvironments/ase` }, ['hosting_environment_id'], 'changed', 'medium'],
+    [f.linuxFunction('fn-l'), { location: 'eastus' }, ['location'], 'changed', 'medium'],
+    [f.peering('spoke', 'v4', v4), { peer_complete_virtual_networks_enabled: false, local_subnet_names: ['app'], remote_subnet_names: ['db'] }, ['local_subnet_names', 'peer_complete_virtual_networks_enabled', 'remote_subnet_names'], 'azure-vnet-peering-changed', 'medium'],
+    [f.peering('spoke', 'v4', v4), { only_ipv6_peering_enabled: true }, ['only_ipv6_peering_enabled'], 'azure-vnet-peering-changed', 'medium'],
+    [f.a('web'), { tags: { owner: 'y' } }, ['tags'], 'tags-only', 'low'],
     [f.group('game'), { location: 'westus' }, ['location'], 'changed', 'medium'],
   ];
   for (const [state, attrs, paths, rule, severity] of cases) {
