@@ -30,7 +30,8 @@ export function peeringToState(j: ArmJson): Record<string, unknown> {
     remote_virtual_network_id: str(p.remoteVirtualNetwork?.id),
     allow_virtual_network_access: p.allowVirtualNetworkAccess ?? true, allow_forwarded_traffic: p.allowForwardedTraffic ?? false,
     allow_gateway_transit: p.allowGatewayTransit ?? false, use_remote_gateways: p.useRemoteGateways ?? false,
-    peer_complete_virtual_networks_enabled: p.peerCompleteVnets ?? true, only_ipv6_peering_enabled: p.enableOnlyIPv6Peering ?? false,
+    // The provider writes false for a flag ARM leaves out (its zero value), true when ARM says so.
+    peer_complete_virtual_networks_enabled: p.peerCompleteVnets ?? false, only_ipv6_peering_enabled: p.enableOnlyIPv6Peering ?? false,
     local_subnet_names: list(p.localSubnetNames), remote_subnet_names: list(p.remoteSubnetNames),
   };
 }
