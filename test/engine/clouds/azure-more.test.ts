@@ -133,10 +133,12 @@ t.test('each compared attribute changed live: a drift on that attribute, with it
   }
 });
 
-t.test('record values compare as sets; an AAAA address spelled otherwise is the same address', async (t) => {
+t.test('record values compare as sets; an AAAA address spelled otherwise is the same address; a key\'s line ending is not the key', async (t) => {
   const m = f.mx('mail');
   const reversed = changed(m, { record: [...(m.attributes.record as unknown[])].reverse() });
   t.same(await drifts([m], [reversed]), []);
+  const key = f.key('ops', { public_key: 'ssh-rsa AAAAB3NzaC1yc2E ops@example\n' });
+  t.same(await drifts([key], [changed(key, { public_key: 'ssh-rsa AAAAB3NzaC1yc2E ops@example\r\n' })]), [], 'a key file\'s line ending is not the key');
   const six = f.aaaa('web');
   t.same(await drifts([six], [changed(six, { records: ['fd5d:70bc:930e:d008::7334', 'FD5D:70BC:930E:D008:0:0:0:7335'] })]), []);
 });

@@ -11,10 +11,14 @@ import { list, str } from '../network/shared.ts';
 export const COMPUTE_API = '2024-07-01';
 const GROUP = '/subscriptions/:sub/resourceGroups/:rg/providers/Microsoft.Compute';
 
+/** A key file's line breaks and trailing whitespace are not the key: equal but for those is the state's spelling. */
+const keyText = (k: string) => k.replace(/\r?\n/g, '').trim();
+const keyLike = (live: string, state: unknown) => (typeof state === 'string' && keyText(state) === keyText(live) ? state : live);
+
 export const sshPublicKeyReader = armReader({
   type: 'azurerm_ssh_public_key', apiVersion: COMPUTE_API,
   path: `${GROUP}/sshPublicKeys/:name`, list: `${GROUP}/sshPublicKeys`,
-  toState: (j) => ({ location: location(j.location), tags: j.tags ?? {}, public_key: str(j.properties?.publicKey) }),
+  toState: (j, i) => ({ location: location(j.location), tags: j.tags ?? {}, public_key: keyLike(str(j.properties?.publicKey), i.attributes.public_key) }),
   fromState: (a) => ({ type: 'Microsoft.Compute/sshPublicKeys', location: a.location, tags: a.tags ?? {}, properties: { publicKey: a.public_key } }),
 });
 
