@@ -16,6 +16,7 @@
 // module path, so `aws_instance.*.tags.LastSeen` also covers `module.app.aws_instance.web`.
 import { readFile } from 'node:fs/promises';
 import { formatAddress, parseAddress } from './address.ts';
+import { AZURE_MORE_IGNORED } from './cloud/azure/more/ignore.ts';
 import { AZURE_NETWORK_IGNORED } from './cloud/azure/network/ignore.ts';
 import { AZURE_RESOURCES_IGNORED } from './cloud/azure/resources/ignore.ts';
 import { insideCheckout } from './paths.ts';
@@ -86,6 +87,7 @@ export const IGNORED_ATTRIBUTES: Record<string, string[]> = {
   aws_route53_zone: ['name_servers', 'primary_name_server', 'force_destroy', 'delegation_set_id'],
   aws_route53_record: ['fqdn', 'allow_overwrite'],
   ...AZURE_NETWORK_IGNORED,
+  ...AZURE_MORE_IGNORED,
   ...COMPUTE_IGNORED,
   aws_autoscaling_group: ['name_prefix', 'force_delete', 'force_delete_warm_pool', 'wait_for_capacity_timeout', 'min_elb_capacity', 'wait_for_elb_capacity', 'predicted_capacity'],
   ...PLATFORM_IGNORED,

@@ -210,7 +210,6 @@ export const DNS_VALUES: Record<string, Record<string, unknown>> = {
   srv: { record: [{ port: 8080, priority: 10, target: 'srv2.corp.internal', weight: 10 }] },
   txt: { record: [{ value: 'v=spf1 -all' }, { value: 'x'.repeat(300) }] },
 };
-export const dnsRecords = (suffix = '') => Object.entries(DNS_VALUES).map(([k, v]) => dnsRecord(k, `${k}rec${suffix}`, v));
 
 export const GUID = (n: number) => `0b6f3c2a-${String(n).padStart(4, '0')}-4e1d-9c8b-7a6f5e4d3c2b`;
 
@@ -219,7 +218,7 @@ export const one = (): StateInstance[] => [
   linuxVm('vm-a'), windowsVm('vm-w'), legacyVm('vm-l'), disk('disk-a'), aks('aks-a'),
   role('ra', GUID(1), RG, READER, 'Reader'), storageAccount('sta'), container('sta', 'logs'), container('sta', 'v4', {}, true),
   registry('acra'), workspace('law-a'), pgServer('pg-a'), pgRule('pg-a', 'office', '198.51.100.1', '198.51.100.9'),
-  keyVault('kv-a'), identity('id-a'), plan('plan-a'), webApp('app-a'), insights('ai-a'), ...dnsRecords(),
+  keyVault('kv-a'), identity('id-a'), plan('plan-a'), webApp('app-a'), insights('ai-a'),
 ];
 
 /** Secret values of the fixtures: none may appear in a drift. */

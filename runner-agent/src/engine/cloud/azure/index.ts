@@ -5,6 +5,7 @@ import type { RestCloud } from '../rest/compare.ts';
 import type { RestReader } from '../rest/reader.ts';
 import type { TokenSource } from '../token.ts';
 import { ARM } from './kit.ts';
+import { AZURE_MORE_READERS } from './more/index.ts';
 import { AZURE_NETWORK_READERS } from './network/index.ts';
 import { resourceGroupReader } from './resource-group.ts';
 import { AZURE_RESOURCE_READERS } from './resources/index.ts';
@@ -14,6 +15,7 @@ export const AZURE_READERS: Record<string, RestReader> = {
   azurerm_resource_group: resourceGroupReader,
   ...AZURE_NETWORK_READERS,
   ...AZURE_RESOURCE_READERS,
+  ...AZURE_MORE_READERS,
 };
 
 export const AZURE: RestCloud = { readers: AZURE_READERS, idScope: azureScope };

@@ -6,17 +6,19 @@ import type { StateInstance } from '../../../types.ts';
 import { text, type FakeWorld } from '../../rest/reader.ts';
 import { location, lower, nameOf, type ArmJson } from '../kit.ts';
 import { byId, childOf, familyRoutes, idList, list, netReader, NETWORK_API, parentOf, ref, str } from './shared.ts';
+import { PEERING_TYPE, peeringFromState } from '../more/peering-arm.ts';
 
 const VNET = '/subscriptions/:sub/resourceGroups/:rg/providers/Microsoft.Network/virtualNetworks/:vnet';
 const SUBNET_ASSOC = 'azurerm_subnet_network_security_group_association';
 const subnetIdOf = (a: Record<string, any>) => str(a.subnet_id) || str(a.id);
 
-/** Every vnet id the state knows: vnets, and the parents of subnets and subnet associations. */
-function vnetIds(world: FakeWorld): string[] {
+/** Every vnet id the state knows: vnets, and the parents of subnets, subnet associations and peerings. */
+export function vnetIds(world: FakeWorld): string[] {
   return [
     ...world.of('azurerm_virtual_network').map((i) => str(i.attributes.id)),
     ...world.of('azurerm_subnet').map((i) => parentOf(str(i.attributes.id))),
     ...world.of(SUBNET_ASSOC).map((i) => parentOf(subnetIdOf(i.attributes))),
+    ...world.of(PEERING_TYPE).map((i) => parentOf(str(i.attributes.id))),
   ].filter(Boolean);
 }
 
@@ -95,7 +97,8 @@ function vnetJson(world: FakeWorld, id: string): ArmJson | undefined {
   const vnet = byId(world, 'azurerm_virtual_network', id);
   const subnets = world.of('azurerm_subnet').filter((i) => lower(parentOf(str(i.attributes.id))) === lower(id));
   const assocs = world.of(SUBNET_ASSOC).filter((i) => lower(parentOf(subnetIdOf(i.attributes))) === lower(id));
-  if (!vnet && subnets.length === 0 && assocs.length === 0) return undefined;
+  const peerings = world.of(PEERING_TYPE).filter((i) => lower(parentOf(str(i.attributes.id))) === lower(id));
+  if (!vnet && subnets.length === 0 && assocs.length === 0 && peerings.length === 0) return undefined;
   const byName = new Map<string, ArmJson>();
   for (const s of list(vnet?.attributes.subnet)) byName.set(lower(s.name), inlineSubnet(s));
   for (const s of subnets) byName.set(lower(str(s.attributes.name) || nameOf(str(s.attributes.id))), subnetFromState(s.attributes));
@@ -108,7 +111,7 @@ function vnetJson(world: FakeWorld, id: string): ArmJson | undefined {
     byName.set(name, s);
   }
   const base: ArmJson = vnet ? vnetFromState(vnet.attributes) : { properties: {} };
-  return { ...base, type: 'Microsoft.Network/virtualNetworks', properties: { ...base.properties, subnets: [...byName.values()] } };
+  return { ...base, type: 'Microsoft.Network/virtualNetworks', properties: { ...base.properties, subnets: [...byName.values()], virtualNetworkPeerings: peerings.map((i) => peeringFromState(i.attributes)) } };
 }
 
 function vnetFromState(a: Record<string, any>): ArmJson {

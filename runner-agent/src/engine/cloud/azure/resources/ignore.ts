@@ -27,5 +27,4 @@ export const AZURE_RESOURCES_IGNORED: Record<string, string[]> = {
   azurerm_service_plan: ['kind', 'reserved'],
   azurerm_linux_web_app: [...IDENTITY, 'default_hostname', 'kind', 'outbound_ip_addresses', 'possible_outbound_ip_addresses', 'custom_domain_verification_id'],
   azurerm_application_insights: ['app_id', 'instrumentation_key', 'connection_string'],
-  ...Object.fromEntries(['a', 'aaaa', 'cname', 'mx', 'ptr', 'srv', 'txt'].map((t) => [`azurerm_private_dns_${t}_record`, ['fqdn']])),
 };

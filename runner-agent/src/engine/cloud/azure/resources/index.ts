@@ -13,7 +13,6 @@
 //   user-assigned identities                   ManagedIdentity 2023-01-31     group list
 //   service plans, linux web apps              Web 2023-12-01                 group list
 //   application insights                       Insights 2020-02-02            group list
-//   private DNS records (7 types)              Network 2024-06-01             zone's list of the type
 // Storage containers: the state id is the ARM id (4.x) or the data-plane URL with the ARM id in
 // resource_manager_id (2.x/3.x); a URL alone (1.x) names no subscription and is left unread.
 import type { RestReader } from '../../rest/reader.ts';
@@ -21,7 +20,6 @@ import { kubernetesClusterReader } from './aks.ts';
 import { roleAssignmentReader, userAssignedIdentityReader } from './authorization.ts';
 import { legacyVmReader } from './compute-legacy.ts';
 import { linuxVmReader, managedDiskReader, windowsVmReader } from './compute.ts';
-import { PRIVATE_DNS_RECORD_READERS } from './dns.ts';
 import { applicationInsightsReader, containerRegistryReader, logAnalyticsWorkspaceReader } from './platform.ts';
 import { firewallRuleReader, flexibleServerReader } from './postgres.ts';
 import { storageAccountReader, storageContainerReader } from './storage.ts';
@@ -48,8 +46,6 @@ const READERS: Record<string, RestReader> = {
   azurerm_service_plan: servicePlanReader,
   azurerm_linux_web_app: linuxWebAppReader,
   azurerm_application_insights: applicationInsightsReader,
-  // Beyond the area's list, for the corpus's coverage: private DNS records.
-  ...PRIVATE_DNS_RECORD_READERS,
 };
 
 export const AZURE_RESOURCE_READERS: Record<string, RestReader> = Object.fromEntries(Object.entries(READERS).map(([type, r]) => [type, withNullDefaults(r)]));
