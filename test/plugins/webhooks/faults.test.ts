@@ -9,11 +9,20 @@ t.test('a receiver down: deliveries kept and retried, none lost, the API unaffec
   const b = await buildTestApp(t, { env: receiverEnv() });
   const owner = await register(b.app);
   await b.ctx.tenancy.setPlan(owner.orgId, 'enterprise');
-  // A port that was free a moment ago: nothing listens there until the receiver comes back.
-  const probe = createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise<void>((r) => probe.close(() => r()));
+  // The receiver's port stays ours the whole test (a port freed and taken again later can be
+  // taken by another process meanwhile): while it is down, every connection is reset at once.
+  let down = true;
+  const got: { event: string; body: string }[] = [];
+  const { key, cert } = testCertificate();
+  const server = createServer({ key, cert }, (req, res) => {
+    let body = '';
+    req.on('data', (c) => { body += c; });
+    req.on('end', () => { got.push({ event: req.url ?? '', body }); res.writeHead(200).end('ok'); });
+  });
+  server.on('connection', (socket) => { if (down) socket.destroy(); });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  t.teardown(() => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
+  const port = (server.address() as { port: number }).port;
   const url = `https://127.0.0.1:${port}/hook`;
   const api = (method: 'GET' | 'PUT' | 'POST', path: string, payload?: object) => b.app.inject({ method, url: path, headers: bearer(owner.token), ...(payload ? { payload } : {}) });
   t.equal((await api('POST', '/api/webhooks', { url, events: ['scan.completed'] })).statusCode, 201);
@@ -29,15 +38,7 @@ t.test('a receiver down: deliveries kept and retried, none lost, the API unaffec
   t.equal((await b.app.inject({ method: 'GET', url: '/health' })).statusCode, 200, 'health is unaffected');
 
   // The receiver comes back.
-  const got: { event: string; body: string }[] = [];
-  const { key, cert } = testCertificate();
-  const server = createServer({ key, cert }, (req, res) => {
-    let body = '';
-    req.on('data', (c) => { body += c; });
-    req.on('end', () => { got.push({ event: req.url ?? '', body }); res.writeHead(200).end('ok'); });
-  });
-  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
-  t.teardown(() => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
+  down = false;
   const back = await b.services.webhooks!.runDue(new Date(t0 + 6 * 60_000));
   t.match(back, { delivered: 10 }, 'the 2nd retry delivers every one');
   t.equal(got.filter((g) => g.event === '/hook').length, 5, 'five webhook deliveries');
