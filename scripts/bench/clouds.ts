@@ -45,7 +45,11 @@ function copyOf(i: StateInstance, tag: string): StateInstance {
   // A copy of a binding lives on its own bucket, topic or project: copies of one role on one parent would merge in one policy.
   const parents = i.type.includes('_iam_') ? [a.bucket, a.topic, a.secret_id, a.repository, a.service, a.project] : [];
   // A service account is named by its account_id, inside its email and id: tagged there, in place.
-  const keys = (typeof a.account_id === 'string' ? [a.account_id] : [a.id, a.self_link, a.name, ...parents])
+  // The id's last segment is tagged wherever it stands (a secret's secret_id, a record's name), so a copy stays whole.
+  const last = typeof a.id === 'string' ? a.id.split('/').pop() : undefined;
+  // A secret version is named by its secret (`.../secrets/S/versions/1`): the secret is tagged, not the version.
+  const keys = (typeof a.account_id === 'string' ? [a.account_id] : typeof a.secret === 'string' ? [a.secret, a.secret.split('/').pop()]
+    : [a.id, a.self_link, a.name, last, ...parents])
     .filter((v): v is string => typeof v === 'string' && v.length > 2);
   const re = new RegExp([...new Set(keys)].sort((x, y) => y.length - x.length).map((k) => k.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'), 'g');
   const text = JSON.stringify(a);
