@@ -6,16 +6,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { azureApi, AZURE, AZURE_READERS } from '../../../runner-agent/src/engine/cloud/azure/index.ts';
+import { azureApi, AZURE_READERS } from '../../../runner-agent/src/engine/cloud/azure/index.ts';
 import { AZURE_MORE_READERS } from '../../../runner-agent/src/engine/cloud/azure/more/index.ts';
-import { azureScope } from '../../../runner-agent/src/engine/cloud/azure/scope.ts';
-import { compareRest } from '../../../runner-agent/src/engine/cloud/rest/compare.ts';
 import { startRestFake, stateWorld } from '../../../runner-agent/src/engine/cloud/rest/fake.ts';
-import { buildIgnoreRules } from '../../../runner-agent/src/engine/ignore.ts';
 import { readStateDocument } from '../../../runner-agent/src/engine/state-v4.ts';
 import type { StateInstance } from '../../../runner-agent/src/engine/types.ts';
 import { EXAMPLE_STATE, EXAMPLES } from './azure-more-examples.ts';
-import { changed, compareAgainst, staticTokens } from './harness.ts';
+import { changed, compareAgainst, compareWithArmExamples, staticTokens } from './harness.ts';
 import * as f from './azure-more-fixtures.ts';
 
 const drifts = async (state: StateInstance[], live: StateInstance[]) => (await compareAgainst('azure', state, live)).drifts;
@@ -33,23 +30,10 @@ t.test('every type: the state read back is no drift', async (t) => {
 });
 
 t.test('the documented ARM answers read as the provider writes them: no drift', async (t) => {
-  const byId = new Map(Object.entries(EXAMPLES).map(([id, body]) => [id.toLowerCase(), body]));
-  const fake = await startRestFake({
-    style: 'arm', world: { of: () => [] },
-    routes: [{ method: 'GET', service: 'management', path: '/*id', answer: (req) => byId.get(req.path.toLowerCase()) }],
-  });
-  const api = azureApi(staticTokens, { endpoint: fake.endpoint, backoffMs: 5 });
-  try {
-    const stats = { unsupported: {} as Record<string, number>, ignoredDiffs: 0 };
-    const entries = EXAMPLE_STATE.map((instance) => ({ instance, scope: azureScope(instance)! }));
-    const { drifts: found, compared } = await compareRest(entries, AZURE, api, buildIgnoreRules([]), stats);
-    t.same(found.map((d) => `${d.resourceAddress} ${JSON.stringify(d.diff)}`), []);
-    t.equal(compared, EXAMPLE_STATE.length);
-    t.equal(api.totalCalls, 5, 'the zone\'s ALL list, the public record, the vnet, the container group, the image');
-  } finally {
-    await api.destroy();
-    await fake.close();
-  }
+  const { drifts, compared, calls } = await compareWithArmExamples(EXAMPLES, EXAMPLE_STATE);
+  t.same(drifts.map((d) => `${d.resourceAddress} ${JSON.stringify(d.diff)}`), []);
+  t.equal(compared, EXAMPLE_STATE.length);
+  t.equal(calls, 5, 'the zone\'s ALL list, the public record, the vnet, the container group, the image');
 });
 
 t.test('each compared attribute changed live: a drift on that attribute, with its rule', async (t) => {

@@ -5,16 +5,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { azureApi, AZURE } from '../../../runner-agent/src/engine/cloud/azure/index.ts';
 import { AZURE_NETWORK_READERS } from '../../../runner-agent/src/engine/cloud/azure/network/index.ts';
-import { azureScope } from '../../../runner-agent/src/engine/cloud/azure/scope.ts';
-import { compareRest } from '../../../runner-agent/src/engine/cloud/rest/compare.ts';
-import { startRestFake } from '../../../runner-agent/src/engine/cloud/rest/fake.ts';
-import { buildIgnoreRules } from '../../../runner-agent/src/engine/ignore.ts';
 import { readStateDocument } from '../../../runner-agent/src/engine/state-v4.ts';
 import type { StateInstance } from '../../../runner-agent/src/engine/types.ts';
 import { EXAMPLE_STATE, EXAMPLES } from './azure-network-examples.ts';
-import { changed, compareAgainst, staticTokens } from './harness.ts';
+import { changed, compareAgainst, compareWithArmExamples } from './harness.ts';
 import * as f from './azure-network-fixtures.ts';
 
 const { ids } = f;
@@ -41,23 +36,10 @@ t.test('every type: the state read back is no drift', async (t) => {
 });
 
 t.test('the documented ARM answers read as the provider writes them: no drift', async (t) => {
-  const byId = new Map(Object.entries(EXAMPLES).map(([id, body]) => [id.toLowerCase(), body]));
-  const fake = await startRestFake({
-    style: 'arm', world: { of: () => [] },
-    routes: [{ method: 'GET', service: 'management', path: '/*id', answer: (req) => byId.get(req.path.toLowerCase()) }],
-  });
-  const api = azureApi(staticTokens, { endpoint: fake.endpoint, backoffMs: 5 });
-  try {
-    const stats = { unsupported: {} as Record<string, number>, ignoredDiffs: 0 };
-    const entries = EXAMPLE_STATE.map((instance) => ({ instance, scope: azureScope(instance)! }));
-    const { drifts, compared } = await compareRest(entries, AZURE, api, buildIgnoreRules([]), stats);
-    t.same(drifts.map((d) => `${d.resourceAddress} ${JSON.stringify(d.diff)}`), []);
-    t.equal(compared, EXAMPLE_STATE.length);
-    t.equal(api.totalCalls, 5, 'one read per parent: NSG, vnet, NIC, public IP, load balancer');
-  } finally {
-    await api.destroy();
-    await fake.close();
-  }
+  const { drifts, compared, calls } = await compareWithArmExamples(EXAMPLES, EXAMPLE_STATE);
+  t.same(drifts.map((d) => `${d.resourceAddress} ${JSON.stringify(d.diff)}`), []);
+  t.equal(compared, EXAMPLE_STATE.length);
+  t.equal(calls, 5, 'one read per parent: NSG, vnet, NIC, public IP, load balancer');
 });
 
 t.test('a live change of each compared attribute is a drift at its path, with its severity', async (t) => {

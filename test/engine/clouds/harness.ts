@@ -55,3 +55,25 @@ export async function compareAgainst(
 
 /** A copy of `i` with some attributes changed (the live side of a drift). */
 export const changed = (i: StateInstance, attrs: Record<string, unknown>): StateInstance => ({ ...i, attributes: { ...i.attributes, ...attrs } });
+
+/**
+ * Compares `state` against ARM answering the documented example bodies (`examples`: ARM id ->
+ * JSON, as the REST API specs show them) instead of the readers' own mapping back.
+ */
+export async function compareWithArmExamples(examples: Record<string, unknown>, state: StateInstance[]): Promise<{ drifts: DetectedDrift[]; compared: number; calls: number }> {
+  const byId = new Map(Object.entries(examples).map(([id, body]) => [id.toLowerCase(), body]));
+  const fake = await startRestFake({
+    style: 'arm', world: { of: () => [] },
+    routes: [{ method: 'GET', service: 'management', path: '/*id', answer: (req) => byId.get(req.path.toLowerCase()) }],
+  });
+  const api = azureApi(staticTokens, { endpoint: fake.endpoint, backoffMs: 5 });
+  try {
+    const stats = { unsupported: {} as Record<string, number>, ignoredDiffs: 0 };
+    const entries = state.map((instance) => ({ instance, scope: azureScope(instance)! }));
+    const { drifts, compared } = await compareRest(entries, AZURE, api, buildIgnoreRules([]), stats);
+    return { drifts, compared, calls: api.totalCalls };
+  } finally {
+    await api.destroy();
+    await fake.close();
+  }
+}
