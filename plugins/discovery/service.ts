@@ -9,10 +9,11 @@ import { AppError, badRequest, conflict, notFound } from '../../core/errors.ts';
 import type { CredentialService } from '../credentials/service.ts';
 import type { ProjectService } from '../projects/service.ts';
 import type { ScanService } from '../scans/service.ts';
-import { DISCOVERABLE_TYPES, discoverAccount, regionsOf, type DiscoverInput, type DiscoverOutcome } from '../../runner-agent/src/engine/discover.ts';
-import { discoverableRest, discoverRestAccount, restRegionsOf, type RestDiscoverInput, type RestProvider } from '../../runner-agent/src/engine/discover-rest.ts';
+import { discoverAccount, regionsOf, type DiscoverInput, type DiscoverOutcome } from '../../runner-agent/src/engine/discover.ts';
+import { discoverRestAccount, restRegionsOf, type RestDiscoverInput, type RestProvider } from '../../runner-agent/src/engine/discover-rest.ts';
 import { ScanError } from '../../runner-agent/src/engine/errors.ts';
 import type { AwsCredentials } from '../../runner-agent/src/engine/types.ts';
+import { accountResolver, typesOf } from './accounts.ts';
 import { codify, validateHcl } from './iac.ts';
 import { monthlyCost, PRICES_AS_OF, PRICES_SOURCE } from './prices.ts';
 import { resourceView, scanView, type StartScan } from './schemas.ts';
@@ -39,15 +40,6 @@ interface Deps {
   discoverRest?: (input: RestDiscoverInput) => Promise<DiscoverOutcome>;
 }
 
-type Provider = 'cloud_a' | RestProvider;
-/** An account to scan: cloud_a keys, or cloud_b / cloud_c stored credentials as the engine takes them. */
-type Account =
-  | { provider: 'cloud_a'; credentials: AwsCredentials; accountName: string }
-  | { provider: RestProvider; credentials: Record<string, unknown>; accountName: string };
-const ORG_ACCOUNTS: Record<string, Provider> = { org: 'cloud_a', 'org:cloud_b': 'cloud_b', 'org:cloud_c': 'cloud_c' };
-const SET_ROUTE: Record<Provider, string> = { cloud_a: 'cloud-a-credentials', cloud_b: 'cloud-b-credentials', cloud_c: 'cloud-c-credentials' };
-const typesOf = (provider: Provider) => (provider === 'cloud_a' ? DISCOVERABLE_TYPES : discoverableRest(provider));
-
 const round1 = (n: number) => Math.round(n * 10) / 10;
 const round2 = (n: number) => Math.round(n * 100) / 100;
 const add = (m: Record<string, number>, k: string, n = 1) => { m[k] = (m[k] ?? 0) + n; };
@@ -58,41 +50,7 @@ export function createDiscoveryService(ctx: AppContext, d: Deps) {
   const listRegions = d.regions ?? regionsOf;
   const running = new Map<string, AbortController>();
 
-  /** The account's provider, credentials and name; 400 with what to set when there are none usable. */
-  async function account(orgId: string, cloudAccountId: string): Promise<Account> {
-    let values: Record<string, unknown> | null;
-    let accountName: string;
-    let where: string;
-    let provider: Provider;
-    if (ORG_ACCOUNTS[cloudAccountId]) {
-      provider = ORG_ACCOUNTS[cloudAccountId];
-      values = (await d.credentials?.values(orgId, provider)) as Record<string, unknown> | null ?? null;
-      accountName = `Organization ${provider} credentials`;
-      where = `No ${provider} credentials are set for the organization: set them with POST /api/auth/${SET_ROUTE[provider]}, or name a project with its own credentials in cloudAccountId`;
-    } else {
-      const project = await d.projects?.find(orgId, cloudAccountId);
-      if (!project) throw notFound('Cloud account');
-      provider = project.provider as Provider;
-      values = await d.projects!.credentialValues(orgId, cloudAccountId);
-      accountName = `Project ${project.name}`;
-      where = `Project ${project.name} has no credentials: set them with PUT /api/projects/${cloudAccountId}/credentials`;
-    }
-    if (!values) throw badRequest(where);
-    if (provider !== 'cloud_a') {
-      const need = provider === 'cloud_b' ? ['subscriptionId', 'tenantId', 'clientId', 'clientSecret'] : ['projectId', 'serviceAccountKey'];
-      const missing = need.filter((k) => !values![k]);
-      if (missing.length) throw badRequest(`${accountName} lack ${missing.join(', ')}: set them, then scan again`);
-      return { provider, credentials: values, accountName };
-    }
-    const { accessKeyId, secretAccessKey, region, sessionToken } = values;
-    if (typeof accessKeyId !== 'string' || !accessKeyId || typeof secretAccessKey !== 'string' || !secretAccessKey) {
-      throw badRequest(`${accountName} lack an access key id or secret access key: set accessKeyId and secretAccessKey, then scan again`);
-    }
-    return {
-      provider: 'cloud_a', accountName,
-      credentials: { accessKeyId, secretAccessKey, region: typeof region === 'string' && region ? region : 'us-east-1', ...(typeof sessionToken === 'string' && sessionToken ? { sessionToken } : {}) },
-    };
-  }
+  const account = accountResolver(d);
 
   async function loadScan(orgId: string, id: string) {
     const s = await d.store.getScan(orgId, id);
