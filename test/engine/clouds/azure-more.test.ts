@@ -3,16 +3,13 @@
 // live is a drift with its severity; a resource gone is deleted; a zone's record sets are one ALL
 // list, a peering shares its vnet's read, top-level types list a group at once and a subscription
 // for Cloud Discovery; sensitive values never show; every real corpus state replays clean.
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import t from 'tap';
 import { azureApi, AZURE_READERS } from '../../../runner-agent/src/engine/cloud/azure/index.ts';
 import { AZURE_MORE_READERS } from '../../../runner-agent/src/engine/cloud/azure/more/index.ts';
 import { startRestFake, stateWorld } from '../../../runner-agent/src/engine/cloud/rest/fake.ts';
-import { readStateDocument } from '../../../runner-agent/src/engine/state-v4.ts';
 import type { StateInstance } from '../../../runner-agent/src/engine/types.ts';
 import { EXAMPLE_STATE, EXAMPLES } from './azure-more-examples.ts';
-import { changed, compareAgainst, compareWithArmExamples, staticTokens } from './harness.ts';
+import { changed, compareAgainst, compareWithArmExamples, corpusStates, staticTokens } from './harness.ts';
 import * as f from './azure-more-fixtures.ts';
 
 const drifts = async (state: StateInstance[], live: StateInstance[]) => (await compareAgainst('azure', state, live)).drifts;
@@ -218,24 +215,16 @@ t.test('sensitive: a container\'s variables and a TXT value marked sensitive com
 });
 
 t.test('every real azurerm corpus state holding one of these types replays with no drift', async (t) => {
-  const seen = new Set<string>();
   let states = 0;
   let compared = 0;
-  for (const [name, keep] of [['corpus-azurerm', () => true], ['corpus', (x: string) => x.includes('azurerm')]] as const) {
-    const dir = path.join(import.meta.dirname, '..', name);
-    let files: string[] = [];
-    try { files = readdirSync(dir).filter((x) => x.endsWith('.tfstate') && keep(x) && !seen.has(x)); } catch { continue; }
-    for (const file of files) {
-      seen.add(file);
-      const doc = readStateDocument(readFileSync(path.join(dir, file), 'utf8'), file);
-      const mine = doc.instances.filter((i) => AZURE_MORE_READERS[i.type]);
-      if (mine.length === 0) continue;
-      states++;
-      compared += mine.length;
-      const got = await compareAgainst('azure', doc.instances);
-      const addresses = new Set(mine.map((i) => i.address));
-      t.same(got.drifts.filter((d) => addresses.has(d.resourceAddress)).map((d) => `${d.resourceAddress} ${JSON.stringify(d.diff)}`), [], file);
-    }
+  for (const { file, doc } of corpusStates('azurerm')) {
+    const mine = doc.instances.filter((i) => AZURE_MORE_READERS[i.type]);
+    if (mine.length === 0) continue;
+    states++;
+    compared += mine.length;
+    const got = await compareAgainst('azure', doc.instances);
+    const addresses = new Set(mine.map((i) => i.address));
+    t.same(got.drifts.filter((d) => addresses.has(d.resourceAddress)).map((d) => `${d.resourceAddress} ${JSON.stringify(d.diff)}`), [], file);
   }
   t.ok(states >= 10, `${states} corpus states, ${compared} instances`);
 });

@@ -2,14 +2,11 @@
 // attribute sets, children read from their parent, standalone rules and subnets beside their
 // parent's computed block); each compared attribute changed live is a drift with its severity;
 // a resource gone is deleted; families share one list; every real corpus state replays clean.
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import t from 'tap';
 import { AZURE_NETWORK_READERS } from '../../../runner-agent/src/engine/cloud/azure/network/index.ts';
-import { readStateDocument } from '../../../runner-agent/src/engine/state-v4.ts';
 import type { StateInstance } from '../../../runner-agent/src/engine/types.ts';
 import { EXAMPLE_STATE, EXAMPLES } from './azure-network-examples.ts';
-import { changed, compareAgainst, compareWithArmExamples } from './harness.ts';
+import { changed, compareAgainst, compareWithArmExamples, corpusStates } from './harness.ts';
 import * as f from './azure-network-fixtures.ts';
 
 const { ids } = f;
@@ -231,27 +228,17 @@ t.test('families share one read: three vnets in a group are one paged list for v
 const INCONSISTENT: Record<string, string[]> = { 'davidgjm-k8s-hard-way-azure-infra.tfstate': ['azurerm_network_security_group.internal'] };
 
 t.test('every real azurerm corpus state holding a network type replays with no drift', async (t) => {
-  // corpus-azurerm (every file) and the older corpus's azurerm states, each file once.
-  const seen = new Set<string>();
-  const dirs: [string, (x: string) => boolean][] = [['corpus-azurerm', () => true], ['corpus', (x) => x.includes('azurerm')]];
   let states = 0;
   let compared = 0;
-  for (const [name, keep] of dirs) {
-    const dir = path.join(import.meta.dirname, '..', name);
-    let files: string[] = [];
-    try { files = readdirSync(dir).filter((x) => x.endsWith('.tfstate') && keep(x) && !seen.has(x)); } catch { continue; }
-    for (const file of files) {
-      seen.add(file);
-      const doc = readStateDocument(readFileSync(path.join(dir, file), 'utf8'), file);
-      const mine = doc.instances.filter((i) => AZURE_NETWORK_READERS[i.type]);
-      if (mine.length === 0) continue;
-      states++;
-      const got = await compareAgainst('azure', doc.instances);
-      compared += mine.length;
-      const known = INCONSISTENT[file] ?? [];
-      t.same(got.drifts.filter((d) => !known.includes(d.resourceAddress)).map((d) => `${d.resourceAddress} ${JSON.stringify(d.diff)}`), [], file);
-      if (known.length) t.same(got.drifts.map((d) => d.resourceAddress).sort(), known, `${file}: only its contradiction`);
-    }
+  for (const { file, doc } of corpusStates('azurerm')) {
+    const mine = doc.instances.filter((i) => AZURE_NETWORK_READERS[i.type]);
+    if (mine.length === 0) continue;
+    states++;
+    const got = await compareAgainst('azure', doc.instances);
+    compared += mine.length;
+    const known = INCONSISTENT[file] ?? [];
+    t.same(got.drifts.filter((d) => !known.includes(d.resourceAddress)).map((d) => `${d.resourceAddress} ${JSON.stringify(d.diff)}`), [], file);
+    if (known.length) t.same(got.drifts.map((d) => d.resourceAddress).sort(), known, `${file}: only its contradiction`);
   }
   t.ok(states >= 3, `${states} corpus states, ${compared} network instances`);
 });

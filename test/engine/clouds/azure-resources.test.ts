@@ -5,17 +5,14 @@
 // sensitive values never reach a drift; the real corpus states holding these types compare clean.
 // (azure-resources-shapes.test.ts: other provider versions' shapes, every compared attribute,
 // list mode, ARM's documented answers.)
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import t from 'tap';
 import { AZURE_RESOURCE_READERS } from '../../../runner-agent/src/engine/cloud/azure/resources/index.ts';
-import { readStateDocument } from '../../../runner-agent/src/engine/state-v4.ts';
 import type { StateInstance } from '../../../runner-agent/src/engine/types.ts';
 import {
   aks, container, disk, dnsRecord, DNS_VALUES, GUID, identity, insights, keyVault, legacyVm, linuxVm, noSecrets, one, OWNER, pgRule, pgServer, plan, READER, RG, registry, role,
   storageAccount, SUB, webApp, windowsVm, workspace,
 } from './azure-resources-states.ts';
-import { changed, compareAgainst } from './harness.ts';
+import { changed, compareAgainst, corpusStates } from './harness.ts';
 
 const firstOf = (v: unknown) => (v as Record<string, unknown>[])[0];
 const RG2 = `/subscriptions/${SUB}/resourceGroups/rg-data`;
@@ -195,9 +192,7 @@ t.test('a sensitive block the mapping only partly knows stays out of the compari
 
 // Real states that public users committed (corpus branch; the driftctl acceptance states):
 // every instance of this area's types compares clean against a fake answering from the state.
-const CORPORA = ['corpus', 'corpus-azurerm'].map((d) => path.join(import.meta.dirname, '..', d)).filter((d) => existsSync(d));
-const corpusInstances = CORPORA.flatMap((dir) => readdirSync(dir).filter((f) => f.endsWith('.tfstate') && /azurerm/.test(readFileSync(path.join(dir, f), 'utf8')))
-  .flatMap((f) => readStateDocument(readFileSync(path.join(dir, f), 'utf8'), f).instances.map((i) => ({ file: f, i }))))
+const corpusInstances = corpusStates('azurerm').flatMap(({ file, doc }) => doc.instances.map((i) => ({ file, i })))
   .filter(({ i }) => AZURE_RESOURCE_READERS[i.type]);
 
 t.test('real corpus states of these types compare clean', { skip: corpusInstances.length === 0 && 'no corpus state holds these types yet' }, async (t) => {

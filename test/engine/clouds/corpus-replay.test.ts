@@ -3,15 +3,15 @@
 // answers what the state says; whatever it reports is a false positive), and the share of their
 // instances the engine compares — as a scan with credentials would: a Google project from the
 // credentials as the last resort — is at least the issue's 85% per provider.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import t from 'tap';
 import { stateCoverage } from '../../../runner-agent/src/engine/coverage.ts';
 import { parseRootModule } from '../../../runner-agent/src/engine/hcl.ts';
 import { replayState } from '../../../runner-agent/src/engine/replay.ts';
-import { readStateDocument } from '../../../runner-agent/src/engine/state-v4.ts';
 import { replayMain } from '../../../runner-agent/src/replay-cli.ts';
+import { corpusStates } from './harness.ts';
 
 /** Addresses a state contradicts itself on (see azure-network.test.ts): the replay reports them, and only them. */
 const INCONSISTENT: Record<string, string[]> = { 'davidgjm-k8s-hard-way-azure-infra.tfstate': ['azurerm_network_security_group.internal'] };
@@ -20,12 +20,11 @@ const TARGET = 85;
 for (const cloud of ['azurerm', 'google'] as const) {
   t.test(`${cloud}: the corpus replays clean and is compared at ${TARGET}% or more`, async (t) => {
     const dir = path.join(import.meta.dirname, '..', `corpus-${cloud}`);
-    const files = readdirSync(dir).filter((f) => f.endsWith('.tfstate')).sort();
+    const states = corpusStates(cloud);
     let total = 0;
     let compared = 0;
     let replayed = 0;
-    for (const file of files) {
-      const text = readFileSync(path.join(dir, file), 'utf8');
+    for (const { file, text, doc } of states) {
       const r = await replayState(text, file);
       replayed += r.compared;
       const known = INCONSISTENT[file] ?? [];
@@ -33,12 +32,12 @@ for (const cloud of ['azurerm', 'google'] as const) {
       const cfg = path.join(dir, file.replace(/\.tfstate$/, ''));
       // A configuration the HCL parser refuses (luchusnet's heredoc marker followed by spaces) is left out: the state alone.
       const module = existsSync(cfg) && statSync(cfg).isDirectory() ? await parseRootModule(cfg, '').catch(() => undefined) : undefined;
-      const cov = await stateCoverage(readStateDocument(text, file), { supported: () => false, module, repoRoot: module ? cfg : undefined, credentialsProject: 'credentials-project' });
+      const cov = await stateCoverage(doc, { supported: () => false, module, repoRoot: module ? cfg : undefined, credentialsProject: 'credentials-project' });
       total += cov.providers[cloud].total;
       compared += cov.providers[cloud].compared;
     }
     const percent = Math.round((compared / total) * 1000) / 10;
-    t.ok(percent >= TARGET, `${compared} of ${total} ${cloud} instances compared (${percent}%), ${replayed} replayed, over ${files.length} states`);
+    t.ok(percent >= TARGET, `${compared} of ${total} ${cloud} instances compared (${percent}%), ${replayed} replayed, over ${states.length} states`);
   });
 }
 

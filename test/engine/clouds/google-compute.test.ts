@@ -3,14 +3,11 @@
 // path and severity rule; a missing resource is deleted; several of a type in one project are
 // read with one aggregatedList or list (paged); sensitive values stay hashed; the real corpus
 // states holding these types replay clean.
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import t from 'tap';
 import { COMPUTE_READERS } from '../../../runner-agent/src/engine/cloud/google/compute/index.ts';
 import { SENSITIVE_CHANGED } from '../../../runner-agent/src/engine/sensitive.ts';
-import { parseState } from '../../../runner-agent/src/engine/state-v4.ts';
 import type { StateInstance } from '../../../runner-agent/src/engine/types.ts';
-import { changed, compareAgainst, instance } from './harness.ts';
+import { changed, compareAgainst, corpusStates, instance } from './harness.ts';
 
 const P = 'proj-1';
 const V1 = `https://www.googleapis.com/compute/v1/projects/${P}`;
@@ -257,19 +254,14 @@ t.test('a sensitive metadata value is compared by hash and never shown', async (
 });
 
 t.test('the real corpus states holding Compute types replay with no drift', async (t) => {
-  const dirs = ['corpus', 'corpus-google'].map((d) => path.join(import.meta.dirname, '..', d));
   let states = 0;
-  for (const dir of dirs) {
-    let files: string[] = [];
-    try { files = readdirSync(dir).filter((f) => f.endsWith('.tfstate')); } catch { continue; }
-    for (const f of files) {
-      const instances = parseState(readFileSync(path.join(dir, f), 'utf8'), f).filter((i) => COMPUTE_READERS[i.type]);
-      if (instances.length === 0) continue;
-      states++;
-      const { drifts, compared } = await compareAgainst('google', instances);
-      t.equal(compared, instances.length, `${f}: every instance compared`);
-      t.same(drifts, [], `${f}: no false drift`);
-    }
+  for (const { file: f, doc } of corpusStates('google')) {
+    const instances = doc.instances.filter((i) => COMPUTE_READERS[i.type]);
+    if (instances.length === 0) continue;
+    states++;
+    const { drifts, compared } = await compareAgainst('google', instances);
+    t.equal(compared, instances.length, `${f}: every instance compared`);
+    t.same(drifts, [], `${f}: no false drift`);
   }
   t.ok(states >= 7, `${states} corpus states hold Compute types`);
 });

@@ -2,13 +2,10 @@
 // cloud: each state read back is no drift; each compared attribute changed live is reported at its
 // path with its severity; a missing resource is deleted; parents' lists batch the reads and page;
 // a sensitive value never shows in clear; the real corpus states replay without drift.
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import t from 'tap';
 import { GCP_DATA_READERS } from '../../../runner-agent/src/engine/cloud/google/data/index.ts';
-import { readStateDocument } from '../../../runner-agent/src/engine/state-v4.ts';
 import type { StateInstance } from '../../../runner-agent/src/engine/types.ts';
-import { changed, compareAgainst } from './harness.ts';
+import { changed, compareAgainst, corpusStates } from './harness.ts';
 import { bucket, dataset, object, P, repository, SCHEMA, sqlDatabase, sqlInstance, sqlSettings, sqlUser, subscription, table, topic } from './google-data-fixtures.ts';
 
 const all = () => [
@@ -239,17 +236,13 @@ t.test('sensitive values never show in clear', async (t) => {
 });
 
 t.test('the real corpus states holding these types replay without drift', async (t) => {
-  const dirs = ['test/engine/corpus', 'test/engine/corpus-google'].filter((d) => { try { readdirSync(d); return true; } catch { return false; } });
   let seen = 0;
-  for (const dir of dirs) {
-    for (const file of readdirSync(dir).filter((f) => f.endsWith('.tfstate') && (dir.endsWith('google') || /google/.test(f)))) {
-      const doc = readStateDocument(readFileSync(path.join(dir, file), 'utf8'), file);
-      const mine = doc.instances.filter((i) => i.type in GCP_DATA_READERS);
-      if (mine.length === 0) continue;
-      seen += mine.length;
-      const { drifts } = await compareAgainst('google', mine);
-      t.same(drifts.map((d) => [d.resourceAddress, d.diff]), [], `${file}: ${mine.length} instances, no drift`);
-    }
+  for (const { file, doc } of corpusStates('google')) {
+    const mine = doc.instances.filter((i) => i.type in GCP_DATA_READERS);
+    if (mine.length === 0) continue;
+    seen += mine.length;
+    const { drifts } = await compareAgainst('google', mine);
+    t.same(drifts.map((d) => [d.resourceAddress, d.diff]), [], `${file}: ${mine.length} instances, no drift`);
   }
   t.ok(seen >= 3, `${seen} corpus instances replayed`);
 });

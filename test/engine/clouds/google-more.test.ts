@@ -2,13 +2,10 @@
 // families against the fake Google APIs: a state read back is no drift; each compared attribute
 // changed live is a drift at its path with its rule; gone is deleted; one list per project of
 // secrets and one getIamPolicy per resource; the payload never compared nor shown; the corpus.
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import t from 'tap';
 import { MORE_READERS } from '../../../runner-agent/src/engine/cloud/google/more/index.ts';
-import { readStateDocument } from '../../../runner-agent/src/engine/state-v4.ts';
 import type { StateInstance } from '../../../runner-agent/src/engine/types.ts';
-import { changed, compareAgainst } from './harness.ts';
+import { changed, compareAgainst, corpusStates } from './harness.ts';
 import { cloudFunction, KEYED, N, NET_STATE, P, STATE, version } from './google-more-fixtures.ts';
 
 const byName = (name: string) => STATE.find((i) => i.name === name)!;
@@ -103,18 +100,13 @@ t.test('a version\'s payload is never read, compared or shown', async (t) => {
 });
 
 t.test('every real corpus state holding these types compares clean', async (t) => {
-  const root = path.join(import.meta.dirname, '..');
-  const files = [
-    ...readdirSync(path.join(root, 'corpus-google')).filter((f) => f.endsWith('.tfstate')).map((f) => path.join(root, 'corpus-google', f)),
-    ...readdirSync(path.join(root, 'corpus')).filter((f) => f.startsWith('driftctl-google_') && f.endsWith('.tfstate')).map((f) => path.join(root, 'corpus', f)),
-  ];
   let compared = 0;
-  for (const file of files) {
-    const mine = readStateDocument(readFileSync(file, 'utf8'), path.basename(file)).instances.filter((i) => MORE_READERS[i.type]);
+  for (const { file, doc } of corpusStates('google')) {
+    const mine = doc.instances.filter((i) => MORE_READERS[i.type]);
     if (mine.length === 0) continue;
     const result = await compareAgainst('google', mine);
-    t.equal(result.compared, mine.length, `${path.basename(file)}: all ${mine.length} compared`);
-    t.same(result.drifts, [], `${path.basename(file)}: no drift`);
+    t.equal(result.compared, mine.length, `${file}: all ${mine.length} compared`);
+    t.same(result.drifts, [], `${file}: no drift`);
     compared += result.compared;
   }
   t.ok(compared >= 93, `${compared} secret and resource IAM instances replayed`);

@@ -1,7 +1,7 @@
 // The Google platform readers (project services, IAM, service accounts, GKE, Cloud Run) against
 // the fake Google APIs: a state read back is no drift; each compared attribute changed live is a
 // drift at its path with its rule; gone is deleted; batching, paging and the corpus states.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { clusterToState } from '../../../runner-agent/src/engine/cloud/google/platform/container-map.ts';
@@ -10,7 +10,7 @@ import { PLATFORM_READERS } from '../../../runner-agent/src/engine/cloud/google/
 import { RUN_PAGING } from '../../../runner-agent/src/engine/cloud/google/platform/run.ts';
 import { readStateDocument } from '../../../runner-agent/src/engine/state-v4.ts';
 import type { StateInstance } from '../../../runner-agent/src/engine/types.ts';
-import { changed, compareAgainst, instance } from './harness.ts';
+import { changed, compareAgainst, corpusStates, instance } from './harness.ts';
 import { cluster, P, POLICY, pool, STATE } from './google-platform-fixtures.ts';
 
 const byName = (type: string, name: string) => STATE.find((i) => i.type === type && i.name === name)!;
@@ -111,10 +111,9 @@ t.test('batching: one list per project, one policy per project or bucket, one cl
 });
 
 t.test('every real corpus state holding platform types compares clean', async (t) => {
-  const dir = path.join(import.meta.dirname, '..', 'corpus-google');
   let compared = 0;
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.tfstate'))) {
-    const mine = readStateDocument(readFileSync(path.join(dir, file), 'utf8'), file).instances.filter((i) => PLATFORM_READERS[i.type]);
+  for (const { file, doc } of corpusStates('google')) {
+    const mine = doc.instances.filter((i) => PLATFORM_READERS[i.type]);
     if (mine.length === 0) continue;
     const result = await compareAgainst('google', mine);
     t.equal(result.compared, mine.length, `${file}: all ${mine.length} compared`);

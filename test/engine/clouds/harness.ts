@@ -10,7 +10,10 @@ import type { Scope } from '../../../runner-agent/src/engine/cloud/rest/reader.t
 import { googleIdScope } from '../../../runner-agent/src/engine/cloud/google/scope.ts';
 import { azureScope } from '../../../runner-agent/src/engine/cloud/azure/scope.ts';
 import { buildIgnoreRules } from '../../../runner-agent/src/engine/ignore.ts';
+import { readStateDocument, type StateDocument } from '../../../runner-agent/src/engine/state-v4.ts';
 import type { DetectedDrift, ScanStats, StateInstance } from '../../../runner-agent/src/engine/types.ts';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 
 export type Cloud = 'azure' | 'google';
 const CLOUDS: Record<Cloud, { cloud: RestCloud; style: 'arm' | 'google'; api: typeof azureApi; scope(i: StateInstance): Scope | undefined }> = {
@@ -76,4 +79,16 @@ export async function compareWithArmExamples(examples: Record<string, unknown>, 
     await api.destroy();
     await fake.close();
   }
+}
+
+/**
+ * The real public states of a provider, parsed: test/engine/corpus-<provider>/ (which also holds
+ * the older corpus's driftctl states of that provider), each file once, in name order.
+ */
+export function corpusStates(provider: 'azurerm' | 'google'): { file: string; text: string; doc: StateDocument }[] {
+  const dir = path.join(import.meta.dirname, '..', `corpus-${provider}`);
+  return readdirSync(dir).filter((f) => f.endsWith('.tfstate')).sort().map((file) => {
+    const text = readFileSync(path.join(dir, file), 'utf8');
+    return { file, text, doc: readStateDocument(text, file) };
+  });
 }

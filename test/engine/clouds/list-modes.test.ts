@@ -2,33 +2,19 @@
 // instances of those types served by the fake: each listed resource carries the id the state holds
 // (what the scans' inventory records, so managed and orphan classify alike) and the reader's own
 // mapping of its attributes (the same attributes a drift scan compares).
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import t from 'tap';
 import { azureApi, AZURE_READERS } from '../../../runner-agent/src/engine/cloud/azure/index.ts';
 import { googleApi, GOOGLE_READERS } from '../../../runner-agent/src/engine/cloud/google/index.ts';
 import { ownProject } from '../../../runner-agent/src/engine/cloud/google/kit.ts';
 import { startRestFake, stateWorld } from '../../../runner-agent/src/engine/cloud/rest/fake.ts';
 import { readerIdOf } from '../../../runner-agent/src/engine/inventory.ts';
-import { parseState } from '../../../runner-agent/src/engine/state.ts';
 import type { StateInstance } from '../../../runner-agent/src/engine/types.ts';
-import { staticTokens } from './harness.ts';
-
-function corpus(prefix: string, dir: string): StateInstance[] {
-  const out: StateInstance[] = [];
-  for (const d of ['corpus', dir]) {
-    const full = path.join(import.meta.dirname, '..', d);
-    for (const f of readdirSync(full).filter((x) => x.endsWith('.tfstate') && (d === dir || x.includes(prefix)))) {
-      try { out.push(...parseState(readFileSync(path.join(full, f), 'utf8'), f).filter((i) => i.type.startsWith(prefix))); } catch { /* the parser's own tests */ }
-    }
-  }
-  return out;
-}
+import { corpusStates, staticTokens } from './harness.ts';
 
 const clouds = [
-  { name: 'azurerm', readers: AZURE_READERS, style: 'arm' as const, api: azureApi, instances: corpus('azurerm_', 'corpus-azurerm'),
+  { name: 'azurerm', readers: AZURE_READERS, style: 'arm' as const, api: azureApi, instances: corpusStates('azurerm').flatMap((c) => c.doc.instances),
     account: (i: StateInstance) => /^\/subscriptions\/([^/]+)/i.exec(String(i.attributes.id ?? ''))?.[1], norm: (id: string) => id.toLowerCase() },
-  { name: 'google', readers: GOOGLE_READERS, style: 'google' as const, api: googleApi, instances: corpus('google_', 'corpus-google'),
+  { name: 'google', readers: GOOGLE_READERS, style: 'google' as const, api: googleApi, instances: corpusStates('google').flatMap((c) => c.doc.instances),
     account: (i: StateInstance) => ownProject(i.attributes), norm: (id: string) => id },
 ];
 
