@@ -1,6 +1,9 @@
 // `npm run fuzz`: schemathesis over every operation of the OpenAPI document the service
-// serves, as a fresh user whose organization is on the Team plan. Fails (exit 1) on any 5xx
-// or response that breaks the documented schema. Bounded: a few minutes on 2 cores.
+// serves, as a fresh user whose organization is on the Team plan (so the Enterprise-only
+// operations check their plan gate), then over the Enterprise-only operations again as the
+// owner of an Enterprise organization (past the gate: webhooks, SSO, SCIM management, and the
+// SCIM protocol with that organization's SCIM token). Fails (exit 1) on any 5xx or response
+// that breaks the documented schema. Bounded: a few minutes on 2 cores.
 //
 // The service runs in this process on a free loopback port with a database and Redis key
 // prefix of its own (dropped at the end), so runs never collide with each other or with tests.
@@ -15,6 +18,7 @@ import type { AppContext } from '../core/context.ts';
 import { ensureServices } from './services.ts';
 import { ensureSchemathesis } from './fuzz/venv.ts';
 import { readJson, readJunit, summarize, type RunResult } from './fuzz/report.ts';
+import { enterpriseCaller, enterpriseRun, gateErrors, type DocOp } from './fuzz/enterprise.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const DATA = join(ROOT, '.data');
@@ -101,6 +105,10 @@ async function main(): Promise<number> {
     for (const id of doc.limited) own.set(id, await account(base, ctx));
     const last = await Promise.all(SESSION_ENDING.map(() => account(base, ctx)));
 
+    // The Enterprise owner, made before the main run spends the per-IP auth limit.
+    const owner = await account(base, ctx, 'enterprise');
+    const ent = enterpriseRun(doc.ops, await enterpriseCaller(base, owner));
+
     const first = await schemathesis(st, base, dir, 'main', user, SESSION_ENDING.flatMap((id) => ['--exclude-operation-id', id]), MAX_EXAMPLES, own);
     // Runner, service-key, download and public routes (a setup link's own token) may answer
     // the user's token with nothing but 401/403. A user or bearer route that does means the
@@ -118,6 +126,10 @@ async function main(): Promise<number> {
       }
       results.push(again);
     }
+    // The Enterprise-only operations past their plan gate (the main run saw 403 plan_required).
+    const enterprise = await schemathesis(st, base, dir, 'enterprise', owner, ent.filter, MAX_EXAMPLES, new Map(), WORKERS, ent.toml);
+    enterprise.errors.push(...gateErrors(doc.ops, enterprise.missingAuth ?? []));
+    results.push(enterprise);
     // Each session-ending route last and alone, with its own user: once it has succeeded,
     // the rest of its cases check the 401s of a dead session.
     for (const [i, id] of SESSION_ENDING.entries()) {
@@ -138,18 +150,19 @@ async function main(): Promise<number> {
 
 /** From the served document: operationIds under a per-user or per-organization rate limit, and
  * the operations ("METHOD /path") that do not take the user's bearer token (x-auth). */
-async function readDocument(base: string): Promise<{ limited: string[]; foreignAuth: Set<string> }> {
-  type Op = { operationId?: string; 'x-auth'?: string; 'x-rate-limit'?: string };
+async function readDocument(base: string): Promise<{ ops: DocOp[]; limited: string[]; foreignAuth: Set<string> }> {
+  type Op = Omit<DocOp, 'key'> & { 'x-rate-limit'?: string };
   const doc = await (await fetch(`${base}/docs/json`)).json() as { paths: Record<string, Record<string, Op>> };
   const ops = Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, ...op })));
   return {
+    ops,
     limited: ops.filter((op) => op.operationId && PER_CALLER_LIMITS.includes(op['x-rate-limit'] ?? '') && op['x-auth'] !== 'none').map((op) => op.operationId!),
     foreignAuth: new Set(ops.filter((op) => op['x-auth'] !== 'user' && op['x-auth'] !== 'bearer').map((op) => op.key)),
   };
 }
 
-/** A fresh user through the API, its default organization moved to the Team plan. */
-async function account(base: string, ctx: AppContext): Promise<Account> {
+/** A fresh user through the API, its default organization moved to the plan (Team by default). */
+async function account(base: string, ctx: AppContext, plan: 'team' | 'enterprise' = 'team'): Promise<Account> {
   const email = `fuzz-${randomBytes(6).toString('hex')}@example.com`;
   const reg = await fetch(`${base}/api/auth/register`, {
     method: 'POST', headers: { 'content-type': 'application/json' },
@@ -159,12 +172,12 @@ async function account(base: string, ctx: AppContext): Promise<Account> {
   const { token, user } = await reg.json() as { token: string; user: { id: string } };
   const me = await fetch(`${base}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } });
   const { defaultOrgId } = await me.json() as { defaultOrgId: string };
-  if (!(await ctx.tenancy.setPlan(defaultOrgId, 'team'))) throw new Error(`set-plan ${defaultOrgId} team failed`);
+  if (!(await ctx.tenancy.setPlan(defaultOrgId, plan))) throw new Error(`set-plan ${defaultOrgId} ${plan} failed`);
   return { token, userId: user.id, orgId: defaultOrgId, email };
 }
 
 /** One schemathesis run; its JUnit report is the result (the console output is only shown). */
-async function schemathesis(st: string, base: string, dir: string, name: string, acct: Account, filter: string[], maxExamples: number, own = new Map<string, Account>(), workers = WORKERS): Promise<RunResult> {
+async function schemathesis(st: string, base: string, dir: string, name: string, acct: Account, filter: string[], maxExamples: number, own = new Map<string, Account>(), workers = WORKERS, extra: string[] = []): Promise<RunResult> {
   const junit = join(dir, `${name}.junit.xml`);
   const json = join(dir, `${name}.json`);
   // The org id every /api/orgs/{orgId} route takes is pinned to the caller's organization:
@@ -179,7 +192,8 @@ async function schemathesis(st: string, base: string, dir: string, name: string,
     '[generation]', `max-examples = ${maxExamples}`,
     '[parameters]', `"path.orgId" = "${acct.orgId}"`,
     ...[...own].flatMap(([id, a]) => ['[[operations]]', `include-operation-id = "${id}"`, header(a)]),
-    ...SLOW.flatMap((id) => ['[[operations]]', `include-operation-id = "${id}"`, `generation.max-examples = ${Math.min(maxExamples, SLOW_MAX_EXAMPLES)}`]), '',
+    ...SLOW.flatMap((id) => ['[[operations]]', `include-operation-id = "${id}"`, `generation.max-examples = ${Math.min(maxExamples, SLOW_MAX_EXAMPLES)}`]),
+    ...extra, '',
   ].join('\n'));
   const argv = [
     '--config-file', toml, 'run', `${base}/docs/json`, '--url', base,
