@@ -18,7 +18,7 @@ import type { AppContext } from '../core/context.ts';
 import { ensureServices } from './services.ts';
 import { ensureSchemathesis } from './fuzz/venv.ts';
 import { readJson, readJunit, summarize, type RunResult } from './fuzz/report.ts';
-import { enterpriseCaller, enterpriseRun, gateErrors, type DocOp } from './fuzz/enterprise.ts';
+import { enterpriseCaller, enterpriseRun, gateErrors, gateOnlyToml, type DocOp } from './fuzz/enterprise.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const DATA = join(ROOT, '.data');
@@ -26,6 +26,9 @@ const args = process.argv.slice(2);
 const opt = (name: string, dflt: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? process.env[`FUZZ_${name.toUpperCase().replace(/-/g, '_')}`] ?? dflt;
 
 const MAX_EXAMPLES = Number(opt('max-examples', '25'));
+// The Enterprise pass (32 operations, the SCIM ones with large schemas and a stateful phase that
+// chains them) with fewer cases each, so the whole run stays within its minutes.
+const ENTERPRISE_MAX_EXAMPLES = Number(opt('enterprise-max-examples', '15'));
 const SEED = opt('seed', '');
 const WORKERS = opt('workers', '2');
 // A hard stop for each schemathesis run (seconds), on top of its own bounds.
@@ -109,27 +112,16 @@ async function main(): Promise<number> {
     const owner = await account(base, ctx, 'enterprise');
     const ent = enterpriseRun(doc.ops, await enterpriseCaller(base, owner));
 
-    const first = await schemathesis(st, base, dir, 'main', user, SESSION_ENDING.flatMap((id) => ['--exclude-operation-id', id]), MAX_EXAMPLES, own);
+    const first = await schemathesis(st, base, dir, 'main', user, SESSION_ENDING.flatMap((id) => ['--exclude-operation-id', id]), MAX_EXAMPLES, own, WORKERS, gateOnlyToml(doc.ops));
     // Runner, service-key, download and public routes (a setup link's own token) may answer
     // the user's token with nothing but 401/403. A user or bearer route that does means the
     // session died mid-run (or auth broke): most of the run then tested nothing, so it fails.
     for (const op of first.missingAuth ?? []) if (!doc.foreignAuth.has(op)) first.errors.push(`${op} answered only 401/403 to the fuzz user's token`);
-    results.push(first);
-    // schemathesis' own crashes (hypothesis' source introspection is not thread-safe: "AST
-    // constructor recursion depth mismatch" with 2 workers) are not findings: the operations they
-    // hit are fuzzed again, alone, on one worker, and only a second crash counts.
-    if (first.toolErrors.length && !first.failures.length) {
-      const again = await schemathesis(st, base, dir, 'retry', user, first.toolErrors.flatMap((op) => ['--include-name', op]), MAX_EXAMPLES, own, '1');
-      if (!again.errors.length && !again.failures.length && again.exitCode === 0) {
-        first.errors = first.errors.filter((e) => !first.toolErrors.some((op) => e.startsWith(`${op}: `)));
-        first.exitCode = 0;
-      }
-      results.push(again);
-    }
+    results.push(first, ...await retryCrashes(first, (filter) => schemathesis(st, base, dir, 'retry', user, filter, MAX_EXAMPLES, own, '1')));
     // The Enterprise-only operations past their plan gate (the main run saw 403 plan_required).
-    const enterprise = await schemathesis(st, base, dir, 'enterprise', owner, ent.filter, MAX_EXAMPLES, new Map(), WORKERS, ent.toml);
+    const enterprise = await schemathesis(st, base, dir, 'enterprise', owner, ent.filter, ENTERPRISE_MAX_EXAMPLES, new Map(), WORKERS, ent.toml);
     enterprise.errors.push(...gateErrors(doc.ops, enterprise.missingAuth ?? []));
-    results.push(enterprise);
+    results.push(enterprise, ...await retryCrashes(enterprise, (filter) => schemathesis(st, base, dir, 'enterprise-retry', owner, filter, ENTERPRISE_MAX_EXAMPLES, new Map(), '1', ent.toml)));
     // Each session-ending route last and alone, with its own user: once it has succeeded,
     // the rest of its cases check the 401s of a dead session.
     for (const [i, id] of SESSION_ENDING.entries()) {
@@ -146,6 +138,21 @@ async function main(): Promise<number> {
   if (summary.failed === 0) rmSync(dir, { recursive: true, force: true });
   console.log(`fuzz: ${((Date.now() - t0) / 1000).toFixed(0)}s${summary.failed ? `, reports in ${dir}` : ''}`);
   return summary.failed ? 1 : 0;
+}
+
+/**
+ * schemathesis' own crashes (hypothesis' source introspection is not thread-safe: "AST
+ * constructor recursion depth mismatch" with 2 workers) are not findings: the operations they
+ * hit are fuzzed again, alone, on one worker, and only a second crash counts.
+ */
+async function retryCrashes(first: RunResult, rerun: (filter: string[]) => Promise<RunResult>): Promise<RunResult[]> {
+  if (!first.toolErrors.length || first.failures.length) return [];
+  const again = await rerun(first.toolErrors.flatMap((op) => ['--include-name', op]));
+  if (!again.errors.length && !again.failures.length && again.exitCode === 0) {
+    first.errors = first.errors.filter((e) => !first.toolErrors.some((op) => e.startsWith(`${op}: `)));
+    first.exitCode = 0;
+  }
+  return [again];
 }
 
 /** From the served document: operationIds under a per-user or per-organization rate limit, and

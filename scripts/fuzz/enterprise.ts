@@ -5,7 +5,7 @@
 // of that organization, and the public SSO routes with that organization's id.
 
 /** An operation of the served document, as scripts/fuzz.ts reads it. */
-export interface DocOp { key: string; operationId?: string; 'x-auth'?: string; 'x-plan'?: string }
+export interface DocOp { key: string; operationId?: string; 'x-auth'?: string; 'x-plan'?: string; parameters?: { in: string; name: string }[] }
 export interface EnterpriseCaller { token: string; orgId: string; scimToken: string }
 
 /** The operations only an Enterprise organization reaches. */
@@ -40,12 +40,22 @@ export function enterpriseRun(ops: DocOp[], caller: EnterpriseCaller): { filter:
   const toml = selected.flatMap((op) => {
     const id = op.operationId!;
     if (op['x-auth'] === 'scim') return ['[[operations]]', `include-operation-id = "${id}"`, `headers = { Authorization = "Bearer ${caller.scimToken}" }`];
-    // samlLogin names the organization in its query: a made-up id only ever meets a 404.
-    if (op['x-auth'] === 'none' && /^GET /.test(op.key)) return ['[[operations]]', `include-operation-id = "${id}"`, `parameters = { "query.orgId" = "${caller.orgId}" }`];
+    // samlLogin names the organization in its query, the others take x-org-id: made-up ids only
+    // ever meet the organization guard's 404 (the main run fuzzes that guard).
+    const org = op.parameters?.find((p) => (p.in === 'query' && p.name === 'orgId') || (p.in === 'header' && p.name === 'x-org-id'));
+    if (org) return ['[[operations]]', `include-operation-id = "${id}"`, `parameters = { "${org.in}.${org.name}" = "${caller.orgId}" }`];
     return [];
   });
   return { filter: selected.flatMap((op) => ['--include-operation-id', op.operationId!]), toml };
 }
+
+/**
+ * The main run's settings for the same operations: its Team user meets the gate before the
+ * body is read (403 plan_required, or 401 for a SCIM route), whatever the case, so a few cases
+ * check it and the time goes to the Enterprise pass instead.
+ */
+export const gateOnlyToml = (ops: DocOp[], examples = 3) => enterpriseOps(ops).filter((op) => op['x-auth'] !== 'none')
+  .flatMap((op) => ['[[operations]]', `include-operation-id = "${op.operationId}"`, `generation.max-examples = ${examples}`]);
 
 /**
  * An operation of the pass that answered only 401/403 never got past its gate (schemathesis'
