@@ -14,7 +14,10 @@ t.test('OAuth flow, config, projects, issue types, priorities, tickets from widg
   t.same((await api('GET', '/config')).json().data, { connected: false, siteUrl: null, defaultProject: null, defaultIssueType: null });
   t.equal((await api('GET', '/projects')).statusCode, 409, 'not connected: 409');
 
-  const init = (await api('GET', '/oauth/initiate')).json().data;
+  const initiated = await api('GET', '/oauth/initiate');
+  const init = initiated.json().data;
+  // The browser that initiates gets the binding cookie; the callback comes back with it.
+  const cookie = String(initiated.headers['set-cookie']).split(';')[0];
   const url = new URL(init.authorizationUrl);
   t.equal(url.origin + url.pathname, `${fake.env.TRACKER_AUTH_URL}/authorize`);
   t.match(Object.fromEntries(url.searchParams), { audience: 'api.atlassian.com', client_id: 'jira-client', response_type: 'code', prompt: 'consent', scope: /offline_access/, redirect_uri: /\/api\/tracker\/oauth\/callback$/, state: /.{20,}/ });
@@ -22,10 +25,10 @@ t.test('OAuth flow, config, projects, issue types, priorities, tickets from widg
 
   const bad = await b.app.inject({ method: 'GET', url: `/api/tracker/oauth/callback?state=forged&code=${fake.state.code}` });
   t.equal(bad.statusCode, 400, 'an unknown state: 400');
-  const cb = await b.app.inject({ method: 'GET', url: `/api/tracker/oauth/callback?state=${stateParam}&code=${fake.state.code}` });
+  const cb = await b.app.inject({ method: 'GET', url: `/api/tracker/oauth/callback?state=${stateParam}&code=${fake.state.code}`, headers: { cookie } });
   t.equal(cb.statusCode, 200, cb.body);
   t.match(cb.json().data, { connected: true, siteUrl: 'https://acme.atlassian.net' });
-  t.equal((await b.app.inject({ method: 'GET', url: `/api/tracker/oauth/callback?state=${stateParam}&code=${fake.state.code}` })).statusCode, 400, 'the state is single use');
+  t.equal((await b.app.inject({ method: 'GET', url: `/api/tracker/oauth/callback?state=${stateParam}&code=${fake.state.code}`, headers: { cookie } })).statusCode, 400, 'the state is single use');
   const stored = JSON.stringify(await b.ctx.db.db.collection('tracker_connections').findOne({ _id: owner.orgId as never }));
   t.notOk(stored.includes(fake.state.access) || stored.includes(fake.state.refresh), 'tokens stored encrypted');
 
