@@ -27,6 +27,9 @@ t.test('app installations: proven with the installing user\'s host token, one or
   const installationsOf = async (token: string) => (await app.inject({ method: 'GET', url: '/api/auth/scm-app/installations', headers: bearer(token) })).json().installations as { installationId: string }[];
 
   t.equal((await installApp(app, host, alice.token, '77', 'alice-gh')).searchParams.get('installation'), '77', 'org A installs its own installation');
+  const exchanges = host.state.calls.filter((c) => c.path === '/login/oauth/access_token');
+  t.same(exchanges.map((c) => c.body.client_id), ['gh-app-client'], "the install code is exchanged with the app's own client");
+  t.ok(host.state.calls.some((c) => c.path.startsWith('/user/installations') && /^Bearer ghu_alice-gh_/.test(c.auth ?? '')), "the installation is looked up with the installing user's token");
 
   await t.test('org B names org A\'s installation id: refused, nothing attached, its repositories unchanged', async (t) => {
     const before = await app.inject({ method: 'GET', url: '/api/repositories', headers: bearer(bob.token) });
