@@ -82,6 +82,14 @@ const Env = Type.Object({
   SCM_APP_SLUG: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9._-]+$' })),
   /** The app's private key: PEM text, or the path of a PEM file. */
   SCM_APP_PRIVATE_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  /**
+   * The app's own OAuth client (a GitHub App has one): exchanges the code the host sends to the
+   * app's callback when "Request user authorization (OAuth) during installation" is on, so the
+   * installing user's installations can be listed. Default: SCM_CLIENT_ID / SCM_CLIENT_SECRET
+   * (one GitHub App serving sign-in too).
+   */
+  SCM_APP_CLIENT_ID: Type.Optional(Type.String({ minLength: 1 })),
+  SCM_APP_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1 })),
 });
 export type EnvConfig = Static<typeof Env>;
 

@@ -60,6 +60,10 @@ export const ERRORS = {
   'tracker.not_configured': [503, 'Tracker integration is not configured'],
   'tracker.not_connected': [409, 'The issue tracker is not connected'],
   'tracker.provider_failed': [502, 'The issue tracker answered with an error'],
+  // OAuth flows bound to the browser and session that started them (core/browser-binding.ts).
+  'oauth.browser_mismatch': [403, 'This authorization was started in another browser; start it again from this one'],
+  'oauth.user_mismatch': [403, 'This authorization was started by another user'],
+  'oauth.session_ended': [403, 'The session that started this authorization has ended; sign in and start it again'],
   // Source host and AI fixes (docs/scm.md, docs/drift-fixes.md).
   'scm.not_configured': [503, 'Source host sign-in is not configured'],
   'scm.app_not_configured': [503, 'Source host app is not configured'],

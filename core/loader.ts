@@ -119,6 +119,8 @@ export function validateManifests(plugins: LoadedPlugin[]): void {
       if (paths.has(key)) throw new ManifestError(`${where(r)}: duplicate path ${r.method} ${fullUrl(m, r)} (also ${paths.get(key)})`);
       paths.set(key, where(r));
       check(r.auth, AUTH_KINDS, 'auth kind', r);
+      // A JWT in a URL only where a browser navigates to start a flow: never on a write.
+      if (r.auth === 'user-redirect' && r.method !== 'GET') throw new ManifestError(`${where(r)}: auth "user-redirect" is for GET routes that start a browser redirect flow`);
       check(r.scope, CLI_SCOPES, 'scope', r);
       check(r.permission, PERMISSIONS, 'permission', r);
       check(r.plan, PLANS, 'plan', r);
@@ -263,6 +265,7 @@ function responseSchemas(route: RouteSpec, style: string, errorFormat?: ErrorFor
 function securityFor(auth: string) {
   switch (auth) {
     case 'user': return [{ bearerAuth: [] }];
+    case 'user-redirect': return [{ bearerAuth: [] }, { userRedirectToken: [] }];
     case 'bearer': return [{ bearerAuth: [] }, { cliToken: [] }];
     case 'download': return [{ downloadToken: [] }, { bearerAuth: [] }, { cliToken: [] }];
     case 'runner': return [{ runnerToken: [] }];

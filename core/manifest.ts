@@ -15,8 +15,12 @@ import type { RepoScope } from './guards/repositories.ts';
  * parameter (the install script and agent package links, fetched by curl); when the path
  * names a `:runnerId`, the token must be that runner's. `cloud-events`: a `ce_` token
  * (plugins/cloud-events), accepted by that plugin's ingestion route and nowhere else.
+ * `user-redirect`: a user session (access JWT) in the Authorization header, or in the `token`
+ * query parameter, for the GET that starts a browser redirect flow (an OAuth start the browser
+ * navigates to). GET routes only; the JWT proves who starts, never a callback (those are
+ * `none` and prove the browser and user through core/browser-binding.ts).
  */
-export const AUTH_KINDS = ['none', 'user', 'bearer', 'runner', 'runner-link', 'scim', 'service-key', 'download', 'cloud-events'] as const;
+export const AUTH_KINDS = ['none', 'user', 'user-redirect', 'bearer', 'runner', 'runner-link', 'scim', 'service-key', 'download', 'cloud-events'] as const;
 export type AuthKind = (typeof AUTH_KINDS)[number];
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type ReplyStyle = 'envelope' | 'named' | 'raw';

@@ -22,6 +22,7 @@ export function openapiInfo(config: Config) {
         cliToken: { type: 'http', scheme: 'bearer', description: 'CLI token (prefix ci_)' },
         downloadToken: { type: 'apiKey', in: 'query', name: 'token', description: 'Short-lived download token' },
         runnerToken: { type: 'apiKey', in: 'header', name: 'X-Runner-Token' },
+        userRedirectToken: { type: 'apiKey', in: 'query', name: 'token', description: "The user's access JWT, only on the GET that starts a browser redirect flow (the browser navigates there and cannot send a header)" },
         runnerLink: { type: 'apiKey', in: 'query', name: 'token', description: "The runner's own token (install script and agent package links)" },
         scimToken: { type: 'http', scheme: 'bearer', description: 'SCIM token' },
         cloudEventsToken: { type: 'http', scheme: 'bearer', description: 'Cloud events token (ce_), POST /api/cloud-events only' },

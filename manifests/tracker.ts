@@ -1,4 +1,5 @@
-// The issue tracker (SPEC "Tracker integration", /api/tracker, B except the OAuth callback;
+// The issue tracker (SPEC "Tracker integration", /api/tracker, B except the OAuth callback,
+// whose proof is the browser binding of core/browser-binding.ts;
 // Jira Cloud REST v3 through Atlassian's OAuth 2.0 three-legged flow; docs/integrations.md).
 // Without TRACKER_CLIENT_ID every route answers 503 `Tracker integration is not configured`,
 // except GET /config (connected:false) and DELETE /disconnect.
@@ -19,9 +20,9 @@ export default defineManifest({
   description: 'Issue tracker (Jira Cloud) connection through OAuth 2.0, and tickets created from drift widgets',
   routes: [
     { id: 'trackerOauthInitiate', method: 'GET', url: '/oauth/initiate', ...write,
-      summary: 'The authorization URL; its state is bound to the caller and organization, single use, 10 minutes', response: { 200: InitiateView }, handler: 'initiate' },
+      summary: 'The authorization URL; its state is bound to the caller, the organization and the browser (a binding cookie, HttpOnly, SameSite=Lax, Path = the callback, 10 minutes: call this from the browser that will complete it, with credentials), single use', response: { 200: InitiateView }, handler: 'initiate' },
     { id: 'trackerOauthCallback', method: 'GET', url: '/oauth/callback', auth: 'none', audit: false,
-      summary: 'The authorization server sends the browser back here: the state is spent, the code exchanged, the site found, the tokens stored encrypted',
+      summary: 'The authorization server sends the browser back here: the state is spent; the browser must carry the binding cookie of the initiate call (else 403 oauth.browser_mismatch), the session that started must be live (403 oauth.session_ended) and a session sent along must be that user (403 oauth.user_mismatch), who still holds integrations:write; then the code is exchanged, the site found, the tokens stored encrypted',
       query: CallbackQuery, response: { 200: ConfigView }, handler: 'callback' },
     { id: 'getTrackerConfig', method: 'GET', url: '/config', ...read, summary: 'Whether connected, the site and the ticket defaults', response: { 200: ConfigView }, handler: 'getConfig' },
     { id: 'setTrackerConfig', method: 'POST', url: '/config', ...write, audit: 'tracker.config_updated',

@@ -2871,7 +2871,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** JWT in query token: 302 to the host to link another account to the signed-in user (audit auth.github_account_added); an account linked to another user comes back with reason=account_in_use */
+        /** The browser navigates here with the JWT in query token (or the Authorization header): 302 to the host to link another account to the signed-in user, with a state and a browser-binding cookie (HttpOnly, SameSite=Lax, 10 minutes); the callback links it only in that browser, for that user (else reason=browser_mismatch|user_mismatch|session_ended). Audit auth.github_account_added; an account linked to another user comes back with reason=account_in_use */
         get: operations["scmAddAccount"];
         put?: never;
         post?: never;
@@ -2939,7 +2939,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The install URL of the app, with a state bound to the caller's organization (x-org-id or default; integrations:write). The caller is the JWT in the Authorization header or the query token. 503 when the app is not configured */
+        /** The install URL of the app, with a state bound to the caller, its organization (x-org-id or default) and its browser (a binding cookie: HttpOnly, SameSite=Lax, 10 minutes). The caller is the JWT in the Authorization header or the query token. 503 when the app is not configured */
         get: operations["scmAppInstall"];
         put?: never;
         post?: never;
@@ -2956,7 +2956,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Setup URL of the app: the state is spent, the installation checked through the host's API and recorded, its repositories synced; 302 to {FRONTEND_URL}/settings/scm?installation=<id>, or ?error=<reason> */
+        /** Callback of the app (user authorization during installation on: code, installation_id, setup_action, state). The state is spent; the browser binding and the session are checked; the code becomes the installing user's token and GET /user/installations must list the installation; one organization per installation. Recorded, repositories synced; 302 to {FRONTEND_URL}/settings/scm?installation=<id>, or ?error=<reason> */
         get: operations["scmAppCallback"];
         put?: never;
         post?: never;
@@ -3328,7 +3328,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The authorization URL; its state is bound to the caller and organization, single use, 10 minutes */
+        /** The authorization URL; its state is bound to the caller, the organization and the browser (a binding cookie, HttpOnly, SameSite=Lax, Path = the callback, 10 minutes: call this from the browser that will complete it, with credentials), single use */
         get: operations["trackerOauthInitiate"];
         put?: never;
         post?: never;
@@ -3345,7 +3345,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The authorization server sends the browser back here: the state is spent, the code exchanged, the site found, the tokens stored encrypted */
+        /** The authorization server sends the browser back here: the state is spent; the browser must carry the binding cookie of the initiate call (else 403 oauth.browser_mismatch), the session that started must be live (403 oauth.session_ended) and a session sent along must be that user (403 oauth.user_mismatch), who still holds integrations:write; then the code is exchanged, the site found, the tokens stored encrypted */
         get: operations["trackerOauthCallback"];
         put?: never;
         post?: never;
@@ -21073,10 +21073,7 @@ export interface operations {
     };
     scmAddAccount: {
         parameters: {
-            query: {
-                /** @description The JWT of the signed-in user */
-                token: string;
-            };
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;
@@ -21315,11 +21312,11 @@ export interface operations {
     };
     scmAppInstall: {
         parameters: {
-            query?: {
-                /** @description The JWT, when a browser navigates here (else the Authorization header) */
-                token?: string;
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
             };
-            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -21378,6 +21375,7 @@ export interface operations {
                 installation_id?: string;
                 setup_action?: string;
                 state?: string;
+                /** @description Sent when the app requests user authorization during installation (required: it proves the installation is the user's) */
                 code?: string;
             };
             header?: never;

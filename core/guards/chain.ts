@@ -115,7 +115,7 @@ function authentication(spec: RouteSpec, deps: GuardDeps) {
   };
   const noneMatched = async (req: FastifyRequest) => {
     if (req.authFailure) throw req.authFailure;
-    if (spec.auth === 'user' && bearerToken(req)?.startsWith('ci_')) {
+    if ((spec.auth === 'user' || spec.auth === 'user-redirect') && bearerToken(req)?.startsWith('ci_')) {
       throw new AppError('token_kind_denied', { message: 'This route needs a user session; CLI tokens are not accepted' });
     }
     throw unauthorized();

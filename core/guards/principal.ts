@@ -34,7 +34,7 @@ declare module 'fastify' {
   }
 }
 
-export const CREDENTIALS = ['jwt', 'cli', 'download', 'service-key', 'runner', 'runner-link', 'scim', 'cloud-events'] as const;
+export const CREDENTIALS = ['jwt', 'jwt-query', 'cli', 'download', 'service-key', 'runner', 'runner-link', 'scim', 'cloud-events'] as const;
 export type CredentialKind = (typeof CREDENTIALS)[number];
 
 /**
@@ -47,6 +47,7 @@ export type CredentialReader = (req: FastifyRequest) => Promise<Principal | unde
 /** Which credentials each manifest auth kind accepts, in the order they are tried. */
 export const ACCEPTS: Record<Exclude<AuthKind, 'none'>, CredentialKind[]> = {
   user: ['jwt'],
+  'user-redirect': ['jwt', 'jwt-query'],
   bearer: ['jwt', 'cli'],
   download: ['download', 'jwt', 'cli'],
   'service-key': ['service-key'],

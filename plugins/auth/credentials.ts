@@ -52,6 +52,18 @@ export function createCredentials(ctx: AppContext, store: AuthStore, tokens: Tok
     });
   });
 
+  // Auth kind 'user-redirect': a browser navigating to the start of an OAuth flow cannot send a
+  // header, so the user's access JWT may come in ?token= there (and nowhere else: the loader
+  // allows the kind on GET routes only, and no callback accepts it as proof).
+  ctx.provideCredential('jwt-query', async (req: FastifyRequest) => {
+    const token = (req.query as Record<string, unknown> | undefined)?.token;
+    if (typeof token !== 'string' || !token) return undefined;
+    if (token.startsWith('ci_')) throw new AppError('token_kind_denied', { message: 'This route needs a user session; CLI tokens are not accepted' });
+    const principal = await fromJwt(token, 'access');
+    if (principal.kind !== 'user') throw invalid();
+    return principal;
+  });
+
   ctx.provideCredential('download', async (req: FastifyRequest) => {
     const token = (req.query as Record<string, unknown> | undefined)?.token;
     if (typeof token !== 'string' || !token) return undefined;

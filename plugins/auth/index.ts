@@ -86,6 +86,14 @@ export default definePlugin({
         hasPassword: async (userId) => Boolean((await creds.users.get(userId))?.passwordHash),
         defaultOrgOf: async (userId) => (await creds.users.get(userId))?.defaultOrgId ?? null,
       },
+      liveSessions: {
+        async userOfAccessToken(token) {
+          const claims = tokens.verify(token);
+          if (!claims || claims.typ !== 'access' || (claims.sid && tokens.isRevoked(claims.sid))) return null;
+          return (await creds.users.get(claims.sub)) ? { userId: claims.sub } : null;
+        },
+        isLive: async (userId, sessionId) => Boolean(await creds.users.get(userId)) && !(sessionId && tokens.isRevoked(sessionId)),
+      },
       attachPasswordPolicy(policy) { passwordPolicy = policy; },
     };
 

@@ -7,6 +7,7 @@ import { badRequest } from '../../core/errors.ts';
 import { RegisterBody } from './schemas.ts';
 import type { AdminUserRow, AuthStore, User } from './store.ts';
 import type { Sessions } from './sessions.ts';
+import type { SessionCheck } from '../../core/browser-binding.ts';
 import { normalizeEmail } from './sessions.ts';
 
 /** Account service for the operator CLI (scripts/ops/accounts.ts). */
@@ -76,6 +77,8 @@ export interface AuthService {
   userDirectory: UserDirectory;
   sso: SingleSignOn;
   sourceHost: SourceHostAccounts;
+  /** For OAuth callbacks bound to the browser and session that started them (core/browser-binding.ts). */
+  liveSessions: SessionCheck;
   /**
    * The sso-scim plugin attaches the rule that refuses password sign-in for an email domain
    * an organization of the user enforces SSO for; without it every account may use its password.

@@ -81,10 +81,19 @@ export function createHost(ctx: AppContext) {
     installUrl(state: string) {
       return `${web}/apps/${encodeURIComponent(cfg.SCM_APP_SLUG ?? '')}/installations/new?${new URLSearchParams({ state })}`;
     },
-    /** Code -> user access token; null when the host refuses the code (it answers 200 with `error`). */
-    async exchangeCode(code: string, redirectUri: string): Promise<{ token: string; scope: string } | null> {
+    /** The app's own OAuth client (SCM_APP_CLIENT_*), else the OAuth app's; null when neither is configured. */
+    appClient(): { id: string; secret: string } | null {
+      const id = cfg.SCM_APP_CLIENT_ID ?? cfg.SCM_CLIENT_ID;
+      const secret = cfg.SCM_APP_CLIENT_ID ? cfg.SCM_APP_CLIENT_SECRET : cfg.SCM_CLIENT_SECRET;
+      return id && secret ? { id, secret } : null;
+    },
+    /**
+     * Code -> user access token; null when the host refuses the code (it answers 200 with `error`).
+     * `client`: whose code it is (the OAuth app's by default; the app's own at the install callback).
+     */
+    async exchangeCode(code: string, redirectUri: string, client?: { id: string; secret: string }): Promise<{ token: string; scope: string } | null> {
       const res = await http('POST', `${web}/login/oauth/access_token`, {
-        body: { client_id: cfg.SCM_CLIENT_ID, client_secret: cfg.SCM_CLIENT_SECRET, code, redirect_uri: redirectUri },
+        body: { client_id: client?.id ?? cfg.SCM_CLIENT_ID, client_secret: client?.secret ?? cfg.SCM_CLIENT_SECRET, code, redirect_uri: redirectUri },
       });
       if (res.status >= 500) throw providerFailed('the token request', res.status);
       if (res.status !== 200 || typeof res.json?.access_token !== 'string') return null;
@@ -109,6 +118,20 @@ export function createHost(ctx: AppContext) {
       const res = await http('GET', `${api}/app/installations/${encodeURIComponent(installationId)}`, { auth: bearer(this.appJwt()) });
       if (res.status === 404) return null;
       return ok(res, 'GET /app/installations/{id}') as HostInstallation;
+    },
+    /**
+     * Whether the user of this token (a user access token of the app) can see the installation:
+     * GET /user/installations lists the installations of the app the user can reach (pages of
+     * 100, at most 10,000). The proof that an installation id named in a URL is theirs.
+     */
+    async userSeesInstallation(token: string, installationId: string): Promise<boolean> {
+      for (let page = 1; page <= 100; page++) {
+        const json = ok(await http('GET', `${api}/user/installations?per_page=100&page=${page}`, { auth: bearer(token) }), 'GET /user/installations');
+        const rows = (Array.isArray(json?.installations) ? json.installations : []) as { id: number }[];
+        if (rows.some((i) => String(i.id) === installationId)) return true;
+        if (rows.length < 100 || page * 100 >= Number(json?.total_count ?? 0)) return false;
+      }
+      return false;
     },
     async mintInstallationToken(installationId: string): Promise<{ token: string; expiresAt: Date }> {
       const res = await http('POST', `${api}/app/installations/${encodeURIComponent(installationId)}/access_tokens`, { auth: bearer(this.appJwt()) });

@@ -2,7 +2,9 @@
 // JWT checks are auth's (SourceHostAccounts); this plugin keeps the linked host accounts and
 // the organization's app installations.
 import { definePlugin } from '../../core/plugin.ts';
+import type { FastifyRequest } from 'fastify';
 import { bearerToken, type Principal } from '../../core/guards/principal.ts';
+import { browserBinding, type BrowserBinding } from '../../core/browser-binding.ts';
 import { unauthorized } from '../../core/errors.ts';
 import manifest from '../../manifests/scm.ts';
 import { createScmStore } from './store.ts';
@@ -13,6 +15,9 @@ const userOf = (principal: Principal): string => {
   return principal.userId;
 };
 
+/** What the callback request shows of who completes the flow: the binding cookie, and a session when it carries one. */
+const evidence = (binding: BrowserBinding, req: FastifyRequest) => ({ nonce: binding.read(req.headers.cookie), bearer: bearerToken(req) });
+
 export default definePlugin({
   manifest,
   needs: ['auth'],
@@ -20,6 +25,9 @@ export default definePlugin({
     const store = createScmStore(ctx.db);
     const scm = createScmService(ctx, store, auth);
     ctx.onOrgDelete((orgId) => scm.removeOrg(orgId));
+    // The flows that link something complete only in the browser that started them (core/browser-binding.ts).
+    const linkBinding = browserBinding({ name: 'drift_scm_link', callbackUrl: `${ctx.config.publicUrl}/api/auth/scm/callback`, publicUrl: ctx.config.publicUrl });
+    const installBinding = browserBinding({ name: 'drift_scm_install', callbackUrl: `${ctx.config.publicUrl}/api/auth/scm-app/callback`, publicUrl: ctx.config.publicUrl });
     const meta = (req: { ip: string; headers: Record<string, unknown> }) => ({ ip: req.ip, userAgent: typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'] : null });
 
     return {
@@ -30,21 +38,29 @@ export default definePlugin({
           return reply.redirect(await scm.start({ force: query.force === 'true', cli: query.cli === 'true', redirect_uri: query.redirect_uri }), 302);
         },
         async callback({ query, req, reply }) {
-          return reply.redirect(await scm.callback(query, meta(req)), 302);
+          const target = await scm.callback(query, meta(req), evidence(linkBinding, req));
+          if (linkBinding.read(req.headers.cookie)) reply.header('set-cookie', linkBinding.clear());
+          return reply.redirect(target, 302);
         },
         exchange: ({ body }) => scm.exchange(body.code),
-        async addAccount({ query, reply }) {
-          return reply.redirect(await scm.startAddAccount(query.token), 302);
+        async addAccount({ principal, reply }) {
+          const bound = linkBinding.issue();
+          const target = await scm.startAddAccount(userOf(principal), principal.sessionId ?? null, bound.nonceHash);
+          return reply.header('set-cookie', bound.setCookie).redirect(target, 302);
         },
         accounts: async ({ principal }) => ({ accounts: await scm.listAccounts(userOf(principal)) }),
         setActiveAccount: ({ principal, body }) => scm.setActiveAccount(userOf(principal), body.scmId),
         unlink: ({ principal, params }) => scm.unlink(userOf(principal), params.scmId),
-        install: ({ query, req }) => {
-          const header = req.headers['x-org-id'];
-          return scm.installUrl(bearerToken(req) ?? query.token, typeof header === 'string' && header ? header : undefined);
+        async install({ principal, org, reply }) {
+          const bound = installBinding.issue();
+          const answer = await scm.installUrl(userOf(principal), principal.sessionId ?? null, org.id, bound.nonceHash);
+          reply.header('set-cookie', bound.setCookie);
+          return answer;
         },
-        async appCallback({ query, reply }) {
-          return reply.redirect(await scm.appCallback(query), 302);
+        async appCallback({ query, req, reply }) {
+          const target = await scm.appCallback(query, evidence(installBinding, req), meta(req));
+          if (installBinding.read(req.headers.cookie)) reply.header('set-cookie', installBinding.clear());
+          return reply.redirect(target, 302);
         },
         installations: async ({ org }) => ({ installations: await scm.listInstallations(org.id) }),
         setActiveInstallation: ({ org, body }) => scm.setActiveInstallation(org.id, body.installationId),

@@ -15,7 +15,7 @@ export const CallbackQuery = Type.Object({
   error: Type.Optional(Type.String({ maxLength: 200 })),
   error_description: Type.Optional(Type.String({ maxLength: 2000 })),
 });
-export const AddAccountQuery = Type.Object({ token: Type.String({ minLength: 1, maxLength: 4096, description: 'The JWT of the signed-in user' }) });
+export const AddAccountQuery = Type.Object({ token: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, description: 'The JWT of the signed-in user (a browser navigates here; else the Authorization header). Proves who starts, never a callback' })) });
 export const ExchangeBody = Type.Object({ code: Type.String({ minLength: 1, maxLength: 512 }) });
 export const SessionAnswer = Type.Object({
   token: Type.String(), refreshToken: Type.String(),
@@ -38,7 +38,7 @@ export const AppCallbackQuery = Type.Object({
   installation_id: Type.Optional(Type.String({ maxLength: 30 })),
   setup_action: Type.Optional(Type.String({ maxLength: 50 })),
   state: Type.Optional(Type.String({ maxLength: 512 })),
-  code: Type.Optional(Type.String({ maxLength: 512 })),
+  code: Type.Optional(Type.String({ maxLength: 512, description: 'Sent when the app requests user authorization during installation (required: it proves the installation is the user\'s)' })),
 });
 const InstallationId = Type.String({ pattern: '^[0-9]{1,20}$', description: "The host's installation id" });
 export const InstallationParams = Type.Object({ installationId: InstallationId });

@@ -3,33 +3,32 @@
 // clones and pull requests.
 //
 // Single-use values live in Redis under the hash of what the browser carries, spent with GETDEL:
-// - sign-in, add-account and install states: 10 minutes, bound to their flow (and user/org);
+// - sign-in, add-account and install states (states.ts): 10 minutes, bound to their flow; the
+//   add-account and install states also to the browser and session that started them
+//   (core/browser-binding.ts), and the install to its organization (app-install.ts);
 // - the sign-in's exchange code: 60 seconds, turned into a session by POST /scm/exchange, so
 //   the JWT never travels in a URL.
 // Tokens are sealed at rest (ctx.sealer); installation tokens are cached sealed in Redis until
 // five minutes before they expire. No token is logged, audited or stored on a scan.
 import type { AppContext } from '../../core/context.ts';
-import { randomToken, newId, sha256Hex } from '../../core/crypto.ts';
+import { randomToken, sha256Hex } from '../../core/crypto.ts';
+import { proveBinding, type CallbackEvidence } from '../../core/browser-binding.ts';
 import { AppError, badRequest, conflict, notFound } from '../../core/errors.ts';
-import { isDuplicateKey } from '../../core/db.ts';
 import type { AuthService, SessionAnswer } from '../auth/service.ts';
 import { createHost, type HostRepo, type HostUser } from './host.ts';
+import { createStates } from './states.ts';
+import { createAppInstall } from './app-install.ts';
+import { createLinkedAccounts } from './accounts.ts';
 import type { ScmAccount, ScmInstallation, ScmStore, StoredRepo } from './store.ts';
 
-export const STATE_TTL_SECONDS = 600;
+export { STATE_TTL_SECONDS } from './states.ts';
 export const EXCHANGE_TTL_SECONDS = 60;
 export const SCOPES = 'read:user user:email repo';
 /** An installation token is used until this long before it expires, then minted again. */
 const TOKEN_MARGIN_MS = 5 * 60_000;
 const CLI_PREFIX = 'http://127.0.0.1:';
 
-type State =
-  | { flow: 'login'; cli: boolean; redirectUri: string | null }
-  | { flow: 'add'; userId: string }
-  | { flow: 'install'; userId: string; orgId: string };
-
 const notConfigured = () => new AppError('scm.not_configured', { message: 'Source host sign-in is not configured' });
-const appNotConfigured = () => new AppError('scm.app_not_configured', { message: 'Source host app is not configured' });
 
 /** A CLI's loopback address: exactly http://127.0.0.1:<port>[/path], nothing that merely starts like it. */
 export function validCliRedirect(uri: string | undefined): string {
@@ -60,68 +59,10 @@ export function createScmService(ctx: AppContext, store: ScmStore, auth: AuthSer
   const frontend = cfg.FRONTEND_URL.replace(/\/+$/, '');
   const oauthConfigured = () => Boolean(cfg.SCM_CLIENT_ID && cfg.SCM_CLIENT_SECRET);
 
-  async function newState(state: State): Promise<string> {
-    const value = randomToken('', 24);
-    await redis.set(`scm-state:${sha256Hex(value)}`, JSON.stringify(state), 'EX', STATE_TTL_SECONDS);
-    return value;
-  }
-  async function spendState(value: string | undefined): Promise<State | null> {
-    if (!value) return null;
-    const raw = await redis.getdel(`scm-state:${sha256Hex(value)}`);
-    return raw ? JSON.parse(raw) as State : null;
-  }
+  const states = createStates(redis);
 
-  /** The verified primary email of the host account; null when it has none (or the token may not read emails). */
-  async function verifiedEmail(token: string): Promise<string | null> {
-    const emails = await host.emails(token);
-    return emails.find((e) => e.primary && e.verified)?.email ?? null;
-  }
-
-  const accountFields = (u: HostUser, token: string, scope: string) => ({
-    login: u.login, name: u.name ?? null, email: u.email ?? null, avatarUrl: u.avatar_url ?? null,
-    token: ctx.sealer.seal(token), scope, updatedAt: new Date(),
-  });
-
-  /** Links the host account to the user; false when another user holds it (unique index on scmId). */
-  async function link(userId: string, u: HostUser, token: string, scope: string, makeActive: boolean): Promise<boolean> {
-    const scmId = String(u.id);
-    const existing = await store.accountByScmId(scmId);
-    if (existing) {
-      if (existing.userId !== userId) return false;
-      await store.refreshAccount(userId, scmId, accountFields(u, token, scope));
-    } else {
-      try {
-        await store.insertAccount({ _id: newId(), userId, scmId, ...accountFields(u, token, scope), active: false, linkedAt: new Date() });
-      } catch (err) {
-        if (!isDuplicateKey(err)) throw err;
-        return (await store.accountByScmId(scmId))?.userId === userId;
-      }
-    }
-    if (makeActive || !(await store.activeAccount(userId))) {
-      await store.setActiveAccount(userId, scmId);
-      await auth.sourceHost.setScmId(userId, scmId);
-    }
-    return true;
-  }
-
-  /** The user of a host account: by its id, else by the verified primary email, else a new account with its own organization. */
-  async function signInUser(u: HostUser, token: string): Promise<{ userId: string; created: boolean } | { reason: string }> {
-    const linked = await store.accountByScmId(String(u.id));
-    if (linked) return { userId: linked.userId, created: false };
-    const email = await verifiedEmail(token);
-    if (!email) return { reason: 'no_verified_email' };
-    const known = await auth.userDirectory.byEmail(email);
-    if (known) return { userId: known._id, created: false };
-    try {
-      const created = await auth.sourceHost.createAccount({ email, name: u.name ?? u.login, scmId: String(u.id) });
-      return { userId: created.userId, created: true };
-    } catch (err) {
-      // A concurrent sign-in created it first.
-      const winner = (err as AppError).code === 'conflict' ? await auth.userDirectory.byEmail(email) : null;
-      if (!winner) throw err;
-      return { userId: winner._id, created: false };
-    }
-  }
+  const accounts = createLinkedAccounts(ctx, store, host, auth);
+  const { link, signInUser } = accounts;
 
   /** An installation token, from the cache while it has more than five minutes left. */
   async function installationToken(installationId: string): Promise<string> {
@@ -155,9 +96,6 @@ export function createScmService(ctx: AppContext, store: ScmStore, auth: AuthSer
     installationId: i.installationId, accountLogin: i.accountLogin, accountType: i.accountType, active: i.active,
     repositoryCount: i.repositories.length, syncedAt: i.syncedAt?.toISOString() ?? null, createdAt: i.createdAt.toISOString(),
   });
-  const accountView = (a: ScmAccount) => ({
-    scmId: a.scmId, login: a.login, name: a.name, email: a.email, avatarUrl: a.avatarUrl, active: a.active, linkedAt: a.linkedAt.toISOString(),
-  });
 
   /** The repository in the organization's active installation (full name, any case); null when not there. */
   async function installedRepo(orgId: string, fullName: string): Promise<{ inst: ScmInstallation; repo: StoredRepo } | null> {
@@ -166,35 +104,42 @@ export function createScmService(ctx: AppContext, store: ScmStore, auth: AuthSer
     return inst && repo ? { inst, repo } : null;
   }
 
+  const appInstall = createAppInstall(ctx, { store, host, auth, states, sync });
+
   return {
     host,
     // ---- sign-in ----------------------------------------------------------------------
     async start(query: { force?: boolean; cli?: boolean; redirect_uri?: string }): Promise<string> {
       if (!oauthConfigured()) throw notConfigured();
       const redirectUri = query.cli ? validCliRedirect(query.redirect_uri) : null;
-      const state = await newState({ flow: 'login', cli: Boolean(query.cli), redirectUri });
+      const state = await states.create({ flow: 'login', cli: Boolean(query.cli), redirectUri });
       return host.authorizeUrl({
         client_id: cfg.SCM_CLIENT_ID!, redirect_uri: callbackUrl, scope: SCOPES, state,
         ...(query.force ? { prompt: 'select_account' } : {}),
       });
     },
 
-    async startAddAccount(jwt: string): Promise<string> {
+    /** The caller passed the manifest's guards (a user session); nonceHash: its browser's binding. */
+    async startAddAccount(userId: string, sessionId: string | null, nonceHash: string): Promise<string> {
       if (!oauthConfigured()) throw notConfigured();
-      const user = await auth.sourceHost.userOfAccessToken(jwt);
-      if (!user) throw new AppError('invalid_token');
-      const state = await newState({ flow: 'add', userId: user.userId });
+      const state = await states.create({ flow: 'add', userId, sessionId, nonceHash });
       return host.authorizeUrl({ client_id: cfg.SCM_CLIENT_ID!, redirect_uri: callbackUrl, scope: SCOPES, state, prompt: 'select_account' });
     },
 
     /** Where the browser goes after the host sends it back: never an error page of ours, always a redirect. */
-    async callback(query: { code?: string; state?: string; error?: string }, meta: { ip: string; userAgent: string | null }): Promise<string> {
+    async callback(query: { code?: string; state?: string; error?: string }, meta: { ip: string; userAgent: string | null }, evidence: CallbackEvidence): Promise<string> {
       if (!oauthConfigured()) throw notConfigured();
-      const state = await spendState(query.state);
+      const state = await states.spend(query.state);
       const failTo = (reason: string) => (state?.flow === 'login' && state.cli && state.redirectUri
         ? withQuery(state.redirectUri, { error: reason })
         : `${frontend}/auth/error?${new URLSearchParams({ reason })}`);
       if (!state || state.flow === 'install') return failTo('invalid_state');
+      // Linking: only in the browser, and for the user, that started it (a stranger completing
+      // the attacker's authorize URL would link their own host account and its token to the attacker).
+      if (state.flow === 'add') {
+        const unbound = await proveBinding(state, evidence, auth.liveSessions);
+        if (unbound) return failTo(unbound);
+      }
       if (query.error || !query.code) return failTo(query.error === 'access_denied' ? 'access_denied' : 'missing_code');
       // A host that fails (unreachable, 5xx) sends the browser to the error page too, never a JSON 502.
       let exchanged: Awaited<ReturnType<typeof host.exchangeCode>>;
@@ -242,68 +187,13 @@ export function createScmService(ctx: AppContext, store: ScmStore, auth: AuthSer
     },
 
     // ---- linked accounts --------------------------------------------------------------
-    listAccounts: async (userId: string) => (await store.accountsOf(userId)).map(accountView),
-    async setActiveAccount(userId: string, scmId: string) {
-      if (!(await store.userAccount(userId, scmId))) throw notFound('Linked account');
-      await store.setActiveAccount(userId, scmId);
-      await auth.sourceHost.setScmId(userId, scmId);
-      return { message: 'Active account set', scmId };
-    },
-    async unlink(userId: string, scmId: string) {
-      const accounts = await store.accountsOf(userId);
-      const target = accounts.find((a) => a.scmId === scmId);
-      if (!target) throw notFound('Linked account');
-      if (accounts.length === 1 && !(await auth.sourceHost.hasPassword(userId))) {
-        throw conflict('This is the only way this account signs in: set a password (POST /api/auth/forgot-password) or link another account before unlinking it');
-      }
-      await store.removeAccount(userId, scmId);
-      if (target.active) {
-        const next = accounts.find((a) => a.scmId !== scmId);
-        if (next) await store.setActiveAccount(userId, next.scmId);
-        await auth.sourceHost.setScmId(userId, next?.scmId ?? null);
-      }
-      return { message: 'Account unlinked' };
-    },
+    listAccounts: accounts.list,
+    setActiveAccount: accounts.setActive,
+    unlink: accounts.unlink,
 
     // ---- app installations ------------------------------------------------------------
-    async installUrl(jwt: string | undefined, orgHeader: string | undefined) {
-      if (!host.appConfigured()) throw appNotConfigured();
-      const user = jwt ? await auth.sourceHost.userOfAccessToken(jwt) : null;
-      if (!user) throw new AppError(jwt ? 'invalid_token' : 'unauthorized', { message: 'Sign in first: send the JWT as a bearer token or in the query parameter token' });
-      const orgId = orgHeader ?? user.defaultOrgId;
-      if (!/^[0-9a-f]{24}$/.test(orgId)) throw badRequest('x-org-id must be an organization id');
-      const access = await ctx.tenancy.access(orgId, user.userId);
-      if (!access) throw notFound('Organization');
-      if (!access.permissions.has('integrations:write')) throw new AppError('permission_denied');
-      const state = await newState({ flow: 'install', userId: user.userId, orgId });
-      return { installUrl: host.installUrl(state) };
-    },
-
-    async appCallback(query: { installation_id?: string; setup_action?: string; state?: string }): Promise<string> {
-      if (!host.appConfigured()) throw appNotConfigured();
-      const back = (params: Record<string, string>) => `${frontend}/settings/scm?${new URLSearchParams(params)}`;
-      const state = await spendState(query.state);
-      if (!state || state.flow !== 'install') return back({ error: 'invalid_state' });
-      if (!query.installation_id || !/^\d{1,20}$/.test(query.installation_id)) return back({ error: 'missing_installation' });
-      let found: Awaited<ReturnType<typeof host.installation>>;
-      try {
-        found = await host.installation(query.installation_id);
-      } catch (err) {
-        if ((err as AppError).code !== 'scm.provider_failed') throw err;
-        return back({ error: 'provider_error' });
-      }
-      if (!found) return back({ error: 'unknown_installation' });
-      const now = new Date();
-      await store.upsertInstallation({
-        _id: newId(), orgId: state.orgId, installationId: String(found.id), accountLogin: found.account?.login ?? '', accountType: found.account?.type ?? null,
-        active: false, repositories: [], syncedAt: null, installedBy: state.userId, createdAt: now,
-      });
-      if (!(await store.activeInstallation(state.orgId))) await store.setActiveInstallation(state.orgId, String(found.id));
-      const inst = await store.installation(state.orgId, String(found.id));
-      // The repositories now, so the list shows them at once; a failure leaves them to sync-repos.
-      if (inst) await sync(state.orgId, inst).catch((err) => ctx.log.warn({ orgId: state.orgId, installationId: inst.installationId, err: (err as Error).message }, 'scm: repository sync after install failed'));
-      return back({ installation: String(found.id) });
-    },
+    installUrl: appInstall.installUrl,
+    appCallback: appInstall.appCallback,
 
     listInstallations: async (orgId: string) => (await store.installations(orgId)).map(installationView),
     async setActiveInstallation(orgId: string, installationId: string) {

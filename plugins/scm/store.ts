@@ -2,7 +2,9 @@
 // - scm_accounts: host accounts linked to users (a user may link several, one is active). The
 //   unique index on scmId makes "one host account, one user" hold under concurrent callbacks.
 // - scm_installations: app installations recorded for an organization (one active), with the
-//   repositories the last sync stored. Unique (orgId, installationId).
+//   repositories the last sync stored. An installation belongs to one organization at a time:
+//   the unique index on installationId decides under concurrent callbacks (the insert wins or
+//   gets a duplicate key), since updates are not atomic with their filter on FerretDB.
 import type { CollectionSpec, Database } from '../../core/db.ts';
 
 export interface ScmAccount {
@@ -43,7 +45,10 @@ export const ACCOUNTS: CollectionSpec = {
 };
 export const INSTALLATIONS: CollectionSpec = {
   name: 'scm_installations', owner: 'plugins/scm',
-  indexes: [{ key: { orgId: 1, installationId: 1 }, unique: true }, { key: { orgId: 1, createdAt: 1 } }, { key: { orgId: 1, active: 1 } }],
+  indexes: [
+    { key: { installationId: 1 }, unique: true },
+    { key: { orgId: 1, installationId: 1 }, unique: true }, { key: { orgId: 1, createdAt: 1 } }, { key: { orgId: 1, active: 1 } },
+  ],
 };
 
 export function createScmStore(db: Database) {
@@ -70,11 +75,13 @@ export function createScmStore(db: Database) {
     installations: (orgId: string) => installations.find({ orgId }).sort({ createdAt: 1 }).limit(100).toArray(),
     installation: (orgId: string, installationId: string) => installations.findOne({ orgId, installationId }),
     activeInstallation: (orgId: string) => installations.findOne({ orgId, active: true }),
-    /** Records the installation, or refreshes the one recorded (a second callback). */
-    async upsertInstallation(doc: ScmInstallation) {
-      const { _id, createdAt, repositories, syncedAt, active, ...set } = doc;
-      await installations.updateOne({ orgId: doc.orgId, installationId: doc.installationId },
-        { $set: set, $setOnInsert: { _id, createdAt, repositories, syncedAt, active } }, { upsert: true });
+    /** Throws a duplicate-key error when the installation is recorded already (for any organization). */
+    insertInstallation: async (doc: ScmInstallation) => { await installations.insertOne(doc); },
+    /** The organization holding the installation; null when none does. Not org-scoped on purpose: it decides ownership. */
+    installationHolder: async (installationId: string) => (await installations.findOne({ installationId }, { projection: { orgId: 1 } }))?.orgId ?? null,
+    /** A second callback for an installation the organization holds: the account it is on may have been renamed. */
+    async refreshInstallation(orgId: string, installationId: string, set: Pick<ScmInstallation, 'accountLogin' | 'accountType' | 'installedBy'>) {
+      await installations.updateOne({ orgId, installationId }, { $set: set });
     },
     async setActiveInstallation(orgId: string, installationId: string) {
       await installations.updateMany({ orgId, active: true }, { $set: { active: false } });

@@ -1,9 +1,13 @@
 // The issue tracker (Jira Cloud REST v3) through Atlassian's OAuth 2.0 authorization-code
 // flow (three-legged), docs/integrations.md "Tracker":
-//  1. initiate: a random `state` bound to the user and organization, kept 10 minutes in Redis
-//     and spent with GETDEL (single use), and the authorization URL at TRACKER_AUTH_URL/authorize.
-//  2. callback: the state is spent, the code exchanged at TRACKER_AUTH_URL/oauth/token, the
-//     site found through TRACKER_API_URL/oauth/token/accessible-resources, the tokens sealed.
+//  1. initiate: a random `state` bound to the user, organization, session and browser (the hash
+//     of the binding cookie's nonce, core/browser-binding.ts), kept 10 minutes in Redis and spent
+//     with GETDEL (single use), and the authorization URL at TRACKER_AUTH_URL/authorize.
+//  2. callback: the state is spent; it must come from the browser and user that started it
+//     (whoever else completes the authorize URL would connect their own Jira site to the
+//     organization), and the user must still hold integrations:write there; then the code is
+//     exchanged at TRACKER_AUTH_URL/oauth/token, the site found through
+//     TRACKER_API_URL/oauth/token/accessible-resources, the tokens sealed.
 //  3. every Jira call goes to TRACKER_API_URL/ex/jira/{cloudId}/rest/api/3/...; an access token
 //     about to expire (or answered 401) is refreshed first with the refresh token (rotating).
 import { readFileSync } from 'node:fs';
@@ -11,6 +15,7 @@ import { rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
 import type { AppContext } from '../../core/context.ts';
 import { randomToken, sha256Hex } from '../../core/crypto.ts';
+import { proveBinding, type CallbackEvidence, type SessionCheck } from '../../core/browser-binding.ts';
 import { AppError, badRequest, notFound } from '../../core/errors.ts';
 import type { DriftService } from '../drifts/service.ts';
 import type { WidgetService } from '../drift-widgets/service.ts';
@@ -28,7 +33,9 @@ const providerFailed = (what: string, status: number, detail?: string) =>
 
 interface Tokens { access_token: string; refresh_token?: string; expires_in: number; scope?: string }
 
-export function createTrackerService(ctx: AppContext, store: TrackerStore, deps: { drifts: Pick<DriftService, 'query'>; widgets: Pick<WidgetService, 'record' | 'setTicket'> }) {
+const BINDING_ERRORS = { browser_mismatch: 'oauth.browser_mismatch', user_mismatch: 'oauth.user_mismatch', session_ended: 'oauth.session_ended' } as const;
+
+export function createTrackerService(ctx: AppContext, store: TrackerStore, deps: { drifts: Pick<DriftService, 'query'>; widgets: Pick<WidgetService, 'record' | 'setTicket'>; sessions: SessionCheck }) {
   const cfg = ctx.config;
   const ca = cfg.OUTBOUND_EXTRA_CA_FILE ? [...rootCertificates, readFileSync(cfg.OUTBOUND_EXTRA_CA_FILE, 'utf8')] : undefined;
   const agent = new Agent({ connect: ca ? { ca } : {} });
@@ -139,19 +146,24 @@ export function createTrackerService(ctx: AppContext, store: TrackerStore, deps:
   }
 
   return {
-    async initiate(orgId: string, userId: string) {
+    /** nonceHash: the binding of the caller's browser (the handler sets its cookie). */
+    async initiate(orgId: string, userId: string, sessionId: string | null, nonceHash: string) {
       const { clientId } = configured();
       const state = randomToken('', 24);
-      await redis.set(`tracker-state:${sha256Hex(state)}`, JSON.stringify({ orgId, userId }), 'EX', STATE_TTL_SECONDS);
+      await redis.set(`tracker-state:${sha256Hex(state)}`, JSON.stringify({ orgId, userId, sessionId, nonceHash }), 'EX', STATE_TTL_SECONDS);
       const q = new URLSearchParams({ audience: 'api.atlassian.com', client_id: clientId, scope: SCOPES, redirect_uri: redirectUri, state, response_type: 'code', prompt: 'consent' });
       return { authorizationUrl: `${authBase}/authorize?${q}` };
     },
-    async callback(query: { state: string; code?: string; error?: string }) {
+    async callback(query: { state: string; code?: string; error?: string }, evidence: CallbackEvidence) {
       configured();
       // GETDEL: the state is spent by the first callback that presents it, whatever happens next.
       const raw = await redis.getdel(`tracker-state:${sha256Hex(query.state)}`);
       if (!raw) throw badRequest('Invalid or expired state');
-      const { orgId, userId } = JSON.parse(raw) as { orgId: string; userId: string };
+      const started = JSON.parse(raw) as { orgId: string; userId: string; sessionId?: string | null; nonceHash?: string };
+      const { orgId, userId } = started;
+      const unbound = await proveBinding(started, evidence, deps.sessions);
+      if (unbound) throw new AppError(BINDING_ERRORS[unbound]);
+      if (!(await ctx.tenancy.access(orgId, userId))?.permissions.has('integrations:write')) throw new AppError('permission_denied');
       if (query.error) throw badRequest(`Authorization was not granted: ${query.error}`);
       if (!query.code) throw badRequest('code is required');
       const t = await exchange({ grant_type: 'authorization_code', code: query.code, redirect_uri: redirectUri });

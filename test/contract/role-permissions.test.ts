@@ -23,7 +23,7 @@ t.test('custom roles: exactly their permissions, on every route of every plugin'
   const allSlugs = await addRole(b, orgId, 'All slugs', [...PERMISSIONS]);
 
   const routes = plugins.filter((p) => p.enabled).flatMap((p) => p.manifest.routes
-    .filter((r) => (r.permission || r.ownerOnly) && (r.auth === 'bearer' || r.auth === 'user' || r.auth === 'download') && !r.platformAdmin)
+    .filter((r) => (r.permission || r.ownerOnly) && (r.auth === 'bearer' || r.auth === 'user' || r.auth === 'user-redirect' || r.auth === 'download') && !r.platformAdmin)
     .map((r) => ({ r, url: fullUrl(p.manifest, r) })));
   t.ok(routes.length > 10, `${routes.length} routes name a permission or owner-only`);
 

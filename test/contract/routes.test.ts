@@ -85,12 +85,12 @@ t.test('every manifest route keeps the contract', async (t) => {
           const res = await call({ token: await cliToken(owner, [...CLI_SCOPES]) });
           t.equal(res.statusCode, 403, 'no CLI scope grants this route: 403 for CLI tokens');
         }
-        if (route.auth === 'user') {
+        if (route.auth === 'user' || route.auth === 'user-redirect') {
           const res = await call({ token: await cliToken(owner, [...CLI_SCOPES]) });
           t.equal(res.statusCode, 403, 'CLI token on a user-session route: 403');
         }
 
-        if (plan && plan !== 'free' && (route.auth === 'bearer' || route.auth === 'user')) {
+        if (plan && plan !== 'free' && (route.auth === 'bearer' || route.auth === 'user' || route.auth === 'user-redirect')) {
           const params = route.orgParam ? { [route.orgParam]: free.orgId } : {};
           const res = await call({ token: free.token, params });
           t.equal(res.statusCode, 403, `organization on Free below ${plan}: 403`);

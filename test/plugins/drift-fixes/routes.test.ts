@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildTestApp, register, bearer } from '../../helper.ts';
 import { fakeHost } from '../scm/fake-host.ts';
+import { installApp } from '../scm/flows.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const FRONT = 'http://front.test';
@@ -72,6 +73,8 @@ t.test('reanalyze, generate-fix, approve-fix, create-pr', async (t) => {
   const commit = git('rev-parse', 'HEAD').trim();
   const main = readFileSync(path.join(dir, 'infra', 'main.tf'), 'utf8');
   host.state.installations.set('55', { id: 55, account: { login: 'acme', type: 'Organization' }, repos: [{ id: 1, name: 'infra', full_name: 'acme/infra', owner: { login: 'acme' }, private: true, default_branch: 'main' }] });
+  host.addUser({ id: 6006, login: 'installer', name: 'Installer', email: null, emails: [] });
+  host.state.userInstallations.set('installer', ['55']);
   host.state.branches.set('acme/infra', [{ name: 'main', protected: true, sha: commit }]);
   for (const ref of ['main', commit]) host.state.files.set(`acme/infra@${ref}:infra/main.tf`, main);
 
@@ -98,8 +101,8 @@ t.test('reanalyze, generate-fix, approve-fix, create-pr', async (t) => {
     const res = await api('POST', `/api/drifts/${web}/generate-fix`);
     t.equal(res.status, 409);
     t.match(res.body.error.message, /No source host app installation is active/);
-    const install = new URL((await api('GET', '/api/auth/scm-app/install')).body.installUrl);
-    await app.inject({ method: 'GET', url: `/api/auth/scm-app/callback?installation_id=55&state=${install.searchParams.get('state')}` });
+    const installed = await installApp(app, host, owner.token, '55', 'installer');
+    t.equal(installed.searchParams.get('installation'), '55', 'the installing user sees it on the host');
   });
 
   await t.test('reanalyze: the rule table without a key, then each provider; failures keep the old analysis', async (t) => {

@@ -1,6 +1,8 @@
 // A loopback server answering as GitHub's documented REST API (v3) and OAuth web flow do:
 // POST /login/oauth/access_token (200 with `error` for a refused code), /user, /user/emails,
-// /user/repos, /app/installations/{id} and /access_tokens (app JWT checked: RS256 against
+// /user/repos, /user/installations (per user, paged as documented: {total_count, installations};
+// only for a token of the app's own client, as GitHub answers 403 to an OAuth-app token),
+// /app/installations/{id} and /access_tokens (app JWT checked: RS256 against
 // the app's public key, iss = app id, at most 10 minutes), /installation/repositories,
 // /repos/{o}/{r}/branches, git refs, contents and pulls.
 import type { Test } from 'tap';
@@ -15,8 +17,16 @@ export const APP_ID = '424242';
 export async function fakeHost(t: Test) {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
   const state = {
-    /** OAuth code -> user login (each code works once). */
-    codes: new Map<string, string>(),
+    /** OAuth code -> user login and the client it was issued to (each code works once). */
+    codes: new Map<string, { login: string; clientId: string }>(),
+    /** client id -> secret: the OAuth app, and the app's own client (GitHub Apps have one). */
+    clients: new Map<string, string>([['gh-client', 'gh-secret'], ['gh-app-client', 'gh-app-secret']]),
+    /** Clients whose user tokens may list installations (GitHub: a GitHub App's user access tokens only). */
+    appClients: new Set<string>(['gh-app-client']),
+    /** user access token -> the client that issued it */
+    tokenClients: new Map<string, string>(),
+    /** login -> ids of the installations this user can see (GET /user/installations). */
+    userInstallations: new Map<string, string[]>(),
     users: new Map<string, FakeUser>(),
     /** user access token -> login */
     tokens: new Map<string, string>(),
@@ -67,12 +77,14 @@ export async function fakeHost(t: Test) {
       const bearer = auth?.replace(/^(Bearer|token) /, '') ?? '';
 
       if (path === '/login/oauth/access_token' && method === 'POST') {
-        if (body?.client_id !== 'gh-client' || body?.client_secret !== 'gh-secret') return send(200, { error: 'incorrect_client_credentials', error_description: 'The client_id and/or client_secret passed are incorrect.' });
-        const login = state.codes.get(body.code);
-        if (!login) return send(200, { error: 'bad_verification_code', error_description: 'The code passed is incorrect or expired.', error_uri: 'https://docs.github.com/apps' });
+        if (!body?.client_id || state.clients.get(body.client_id) !== body?.client_secret) return send(200, { error: 'incorrect_client_credentials', error_description: 'The client_id and/or client_secret passed are incorrect.' });
+        const issued = state.codes.get(body.code);
+        if (!issued || issued.clientId !== body.client_id) return send(200, { error: 'bad_verification_code', error_description: 'The code passed is incorrect or expired.', error_uri: 'https://docs.github.com/apps' });
         state.codes.delete(body.code);
-        const token = `gho_${login}_${++seq}`;
+        const login = issued.login;
+        const token = `${state.appClients.has(issued.clientId) ? 'ghu' : 'gho'}_${login}_${++seq}`;
         state.tokens.set(token, login);
+        state.tokenClients.set(token, issued.clientId);
         return send(200, { access_token: token, token_type: 'bearer', scope: 'read:user,user:email,repo' });
       }
       if (path.startsWith('/app/')) {
@@ -97,6 +109,14 @@ export async function fakeHost(t: Test) {
         const all = state.userRepos.get(user.login) ?? [];
         const per = Number(url.searchParams.get('per_page') ?? 30); const page = Number(url.searchParams.get('page') ?? 1);
         return send(200, all.slice((page - 1) * per, page * per));
+      }
+      if (path === '/user/installations' && user) {
+        if (!state.appClients.has(state.tokenClients.get(bearer) ?? '')) {
+          return send(403, { message: 'You must authenticate with an access token authorized to a GitHub App in order to list installations', documentation_url: 'https://docs.github.com/rest/apps/installations' });
+        }
+        const visible = (state.userInstallations.get(user.login) ?? []).map((id) => state.installations.get(id)).filter((i) => i !== undefined);
+        const per = Math.min(Number(url.searchParams.get('per_page') ?? 30), 100); const page = Number(url.searchParams.get('page') ?? 1);
+        return send(200, { total_count: visible.length, installations: visible.slice((page - 1) * per, page * per).map((i) => ({ id: i.id, account: i.account, app_id: Number(APP_ID), repository_selection: 'selected', target_type: i.account.type })) });
       }
       if (path === '/installation/repositories' && instId) {
         const repos = state.installations.get(instId)?.repos ?? [];
@@ -169,10 +189,15 @@ export async function fakeHost(t: Test) {
   const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   return {
     state, base, privateKey,
-    env: { SCM_CLIENT_ID: 'gh-client', SCM_CLIENT_SECRET: 'gh-secret', SCM_WEB_URL: base, SCM_API_URL: base, SCM_APP_ID: APP_ID, SCM_APP_SLUG: 'drift-app', SCM_APP_PRIVATE_KEY: privateKey },
+    env: {
+      SCM_CLIENT_ID: 'gh-client', SCM_CLIENT_SECRET: 'gh-secret', SCM_WEB_URL: base, SCM_API_URL: base,
+      SCM_APP_ID: APP_ID, SCM_APP_SLUG: 'drift-app', SCM_APP_PRIVATE_KEY: privateKey, SCM_APP_CLIENT_ID: 'gh-app-client', SCM_APP_CLIENT_SECRET: 'gh-app-secret',
+    },
     addUser(u: FakeUser) { state.users.set(u.login, u); },
-    /** A code the token endpoint accepts once, for this user. */
-    code(login: string) { const c = `code-${login}-${++seq}`; state.codes.set(c, login); return c; },
+    /** A code the token endpoint accepts once, for this user (the OAuth app's by default). */
+    code(login: string, clientId = 'gh-client') { const c = `code-${login}-${++seq}`; state.codes.set(c, { login, clientId }); return c; },
+    /** The code the host sends to the app's callback after an installation ("Request user authorization during installation"). */
+    appCode(login: string) { return this.code(login, 'gh-app-client'); },
   };
 }
 export type FakeHost = Awaited<ReturnType<typeof fakeHost>>;

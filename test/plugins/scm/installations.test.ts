@@ -3,6 +3,7 @@
 import t from 'tap';
 import { buildTestApp, register, bearer } from '../../helper.ts';
 import { fakeHost, APP_ID, type FakeRepo } from './fake-host.ts';
+import { cookieOf, scmCallback, startAddAccount } from './flows.ts';
 
 const FRONT = 'http://front.test';
 const repo = (id: number, owner: string, name: string, priv = true): FakeRepo => ({ id, name, full_name: `${owner}/${name}`, owner: { login: owner }, private: priv, default_branch: 'main' });
@@ -15,6 +16,9 @@ t.test('installations, repositories, branches, clone URLs', async (t) => {
   const h = bearer(owner.token);
   host.state.installations.set('77', { id: 77, account: { login: 'acme', type: 'Organization' }, repos: [repo(1, 'acme', 'infra'), repo(2, 'acme', 'network')] });
   host.state.installations.set('88', { id: 88, account: { login: 'beta', type: 'Organization' }, repos: [repo(3, 'beta', 'live')] });
+  // The installing user, who can see both installations on the host (GET /user/installations).
+  host.addUser({ id: 6006, login: 'installer', name: 'Installer', email: null, emails: [] });
+  host.state.userInstallations.set('installer', ['77', '88']);
   host.state.branches.set('acme/infra', [{ name: 'main', protected: true, sha: 'a1' }, { name: 'dev', protected: false, sha: 'a2' }]);
 
   const install = async (installationId: string) => {
@@ -23,9 +27,10 @@ t.test('installations, repositories, branches, clone URLs', async (t) => {
     const url = new URL(res.json().installUrl);
     t.equal(url.pathname, '/apps/drift-app/installations/new');
     const state = url.searchParams.get('state')!;
-    const back = await app.inject({ method: 'GET', url: `/api/auth/scm-app/callback?installation_id=${installationId}&setup_action=install&state=${state}` });
+    const cookie = cookieOf(res);
+    const back = await app.inject({ method: 'GET', url: `/api/auth/scm-app/callback?installation_id=${installationId}&setup_action=install&state=${state}&code=${host.appCode('installer')}`, headers: { cookie } });
     t.equal(back.statusCode, 302);
-    return { state, location: new URL(back.headers.location as string) };
+    return { state, cookie, location: new URL(back.headers.location as string) };
   };
 
   await t.test('install URL needs a signed-in member; states are single use and checked', async (t) => {
@@ -37,7 +42,7 @@ t.test('installations, repositories, branches, clone URLs', async (t) => {
     t.equal(unknown.location.searchParams.get('error'), 'unknown_installation', 'the host does not know it');
     const first = await install('77');
     t.equal(first.location.searchParams.get('installation'), '77');
-    const replay = await app.inject({ method: 'GET', url: `/api/auth/scm-app/callback?installation_id=88&state=${first.state}` });
+    const replay = await app.inject({ method: 'GET', url: `/api/auth/scm-app/callback?installation_id=88&state=${first.state}&code=${host.appCode('installer')}`, headers: { cookie: first.cookie } });
     t.equal(new URL(replay.headers.location as string).searchParams.get('error'), 'invalid_state', 'a spent state');
     await install('88');
     const jwts = host.state.appJwts;
@@ -88,9 +93,8 @@ t.test('installations, repositories, branches, clone URLs', async (t) => {
     // A linked account adds its own repositories.
     host.addUser({ id: 5005, login: 'dev', name: 'Dev', email: null, emails: [] });
     host.state.userRepos.set('dev', [repo(9, 'dev', 'sandbox', false), repo(1, 'acme', 'infra')]);
-    const start = await app.inject({ method: 'GET', url: `/api/auth/scm/add-account?token=${owner.token}` });
-    const state = new URL(start.headers.location as string).searchParams.get('state')!;
-    await app.inject({ method: 'GET', url: `/api/auth/scm/callback?code=${host.code('dev')}&state=${state}` });
+    const start = await startAddAccount(app, owner.token);
+    await scmCallback(app, { code: host.code('dev'), state: start.state, cookie: start.cookie });
     const all = (await app.inject({ method: 'GET', url: '/api/repositories', headers: h })).json();
     t.same(all.data.map((r: { full_name: string }) => r.full_name), ['acme/infra', 'acme/network', 'dev/sandbox'], 'both sources, once each');
     host.state.branches.set('dev/sandbox', [{ name: 'main', protected: false, sha: 'd1' }]);

@@ -6,6 +6,7 @@ import t from 'tap';
 import { buildTestApp, register, bearer, uniqueEmail, TEST_SECRETS } from '../../helper.ts';
 import { sha256Hex } from '../../../core/crypto.ts';
 import { fakeHost } from './fake-host.ts';
+import { cookieOf } from './flows.ts';
 import { loadConfig, ConfigError } from '../../../core/config.ts';
 import { readPrivateKey } from '../../../plugins/scm/host.ts';
 import { generateKeyPairSync } from 'node:crypto';
@@ -34,13 +35,16 @@ t.test('without the OAuth app or the app: 503 with the exact messages; the rest 
   const start = await app.inject({ method: 'GET', url: '/api/auth/scm' });
   t.equal(start.statusCode, 503);
   t.equal(start.json().error.message, 'Source host sign-in is not configured');
-  const add = await app.inject({ method: 'GET', url: '/api/auth/scm/add-account?token=x' });
+  // Both start routes take a signed-in user first (manifest auth user-redirect), then answer 503.
+  const s = await register(app);
+  const add = await app.inject({ method: 'GET', url: `/api/auth/scm/add-account?token=${s.token}` });
   t.equal(add.statusCode, 503);
   t.equal(add.json().error.message, 'Source host sign-in is not configured');
-  const install = await app.inject({ method: 'GET', url: '/api/auth/scm-app/install' });
+  t.notOk(add.headers['set-cookie'], 'no binding cookie for a flow that cannot start');
+  const install = await app.inject({ method: 'GET', url: '/api/auth/scm-app/install', headers: bearer(s.token) });
   t.equal(install.statusCode, 503);
   t.equal(install.json().error.message, 'Source host app is not configured');
-  const s = await register(app);
+  t.equal((await app.inject({ method: 'GET', url: '/api/auth/scm/add-account?token=x' })).statusCode, 401, 'an invalid JWT: 401 before anything else');
   const me = await app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(s.token) });
   t.equal(me.statusCode, 200);
   t.equal(me.json().scmId, null);
@@ -58,8 +62,8 @@ t.test('sign-in, accounts and their conflicts', async (t) => {
     t.equal(res.statusCode, 302, `start ${query}: ${res.body}`);
     return new URL(res.headers.location as string);
   };
-  const callback = async (code: string, state: string) => {
-    const res = await app.inject({ method: 'GET', url: `/api/auth/scm/callback?${new URLSearchParams({ code, state })}` });
+  const callback = async (code: string, state: string, cookie?: string) => {
+    const res = await app.inject({ method: 'GET', url: `/api/auth/scm/callback?${new URLSearchParams({ code, state })}`, headers: cookie ? { cookie } : {} });
     t.equal(res.statusCode, 302, res.body);
     return new URL(res.headers.location as string);
   };
@@ -167,7 +171,7 @@ t.test('sign-in, accounts and their conflicts', async (t) => {
     const start = await app.inject({ method: 'GET', url: `/api/auth/scm/add-account?token=${octo.token}` });
     t.equal(start.statusCode, 302);
     const state = new URL(start.headers.location as string).searchParams.get('state')!;
-    const loc = await callback(host.code('octo-work'), state);
+    const loc = await callback(host.code('octo-work'), state, cookieOf(start));
     t.equal(`${loc.origin}${loc.pathname}`, `${FRONT}/settings/accounts`);
     const list = (await app.inject({ method: 'GET', url: '/api/auth/scm/accounts', headers: bearer(octo.token) })).json().accounts;
     t.same(list.map((a: { scmId: string; active: boolean }) => [a.scmId, a.active]), [['1001', true], ['4004', false]]);
@@ -178,7 +182,7 @@ t.test('sign-in, accounts and their conflicts', async (t) => {
     // pwuser's host account (2002) belongs to another user.
     const again = await app.inject({ method: 'GET', url: `/api/auth/scm/add-account?token=${octo.token}` });
     const s2 = new URL(again.headers.location as string).searchParams.get('state')!;
-    const conflict = await callback(host.code('pwuser'), s2);
+    const conflict = await callback(host.code('pwuser'), s2, cookieOf(again));
     t.equal(conflict.searchParams.get('reason'), 'account_in_use');
   });
 
