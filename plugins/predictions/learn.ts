@@ -57,7 +57,7 @@ export function labelledWindows(h: History, nowMs: number, horizon: number) {
 }
 
 /** Loads the organization's history (its own records only). */
-export async function loadHistory(d: LearnDeps, orgId: string, now: Date): Promise<History> {
+export async function loadHistory(d: Pick<LearnDeps, 'drifts' | 'scans'>, orgId: string, now: Date): Promise<History> {
   const since = new Date(now.getTime() - LOOKBACK_DAYS * DAY);
   const events: DriftEvent[] = [];
   await d.drifts.eachSince(orgId, isoDay(since), (rows) => {

@@ -19,7 +19,7 @@ type Sev = (typeof SEV)[number];
 export interface Made { drifts: Record<string, unknown>[]; scans: Record<string, unknown>[] }
 
 /** A drift record as the drifts store keeps it; still open (resolvedAt null) when it ends after `now`. */
-function record(orgId: string, repo: { id: string; name: string }, now: number, a: { address: string; type: string; attributes: string[]; severity: Sev; at: number; resolvedAt: number; commit: string | null; changeType?: string }) {
+function record(orgId: string, repo: { id: string; name: string }, now: number, a: { address: string; type: string; attributes: string[]; severity: Sev; at: number; resolvedAt: number; commit: string | null; changeType?: string }): Record<string, unknown> {
   const id = newId();
   const rank = SEV.indexOf(a.severity) + 1;
   if (a.resolvedAt >= now) {

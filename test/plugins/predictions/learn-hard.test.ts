@@ -35,7 +35,7 @@ async function learnOn(t: Test, repoCount: number, make: (orgId: string, repos: 
   const model = (await app.inject({ method: 'GET', url: '/api/predictions/model', headers: bearer(s.token) })).json().data;
   const preds = (await ctx.db.db.collection('predictions').find({ orgId: s.orgId, runId }).toArray()) as unknown as Pred[];
   // The same labelled split the run used, for a model that has learned nothing.
-  const h = await loadHistory({ drifts: services.drifts!, scans: services.scans! } as Parameters<typeof loadHistory>[0], s.orgId, new Date(now));
+  const h = await loadHistory({ drifts: services.drifts!, scans: services.scans! }, s.orgId, new Date(now));
   const split = labelledWindows(h, now, HORIZON_DAYS * 86_400_000);
   const shuffledAuc = (seed: number) => {
     const r = rng(seed);
