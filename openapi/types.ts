@@ -8763,11 +8763,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         resourceId: string;
-                        valid: boolean;
+                        /** @description true/false from terraform or tofu validate; false when the HCL does not parse; null when only the parser ran (no terraform/tofu, or none could initialise): not validated, `message` says why */
+                        valid: boolean | null;
                         /** Format: date-time */
                         lastValidated: string;
-                        /** @description The parser's (or tofu's) message when invalid */
+                        /** @description Why it is invalid (the parser's or the validator's message), or why it was not validated */
                         message?: string;
+                        /** @description What ran last: terraform or tofu (validate), or hcl2json (the parser only) */
                         validator?: string;
                     };
                 };
@@ -8911,7 +8913,9 @@ export interface operations {
                         orphanCost: number;
                         /** @enum {string} */
                         currency: "USD";
-                        pricesAsOf: string;
+                        /** @description null: the built-in table claims no date (its prices were not read from a dated source) */
+                        pricesAsOf: string | null;
+                        /** @description Where the prices come from: `list prices (built-in table)`, us-east-1 on-demand list prices typed into plugins/discovery/prices.ts */
                         priceSource: string;
                     };
                 };

@@ -1,6 +1,8 @@
 // The payment provider's events and their effects (SPEC "States and transitions", Subscription/
 // plan). Three rules hold whatever the order or number of deliveries:
-//  - each event applies once: its id is an exactly-once key (ctx.once, a unique insert);
+//  - each event applies once: its id is an exactly-once key (ctx.once, a unique insert), and
+//    the account records it (appliedEvents) in the same write as its effect, where a second
+//    application would show as a second entry;
 //  - one organization's billing state changes under its lock (Redis SET NX), so the read of
 //    the newest applied `created` and the write after it cannot interleave with another
 //    delivery (the embedded database does not make an update atomic with its filter);
@@ -39,6 +41,8 @@ const toDate = (s: number | undefined) => (typeof s === 'number' ? new Date(s * 
 /** Where the period end and price sit on a subscription (newer API versions keep them on the item). */
 const periodEndOf = (sub: SubscriptionLike) => toDate(sub.current_period_end ?? sub.items?.data?.[0]?.current_period_end);
 const priceOf = (sub: SubscriptionLike) => sub.items?.data?.[0]?.price?.id;
+/** The record of an applied event, written with its effect (store.update). */
+const appliedOf = (event: Stripe.Event) => ({ id: event.id, type: event.type, created: event.created });
 
 export function createEventApplier(ctx: AppContext, store: BillingStore, provider: Provider, prices: Map<string, Plan>) {
   const redis = ctx.redis.main;
@@ -96,7 +100,7 @@ export function createEventApplier(ctx: AppContext, store: BillingStore, provide
           ctx.log.warn({ orgId, subscriptionId, providerRequestId: (err as { requestId?: string }).requestId ?? null, err }, 'billing: subscription details not fetched; plan applied from the session');
         }
       }
-      await store.update(orgId, { subscriptionId, status, pendingPlan: null, pendingAt: null, cancelAtPeriodEnd: false, currentPeriodEnd: periodEnd });
+      await store.update(orgId, { subscriptionId, status, pendingPlan: null, pendingAt: null, cancelAtPeriodEnd: false, currentPeriodEnd: periodEnd }, { id: markId, type: cause, created });
       await setPlan(orgId, plan, cause, route, subscriptionId);
       await store.markApplied(orgId, subscriptionId, created, markId);
     });
@@ -109,10 +113,12 @@ export function createEventApplier(ctx: AppContext, store: BillingStore, provide
     const plan = planOf(priceOf(sub));
     const periodEnd = periodEndOf(sub);
     const base = { subscriptionId: sub.id, status: sub.status ?? account?.status ?? null, currentPeriodEnd: periodEnd, cancelAtPeriodEnd: sub.cancel_at_period_end === true };
+    // Each branch below writes the account once, with the event recorded in that same write.
+    const applied = appliedOf(event);
     /** A change that waits for the end of the paid period (the period-end job applies it). */
     const pendUntilPeriodEnd = async (pendingPlan: Plan) => {
       const at = periodEnd ?? new Date();
-      await store.update(t.orgId, { ...base, pendingPlan, pendingAt: at });
+      await store.update(t.orgId, { ...base, pendingPlan, pendingAt: at }, applied);
       await schedulePeriodEnd(t.orgId, at);
     };
     if (sub.cancel_at_period_end) {
@@ -121,17 +127,17 @@ export function createEventApplier(ctx: AppContext, store: BillingStore, provide
       await pendUntilPeriodEnd('free');
     } else if (!plan) {
       ctx.log.warn({ orgId: t.orgId, subscriptionId: sub.id, priceId: priceOf(sub) }, 'billing: subscription on a price outside the price map; status synced only');
-      await store.update(t.orgId, base);
+      await store.update(t.orgId, base, applied);
     } else if (planRank(plan) > planRank(org.plan)) {
       // Upgrade: effective at once (the provider prorates the charge).
-      await store.update(t.orgId, { ...base, pendingPlan: null, pendingAt: null });
+      await store.update(t.orgId, { ...base, pendingPlan: null, pendingAt: null }, applied);
       await setPlan(t.orgId, plan, event.type, WEBHOOK_ROUTE, sub.id);
     } else if (planRank(plan) < planRank(org.plan)) {
       // Downgrade: stored, applied at the end of the paid period by the job; the higher plan's limits hold until then.
       await pendUntilPeriodEnd(plan);
     } else {
       // Same plan: a pending downgrade or cancellation was withdrawn.
-      await store.update(t.orgId, { ...base, pendingPlan: null, pendingAt: null });
+      await store.update(t.orgId, { ...base, pendingPlan: null, pendingAt: null }, applied);
     }
   }
 
@@ -153,11 +159,11 @@ export function createEventApplier(ctx: AppContext, store: BillingStore, provide
       await applyUpdated(t, obj as SubscriptionLike, event);
     } else if (event.type === 'customer.subscription.deleted') {
       if (foreign) return;
-      await store.update(t.orgId, { status: 'canceled', pendingPlan: null, pendingAt: null, cancelAtPeriodEnd: false });
+      await store.update(t.orgId, { status: 'canceled', pendingPlan: null, pendingAt: null, cancelAtPeriodEnd: false }, appliedOf(event));
       await setPlan(t.orgId, 'free', event.type, WEBHOOK_ROUTE, t.subscriptionId);
     } else if (event.type === 'invoice.payment_failed') {
       if (foreign) return;
-      await store.update(t.orgId, { status: 'past_due', ...(t.subscriptionId ? { subscriptionId: t.subscriptionId } : {}) });
+      await store.update(t.orgId, { status: 'past_due', ...(t.subscriptionId ? { subscriptionId: t.subscriptionId } : {}) }, appliedOf(event));
     }
     if (t.subscriptionId) await store.markApplied(t.orgId, t.subscriptionId, event.created, event.id);
   }

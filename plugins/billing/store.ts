@@ -1,6 +1,9 @@
 // The only file that touches the billing collections; declares their indexes.
 //  billing_accounts       one document per organization (_id = orgId): its customer, its
-//                         subscription's state and a plan change pending at period end.
+//                         subscription's state, a plan change pending at period end, and
+//                         `appliedEvents`: one entry per provider event applied, pushed in the
+//                         same update that writes the event's effect (so a second application
+//                         of an event is visible as a second entry; tests and the bench count them).
 //  billing_customers      customer id -> organization (_id = customer id, so unique), how an
 //                         event without metadata finds its organization.
 //  billing_subscriptions  per subscription, the `created` time of the newest event applied:
@@ -20,8 +23,12 @@ export interface BillingAccount {
   pendingAt?: Date | null;
   cancelAtPeriodEnd?: boolean;
   currentPeriodEnd?: Date | null;
+  /** Every provider event applied to this organization, oldest first (a few a month per subscription). */
+  appliedEvents?: AppliedEvent[];
   updatedAt: Date;
 }
+/** An applied event: its id (`verify:<session>` for a browser-verified checkout), type, `created` and when it was applied. */
+export interface AppliedEvent { id: string; type: string; created: number; at: Date }
 interface CustomerLink { _id: string; orgId: string }
 interface SubscriptionMark { _id: string; orgId: string; lastCreated: number; lastEventId: string }
 
@@ -44,8 +51,17 @@ export function createBillingStore(db: Database) {
       await insertUnlessDuplicate(accounts, { _id: orgId, orgId, updatedAt: new Date() });
       await accounts.updateOne({ _id: orgId, customerId: { $exists: false } }, { $set: { customerId, updatedAt: new Date() } });
     },
-    async update(orgId: string, set: AccountChange): Promise<void> {
-      await accounts.updateOne({ _id: orgId }, { $set: { ...set, orgId, updatedAt: new Date() } }, { upsert: true });
+    /**
+     * Writes a change of the account; with `applied`, the event whose effect it is is pushed onto
+     * appliedEvents in the same update, so the record and the effect land together or not at all.
+     * $push, not $addToSet: applying an event twice must leave two entries to see.
+     */
+    async update(orgId: string, set: AccountChange, applied?: Omit<AppliedEvent, 'at'>): Promise<void> {
+      const now = new Date();
+      await accounts.updateOne({ _id: orgId }, {
+        $set: { ...set, orgId, updatedAt: now },
+        ...(applied ? { $push: { appliedEvents: { ...applied, at: now } } } : {}),
+      }, { upsert: true });
     },
     /** Organizations whose pending change is due at `now`. */
     async dueBefore(now: Date): Promise<string[]> {

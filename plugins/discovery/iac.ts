@@ -36,8 +36,8 @@ export const CONFIGURABLE: Record<string, string[]> = {
   aws_route_table_association: ['subnet_id', 'gateway_id', 'route_table_id'],
   aws_nat_gateway: ['allocation_id', 'subnet_id', 'connectivity_type', 'tags'],
   aws_network_interface: ['subnet_id', 'description', 'private_ips', 'security_groups', 'source_dest_check', 'tags'],
-  // The public key is not readable from AWS: `public_key` must be added by hand before an apply.
-  aws_key_pair: ['key_name', 'tags'],
+  // public_key: the key pair's public key material (DescribeKeyPairs with IncludePublicKey).
+  aws_key_pair: ['key_name', 'public_key', 'tags'],
   aws_launch_template: ['name', 'description', 'image_id', 'instance_type', 'key_name', 'user_data', 'vpc_security_group_ids', 'tags'],
   aws_vpc_security_group_ingress_rule: ['security_group_id', 'ip_protocol', 'from_port', 'to_port', 'cidr_ipv4', 'cidr_ipv6', 'prefix_list_id', 'referenced_security_group_id', 'description', 'tags'],
   aws_vpc_security_group_egress_rule: ['security_group_id', 'ip_protocol', 'from_port', 'to_port', 'cidr_ipv4', 'cidr_ipv6', 'prefix_list_id', 'referenced_security_group_id', 'description', 'tags'],
@@ -210,14 +210,19 @@ export function codify(type: string, resourceId: string, region: string, attribu
 }
 
 /** The parser's verdict, then the binary's when one can initialise the AWS provider offline. */
-export async function validateHcl(iac: string): Promise<{ valid: boolean; message: string | null; validator: string }> {
+/**
+ * `valid`: true or false from terraform/tofu validate when one initialised; false when the HCL
+ * does not parse; null (with the reason in `message`) when only the parser ran: a syntax check
+ * is not a validation against the provider's schema.
+ */
+export async function validateHcl(iac: string): Promise<{ valid: boolean | null; message: string | null; validator: string }> {
   try {
     await parse('main.tf', iac);
   } catch (err) {
     return { valid: false, message: String((err as Error)?.message ?? err).slice(0, 1000), validator: 'hcl2json' };
   }
   const bin = findTofu();
-  if (!bin) return { valid: true, message: null, validator: 'hcl2json' };
+  if (!bin) return { valid: null, message: 'Not validated: the HCL parses (hcl2json), but no terraform or tofu is on PATH to validate it against the provider schema', validator: 'hcl2json' };
   const dir = await mkdtemp(path.join(tmpdir(), 'discovery-validate-'));
   try {
     await writeFile(path.join(dir, 'main.tf'), `${iac}\nprovider "aws" {\n  region = "us-east-1"\n}\n`);
@@ -226,8 +231,11 @@ export async function validateHcl(iac: string): Promise<{ valid: boolean; messag
         (err, stdout, stderr) => resolve({ ok: !err, out: `${stderr}\n${stdout}`.trim() }));
     });
     const init = await run(['init', '-backend=false', '-input=false', '-no-color']);
-    // No provider available here (offline, no plugin cache): the parser's verdict stands.
-    if (!init.ok) return { valid: true, message: null, validator: 'hcl2json' };
+    // No provider available here (offline, no plugin mirror): only the parser's syntax check ran.
+    if (!init.ok) {
+      const why = init.out.split('\n').map((l) => l.trim()).find((l) => /^Error:/.test(l)) ?? init.out.split('\n')[0] ?? '';
+      return { valid: null, message: `Not validated: the HCL parses (hcl2json), but ${path.basename(bin)} init failed (${why.slice(0, 300)})`, validator: 'hcl2json' };
+    }
     const v = await run(['validate', '-no-color']);
     return { valid: v.ok, message: v.ok ? null : v.out.slice(0, 1000), validator: path.basename(bin) };
   } finally {

@@ -55,8 +55,11 @@ export const SetStatus = Type.Object({ iacStatus: Type.Union([Type.Literal('igno
 
 export const GeneratedIac = Type.Object({ resourceId: Type.String(), resourceType: Type.String(), iac: Type.String(), importCommand: Type.String() });
 export const Validation = Type.Object({
-  resourceId: Type.String(), valid: Type.Boolean(), lastValidated: Timestamp,
-  message: Type.Optional(Type.String({ description: "The parser's (or tofu's) message when invalid" })), validator: Type.Optional(Type.String()),
+  resourceId: Type.String(),
+  valid: Type.Union([Type.Boolean(), Type.Null()], { description: 'true/false from terraform or tofu validate; false when the HCL does not parse; null when only the parser ran (no terraform/tofu, or none could initialise): not validated, `message` says why' }),
+  lastValidated: Timestamp,
+  message: Type.Optional(Type.String({ description: 'Why it is invalid (the parser\'s or the validator\'s message), or why it was not validated' })),
+  validator: Type.Optional(Type.String({ description: 'What ran last: terraform or tofu (validate), or hcl2json (the parser only)' })),
 });
 
 const NumberMap = Type.Record(Type.String(), Type.Number());
@@ -68,7 +71,9 @@ export const Dashboard = Type.Object({
 export const CostQuery = Type.Object({ accountId: Type.Optional(AccountId), iacStatus: Type.Optional(IacStatus) });
 export const Costs = Type.Object({
   totalEstimatedMonthlyCost: Type.Number(), byService: NumberMap, orphanCost: Type.Number(),
-  currency: Type.Literal('USD'), pricesAsOf: Type.String(), priceSource: Type.String(),
+  currency: Type.Literal('USD'),
+  pricesAsOf: Type.Union([Type.String(), Type.Null()], { description: 'null: the built-in table claims no date (its prices were not read from a dated source)' }),
+  priceSource: Type.String({ description: 'Where the prices come from: `list prices (built-in table)`, us-east-1 on-demand list prices typed into plugins/discovery/prices.ts' }),
 });
 export const Bucket = Type.Object({
   name: Type.String(), region: Type.String(), iacStatus: IacStatus, publicAccess: Type.Boolean(), encryption: Type.String(), versioning: Type.Boolean(),

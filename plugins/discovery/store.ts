@@ -59,7 +59,7 @@ export interface DiscoveredResource {
   firstSeenAt: Date;
   lastSeenAt: Date;
   lastScanId: string;
-  validation: { valid: boolean; message: string | null; lastValidated: Date } | null;
+  validation: { valid: boolean | null; message: string | null; lastValidated: Date } | null;
 }
 
 

@@ -27,10 +27,37 @@ export const EXPLANATION = 'Exact Shapley values of the linear model in log-odds
 
 export interface LearnDeps { store: PredictionStore; drifts: Pick<DriftService, 'eachSince'>; scans: Pick<ScanService, 'completedSince'> }
 
-interface Sample { row: Float64Array; label: number }
+export interface Sample { row: Float64Array; label: number }
+
+/**
+ * Labelled windows: cut-offs t = now − k·horizon whose following horizon has fully passed, each
+ * (resource, cut-off) a sample labelled by whether it drifted in (t, t + horizon]. The latest
+ * quarter of the windows is held out for validation. Exported for the tests, which fit a model
+ * with shuffled labels on the same split (a model that must fail the AUC bar).
+ */
+export function labelledWindows(h: History, nowMs: number, horizon: number) {
+  const windows: { t: number; samples: Sample[] }[] = [];
+  let total = 0;
+  for (let k = 1; k <= MAX_WINDOWS && h.first !== null; k++) {
+    const t = nowMs - k * horizon;
+    if (t < h.first) break;
+    const samples: Sample[] = [];
+    for (const r of h.resources) {
+      const row = featuresAt(h, r, t, horizon);
+      if (row) samples.push({ row, label: drifted(r, t, horizon) ? 1 : 0 });
+    }
+    if (total + samples.length > MAX_SAMPLES) break;
+    total += samples.length;
+    windows.unshift({ t, samples });
+  }
+  const heldOut = Math.max(1, Math.ceil(windows.length * 0.25));
+  const trainW = windows.slice(0, windows.length - heldOut);
+  const validW = windows.slice(windows.length - heldOut);
+  return { windows, trainW, validW, train: trainW.flatMap((w) => w.samples), valid: validW.flatMap((w) => w.samples) };
+}
 
 /** Loads the organization's history (its own records only). */
-export async function loadHistory(d: LearnDeps, orgId: string, now: Date): Promise<History> {
+export async function loadHistory(d: Pick<LearnDeps, 'drifts' | 'scans'>, orgId: string, now: Date): Promise<History> {
   const since = new Date(now.getTime() - LOOKBACK_DAYS * DAY);
   const events: DriftEvent[] = [];
   await d.drifts.eachSince(orgId, isoDay(since), (rows) => {
@@ -59,26 +86,7 @@ export async function learn(d: LearnDeps, orgId: string, runId: string, now = ne
   const nowMs = now.getTime();
   const horizon = HORIZON_DAYS * DAY;
 
-  // Labelled windows: cut-offs t = now − k·horizon whose following horizon has fully passed.
-  const windows: { t: number; samples: Sample[] }[] = [];
-  let total = 0;
-  for (let k = 1; k <= MAX_WINDOWS && h.first !== null; k++) {
-    const t = nowMs - k * horizon;
-    if (t < h.first) break;
-    const samples: Sample[] = [];
-    for (const r of h.resources) {
-      const row = featuresAt(h, r, t, horizon);
-      if (row) samples.push({ row, label: drifted(r, t, horizon) ? 1 : 0 });
-    }
-    if (total + samples.length > MAX_SAMPLES) break;
-    total += samples.length;
-    windows.unshift({ t, samples });
-  }
-  const heldOut = Math.max(1, Math.ceil(windows.length * 0.25));
-  const trainW = windows.slice(0, windows.length - heldOut);
-  const validW = windows.slice(windows.length - heldOut);
-  const train = trainW.flatMap((w) => w.samples);
-  const valid = validW.flatMap((w) => w.samples);
+  const { windows, validW, train, valid } = labelledWindows(h, nowMs, horizon);
 
   const model = await d.store.model(orgId);
   const touched = await d.store.touched(orgId);

@@ -61,7 +61,7 @@ async function measure(db: string, token: string, orgId: string) {
   try {
     const drifts = services.drifts!; const scans = services.scans!; const preds = services.predictions!;
     const t0 = performance.now();
-    const h = await loadHistory({ drifts, scans, store: null as never }, orgId, new Date());
+    const h = await loadHistory({ drifts, scans }, orgId, new Date());
     const readMs = performance.now() - t0;
     const hwmRead = hwmMb();
     const rssBefore = rssMb();

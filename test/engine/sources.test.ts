@@ -98,8 +98,14 @@ t.test('errors a user can act on', async (t) => {
 });
 
 // moto checks credentials only when told to; a second moto with auth on gives real denials.
-const motoExe = join(process.env.DRIFT_DATA_DIR ?? join(ROOT, '.data'), 'venv', 'bin', 'moto_server');
-t.test('access denied by the cloud', { skip: existsSync(motoExe) ? false : `no local moto install at ${motoExe}` }, async (t) => {
+// Its executable: DRIFT_MOTO_SERVER, else the one `npm run services` installs (<data>/venv), else
+// moto_server on PATH. A checkout whose services another checkout started has no venv of its own
+// and used to skip here although moto was installed; the skip reason is not an allowed
+// environment gap (test/allowed-skips.json): `npm test`'s pretest installs moto.
+const motoCandidates = [process.env.DRIFT_MOTO_SERVER, join(process.env.DRIFT_DATA_DIR ?? join(ROOT, '.data'), 'venv', 'bin', 'moto_server'),
+  ...(process.env.PATH ?? '').split(':').filter(Boolean).map((d) => join(d, 'moto_server'))].filter((p): p is string => Boolean(p));
+const motoExe = motoCandidates.find((p) => existsSync(p)) ?? '';
+t.test('access denied by the cloud', { skip: motoExe ? false : `no moto_server executable (looked at ${motoCandidates.slice(0, 2).join(', ')} and PATH)` }, async (t) => {
   const port = await new Promise<number>((resolve) => {
     const s = createServer().listen(0, '127.0.0.1', () => { const p = (s.address() as { port: number }).port; s.close(() => resolve(p)); });
   });

@@ -6,7 +6,7 @@ import t from 'tap';
 import { buildTestApp, register, bearer, serviceUrls, type Session } from '../../helper.ts';
 import { stripeFront } from '../../stripe-front.ts';
 import type { App } from '../../../core/app.ts';
-import { checkoutSession, deliver, event, invoice, now, PRICE, planChanges, send, signatureOf, signed, subscription } from './helper.ts';
+import { appliedEvents, checkoutSession, deliver, event, invoice, now, PRICE, planChanges, send, signatureOf, signed, subscription } from './helper.ts';
 
 async function planOf(app: App['app'], s: Session): Promise<string> {
   const res = await app.inject({ method: 'GET', url: `/api/orgs/${s.orgId}`, headers: bearer(s.token) });
@@ -81,19 +81,50 @@ t.test('exactly once per event id: twice in a row and 20 at once', async (t) => 
   const b = await buildTestApp(t);
   const { app } = b;
   const s = await register(app);
-  const first = signed(event('checkout.session.completed', checkoutSession({ orgId: s.orgId, price: PRICE.team })));
+  const checkout = event('checkout.session.completed', checkoutSession({ orgId: s.orgId, price: PRICE.team }));
+  const first = signed(checkout);
   const answers = [await deliver(app, first.body, first.header), await deliver(app, first.body, first.header)];
   t.same(answers.map((r) => r.statusCode), [200, 200], 'both deliveries answered 200');
   t.equal((await planChanges(b, s.orgId)).length, 1, 'one plan change');
+  // The plan change alone cannot show a second application (setting Team again writes nothing):
+  // the account's record of applied events, written with each effect, can.
+  t.same(await appliedEvents(b, s.orgId), [checkout.id], 'the event is recorded as applied once');
 
   const s2 = await register(app);
   const { sub, customer } = await subscribed(b, s2, PRICE.team);
-  // A downgrade then an upgrade back would be two changes; the same event 20 times is one.
-  const once = signed(event('customer.subscription.updated', subscription({ id: sub, customer, price: PRICE.enterprise })));
+  const upgrade = event('customer.subscription.updated', subscription({ id: sub, customer, price: PRICE.enterprise }));
+  const once = signed(upgrade);
   const all = await Promise.all(Array.from({ length: 20 }, () => deliver(app, once.body, once.header)));
   t.ok(all.every((r) => r.statusCode === 200 && r.json().received === true), '20 concurrent deliveries answered 200 {received:true}');
   const changes = await planChanges(b, s2.orgId);
   t.same(changes.map((c) => c.details.to), ['team', 'enterprise'], 'one effect: checkout, then a single upgrade');
+  const ids = await appliedEvents(b, s2.orgId);
+  t.equal(ids.filter((id) => id === upgrade.id).length, 1, 'the 20 deliveries are one applied event');
+  t.equal(ids.length, 2, 'checkout and the upgrade, nothing else');
+});
+
+t.test('a redelivered event never moves the period end back (events of the same second)', async (t) => {
+  // Stripe stamps `created` in seconds: two updates of one subscription often share it, so the
+  // ordering rule lets both apply in arrival order. A redelivery of the first, applied again,
+  // would move the period end back to its value: the one visible effect of a second application.
+  const b = await buildTestApp(t);
+  const { app } = b;
+  const s = await register(app);
+  const { sub, customer } = await subscribed(b, s);
+  const second = now();
+  const endA = second + 10 * 86_400;
+  const endB = second + 40 * 86_400;
+  const a = signed(event('customer.subscription.updated', subscription({ id: sub, customer, price: PRICE.pro, periodEnd: endA }), { created: second }));
+  const bEvent = event('customer.subscription.updated', subscription({ id: sub, customer, price: PRICE.pro, periodEnd: endB }), { created: second });
+  t.equal((await deliver(app, a.body, a.header)).statusCode, 200);
+  t.equal((await send(app, bEvent)).statusCode, 200);
+  t.equal((await state(app, s)).currentPeriodEnd, new Date(endB * 1000).toISOString(), 'the later delivery of the same second is in force');
+  const again = await Promise.all(Array.from({ length: 5 }, () => deliver(app, a.body, a.header)));
+  t.ok(again.every((r) => r.statusCode === 200), 'the redeliveries are acknowledged');
+  t.equal((await state(app, s)).currentPeriodEnd, new Date(endB * 1000).toISOString(), 'the period end was not moved back by the redeliveries');
+  const ids = await appliedEvents(b, s.orgId);
+  t.equal(ids.length, 3, 'checkout, A and B recorded once each');
+  t.equal(ids.at(-1), bEvent.id, 'B is the last event applied');
 });
 
 t.test('an older event never overwrites newer state', async (t) => {
@@ -111,21 +142,27 @@ t.test('an older event never overwrites newer state', async (t) => {
   await send(app, oldDelete);
   t.equal(await planOf(app, s), 'team', 'so is an older deletion');
 
-  // Many events of one subscription at once, in shuffled order, each delivered twice: the state
-  // is the newest event's whatever the order they were applied in.
+  // Many events of one subscription at once, in shuffled order, each delivered twice. The newest
+  // is Enterprise, the highest plan: whatever order they were applied in, it ends in force with
+  // nothing pending (an Enterprise applied early and a Team after it leaves Team pending, which
+  // the newest withdraws), so the final state is exact.
   const s2 = await register(app);
   const two = await subscribed(b, s2);
-  const prices = [PRICE.team, PRICE.enterprise, PRICE.team, PRICE.enterprise, PRICE.team, PRICE.enterprise, PRICE.team, PRICE.enterprise, PRICE.team, PRICE.team];
+  const prices = [PRICE.team, PRICE.enterprise, PRICE.team, PRICE.enterprise, PRICE.team, PRICE.enterprise, PRICE.team, PRICE.team, PRICE.team, PRICE.enterprise];
   const periodEnds = prices.map((_, i) => base + 86_400 * (i + 1));
-  const events = prices.map((price, i) => signed(event('customer.subscription.updated',
-    subscription({ id: two.sub, customer: two.customer, price, periodEnd: periodEnds[i] }), { created: base + i })));
+  const payloads = prices.map((price, i) => event('customer.subscription.updated',
+    subscription({ id: two.sub, customer: two.customer, price, periodEnd: periodEnds[i] }), { created: base + i }));
+  const events = payloads.map((p) => signed(p));
   const shuffled = [...events, ...events].sort(() => Math.random() - 0.5);
   await Promise.all(shuffled.map((e) => deliver(app, e.body, e.header)));
   const final = await state(app, s2);
   t.equal(final.currentPeriodEnd, new Date(periodEnds.at(-1)! * 1000).toISOString(), 'the stored subscription is the newest event\'s');
-  const plan = await planOf(app, s2);
-  t.ok(plan === 'team' || plan === 'enterprise', 'the plan is one the events named');
-  t.ok(final.pendingPlan === null || final.pendingPlan === 'team', 'and the newest (Team) is either in force or pending at period end');
+  t.equal(await planOf(app, s2), 'enterprise', 'the newest event\'s plan is in force');
+  t.equal(final.pendingPlan, null, 'nothing pending');
+  t.equal(final.pendingAt, null);
+  const ids = await appliedEvents(b, s2.orgId);
+  t.equal(new Set(ids).size, ids.length, 'no event applied twice');
+  t.equal(ids.at(-1), payloads.at(-1)!.id, 'the newest event is the last applied; none after it');
 });
 
 t.test('a tampered delivery is 400 Invalid signature and changes nothing', async (t) => {

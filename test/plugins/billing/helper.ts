@@ -62,3 +62,9 @@ export async function planChanges(b: App, orgId: string) {
   await b.ctx.audit.flush();
   return b.ctx.db.db.collection('audit_logs').find({ orgId, action: 'billing.plan_changed' }).sort({ timestamp: 1 }).toArray();
 }
+
+/** The ids of the events recorded as applied to an organization (billing_accounts.appliedEvents), in order. */
+export async function appliedEvents(b: App, orgId: string): Promise<string[]> {
+  const acc = await b.ctx.db.db.collection<{ _id: string; appliedEvents?: { id: string }[] }>('billing_accounts').findOne({ _id: orgId });
+  return (acc?.appliedEvents ?? []).map((e) => e.id);
+}

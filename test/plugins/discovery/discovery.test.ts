@@ -103,7 +103,7 @@ t.test('a scan over three regions: managed / orphan from the state inventory, co
   const round = (n: number) => Math.round(n * 100) / 100;
   t.equal(costs.totalEstimatedMonthlyCost, round(3 * 7.59 + 3 * 8 + 3 * 0.8 + 3 * 3.65 + 14.71), 'total from the price table');
   t.equal(costs.orphanCost, round(2 * 7.59 + 3 * 8 + 3 * 0.8 + 3 * 3.65 + 14.71), 'all but the managed instance');
-  t.match(costs, { currency: 'USD', pricesAsOf: '2026-11-01', byService: { rds: 14.71 } });
+  t.match(costs, { currency: 'USD', pricesAsOf: null, priceSource: 'list prices (built-in table)', byService: { rds: 14.71 } }, 'list prices of the built-in table, no claimed source or date');
   t.equal((await api('GET', '/api/cloud-discovery/costs?iacStatus=managed')).body.totalEstimatedMonthlyCost, 7.59, 'iacStatus filter');
   t.equal((await api('GET', `/api/cloud-discovery/costs?accountId=${'a'.repeat(24)}`)).body.totalEstimatedMonthlyCost, 0, 'accountId filter');
 
@@ -132,7 +132,11 @@ t.test('a scan over three regions: managed / orphan from the state inventory, co
   for (const r of rows.filter((x) => x.iacStatus === 'orphan' && ['aws_db_instance', 'aws_iam_policy', 'aws_dynamodb_table', 'aws_s3_bucket', 'aws_ebs_volume', 'aws_security_group'].includes(x.resourceType)).slice(0, 5)) {
     const g = (await api('POST', `/api/cloud-discovery/resources/${r._id}/generate-iac`)).body;
     const v = await api('POST', `/api/cloud-discovery/resources/${r._id}/validate`);
-    t.match(v.body, { resourceId: r.resourceId, valid: true, lastValidated: String }, `${r.resourceType} ${r.resourceId}: valid`);
+    // Here terraform is on PATH but cannot initialise (no provider registry, no mirror configured):
+    // only the parser ran, and the answer says so instead of claiming valid.
+    t.match(v.body, { resourceId: r.resourceId, lastValidated: String, validator: String }, `${r.resourceType} ${r.resourceId}: answered`);
+    if (v.body.validator === 'hcl2json') t.match(v.body, { valid: null, message: /^Not validated: the HCL parses \(hcl2json\), but / }, `${r.resourceType}: not validated, and why`);
+    else t.equal(v.body.valid, true, `${r.resourceType}: valid by ${v.body.validator}`);
     const importId = /id = "([^"]+)"/.exec(g.iac)![1];
     const own = { aws_db_instance: 'identifier', aws_iam_policy: 'arn', aws_dynamodb_table: 'name', aws_s3_bucket: 'bucket' }[r.resourceType as string];
     const attributes = { id: importId, ...(own ? { [own]: importId } : {}) };

@@ -53,6 +53,7 @@ t.test('each new type is listed, read by its reader, read back by its id, and co
       t.ok(again, `${type}: the drift reader reads it back by its id`);
 
       const g = codify(type, id, r!.region, r!.attributes, known);
+      if (type === 'aws_key_pair') t.match(g.iac, /\n\s*public_key\s*=\s*"ssh-rsa AAAA[^"]+"/, 'aws_key_pair: public_key from the key pair\'s public key material');
       const parsed = await parse('main.tf', g.iac) as { resource: Record<string, Record<string, unknown[]>>; import: { id: string; to: string }[] };
       t.ok(parsed.resource[type], `${type}: the generated HCL parses`);
       t.equal(parsed.import[0].id, importIdOf(type, id, r!.attributes), `${type}: the import block names the import id`);

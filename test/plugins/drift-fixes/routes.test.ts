@@ -202,12 +202,8 @@ t.test('reanalyze, generate-fix, approve-fix, create-pr', async (t) => {
     t.equal(noPr.status, 409);
     t.match(noPr.body.error.message, /changes no file/);
 
-    // A scan finds another diff: the approval no longer holds.
-    await ctx.db.db.collection('drifts').updateOne({ _id: sg as never }, { $set: { diff: { changes: [{ attribute: 'ingress', before: [], after: [] }] } } });
-    const stale = await api('POST', `/api/drifts/${sg}/approve-fix`);
-    t.equal(stale.status, 409);
-    t.match(stale.body.error.message, /older diff/);
-    t.equal((await api('POST', `/api/drifts/${sg}/create-pr`)).status, 409);
+    // A scan that finds another diff voids the approval: proven through real re-scans in moto
+    // (rescan-moto.test.ts), not by editing the stored diff here.
 
     await ctx.audit.flush();
     const { entries } = await ctx.audit.query({ orgId: owner.orgId }, { page: 1, limit: 200 });

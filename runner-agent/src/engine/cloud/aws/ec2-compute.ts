@@ -34,15 +34,18 @@ export const ebsVolumeReader = ec2Reader<Volume>({
 export const keyPairReader = ec2Reader<KeyPairInfo>({
   command: DescribeKeyPairsCommand, schema: DescribeKeyPairs$, what: 'DescribeKeyPairs', idsField: 'KeyNames', filter: 'key-name',
   listField: 'KeyPairs', notFound: 'InvalidKeyPair.NotFound', idOf: (k) => k.KeyName ?? '',
+  // The public key material, so Cloud Discovery's generated aws_key_pair carries public_key
+  // (drift comparison ignores it: engine/ignore.ts).
+  input: { IncludePublicKey: true },
 }, {
   type: 'aws_key_pair',
   idOfState: (a) => str(a.key_name || a.id),
   live: (k) => {
     const tags = tagMap(k.Tags);
-    return { id: k.KeyName, key_name: k.KeyName, key_pair_id: k.KeyPairId, fingerprint: k.KeyFingerprint, key_type: k.KeyType, tags, tags_all: tags };
+    return { id: k.KeyName, key_name: k.KeyName, key_pair_id: k.KeyPairId, fingerprint: k.KeyFingerprint, key_type: k.KeyType, public_key: k.PublicKey ?? null, tags, tags_all: tags };
   },
   record: (a) => ({
-    KeyName: str(a.key_name || a.id), KeyPairId: opt(a.key_pair_id), KeyFingerprint: opt(a.fingerprint), KeyType: opt(a.key_type), Tags: tagList(stateTags(a)),
+    KeyName: str(a.key_name || a.id), KeyPairId: opt(a.key_pair_id), KeyFingerprint: opt(a.fingerprint), KeyType: opt(a.key_type), PublicKey: opt(a.public_key), Tags: tagList(stateTags(a)),
   }),
 });
 

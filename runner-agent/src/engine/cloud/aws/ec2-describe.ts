@@ -23,6 +23,8 @@ export interface Ec2Describe<R> {
   notFound: string;
   idOf: (r: R) => string;
   batch?: number;
+  /** Fields added to every call (DescribeKeyPairs' IncludePublicKey). */
+  input?: Record<string, unknown>;
 }
 
 /** Records by id for the scan; ids asked for and not found map to null. */
@@ -31,7 +33,7 @@ export async function ec2Records<R>(ctx: AwsContext, region: string, d: Ec2Descr
   const cache = (ctx.cache.get(key) as Map<string, R | null> | undefined) ?? new Map<string, R | null>();
   ctx.cache.set(key, cache);
   const missing = [...new Set(ids)].filter((id) => id && !cache.has(id));
-  const send = (input: Record<string, unknown>) => ctx.send<Record<string, unknown>>(ctx.ec2(region), new d.command(input), `ec2:${d.what}`);
+  const send = (input: Record<string, unknown>) => ctx.send<Record<string, unknown>>(ctx.ec2(region), new d.command({ ...d.input, ...input }), `ec2:${d.what}`);
   const collect = (out: Record<string, unknown>) => { for (const r of (out[d.listField] ?? []) as R[]) cache.set(d.idOf(r), r); };
   const notFound = new RegExp(`^${d.notFound.replace(/\./g, '\\.')}|\\.Malformed$`);
   if (d.filter) {
