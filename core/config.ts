@@ -6,6 +6,8 @@ import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import { PLANS, type Plan } from './plans.ts';
 import { closest } from './text.ts';
+import { ConfigError } from './config-error.ts';
+import { parseTrustProxy } from './trust-proxy.ts';
 
 const Env = Type.Object({
   NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], { default: 'development' }),
@@ -40,7 +42,12 @@ const Env = Type.Object({
   DRIFT_CONFIG: Type.String({ default: 'drift.config.json' }),
   BODY_LIMIT: Type.Integer({ minimum: 1024, default: 1024 * 1024 }),
   LOG_LEVEL: Type.Union([Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'), Type.Literal('trace'), Type.Literal('silent')], { default: 'info' }),
-  TRUST_PROXY: Type.Boolean({ default: false }),
+  /**
+   * Which X-Forwarded-For entries are believed (Fastify's trustProxy): false, a hop count (the
+   * proxies in front), or the proxies' addresses/CIDRs. Never `true`: that trusts whatever the
+   * client writes left-most (parseTrustProxy).
+   */
+  TRUST_PROXY: Type.Union([Type.Literal(false), Type.Integer({ minimum: 1, maximum: 64 }), Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })], { default: false }),
   /** Set: GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`. */
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   /** Longest a graceful shutdown may take (requests in flight, jobs, stores) before the process exits anyway. */
@@ -99,7 +106,7 @@ export interface Config extends EnvConfig {
   operator: OperatorConfig;
 }
 
-export class ConfigError extends Error {}
+export { ConfigError };
 
 /** The JSON type a variable's schema declares: how its string from the environment is read. */
 const typeOf = (key: string) => (Env.properties as Record<string, { type?: string }>)[key]?.type;
@@ -110,12 +117,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   for (const key of Object.keys(Env.properties)) {
     const value = env[key];
     if (value === undefined || value === '') continue;
+    if (key === 'TRUST_PROXY') { raw[key] = parseTrustProxy(value); continue; }
     const type = typeOf(key);
     if (type === 'integer' || type === 'number') raw[key] = /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
     else if (type === 'boolean') raw[key] = value === 'true' || value === '1';
     else raw[key] = value;
   }
   Object.assign(raw, overrides);
+  if (raw.TRUST_PROXY === true) parseTrustProxy('true');
+  if (raw.TRUST_PROXY === 0) raw.TRUST_PROXY = false;
   const withDefaults = Value.Default(Env, raw) as Record<string, unknown>;
   const errors = [...Value.Errors(Env, withDefaults)];
   if (errors.length) {
