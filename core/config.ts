@@ -7,6 +7,7 @@ import { Value } from 'typebox/value';
 import { PLANS, type Plan } from './plans.ts';
 import { closest } from './text.ts';
 import { ConfigError } from './config-error.ts';
+import { parseAllowList } from './net-guard.ts';
 import { parseTrustProxy } from './trust-proxy.ts';
 
 const Env = Type.Object({
@@ -32,6 +33,11 @@ const Env = Type.Object({
   SCAN_TIMEOUT_MINUTES: Type.Number({ exclusiveMinimum: 0, default: 60 }),
   EXECUTOR_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 20, default: 2 }),
   EXECUTOR_LOCAL_SOURCES: Type.Boolean({ default: false }),
+  /**
+   * Host names, addresses and CIDRs (comma-separated) the built-in executor may clone from
+   * although they are not public (internal git hosts), over https or http (core/net-guard.ts).
+   */
+  EXECUTOR_ALLOWED_HOSTS: Type.String({ default: '' }),
   DRIFT_CLOUD_A_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://[^\\s/]+' })),
   DRIFT_CLOUD_B_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://[^\\s/]+' })),
   DRIFT_CLOUD_C_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://[^\\s/]+' })),
@@ -62,7 +68,7 @@ const Env = Type.Object({
   /** Where the Stripe client sends its calls (tests: stripe-mock); default Stripe's own API. */
   STRIPE_API_BASE: Type.Optional(Type.String({ pattern: '^https?://[^\\s/]+' })),
   // Integrations (plugins/webhooks, tracker, ai-providers; docs/integrations.md).
-  /** Hostnames (comma-separated, exact) the SSRF guard lets webhooks and chat reach whatever they resolve to. */
+  /** Host names (exact), addresses and CIDRs (comma-separated) the SSRF guard lets webhooks and chat reach although not public. */
   WEBHOOK_ALLOWED_HOSTS: Type.String({ default: '' }),
   /** A PEM file of extra CA certificates trusted for outbound HTTPS (tests: a self-signed receiver). */
   OUTBOUND_EXTRA_CA_FILE: Type.Optional(Type.String({ minLength: 1 })),
@@ -135,6 +141,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     throw new ConfigError(`Configuration error: ${name} ${shown}`);
   }
   const cfg = withDefaults as EnvConfig;
+  for (const key of ['WEBHOOK_ALLOWED_HOSTS', 'EXECUTOR_ALLOWED_HOSTS'] as const) {
+    try { parseAllowList(cfg[key]); } catch (e) { throw new ConfigError(`Configuration error: ${key} is invalid (${(e as Error).message})`); }
+  }
   for (const key of ['SCM_WEB_URL', 'SCM_API_URL'] as const) {
     // Plain http only for loopback hosts (tests against local fakes): a token never crosses a network unencrypted.
     const url = new URL(cfg[key]);
