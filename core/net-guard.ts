@@ -80,7 +80,7 @@ export function parseAllowList(spec: string): AllowList {
 }
 
 /** Whether the allow-list opens this address (inside a listed CIDR; IPv4-mapped IPv6 as IPv4). */
-function inRanges(list: AllowList, address: string): boolean {
+export function inRanges(list: AllowList, address: string): boolean {
   const text = address.replace(/%.*$/, '');
   if (!ipaddr.isValid(text)) return false;
   const ip = ipaddr.process(text);
