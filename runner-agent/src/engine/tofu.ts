@@ -14,6 +14,7 @@ import { GOOGLE_READERS } from './cloud/google/index.ts';
 import { stateView } from './cloud/rest/compare.ts';
 import { compareAttributes } from './diff.ts';
 import type { RootModule } from './hcl.ts';
+import { hclString } from './hcl-string.ts';
 import type { IgnoreRules } from './ignore.ts';
 import { moduleOf, parseAddress } from './address.ts';
 import { classify } from './rules.ts';
@@ -119,7 +120,6 @@ function exec(bin: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, 
   });
 }
 
-const hclString = (s: string) => JSON.stringify(s);
 
 /** Provider and backend settings that point the run at an endpoint override (moto). */
 function endpointFiles(mod: RootModule, endpoint: string): { provider: [string, string]; backend?: string } {
