@@ -56,7 +56,7 @@ export function createExecutor(ctx: AppContext, scans: Pick<ScanService, 'execut
       try {
         const outcome = await detect({
           ...input, ...(settings.ca && input.provider !== 'cloud_a' ? { ca: settings.ca } : {}),
-          ...(settings.cloneGuard ? { cloneGuard: settings.cloneGuard } : {}), signal: abort.signal,
+          ...(settings.cloneGuard ? { cloneGuard: settings.cloneGuard } : {}), confined: true, signal: abort.signal,
         });
         await execution.record(orgId, scanId, { status: 'completed', drifts: outcome.drifts, inventory: outcome.inventory });
         ctx.log.info({ orgId, scanId, drifts: outcome.drifts.length, resources: outcome.resourcesScanned, ms: outcome.stats.durationMs }, 'scan completed');

@@ -238,7 +238,7 @@ async function scanWithTofu(
     input.onProgress?.({ phase: 'plan', done: i, total: modules.length });
     let plan: unknown;
     try {
-      plan = await runRefreshOnlyPlan({ bin, repoRoot, modulePath: roots[i], module: mod, credentials, endpoint: input.endpoint, signal: input.signal });
+      plan = await runRefreshOnlyPlan({ bin, repoRoot, modulePath: roots[i], module: mod, credentials, endpoint: input.endpoint, signal: input.signal, confine: input.confined === true });
     } catch (e) {
       checkAbort(input.signal);
       // The SDK path still gives an answer; the reason is kept for the scan record.

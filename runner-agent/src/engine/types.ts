@@ -45,6 +45,12 @@ export interface ScanInput {
    * runners, which clone internal hosts on purpose.
    */
   cloneGuard?: CloneGuard;
+  /**
+   * The scan runs on the service host (the built-in executor): a tofu/terraform plan copies the
+   * repository without links leading out and refuses configurations that read the host, run
+   * programs or choose addresses (tofu-confine.ts).
+   */
+  confined?: boolean;
   signal?: AbortSignal;
   onProgress?: (p: { phase: string; done: number; total: number }) => void;
 }
