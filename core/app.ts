@@ -57,6 +57,17 @@ export interface App {
 /** The fastify-plugin name of the engine's part (the `ctx` decoration); every plugin depends on it. */
 export const ENGINE = 'drift-engine';
 
+/**
+ * Fastify 5.12 ignores a numeric trustProxy (it fails closed: a client reaching the service
+ * directly could write as many hops as it likes). TRUST_PROXY's hop count is a promise by the
+ * operator that only the proxies reach the service, so it is given as the function proxy-addr
+ * calls per hop: the socket's peer (hop 0) and the next `hops - 1` entries are proxies, the
+ * entry before them is the client, whatever the client wrote further left.
+ */
+function trustProxyOption(tp: Config['TRUST_PROXY']): false | string[] | ((address: string, hop: number) => boolean) {
+  return typeof tp === 'number' ? (_address, hop) => hop < tp : tp;
+}
+
 export async function buildApp(opts: BuildOptions): Promise<App> {
   const { config } = opts;
   // The service's own logger (buffered, flushed at close) unless the caller brings one.
@@ -68,7 +79,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: requestId,
     bodyLimit: config.BODY_LIMIT,
-    trustProxy: config.TRUST_PROXY,
+    trustProxy: trustProxyOption(config.TRUST_PROXY),
     routerOptions: { ignoreTrailingSlash: true },
     exposeHeadRoutes: false,
     // Every answer in the one error shape, including the ones Fastify and Node write themselves.

@@ -6,6 +6,9 @@ import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import { PLANS, type Plan } from './plans.ts';
 import { closest } from './text.ts';
+import { ConfigError } from './config-error.ts';
+import { parseAllowList } from './net-guard.ts';
+import { parseTrustProxy } from './trust-proxy.ts';
 
 const Env = Type.Object({
   NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], { default: 'development' }),
@@ -30,6 +33,11 @@ const Env = Type.Object({
   SCAN_TIMEOUT_MINUTES: Type.Number({ exclusiveMinimum: 0, default: 60 }),
   EXECUTOR_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 20, default: 2 }),
   EXECUTOR_LOCAL_SOURCES: Type.Boolean({ default: false }),
+  /**
+   * Host names, addresses and CIDRs (comma-separated) the built-in executor may clone from
+   * although they are not public (internal git hosts), over https or http (core/net-guard.ts).
+   */
+  EXECUTOR_ALLOWED_HOSTS: Type.String({ default: '' }),
   DRIFT_CLOUD_A_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://[^\\s/]+' })),
   DRIFT_CLOUD_B_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://[^\\s/]+' })),
   DRIFT_CLOUD_C_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://[^\\s/]+' })),
@@ -40,7 +48,12 @@ const Env = Type.Object({
   DRIFT_CONFIG: Type.String({ default: 'drift.config.json' }),
   BODY_LIMIT: Type.Integer({ minimum: 1024, default: 1024 * 1024 }),
   LOG_LEVEL: Type.Union([Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'), Type.Literal('trace'), Type.Literal('silent')], { default: 'info' }),
-  TRUST_PROXY: Type.Boolean({ default: false }),
+  /**
+   * Which X-Forwarded-For entries are believed (Fastify's trustProxy): false, a hop count (the
+   * proxies in front), or the proxies' addresses/CIDRs. Never `true`: that trusts whatever the
+   * client writes left-most (parseTrustProxy).
+   */
+  TRUST_PROXY: Type.Union([Type.Literal(false), Type.Integer({ minimum: 1, maximum: 64 }), Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })], { default: false }),
   /** Set: GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`. */
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   /** Longest a graceful shutdown may take (requests in flight, jobs, stores) before the process exits anyway. */
@@ -55,7 +68,7 @@ const Env = Type.Object({
   /** Where the Stripe client sends its calls (tests: stripe-mock); default Stripe's own API. */
   STRIPE_API_BASE: Type.Optional(Type.String({ pattern: '^https?://[^\\s/]+' })),
   // Integrations (plugins/webhooks, tracker, ai-providers; docs/integrations.md).
-  /** Hostnames (comma-separated, exact) the SSRF guard lets webhooks and chat reach whatever they resolve to. */
+  /** Host names (exact), addresses and CIDRs (comma-separated) the SSRF guard lets webhooks and chat reach although not public. */
   WEBHOOK_ALLOWED_HOSTS: Type.String({ default: '' }),
   /** A PEM file of extra CA certificates trusted for outbound HTTPS (tests: a self-signed receiver). */
   OUTBOUND_EXTRA_CA_FILE: Type.Optional(Type.String({ minLength: 1 })),
@@ -107,7 +120,7 @@ export interface Config extends EnvConfig {
   operator: OperatorConfig;
 }
 
-export class ConfigError extends Error {}
+export { ConfigError };
 
 /** The JSON type a variable's schema declares: how its string from the environment is read. */
 const typeOf = (key: string) => (Env.properties as Record<string, { type?: string }>)[key]?.type;
@@ -118,12 +131,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   for (const key of Object.keys(Env.properties)) {
     const value = env[key];
     if (value === undefined || value === '') continue;
+    if (key === 'TRUST_PROXY') { raw[key] = parseTrustProxy(value); continue; }
     const type = typeOf(key);
     if (type === 'integer' || type === 'number') raw[key] = /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
     else if (type === 'boolean') raw[key] = value === 'true' || value === '1';
     else raw[key] = value;
   }
   Object.assign(raw, overrides);
+  if (raw.TRUST_PROXY === true) parseTrustProxy('true');
+  if (raw.TRUST_PROXY === 0) raw.TRUST_PROXY = false;
   const withDefaults = Value.Default(Env, raw) as Record<string, unknown>;
   const errors = [...Value.Errors(Env, withDefaults)];
   if (errors.length) {
@@ -133,6 +149,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     throw new ConfigError(`Configuration error: ${name} ${shown}`);
   }
   const cfg = withDefaults as EnvConfig;
+  for (const key of ['WEBHOOK_ALLOWED_HOSTS', 'EXECUTOR_ALLOWED_HOSTS'] as const) {
+    try { parseAllowList(cfg[key]); } catch (e) { throw new ConfigError(`Configuration error: ${key} is invalid (${(e as Error).message})`); }
+  }
   for (const key of ['SCM_WEB_URL', 'SCM_API_URL'] as const) {
     // Plain http only for loopback hosts (tests against local fakes): a token never crosses a network unencrypted.
     const url = new URL(cfg[key]);

@@ -11,6 +11,7 @@ import type { AppContext } from '../../core/context.ts';
 import type { ScanService } from '../scans/service.ts';
 import { ConfigProblem, failureMessage } from '../scans/scan-job.ts';
 import { detectDrift, type ScanInput, type ScanOutcome } from '../../runner-agent/src/engine/index.ts';
+import type { CloneGuard } from '../../runner-agent/src/engine/types.ts';
 export interface ExecutorSettings {
   concurrency: number;
   endpoint: string | undefined;
@@ -25,11 +26,13 @@ export interface ExecutorSettings {
   timeoutMs: number;
   /** Injected in tests; detectDrift otherwise. */
   detect?: (input: ScanInput) => Promise<ScanOutcome>;
+  /** What a clone may reach from here (clone-guard.ts); absent only in tests that inject `detect`. */
+  cloneGuard?: CloneGuard;
 }
 
 export type ExecuteOutcome = 'ran' | 'failed' | 'skipped:gone' | 'skipped:not-pending' | 'skipped:runners' | 'skipped:claimed';
 
-const LOCAL_REFUSED = 'repositoryUrl points at a local path, which the built-in executor does not read: use a git URL (https://, ssh://), or give the config runnerLabels so a self-hosted runner with access to that path scans it';
+const LOCAL_REFUSED = 'repositoryUrl points at a local path, which the built-in executor does not read: use an https:// git URL, or give the config runnerLabels so a self-hosted runner with access to that path scans it';
 const isLocal = (source: ScanInput['source']) => source.kind === 'path' || /^file:/i.test(source.url);
 
 const SHUTDOWN = 'The service stopped while the scan was running; trigger the scan again';
@@ -51,7 +54,10 @@ export function createExecutor(ctx: AppContext, scans: Pick<ScanService, 'execut
     const timer = setTimeout(() => abort.abort(Object.assign(new Error('timeout'), { name: 'TimeoutError' })), settings.timeoutMs);
     const run = (async () => {
       try {
-        const outcome = await detect({ ...input, ...(settings.ca && input.provider !== 'cloud_a' ? { ca: settings.ca } : {}), signal: abort.signal });
+        const outcome = await detect({
+          ...input, ...(settings.ca && input.provider !== 'cloud_a' ? { ca: settings.ca } : {}),
+          ...(settings.cloneGuard ? { cloneGuard: settings.cloneGuard } : {}), confined: true, signal: abort.signal,
+        });
         await execution.record(orgId, scanId, { status: 'completed', drifts: outcome.drifts, inventory: outcome.inventory });
         ctx.log.info({ orgId, scanId, drifts: outcome.drifts.length, resources: outcome.resourcesScanned, ms: outcome.stats.durationMs }, 'scan completed');
         return 'ran' as const;

@@ -9,7 +9,8 @@
 // BENCH_STRIPE=1 (billing: stripe-mock and the test webhook secret),
 // BENCH_LOG (default info: request logs written as in production, to /dev/null; off: none),
 // BENCH_TRUST_PROXY=1 (the login scenario: the Auth limit is per client IP, so the load
-// generator sends a distinct X-Forwarded-For per request; TRUST_PROXY is ordinary config).
+// generator sends a distinct X-Forwarded-For per request; TRUST_PROXY names the loopback
+// load generator as the proxy, ordinary config).
 import Fastify, { type FastifyInstance } from 'fastify';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,7 +39,7 @@ async function real(): Promise<{ app: FastifyInstance; cleanup(): Promise<void> 
   const prefix = process.env.BENCH_PREFIX ?? `${db}:`;
   const config = loadConfig({}, {
     MONGODB_URI: mongoUri, REDIS_URL: redisUrl, MONGODB_DB: db, REDIS_KEY_PREFIX: prefix,
-    NODE_ENV: 'production', LOG_LEVEL: 'silent', TRUST_PROXY: process.env.BENCH_TRUST_PROXY === '1',
+    NODE_ENV: 'production', LOG_LEVEL: 'silent', TRUST_PROXY: process.env.BENCH_TRUST_PROXY === '1' ? ['127.0.0.1', '::1'] : false,
     MAIL_OUTBOX_DIR: join(REPO, '.data', 'bench', 'outbox', db), ...TEST_SECRETS,
     // As `npm start` runs on the embedded database: GIN indexes for equality reads (FERRETDB_POSTGRES_URL= turns them off).
     ...(postgresUrl ? { FERRETDB_POSTGRES_URL: postgresUrl } : {}),

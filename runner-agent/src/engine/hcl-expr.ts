@@ -3,6 +3,7 @@
 // variables, locals and each.key/each.value, index and attribute steps, toset/tolist/tomap, and
 // quoted or list literals. Anything else (functions, arithmetic, data sources) is not a literal:
 // undefined, and the caller tries its next source. No guessing.
+import { templateLiteral } from './hcl-string.ts';
 import { isObject } from './values.ts';
 
 export interface Scope {
@@ -17,7 +18,9 @@ const MAX_DEPTH = 16; // locals referring to locals; a cycle stops here
 export function evaluate(v: unknown, scope: Scope, depth = 0): unknown {
   if (depth > MAX_DEPTH) return undefined;
   if (typeof v === 'string') {
-    if (!v.includes('${')) return v;
+    // `$${x}` is the literal text `${x}`: hcl2json gives strings in template form (hcl-string.ts).
+    const literal = templateLiteral(v);
+    if (literal !== undefined) return literal;
     const whole = /^\$\{([^]*)\}$/.exec(v);
     // "${a}-${b}" and "x-${a}" templates are not followed: regions are whole references.
     if (!whole || whole[1].includes('${')) return undefined;
@@ -30,8 +33,10 @@ export function evaluate(v: unknown, scope: Scope, depth = 0): unknown {
   if (isObject(v)) {
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v)) {
-      out[k] = evaluate(x, scope, depth + 1);
-      if (out[k] === undefined) return undefined;
+      const key = templateLiteral(k);
+      if (key === undefined) return undefined; // a computed key
+      out[key] = evaluate(x, scope, depth + 1);
+      if (out[key] === undefined) return undefined;
     }
     return out;
   }

@@ -8,6 +8,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from '@cdktf/hcl2json';
 import { jsonProblem, ScanError } from './errors.ts';
+import { templateLiteral } from './hcl-string.ts';
 import { insideCheckout } from './paths.ts';
 import { isObject } from './values.ts';
 
@@ -40,8 +41,8 @@ export interface RootModule {
 
 type Json = Record<string, unknown>;
 const blocks = (v: unknown): Json[] => (Array.isArray(v) ? v.filter(isObject) : isObject(v) ? [v] : []);
-/** A literal string (interpolations such as "${var.region}" are not literals). */
-const literal = (v: unknown): string | undefined => (typeof v === 'string' && !v.includes('${') ? v : undefined);
+/** A literal string (interpolations such as "${var.region}" are not literals; `$${` is a literal `${`). */
+const literal = (v: unknown): string | undefined => (typeof v === 'string' ? templateLiteral(v) : undefined);
 
 const CONFIG = /\.(tf|tofu)(\.json)?$/;
 /** OpenTofu reads `x.tofu` instead of `x.tf` when both exist (and `.tofu.json` instead of `.tf.json`). */

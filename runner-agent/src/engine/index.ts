@@ -86,7 +86,7 @@ export async function detectDrift(input: ScanInput): Promise<ScanOutcome> {
   const roots = rootPaths(input.iacPaths);
 
   progress('source', 0, 1);
-  const repo = await checkout(input.source, signal);
+  const repo = await checkout(input.source, signal, input.cloneGuard);
   let aws: AwsContext | undefined;
   try {
     progress('source', 1, 1);
@@ -175,7 +175,7 @@ async function detectRestDrift(input: ScanInput, started: number): Promise<ScanO
   const roots = rootPaths(input.iacPaths);
   const setup = await restSetup(input);
   progress('source', 0, 1);
-  const repo = await checkout(input.source, signal).catch(async (e: unknown) => { await setup.close(); throw e; });
+  const repo = await checkout(input.source, signal, input.cloneGuard).catch(async (e: unknown) => { await setup.close(); throw e; });
   try {
     progress('source', 1, 1);
     const { ignore, stats, modules } = await prepare(input, repo, roots, progress);
@@ -238,7 +238,7 @@ async function scanWithTofu(
     input.onProgress?.({ phase: 'plan', done: i, total: modules.length });
     let plan: unknown;
     try {
-      plan = await runRefreshOnlyPlan({ bin, repoRoot, modulePath: roots[i], module: mod, credentials, endpoint: input.endpoint, signal: input.signal });
+      plan = await runRefreshOnlyPlan({ bin, repoRoot, modulePath: roots[i], module: mod, credentials, endpoint: input.endpoint, signal: input.signal, confine: input.confined === true });
     } catch (e) {
       checkAbort(input.signal);
       // The SDK path still gives an answer; the reason is kept for the scan record.

@@ -14,6 +14,8 @@ import { GOOGLE_READERS } from './cloud/google/index.ts';
 import { stateView } from './cloud/rest/compare.ts';
 import { compareAttributes } from './diff.ts';
 import type { RootModule } from './hcl.ts';
+import { hclString } from './hcl-string.ts';
+import { confineConfiguration, copyConfined } from './tofu-confine.ts';
 import type { IgnoreRules } from './ignore.ts';
 import { moduleOf, parseAddress } from './address.ts';
 import { classify } from './rules.ts';
@@ -107,6 +109,8 @@ export interface TofuRun {
   /** cloud_a endpoint override (moto). */
   endpoint?: string;
   signal?: AbortSignal;
+  /** On the service host: the copy keeps links inside it and the configuration is checked first (tofu-confine.ts). */
+  confine?: boolean;
 }
 
 function exec(bin: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<string> {
@@ -119,7 +123,6 @@ function exec(bin: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, 
   });
 }
 
-const hclString = (s: string) => JSON.stringify(s);
 
 /** Provider and backend settings that point the run at an endpoint override (moto). */
 function endpointFiles(mod: RootModule, endpoint: string): { provider: [string, string]; backend?: string } {
@@ -143,8 +146,13 @@ function endpointFiles(mod: RootModule, endpoint: string): { provider: [string, 
 export async function runRefreshOnlyPlan(run: TofuRun): Promise<unknown> {
   const scratch = await mkdtemp(path.join(tmpdir(), 'drift-tofu-'));
   try {
-    await cp(run.repoRoot, scratch, { recursive: true, filter: (src) => !/(^|\/)(\.git|\.terraform)(\/|$)/.test(path.relative(run.repoRoot, src)) });
     const dir = path.join(scratch, run.modulePath);
+    if (run.confine) {
+      await copyConfined(run.repoRoot, scratch);
+      await confineConfiguration(scratch, dir);
+    } else {
+      await cp(run.repoRoot, scratch, { recursive: true, filter: (src) => !/(^|\/)(\.git|\.terraform)(\/|$)/.test(path.relative(run.repoRoot, src)) });
+    }
     const c = run.credentials;
     const env: NodeJS.ProcessEnv = 'env' in c ? { ...process.env, ...c.env, TF_IN_AUTOMATION: '1', TF_INPUT: '0', CHECKPOINT_DISABLE: '1' } : {
       ...process.env,

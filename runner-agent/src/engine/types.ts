@@ -11,6 +11,10 @@ export type ChangeType = 'changed' | 'deleted';
 
 export interface AwsCredentials { accessKeyId: string; secretAccessKey: string; region: string; sessionToken?: string }
 
+/** What a confined clone runs: the normalised URL, and `-c` settings for git. */
+export interface CloneTarget { url: string; config: string[] }
+export type CloneGuard = (url: string) => Promise<CloneTarget>;
+
 export interface ScanInput {
   source: { kind: 'git'; url: string; branch: string } | { kind: 'path'; path: string };
   /** Folders inside the repository holding .tf files, each a root module ([] = repository root). */
@@ -34,6 +38,19 @@ export interface ScanInput {
   addresses?: string[];
   /** Run a refresh-only plan with `tofu` or `terraform` when one is on PATH. */
   useTofu?: boolean;
+  /**
+   * The built-in executor's confinement (plugins/executor/clone-guard.ts): checks a git URL
+   * before the clone and returns the URL to clone with the git settings that pin it (protocols,
+   * redirects, the checked address); throws a ScanError when refused. Absent on self-hosted
+   * runners, which clone internal hosts on purpose.
+   */
+  cloneGuard?: CloneGuard;
+  /**
+   * The scan runs on the service host (the built-in executor): a tofu/terraform plan copies the
+   * repository without links leading out and refuses configurations that read the host, run
+   * programs or choose addresses (tofu-confine.ts).
+   */
+  confined?: boolean;
   signal?: AbortSignal;
   onProgress?: (p: { phase: string; done: number; total: number }) => void;
 }

@@ -13,11 +13,18 @@ const REFUSED = [
   'https://2130706433/', 'https://0x7f000001/', 'https://0177.0.0.1/', 'https://127.1/', 'https://[::ffff:127.0.0.1]/', 'https://[::ffff:7f00:1]/',
   'https://[::ffff:169.254.169.254]/', 'https://0.0.0.0/', 'https://[::]/', 'https://100.64.0.1/', 'https://[fd00::1]/', 'https://[fe80::1]/',
   'https://[fd00:ec2::254]/', 'https://224.0.0.1/', 'https://255.255.255.255/', 'https://localhost/hook', 'https://LOCALHOST./hook',
+  // IPv6 forms that carry a private IPv4 address (issue 32 point 8): IPv4-compatible, NAT64 (well-known
+  // and local-use prefixes), 6to4, Teredo, SIIT, and the other non-public IPv6 ranges.
+  'https://[::127.0.0.1]/', 'https://[::7f00:1]/', 'https://[::10.0.0.1]/', 'https://[64:ff9b::7f00:1]/', 'https://[64:ff9b::127.0.0.1]/',
+  'https://[64:ff9b:1::a00:1]/', 'https://[2002:7f00:1::]/', 'https://[2002:a9fe:a9fe::1]/', 'https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/',
+  'https://[::ffff:0:7f00:1]/', 'https://[fe80::1%25eth0]/', 'https://[fc00::1]/', 'https://[ff02::1]/', 'https://[2001:db8::1]/', 'https://[100::1]/',
 ];
 
 t.test('isPublicAddress: only public unicast', async (t) => {
-  for (const a of ['127.0.0.1', '::1', '10.1.1.1', '172.20.0.1', '192.168.0.1', '169.254.169.254', '100.100.100.200', 'fd00::1', 'fe80::1', '::ffff:10.0.0.1', '0.0.0.0', '::']) t.notOk(isPublicAddress(a), a);
-  for (const a of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8']) t.ok(isPublicAddress(a), a);
+  for (const a of ['127.0.0.1', '::1', '10.1.1.1', '172.20.0.1', '192.168.0.1', '169.254.169.254', '100.100.100.200', 'fd00::1', 'fe80::1', '::ffff:10.0.0.1', '0.0.0.0', '::',
+    '::127.0.0.1', '::7f00:1', '64:ff9b::7f00:1', '64:ff9b:1::a9fe:a9fe', '2002:7f00:1::', '2002:c0a8:101::1', '2001:0:4136:e378:8000:63bf:80ff:fffe', 'fc00::1']) t.notOk(isPublicAddress(a), a);
+  // NAT64 and 6to4 addresses of public IPv4 hosts stay reachable (an IPv6-only host with DNS64 gets these).
+  for (const a of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1']) t.ok(isPublicAddress(a), a);
 });
 
 t.test('webhook and chat URLs refused whatever the notation (no allow-list)', async (t) => {
@@ -29,7 +36,7 @@ t.test('webhook and chat URLs refused whatever the notation (no allow-list)', as
     t.equal(res.statusCode, 400, `webhook ${url}: 400`);
     t.match(res.json().error.message, /Refused/);
   }
-  for (const url of ['https://127.0.0.1/services/T/B/X', 'https://[::1]/x', 'https://169.254.169.254/', 'https://2130706433/']) {
+  for (const url of ['https://127.0.0.1/services/T/B/X', 'https://[::1]/x', 'https://169.254.169.254/', 'https://2130706433/', 'https://[::127.0.0.1]/x', 'https://[64:ff9b::a9fe:a9fe]/x', 'https://[2002:7f00:1::]/x']) {
     const res = await b.app.inject({ method: 'PUT', url: '/api/auth/chat', headers: bearer(owner.token), payload: { webhookUrl: url } });
     t.equal(res.statusCode, 400, `chat ${url}: 400`);
   }

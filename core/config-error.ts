@@ -1,0 +1,2 @@
+/** A bad or missing configuration value: the process stops with this message (core/config.ts). */
+export class ConfigError extends Error {}
