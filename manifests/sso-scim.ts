@@ -6,7 +6,7 @@
 import { Type } from 'typebox';
 import { defineManifest, type RouteSpec } from '../core/manifest.ts';
 import {
-  BulkBody, CreateScimToken, DomainBody, DomainList, DomainParams, DomainView, ExchangeAnswer, ExchangeBody, GroupMappingList, GroupMappingView, ListQuery, MappingBody, MessageView,
+  BulkBody, ConfirmLinkBody, CreateScimToken, DomainBody, LinkList, LinkParams, LinkView, StartLinkAnswer, StartLinkBody, DomainList, DomainParams, DomainView, ExchangeAnswer, ExchangeBody, GroupMappingList, GroupMappingView, ListQuery, MappingBody, MessageView,
   PatchBody, SamlLoginQuery, ScimGroupBody, ScimIdParams, ScimResource, ScimTokenCreated, ScimTokenList, ScimUserBody,
   SsoConfigBody, SsoConfigRead, SsoConfigView, Success, TokenParams,
 } from '../plugins/sso-scim/schemas.ts';
@@ -36,6 +36,18 @@ export default defineManifest({
     { id: 'ssoExchange', method: 'POST', url: '/sso/exchange', auth: 'none', orgContext: false, rateLimit: 'auth', audit: false,
       summary: 'Exchanges the one-time code of the SAML callback (one use, 60 seconds) for a session: {token, refreshToken, user}; 401 invalid_token otherwise',
       body: ExchangeBody, response: { 200: ExchangeAnswer }, handler: 'exchange' },
+
+    { id: 'startSsoLink', method: 'POST', url: '/sso/links', auth: 'user', orgContext: false, rateLimit: 'auth', audit: false,
+      summary: "Starts linking the signed-in account to an organization's identity provider: the IdP URL to send the browser to; 404 SSO not configured for this organization",
+      body: StartLinkBody, response: { 200: StartLinkAnswer }, handler: 'startLink' },
+    { id: 'confirmSsoLink', method: 'POST', url: '/sso/links/confirm', auth: 'user', orgContext: false, rateLimit: 'auth',
+      audit: { action: 'sso.link_created', org: (r: { orgId: string }) => r.orgId },
+      summary: 'Confirms the link with the code of the confirm page (the same user who started it, once, 5 minutes); 401 invalid_token otherwise, 409 sso.link_taken when the identity is linked to another account',
+      body: ConfirmLinkBody, response: { 201: LinkView }, handler: 'confirmLink' },
+    { id: 'listSsoLinks', method: 'GET', url: '/sso/links', auth: 'user', orgContext: false, summary: "The signed-in account's links to identity providers",
+      response: { 200: LinkList }, handler: 'listLinks' },
+    { id: 'deleteSsoLink', method: 'DELETE', url: '/sso/links/:orgId', auth: 'user', orgContext: false, audit: 'sso.link_removed',
+      summary: "Removes the account's link to that organization's identity provider", params: LinkParams, response: { 200: Success }, handler: 'deleteLink' },
 
     { id: 'listSsoDomains', method: 'GET', url: '/sso/domains', ...admin, summary: "The organization's email domains, each pending or verified, with the DNS TXT record that proves it",
       response: { 200: DomainList }, handler: 'listDomains' },

@@ -5,10 +5,20 @@ import manifest from '../../manifests/sso-scim.ts';
 import { createSsoScimStore } from './store.ts';
 import { createDomainStore } from './domain-store.ts';
 import { createDomains, dnsTxtLookup } from './domains.ts';
+import { createLinkStore } from './link-store.ts';
+import { createLinks } from './links.ts';
+import { createSsoAccounts } from './sso-accounts.ts';
 import { createSaml } from './saml.ts';
 import { createScim } from './scim.ts';
 import { createSsoService } from './service.ts';
 import { discovery } from './discovery.ts';
+import { unauthorized } from '../../core/errors.ts';
+import type { Principal } from '../../core/guards/principal.ts';
+
+const userOf = (principal: Principal | undefined): string => {
+  if (!principal?.userId) throw unauthorized('This route needs a user');
+  return principal.userId;
+};
 
 export default definePlugin({
   manifest,
@@ -22,9 +32,11 @@ export default definePlugin({
     const domainStore = createDomainStore(ctx.db);
     const domains = createDomains(domainStore, dnsTxtLookup(ctx.config.DNS_SERVERS), { onUnverified: (orgId, domain) => store.pullEnforcedDomain(orgId, domain) });
     const scim = createScim({ ctx, store, auth, base });
-    const sso = createSsoService(ctx, store, auth, saml, scim, domains, callbackUrl);
+    const linkStore = createLinkStore(ctx.db);
+    const links = createLinks(ctx, linkStore, saml, auth, (orgId) => store.config(orgId));
+    const sso = createSsoService(ctx, store, auth, saml, scim, domains, links, createSsoAccounts(auth, domains, links), callbackUrl);
     const disco = discovery(base, ctx.config.BODY_LIMIT);
-    ctx.onOrgDelete(async (orgId) => { await Promise.all([store.removeOrg(orgId), domainStore.removeOrg(orgId)]); });
+    ctx.onOrgDelete(async (orgId) => { await Promise.all([store.removeOrg(orgId), domainStore.removeOrg(orgId), linkStore.removeOrg(orgId)]); });
 
     return {
       handlers: {
@@ -44,6 +56,10 @@ export default definePlugin({
           return reply.redirect(target, 302);
         },
         exchange: ({ body }) => sso.exchange(body.code),
+        startLink: ({ principal, body }) => links.start(userOf(principal), body.orgId),
+        confirmLink: ({ principal, body }) => links.confirm(userOf(principal), body.code),
+        listLinks: ({ principal }) => links.list(userOf(principal)),
+        deleteLink: ({ principal, params }) => links.remove(userOf(principal), params.orgId),
 
         listTokens: ({ org }) => sso.listTokens(org.id),
         createToken: ({ org, body }) => sso.createToken(org.id, body.label),
