@@ -56,10 +56,10 @@ export default definePlugin({
           return reply.redirect(target, 302);
         },
         exchange: ({ body }) => sso.exchange(body.code),
-        startLink: ({ principal, body }) => links.start(userOf(principal), body.orgId),
-        confirmLink: ({ principal, body }) => links.confirm(userOf(principal), body.code),
-        listLinks: ({ principal }) => links.list(userOf(principal)),
-        deleteLink: ({ principal, params }) => links.remove(userOf(principal), params.orgId),
+        startLink: ({ principal, org }) => links.start(userOf(principal), org.id),
+        confirmLink: ({ principal, org, body }) => links.confirm(userOf(principal), org.id, body.code),
+        listLinks: ({ principal, org }) => links.list(userOf(principal), org.id),
+        deleteLink: ({ principal, org }) => links.remove(userOf(principal), org.id),
 
         listTokens: ({ org }) => sso.listTokens(org.id),
         createToken: ({ org, body }) => sso.createToken(org.id, body.label),

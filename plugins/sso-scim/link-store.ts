@@ -16,7 +16,6 @@ export function createLinkStore(db: Database) {
   return {
     byNameId: (orgId: string, nameId: string) => links.findOne({ orgId, nameId }),
     byUser: (userId: string, orgId: string) => links.findOne({ userId, orgId }),
-    ofUser: (userId: string) => links.find({ userId }).sort({ userId: 1, orgId: 1 }).limit(500).toArray(),
     /** False when the identity is linked to an account already (unique index: exactly once). */
     async insert(link: SsoLink): Promise<boolean> {
       try {

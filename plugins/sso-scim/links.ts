@@ -1,9 +1,9 @@
 // Linking an identity provider to one's own account (docs/sso-scim.md#linking-an-account).
 // The organization's IdP may sign in an existing account outside the domains it verified only
-// when the account holder asked for it: signed in with their own credentials, they start a
-// link (POST /sso/links), sign in at the IdP, and the callback sends their browser to the
-// confirm page with a one-time code; POST /sso/links/confirm with the same user's session
-// records (user, organization, NameID). The code alone is useless to anyone else (it names the
+// when the account holder asked for it: signed in with their own credentials, as a member of
+// the organization, they start a link (POST /sso/links), sign in at the IdP, and the callback
+// sends their browser to the confirm page with a one-time code; POST /sso/links/confirm with the
+// same user's session records (user, organization, NameID). The code alone is useless to anyone else (it names the
 // user who started), and the IdP's signed answer names the identity, so neither side can link
 // the other's.
 import type { AppContext } from '../../core/context.ts';
@@ -15,7 +15,6 @@ import type { Saml } from './saml.ts';
 import type { SsoConfig } from './store.ts';
 
 export const LINK_CODE_TTL_MS = 5 * 60_000;
-const ID = /^[a-f0-9]{24}$/;
 
 interface Pending { userId: string; orgId: string; nameId: string }
 
@@ -28,9 +27,8 @@ export function createLinks(ctx: AppContext, store: LinkStore, saml: Saml, auth:
   return {
     /** POST /sso/links: the IdP's URL with an AuthnRequest bound to the signed-in user. */
     async start(userId: string, orgId: string) {
-      const config = ID.test(orgId) ? await configOf(orgId) : null;
-      const org = config?.enabled ? await ctx.tenancy.org(orgId) : null;
-      if (!config?.enabled || !org) throw new AppError('not_found', { message: 'SSO not configured for this organization' });
+      const config = await configOf(orgId);
+      if (!config?.enabled) throw new AppError('not_found', { message: 'SSO not configured for this organization' });
       return { redirectUrl: await saml.loginUrl(config, orgId, userId) };
     },
     /** The callback's answer to a link request: a one-time code for the confirm page. */
@@ -40,10 +38,10 @@ export function createLinks(ctx: AppContext, store: LinkStore, saml: Saml, auth:
       return code;
     },
     /** POST /sso/links/confirm: only the user who started the link confirms it, once. */
-    async confirm(userId: string, code: string) {
+    async confirm(userId: string, orgId: string, code: string) {
       const raw = await redis.get(codeKey(code));
       const pending = raw ? JSON.parse(raw) as Pending : null;
-      if (!pending || pending.userId !== userId) throw invalid();
+      if (!pending || pending.userId !== userId || pending.orgId !== orgId) throw invalid();
       if (!(await redis.getdel(codeKey(code)))) throw invalid();
       const existing = await store.byNameId(pending.orgId, pending.nameId);
       if (existing?.userId === userId) return view(existing);
@@ -54,9 +52,12 @@ export function createLinks(ctx: AppContext, store: LinkStore, saml: Saml, auth:
       if (!(await store.insert(link))) throw new AppError('sso.link_taken');
       return view(link);
     },
-    list: async (userId: string) => ({ links: (await store.ofUser(userId)).map(view) }),
+    async list(userId: string, orgId: string) {
+      const link = await store.byUser(userId, orgId);
+      return { links: link ? [view(link)] : [] };
+    },
     async remove(userId: string, orgId: string) {
-      if (!(await store.remove(userId, orgId))) throw new AppError('not_found', { message: 'No link to this organization' });
+      if (!(await store.remove(userId, orgId))) throw new AppError('not_found', { message: "No link to this organization's identity provider" });
       return { success: true as const };
     },
     /** The account an identity of this organization is linked to; a link whose account is gone is dropped. */

@@ -128,7 +128,10 @@ export function createSsoService(ctx: AppContext, store: SsoScimStore, auth: Aut
         }
         await saml.spendRequest(facts.inResponseTo!);
         // A link request: the user who started it confirms the identity on the confirm page.
-        if (linkUserId) return `${frontend}/auth/sso-link?code=${encodeURIComponent(await links.issueCode({ userId: linkUserId, orgId: target, nameId: email }))}`;
+        if (linkUserId) {
+          const code = await links.issueCode({ userId: linkUserId, orgId: target, nameId: email });
+          return `${frontend}/auth/sso-link?code=${encodeURIComponent(code)}&orgId=${target}`;
+        }
         const account = await accounts.resolve(target, email, name);
         const m = await ctx.tenancy.store.findMembership(target, account.userId);
         if (m?.deactivated) throw new SamlFailure('user_deactivated');

@@ -74,30 +74,43 @@ t.test('an IdP signs in only accounts its organization owns or that linked it', 
   t.test('the account holder links the IdP themselves', async (t) => {
     const holder = await register(app, uniqueEmail('holder').replace('example.com', victimDomain));
     const nameId = `holder-${stamp}@idp-identity.example.test`;
-    const start = () => app.inject({ method: 'POST', url: '/api/sso/links', headers: bearer(holder.token), payload: { orgId: attacker.orgId } });
-    t.equal((await app.inject({ method: 'POST', url: '/api/sso/links', payload: { orgId: attacker.orgId } })).statusCode, 401, 'needs a session');
+    const inOrg = (token: string) => ({ ...bearer(token), 'x-org-id': attacker.orgId });
+    const start = () => app.inject({ method: 'POST', url: '/api/sso/links', headers: inOrg(holder.token) });
+    t.equal((await app.inject({ method: 'POST', url: '/api/sso/links', headers: { 'x-org-id': attacker.orgId } })).statusCode, 401, 'needs a session');
+    const stranger = await register(app);
+    t.equal((await app.inject({ method: 'POST', url: '/api/sso/links', headers: inOrg(stranger.token) })).statusCode, 404, 'only a member of the organization starts a link');
+    // The holder was invited with their own address and accepted: a member, outside the verified domains.
+    await ctx.tenancy.store.insertMembership({ _id: newId(), orgId: attacker.orgId, userId: holder.userId, role: 'member', joinedAt: new Date() });
     const started = await start();
     t.equal(started.statusCode, 200, started.body);
     const back = await flow.answer(attackerIdp, flow.requestIdOf(started.json().redirectUrl), nameId);
     t.equal(back.path, '/auth/sso-link', `the confirm page (${back.location})`);
+    t.equal(new URL(back.location).searchParams.get('orgId'), attacker.orgId, 'naming the organization');
     t.ok(back.code, 'with a one-time code');
     t.equal((await flow.signIn(attackerIdp, attacker.orgId, nameId)).redirect.reason, 'domain_not_verified', 'no link before the holder confirms');
 
-    const confirm = (token: string, code: string) => app.inject({ method: 'POST', url: '/api/sso/links/confirm', headers: bearer(token), payload: { code } });
+    const confirm = (token: string, code: string) => app.inject({ method: 'POST', url: '/api/sso/links/confirm', headers: inOrg(token), payload: { code } });
     const other = await register(app);
-    t.equal((await confirm(other.token, back.code!)).statusCode, 401, "another user's session cannot confirm it");
+    await ctx.tenancy.store.insertMembership({ _id: newId(), orgId: attacker.orgId, userId: other.userId, role: 'admin', joinedAt: new Date() });
+    t.equal((await confirm(other.token, back.code!)).statusCode, 401, "another user's session cannot confirm it (even an admin of the organization)");
+    t.equal((await confirm(holder.token, back.code!)).statusCode, 201, 'the holder can, after that');
+    await app.inject({ method: 'DELETE', url: '/api/sso/links', headers: inOrg(holder.token) });
     const again = await flow.answer(attackerIdp, flow.requestIdOf((await start()).json().redirectUrl), nameId);
     const ok = await confirm(holder.token, again.code!);
     t.equal(ok.statusCode, 201, ok.body);
     t.match(ok.json(), { orgId: attacker.orgId, nameId });
     t.equal((await confirm(holder.token, again.code!)).statusCode, 401, 'a code confirms once');
-    t.match((await app.inject({ method: 'GET', url: '/api/sso/links', headers: bearer(holder.token) })).json().links, [{ orgId: attacker.orgId, nameId }]);
+    const entry = (await flow.auditOf(attacker.orgId, 'sso.link_created'))[0];
+    t.equal(entry?.userId, holder.userId, 'the link is audited in the organization');
+    t.notOk(JSON.stringify(entry).includes(again.code!), 'without the code');
+    t.match((await app.inject({ method: 'GET', url: '/api/sso/links', headers: inOrg(holder.token) })).json().links, [{ orgId: attacker.orgId, nameId }]);
 
     const linked = await flow.signIn(attackerIdp, attacker.orgId, nameId);
     t.equal(linked.session?.user.id, holder.userId, 'the linked identity signs the holder in');
     t.equal((await flow.signIn(attackerIdp, attacker.orgId, holder.email)).redirect.reason, 'account_not_linked', 'the link is for its NameID only');
 
-    t.equal((await app.inject({ method: 'DELETE', url: `/api/sso/links/${attacker.orgId}`, headers: bearer(holder.token) })).statusCode, 200, 'unlinked');
+    t.equal((await app.inject({ method: 'DELETE', url: '/api/sso/links', headers: inOrg(holder.token) })).statusCode, 200, 'unlinked');
+    t.equal((await app.inject({ method: 'DELETE', url: '/api/sso/links', headers: inOrg(holder.token) })).statusCode, 404, 'nothing left to unlink');
     t.equal((await flow.signIn(attackerIdp, attacker.orgId, nameId)).session, null, 'no sign-in after unlinking');
   });
 });
