@@ -54,6 +54,11 @@ const Env = Type.Object({
    * client writes left-most (parseTrustProxy).
    */
   TRUST_PROXY: Type.Union([Type.Literal(false), Type.Integer({ minimum: 1, maximum: 64 }), Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })], { default: false }),
+  /**
+   * DNS servers (comma-separated `host` or `host:port`) that SSO domain verification asks for
+   * its TXT records (plugins/sso-scim/domains.ts); empty: the system's resolvers.
+   */
+  DNS_SERVERS: Type.String({ default: '' }),
   /** Set: GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`. */
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   /** Longest a graceful shutdown may take (requests in flight, jobs, stores) before the process exits anyway. */

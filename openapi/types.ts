@@ -3119,6 +3119,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sso/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in account's link to this organization's identity provider (none or one) */
+        get: operations["listSsoLinks"];
+        put?: never;
+        /** Starts linking the signed-in account to this organization's identity provider: the IdP URL to send the browser to; 404 SSO not configured for this organization */
+        post: operations["startSsoLink"];
+        /** Removes the account's link to this organization's identity provider; 404 when there is none */
+        delete: operations["deleteSsoLink"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sso/links/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Confirms the link with the code of the confirm page (the same user who started it, in the same organization, once, 5 minutes); 401 invalid_token otherwise, 409 sso.link_taken when the identity is linked to another account */
+        post: operations["confirmSsoLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sso/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's email domains, each pending or verified, with the DNS TXT record that proves it */
+        get: operations["listSsoDomains"];
+        put?: never;
+        /** Adds a domain to verify and answers the TXT record to publish (_drift-verification.<domain>); 400 not a domain name (wildcards and IP addresses are refused) */
+        post: operations["addSsoDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sso/domains/{domain}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Looks the TXT record up in DNS: found, the domain is verified; 409 sso.domain_record_missing (what to publish), 409 sso.domain_taken (verified by another organization) */
+        post: operations["verifySsoDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sso/domains/{domain}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Removes the domain: it is no longer verified, no longer enforced, and its accounts no longer sign in through this organization by domain */
+        delete: operations["deleteSsoDomain"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/scim/tokens": {
         parameters: {
             query?: never;
@@ -3708,7 +3796,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Assertion Consumer Service (HTTP-POST, form field SAMLResponse): 302 to {FRONTEND_URL}/auth/callback?code=<code>, or /auth/error?reason=<reason> */
+        /** Assertion Consumer Service (HTTP-POST, form field SAMLResponse): 302 to {FRONTEND_URL}/auth/callback?code=<code>, /auth/sso-link?code=<code> (a link request), or /auth/error?reason=<reason> (account_not_linked, domain_not_verified, ...) */
         post: operations["samlCallback"];
         delete?: never;
         options?: never;
@@ -22167,6 +22255,549 @@ export interface operations {
                             email: string;
                             role: string;
                         };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listSsoLinks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        links: {
+                            orgId: string;
+                            /** @description The NameID the identity provider asserted */
+                            nameId: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    startSsoLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The identity provider's sign-in URL; the callback then sends the browser to {FRONTEND_URL}/auth/sso-link?code=<code>&orgId=<orgId> */
+                        redirectUrl: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteSsoLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    confirmSsoLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        orgId: string;
+                        /** @description The NameID the identity provider asserted */
+                        nameId: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listSsoDomains: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        domains: {
+                            domain: string;
+                            status: "pending" | "verified";
+                            record: {
+                                /** @description _drift-verification.<domain> */
+                                name: string;
+                                /** @enum {string} */
+                                type: "TXT";
+                                /** @description drift-verification=<token>: publish it as a TXT record at name */
+                                value: string;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            verifiedAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    addSsoDomain: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description An email domain of the organization (example.com); Unicode names are stored as punycode */
+                    domain: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        domain: string;
+                        status: "pending" | "verified";
+                        record: {
+                            /** @description _drift-verification.<domain> */
+                            name: string;
+                            /** @enum {string} */
+                            type: "TXT";
+                            /** @description drift-verification=<token>: publish it as a TXT record at name */
+                            value: string;
+                        };
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        verifiedAt: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    verifySsoDomain: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        domain: string;
+                        status: "pending" | "verified";
+                        record: {
+                            /** @description _drift-verification.<domain> */
+                            name: string;
+                            /** @enum {string} */
+                            type: "TXT";
+                            /** @description drift-verification=<token>: publish it as a TXT record at name */
+                            value: string;
+                        };
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        verifiedAt: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteSsoDomain: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
                     };
                 };
             };

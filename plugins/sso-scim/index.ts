@@ -3,10 +3,22 @@
 import { definePlugin } from '../../core/plugin.ts';
 import manifest from '../../manifests/sso-scim.ts';
 import { createSsoScimStore } from './store.ts';
+import { createDomainStore } from './domain-store.ts';
+import { createDomains, dnsTxtLookup } from './domains.ts';
+import { createLinkStore } from './link-store.ts';
+import { createLinks } from './links.ts';
+import { createSsoAccounts } from './sso-accounts.ts';
 import { createSaml } from './saml.ts';
 import { createScim } from './scim.ts';
 import { createSsoService } from './service.ts';
 import { discovery } from './discovery.ts';
+import { unauthorized } from '../../core/errors.ts';
+import type { Principal } from '../../core/guards/principal.ts';
+
+const userOf = (principal: Principal | undefined): string => {
+  if (!principal?.userId) throw unauthorized('This route needs a user');
+  return principal.userId;
+};
 
 export default definePlugin({
   manifest,
@@ -16,16 +28,25 @@ export default definePlugin({
     const base = `${ctx.config.publicUrl}/api/scim/v2`;
     const callbackUrl = `${ctx.config.publicUrl}/api/sso/saml/callback`;
     const saml = createSaml(ctx, callbackUrl);
+    // Which organization verified which email domain: domains.domainOwner / domains.isVerified.
+    const domainStore = createDomainStore(ctx.db);
+    const domains = createDomains(domainStore, dnsTxtLookup(ctx.config.DNS_SERVERS), { onUnverified: (orgId, domain) => store.pullEnforcedDomain(orgId, domain) });
     const scim = createScim({ ctx, store, auth, base });
-    const sso = createSsoService(ctx, store, auth, saml, scim, callbackUrl);
+    const linkStore = createLinkStore(ctx.db);
+    const links = createLinks(ctx, linkStore, saml, auth, (orgId) => store.config(orgId));
+    const sso = createSsoService(ctx, store, auth, saml, scim, domains, links, createSsoAccounts(auth, domains, links), callbackUrl);
     const disco = discovery(base, ctx.config.BODY_LIMIT);
-    ctx.onOrgDelete((orgId) => store.removeOrg(orgId));
+    ctx.onOrgDelete(async (orgId) => { await Promise.all([store.removeOrg(orgId), domainStore.removeOrg(orgId), linkStore.removeOrg(orgId)]); });
 
     return {
       handlers: {
         getConfig: ({ org }) => sso.getConfig(org.id),
         putConfig: ({ org, body }) => sso.putConfig(org.id, body),
         deleteConfig: ({ org }) => sso.deleteConfig(org.id),
+        listDomains: ({ org }) => domains.list(org.id),
+        addDomain: ({ org, body }) => domains.add(org.id, body.domain),
+        verifyDomain: ({ org, params }) => domains.verify(org.id, params.domain),
+        deleteDomain: ({ org, params }) => domains.remove(org.id, params.domain),
         async samlLogin({ query, reply }) {
           return reply.redirect(await sso.loginUrl(query.orgId, query.RelayState), 302);
         },
@@ -35,6 +56,10 @@ export default definePlugin({
           return reply.redirect(target, 302);
         },
         exchange: ({ body }) => sso.exchange(body.code),
+        startLink: ({ principal, org }) => links.start(userOf(principal), org.id),
+        confirmLink: ({ principal, org, body }) => links.confirm(userOf(principal), org.id, body.code),
+        listLinks: ({ principal, org }) => links.list(userOf(principal), org.id),
+        deleteLink: ({ principal, org }) => links.remove(userOf(principal), org.id),
 
         listTokens: ({ org }) => sso.listTokens(org.id),
         createToken: ({ org, body }) => sso.createToken(org.id, body.label),
