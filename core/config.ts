@@ -32,7 +32,7 @@ const Env = Type.Object({
   EXECUTOR_LOCAL_SOURCES: Type.Boolean({ default: false }),
   // Guardrail plan evaluation runs in worker threads with a time limit (docs/guardrails.md).
   GUARDRAIL_WORKERS: Type.Integer({ minimum: 1, maximum: 16, default: 2 }),
-  GUARDRAIL_EVALUATION_TIMEOUT_MS: Type.Integer({ minimum: 10, maximum: 600_000, default: 2000 }),
+  GUARDRAIL_EVALUATION_TIMEOUT_MS: Type.Integer({ minimum: 10, maximum: 600_000, default: 5000 }),
   DRIFT_CLOUD_A_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://[^\\s/]+' })),
   DRIFT_CLOUD_B_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://[^\\s/]+' })),
   DRIFT_CLOUD_C_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://[^\\s/]+' })),

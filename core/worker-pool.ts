@@ -1,8 +1,10 @@
 // A small pool of worker threads for CPU-bound work that must not hold the request thread:
 // each worker runs one job at a time; a job that runs past its time limit has its worker
 // terminated (V8 stops it wherever it is, even in a tight loop) and replaced, and its caller
-// gets a WorkerTimeoutError. Jobs wait in a bounded queue; past it the caller gets
-// WorkerPoolBusyError at once. Workers start on the first job and never keep the process alive.
+// gets a WorkerTimeoutError. Jobs wait in a bounded queue, taken in turn per key (an
+// organization): one key's backlog delays another key's job by at most one job per worker.
+// Past the bounds (in all, or for one key) the caller gets WorkerPoolBusyError at once.
+// Workers start on the first job and never keep the process alive.
 //
 // The worker module posts {ready: true} once its imports are loaded, then answers each message
 // with {ok: true, value} or {ok: false, message} (see plugins/guardrails/evaluate-worker.ts). A
@@ -19,8 +21,9 @@ export interface WorkerPoolOptions {
   size: number;
   /** A job's limit, from the moment its worker receives it (time in the queue not counted). */
   timeoutMs: number;
-  /** Jobs that may wait for a worker; one more is refused. */
+  /** Jobs that may wait for a worker, in all and per key; one more is refused. */
   maxQueue: number;
+  maxQueuePerKey: number;
 }
 
 export type WorkerReply<T> = { ok: true; value: T } | { ok: false; message: string };
@@ -30,7 +33,8 @@ interface Job<In, Out> { input: In; resolve(v: Out): void; reject(e: Error): voi
 interface Slot<In, Out> { worker: Worker | null; ready: boolean; job: Job<In, Out> | null; timer: NodeJS.Timeout | null }
 
 export interface WorkerPool<In, Out> {
-  run(input: In): Promise<Out>;
+  /** `key` names whose job it is (jobs of different keys are taken in turn). */
+  run(input: In, key?: string): Promise<Out>;
   /** Jobs running now (a test watches it to know a job is in a worker). */
   readonly running: number;
   readonly queued: number;
@@ -39,8 +43,22 @@ export interface WorkerPool<In, Out> {
 
 export function createWorkerPool<In, Out>(opts: WorkerPoolOptions): WorkerPool<In, Out> {
   const slots: Slot<In, Out>[] = Array.from({ length: Math.max(1, opts.size) }, () => ({ worker: null, ready: false, job: null, timer: null }));
-  const queue: Job<In, Out>[] = [];
+  // Waiting jobs per key; a Map keeps insertion order, so moving a key to the end after it
+  // gave a job makes the keys take turns.
+  const queue = new Map<string, Job<In, Out>[]>();
+  let waiting = 0;
   let closed = false;
+
+  function take(): Job<In, Out> | undefined {
+    const first = queue.entries().next();
+    if (first.done) return undefined;
+    const [key, jobs] = first.value;
+    const job = jobs.shift()!;
+    queue.delete(key);
+    if (jobs.length) queue.set(key, jobs);
+    waiting--;
+    return job;
+  }
 
   /** Ends the slot's job (if any) and starts the next queued one on it. */
   function finish(slot: Slot<In, Out>, settle: (job: Job<In, Out>) => void) {
@@ -49,7 +67,7 @@ export function createWorkerPool<In, Out>(opts: WorkerPoolOptions): WorkerPool<I
     slot.job = null;
     slot.timer = null;
     if (job) settle(job);
-    const next = queue.shift();
+    const next = take();
     if (next) start(slot, next);
   }
 
@@ -108,21 +126,28 @@ export function createWorkerPool<In, Out>(opts: WorkerPoolOptions): WorkerPool<I
   }
 
   return {
-    run(input: In) {
+    run(input: In, key = '') {
       return new Promise<Out>((resolve, reject) => {
         if (closed) return reject(new WorkerPoolClosedError('The worker pool is closed'));
         const job = { input, resolve, reject };
         const idle = slots.find((s) => !s.job);
-        if (idle) start(idle, job);
-        else if (queue.length >= opts.maxQueue) reject(new WorkerPoolBusyError(`${opts.size} jobs are running and ${queue.length} are waiting`));
-        else queue.push(job);
+        if (idle) return start(idle, job);
+        const mine = queue.get(key) ?? [];
+        if (waiting >= opts.maxQueue || mine.length >= opts.maxQueuePerKey) {
+          return reject(new WorkerPoolBusyError(`${slots.length} jobs are running and ${waiting} are waiting (${mine.length} of this key)`));
+        }
+        mine.push(job);
+        queue.set(key, mine);
+        waiting++;
       });
     },
     get running() { return slots.filter((s) => s.job).length; },
-    get queued() { return queue.length; },
+    get queued() { return waiting; },
     async close() {
       closed = true;
-      for (const job of queue.splice(0)) job.reject(new WorkerPoolClosedError('The worker pool is closed'));
+      for (const jobs of queue.values()) for (const job of jobs) job.reject(new WorkerPoolClosedError('The worker pool is closed'));
+      queue.clear();
+      waiting = 0;
       await Promise.all(slots.map(async (slot) => {
         const w = slot.worker;
         slot.worker = null;

@@ -175,7 +175,7 @@ export function createGuardrailService(ctx: AppContext, store: GuardrailStore, r
       if (!(await repos.configsOf(orgId, [input.repositoryId])).length) throw notFound('Repository config');
       const guardrails = await store.deployedTo(orgId, input.repositoryId);
       // In a worker thread with a time limit (evaluator.ts): a slow plan never holds other requests.
-      const result = await evaluator.evaluate(input.plan, guardrails);
+      const result = await evaluator.evaluate(orgId, input.plan, guardrails);
       const now = new Date();
       const e: Evaluation = {
         _id: newId(), orgId, repositoryId: input.repositoryId, decision: result.decision, status: result.decision,
