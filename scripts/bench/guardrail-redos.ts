@@ -4,9 +4,12 @@
 // a string of n `a`s) to a repository config. Then, while GET /health is polled every 10 ms
 // from this process, each scenario fires BENCH_REDOS_REQUESTS (default 4) evaluations at once:
 //   baseline   no evaluation at all (BENCH_REDOS_BASELINE_SECONDS, default 5)
+//   control    the same bursts with a harmless plan (Name `aaa`): what ordinary evaluation load
+//              costs /health on this machine, the fair comparison for the attacks
 //   attack-<n> plans whose tags.Name is n `a`s, for each n of BENCH_REDOS_LENGTHS (default 120,100000)
 //   big-<k>    a plan of k resource changes (BENCH_REDOS_BIG, default 5000; 0 skips it), each
 //              with a 120-character Name: the body parsing and the hand-over to the evaluator
+// Each attack scenario repeats its burst for at least BENCH_REDOS_SECONDS (default 5).
 // Reported per scenario: the worst, p99 and median /health latency, the ratio of the worst to
 // the baseline's worst, and the evaluations' statuses and times. Target: no input delays
 // another request by more than 100 ms. No timed assertion (a benchmark reports).
@@ -26,6 +29,8 @@ const REQUESTS = Number(num('BENCH_REDOS_REQUESTS', '4'));
 const BASELINE_S = Number(num('BENCH_REDOS_BASELINE_SECONDS', '5'));
 const LENGTHS = num('BENCH_REDOS_LENGTHS', '120,100000').split(',').map(Number).filter((n) => n > 0);
 const BIG = Number(num('BENCH_REDOS_BIG', '5000'));
+/** Each attack scenario repeats its burst until this long has passed (one burst at least). */
+const MIN_S = Number(num('BENCH_REDOS_SECONDS', '5'));
 
 const log = (line: string) => console.error(`bench guardrail-redos: ${line}`);
 
@@ -102,12 +107,18 @@ async function main() {
     };
     const burst = (changes: number, length: number) => {
       const body = JSON.stringify({ repositoryId: repo, plan: attackPlan(changes, length) });
-      return () => Promise.all(Array.from({ length: REQUESTS }, () => evaluate(body)));
+      return async () => {
+        const until = performance.now() + MIN_S * 1000;
+        const all: { status: number; ms: number }[] = [];
+        do all.push(...await Promise.all(Array.from({ length: REQUESTS }, () => evaluate(body)))); while (performance.now() < until);
+        return all;
+      };
     };
     // Warm-up: one ordinary evaluation, so the first attack does not pay for loading code.
     await evaluate(JSON.stringify({ repositoryId: repo, plan: attackPlan(1, 3) }));
 
     rows.push(await scenario(target.url, 'baseline', async () => { await new Promise((r) => setTimeout(r, BASELINE_S * 1000)); return []; }));
+    rows.push(await scenario(target.url, 'control', burst(1, 3)));
     for (const n of LENGTHS) rows.push(await scenario(target.url, `attack-${n}`, burst(1, n)));
     if (BIG > 0) rows.push(await scenario(target.url, `big-${BIG}`, burst(BIG, 120)));
   } finally {
@@ -115,12 +126,13 @@ async function main() {
     await target.stop();
   }
   const base = rows[0].worstMs;
+  const control = rows[1].worstMs;
   console.log([
-    `Guardrail ReDoS benchmark: pattern ${PATTERN}, ${REQUESTS} evaluations at once per scenario, GET /health every ${POLL_MS} ms, node ${process.version}, ${os.cpus().length} CPUs`,
+    `Guardrail ReDoS benchmark: pattern ${PATTERN}, bursts of ${REQUESTS} evaluations at once for at least ${MIN_S} s per scenario, GET /health every ${POLL_MS} ms, node ${process.version}, ${os.cpus().length} CPUs`,
     `load average before the run: ${loadAvg.map((l) => l.toFixed(2)).join(' ')}`,
     '',
-    table(['scenario', '/health polls', 'worst ms', 'p99 ms', 'p50 ms', 'worst / baseline worst', 'evaluations', 'slowest evaluation ms'],
-      rows.map((r) => [r.scenario, r.polls, r.worstMs, r.p99Ms, r.p50Ms, r.worstMs / base, r.evaluations, r.evaluationMs])),
+    table(['scenario', '/health polls', 'worst ms', 'p99 ms', 'p50 ms', 'worst / baseline worst', 'worst / control worst', 'evaluations', 'slowest evaluation ms'],
+      rows.map((r) => [r.scenario, r.polls, r.worstMs, r.p99Ms, r.p50Ms, r.worstMs / base, r.worstMs / control, r.evaluations, r.evaluationMs])),
     '',
     ...rows.slice(1).map((r) => `${r.scenario}: worst /health ${fmt(r.worstMs)} ms: target (${TARGET_MS} ms) ${r.worstMs <= TARGET_MS ? 'met' : 'NOT met'}`),
   ].join('\n'));
