@@ -1,8 +1,10 @@
 // core/worker-pool.ts with a real worker (test/fixtures/pool-worker.ts): answers, a job past its
 // time limit stopped (a worker spinning in a loop) and replaced, crashes, the bounded queue
-// and its turns per key, close.
+// and its turns per key, close; the guardrail pool's settings.
 import t, { type Test } from 'tap';
 import { createWorkerPool, WorkerPoolBusyError, WorkerPoolClosedError, WorkerTimeoutError } from '../../core/worker-pool.ts';
+import { loadConfig } from '../../core/config.ts';
+import { TEST_SECRETS } from '../helper.ts';
 
 type In = { echo?: unknown; spin?: true; fail?: string; crash?: true };
 const FILE = new URL('../fixtures/pool-worker.ts', import.meta.url);
@@ -47,4 +49,12 @@ t.test('close rejects what waits and what runs', async (t) => {
   await pool.close();
   await Promise.all([running, waiting]);
   await rejectsWith(t, pool.run({ echo: 2 }), WorkerPoolClosedError);
+});
+
+t.test('GUARDRAIL_WORKERS and GUARDRAIL_EVALUATION_TIMEOUT_MS are checked at boot', async (t) => {
+  const base = { MONGODB_URI: 'mongodb://x', REDIS_URL: 'redis://x', ...TEST_SECRETS };
+  t.match(loadConfig({}, base), { GUARDRAIL_WORKERS: 2, GUARDRAIL_EVALUATION_TIMEOUT_MS: 5000 }, 'defaults: 2 workers, 5 s');
+  t.match(loadConfig({ GUARDRAIL_WORKERS: '4', GUARDRAIL_EVALUATION_TIMEOUT_MS: '20000' }, base), { GUARDRAIL_WORKERS: 4, GUARDRAIL_EVALUATION_TIMEOUT_MS: 20000 });
+  for (const bad of ['0', '17', 'two']) t.throws(() => loadConfig({ GUARDRAIL_WORKERS: bad }, base), /Configuration error: GUARDRAIL_WORKERS is invalid/, `refuses GUARDRAIL_WORKERS="${bad}"`);
+  t.throws(() => loadConfig({ GUARDRAIL_EVALUATION_TIMEOUT_MS: '5' }, base), /GUARDRAIL_EVALUATION_TIMEOUT_MS is invalid/);
 });
