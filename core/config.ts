@@ -38,6 +38,9 @@ const Env = Type.Object({
    * although they are not public (internal git hosts), over https or http (core/net-guard.ts).
    */
   EXECUTOR_ALLOWED_HOSTS: Type.String({ default: '' }),
+  // Guardrail plan evaluation runs in worker threads with a time limit (docs/guardrails.md).
+  GUARDRAIL_WORKERS: Type.Integer({ minimum: 1, maximum: 16, default: 2 }),
+  GUARDRAIL_EVALUATION_TIMEOUT_MS: Type.Integer({ minimum: 10, maximum: 600_000, default: 5000 }),
   DRIFT_CLOUD_A_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://[^\\s/]+' })),
   DRIFT_CLOUD_B_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://[^\\s/]+' })),
   DRIFT_CLOUD_C_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://[^\\s/]+' })),

@@ -62,6 +62,9 @@ export const ERRORS = {
   'billing.invalid_signature': [400, 'Invalid signature'],
   'billing.not_configured': [503, 'Billing is not configured'],
   'billing.provider_failed': [500, 'The payment provider failed'],
+  // Guardrails (docs/guardrails.md): a plan evaluation stopped at its time limit, or refused for capacity.
+  'guardrails.evaluation_timeout': [422, 'The plan could not be evaluated within the time limit'],
+  'guardrails.evaluation_busy': [503, 'Plan evaluations are at capacity; retry shortly'],
   // Integrations (docs/integrations.md).
   'tracker.not_configured': [503, 'Tracker integration is not configured'],
   'tracker.not_connected': [409, 'The issue tracker is not connected'],

@@ -5,6 +5,7 @@ import { definePlugin } from '../../core/plugin.ts';
 import manifest from '../../manifests/guardrails.ts';
 import { createGuardrailStore } from './store.ts';
 import { createGuardrailService } from './service.ts';
+import { createEvaluator } from './evaluator.ts';
 import type { PlanDocument } from './plan.ts';
 
 export default definePlugin({
@@ -12,11 +13,16 @@ export default definePlugin({
   needs: ['repo-configs'],
   build(ctx, deps) {
     const store = createGuardrailStore(ctx.db);
-    const service = createGuardrailService(ctx, store, deps['repo-configs']);
+    const evaluator = createEvaluator({ workers: ctx.config.GUARDRAIL_WORKERS, timeoutMs: ctx.config.GUARDRAIL_EVALUATION_TIMEOUT_MS });
+    const service = createGuardrailService(ctx, store, deps['repo-configs'], evaluator);
+    ctx.metrics.gauge('guardrail_evaluations', 'Plan evaluations in the worker threads: running, and waiting for a worker', ['state'], () => [
+      { labels: { state: 'running' }, value: evaluator.running }, { labels: { state: 'queued' }, value: evaluator.queued },
+    ]);
     deps['repo-configs'].onRemove((orgId, configId) => service.forgetRepository(orgId, configId));
     ctx.defineRepositoryRecord('guardrail-evaluation', async (orgId, id) => (await store.evaluation(orgId, id))?.repositoryId ?? null);
     ctx.onOrgDelete((orgId) => service.removeOrg(orgId));
     return {
+      stop: () => evaluator.close(),
       handlers: {
         list: ({ org, query }) => service.list(org.id, query),
         create: ({ org, body }) => service.create(org.id, body),

@@ -2,7 +2,7 @@
 // absent values and values unknown until apply (docs/guardrails.md "Operators"). Pure code:
 // no HTTP, no database, so the evaluation is the same in the service, the tests and the bench.
 import { isDeepStrictEqual } from 'node:util';
-import safeRegex from 'safe-regex2';
+import { patternMatches, patternProblem } from './patterns.ts';
 
 export const OPERATORS = [
   'equals', 'not_equals', 'exists', 'not_exists', 'in', 'not_in', 'contains', 'not_contains',
@@ -23,7 +23,6 @@ const NO_VALUE: ReadonlySet<Operator> = new Set(['exists', 'not_exists']);
 const NEGATIVE: ReadonlySet<Operator> = new Set(['not_equals', 'not_exists', 'not_in', 'not_contains']);
 const NUMERIC: ReadonlySet<Operator> = new Set(['gt', 'gte', 'lt', 'lte']);
 
-export const MAX_PATTERN_LENGTH = 200;
 export const MAX_PATH_LENGTH = 300;
 
 /** One step of a path: a key, an index, or every element of a list. */
@@ -70,52 +69,6 @@ export function parsePath(path: string): Segment[] | string {
   return out;
 }
 
-/** Why a regular expression is refused at write time, or undefined when it is accepted. */
-export function unsafePattern(pattern: string): string | undefined {
-  if (pattern.length > MAX_PATTERN_LENGTH) return `is longer than ${MAX_PATTERN_LENGTH} characters`;
-  try {
-    new RegExp(pattern, 'u');
-  } catch (err) {
-    return `is not a valid regular expression (${(err as Error).message})`;
-  }
-  // safe-regex2 refuses star height above 1 (nested quantifiers such as (a+)+), the shape of
-  // catastrophic backtracking; back-references are refused too (not covered by that check).
-  if (/\\[1-9]|\\k</.test(pattern)) return 'uses a back-reference, which is not accepted';
-  if (!safeRegex(pattern) || quantifiedAlternation(pattern)) return 'may take exponential time (nested quantifiers such as (a+)+, and repeated alternations such as (a|ab)*, are refused)';
-  return undefined;
-}
-
-/**
- * A group holding an alternation and repeated without bound ((a|a)*, (x|xy)+, (a|b){2,}):
- * overlapping branches backtrack exponentially, and safe-regex2 (star height only) lets them
- * through. Conservative: a repeated alternation is refused even when its branches are disjoint
- * (write [ab]* instead of (a|b)*); a bounded one ((dev|prod){1,3}) or an unrepeated one passes.
- */
-export function quantifiedAlternation(pattern: string): boolean {
-  const groups: boolean[] = []; // per open group: holds a top-level "|"
-  for (let i = 0; i < pattern.length; i++) {
-    const ch = pattern[i];
-    if (ch === '\\') { i++; continue; }
-    if (ch === '[') {
-      // Skip a character class (a "]" first in it is literal).
-      let j = i + 1;
-      if (pattern[j] === '^') j++;
-      if (pattern[j] === ']') j++;
-      while (j < pattern.length && pattern[j] !== ']') j += pattern[j] === '\\' ? 2 : 1;
-      i = j;
-      continue;
-    }
-    if (ch === '(') groups.push(false);
-    else if (ch === '|' && groups.length) groups[groups.length - 1] = true;
-    else if (ch === ')') {
-      const alternation = groups.pop();
-      const next = pattern.slice(i + 1);
-      if (alternation && (/^[*+]/.test(next) || /^\{\d*,\}/.test(next))) return true;
-    }
-  }
-  return false;
-}
-
 /** Write-time check of one condition; returns problems as {path, message}. */
 export function conditionProblems(c: Condition, where: string): { path: string; message: string }[] {
   const problems: { path: string; message: string }[] = [];
@@ -137,7 +90,7 @@ export function conditionProblems(c: Condition, where: string): { path: string; 
   } else if (c.operator === 'matches') {
     if (typeof c.value !== 'string') bad('value', 'operator matches needs a string value (a regular expression)');
     else {
-      const why = unsafePattern(c.value);
+      const why = patternProblem(c.value);
       if (why) bad('value', `the pattern ${why}`);
     }
   }
@@ -214,12 +167,6 @@ function walk(segments: readonly Segment[], out: Reached[], value: unknown, unk:
 
 export type Outcome = 'pass' | 'fail' | 'unknown';
 
-const patterns = new Map<string, RegExp>();
-const regex = (source: string) => {
-  let re = patterns.get(source);
-  if (!re) { re = new RegExp(source, 'u'); if (patterns.size > 1000) patterns.clear(); patterns.set(source, re); }
-  return re;
-};
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Deep equality, with the common case (two scalars) decided without the general comparison. */
@@ -243,8 +190,9 @@ function test(op: Operator, actual: unknown, expected: unknown): boolean {
     case 'contains': return contains(actual, expected);
     case 'not_contains': return !contains(actual, expected);
     case 'matches': {
-      const re = regex(expected as string);
-      return Array.isArray(actual) ? actual.length > 0 && actual.every((a) => typeof a === 'string' && re.test(a)) : typeof actual === 'string' && re.test(actual);
+      // RE2, linear in the string (patterns.ts); a string past its cap does not match.
+      const source = expected as string;
+      return Array.isArray(actual) ? actual.length > 0 && actual.every((a) => typeof a === 'string' && patternMatches(source, a)) : typeof actual === 'string' && patternMatches(source, actual);
     }
     case 'gt': return typeof actual === 'number' && actual > (expected as number);
     case 'gte': return typeof actual === 'number' && actual >= (expected as number);

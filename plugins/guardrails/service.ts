@@ -11,7 +11,8 @@ import { pageCount, pageWindow } from '../../core/schemas.ts';
 import { repositoryDenied, type RepoScope } from '../../core/guards/repositories.ts';
 import type { Principal } from '../../core/guards/principal.ts';
 import type { RepoConfigService } from '../repo-configs/service.ts';
-import { evaluatePlan, type GuardrailResult, type PlanDocument, type Enforcement } from './plan.ts';
+import type { GuardrailResult, PlanDocument, Enforcement } from './plan.ts';
+import type { Evaluator } from './evaluator.ts';
 import { ruleProblems, type Rule } from './rules.ts';
 import { TEMPLATES } from './templates.ts';
 import type { Actor, Evaluation, Guardrail, GuardrailStatus, GuardrailStore, ResultRow } from './store.ts';
@@ -43,7 +44,7 @@ function checkRules(rules: readonly Rule[]) {
   if (problems.length) throw new AppError('validation_failed', { message: problems[0].message, details: problems });
 }
 
-export function createGuardrailService(ctx: AppContext, store: GuardrailStore, repos: Pick<RepoConfigService, 'configsOf'>) {
+export function createGuardrailService(ctx: AppContext, store: GuardrailStore, repos: Pick<RepoConfigService, 'configsOf'>, evaluator: Pick<Evaluator, 'evaluate'>) {
   async function load(orgId: string, id: string) {
     const g = await store.get(orgId, id);
     if (!g) throw notFound('Guardrail');
@@ -173,7 +174,8 @@ export function createGuardrailService(ctx: AppContext, store: GuardrailStore, r
       if (scope && !scope.includes(input.repositoryId)) throw repositoryDenied();
       if (!(await repos.configsOf(orgId, [input.repositoryId])).length) throw notFound('Repository config');
       const guardrails = await store.deployedTo(orgId, input.repositoryId);
-      const result = evaluatePlan(input.plan, guardrails);
+      // In a worker thread with a time limit (evaluator.ts): a slow plan never holds other requests.
+      const result = await evaluator.evaluate(orgId, input.plan, guardrails);
       const now = new Date();
       const e: Evaluation = {
         _id: newId(), orgId, repositoryId: input.repositoryId, decision: result.decision, status: result.decision,

@@ -3,7 +3,8 @@
 //   bare: plain Fastify 5 with GET /api/auth/me answering a fixed body shaped like the real one
 //         (the baseline every ratio is measured against).
 //   app:  the real app (buildApp) on the local services, plus GET /__bench/commands, which
-//         exists only in this process, to read Database.commandCount().
+//         exists only in this process, to read Database.commandCount(), and GET /__bench/loop:
+//         the event loop's delay (max and p99, ms) since the last call (perf_hooks).
 // Env (app): BENCH_DB, BENCH_PREFIX (database and Redis prefix, shared by the processes of one
 // run), BENCH_JOIN=1 (a second process on a database another one owns: keep it at exit),
 // BENCH_STRIPE=1 (billing: stripe-mock and the test webhook secret),
@@ -14,6 +15,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -57,6 +59,13 @@ async function real(): Promise<{ app: FastifyInstance; cleanup(): Promise<void> 
   const logger = process.env.BENCH_LOG === 'off' ? false : loggerOptions({ LOG_LEVEL: level }, '/dev/null');
   const { app, ctx } = await buildApp({ config, logger });
   app.get('/__bench/commands', async () => ({ commands: ctx.db.commandCount() }));
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+  app.get('/__bench/loop', async () => {
+    const out = { maxMs: loop.max / 1e6, p99Ms: loop.percentile(99) / 1e6 };
+    loop.reset();
+    return out;
+  });
   const cleanup = async () => {
     if (!joining) {
       await ctx.audit.flush().catch(() => undefined);

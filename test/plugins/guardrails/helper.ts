@@ -4,14 +4,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Test } from 'tap';
 import { world } from '../../fixtures/world.ts';
-import type { Session } from '../../helper.ts';
+import type { Session, TestAppOptions } from '../../helper.ts';
 import type { DomainEvent } from '../../../core/events.ts';
 
 export const plan = (name: string) => JSON.parse(readFileSync(join(import.meta.dirname, 'plans', name), 'utf8'));
 export const SMALL = [{ resourceType: 'aws_instance', attribute: 'instance_type', operator: 'in', value: ['t3.micro', 't3.small'] }];
 
-export async function setup(t: Test) {
-  const base = await world(t, 'pro');
+export async function setup(t: Test, env: TestAppOptions['env'] = {}) {
+  const base = await world(t, 'pro', { env });
   // Members joined the owner's organization: every call names it (their default is their own).
   const api = async (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload?: unknown, who: Session | string = base.owner) => {
     const res = await base.app.inject({ method, url, headers: { authorization: `Bearer ${typeof who === 'string' ? who : who.token}`, 'x-org-id': base.owner.orgId }, ...(payload !== undefined ? { payload: payload as object } : {}) });
