@@ -80,6 +80,7 @@ function orgsReport(r: OrgsResult, set: OrgsSettings, loadAvg: number[]): string
 const verdict = (ratio: number) => `${fmt(ratio)} ${ratio >= 0.5 ? 'met' : 'NOT met'}`;
 
 /** Benchmarks that are scripts of their own (each starts what it measures), run as child processes. */
+const SCRIPTS = ['scan', 'runners', 'guardrails', 'guardrail-redos', 'gin', 'predictions', 'discovery', 'events', 'events-path', 'runtime', 'clouds'] as const;
 const BENCHES = ['engine', 'orgs', 'drifts', 'billing', 'scim', 'drift-watch', 'webhooks', ...SCRIPTS] as const;
 
 function runScript(name: (typeof SCRIPTS)[number]): Promise<void> {
