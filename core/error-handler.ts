@@ -6,6 +6,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isStoreDown } from './db.ts';
 import { AppError, ERRORS } from './errors.ts';
+import type { ErrorFormat } from './manifest.ts';
 import { describeValidation } from './validation.ts';
 
 const STATUS_CODES: Record<number, string> = {
@@ -44,8 +45,12 @@ export function notFoundHandler(req: FastifyRequest, reply: FastifyReply) {
   return send(reply, 404, 'not_found', `Route ${req.method} ${req.url.split('?')[0]} not found`);
 }
 
-function send(reply: FastifyReply, status: number, code: string, message: string, details?: unknown) {
-  if (reply.request.routeOptions.config?.errorFormat === 'scim') return sendScim(reply, status, code, message, details);
+/** The 404 of a path no route matches, written in a manifest's error format (Manifest.unmatched). */
+export const notFoundHandlerIn = (format: ErrorFormat) => (req: FastifyRequest, reply: FastifyReply) =>
+  send(reply, 404, 'not_found', `Route ${req.method} ${req.url.split('?')[0]} not found`, undefined, format);
+
+function send(reply: FastifyReply, status: number, code: string, message: string, details?: unknown, format?: ErrorFormat) {
+  if ((format ?? reply.request.routeOptions.config?.errorFormat) === 'scim') return sendScim(reply, status, code, message, details);
   return reply.code(status).type('application/json').send({ success: false, error: details === undefined ? { code, message } : { code, message, details } });
 }
 

@@ -20,6 +20,8 @@ export default defineManifest({
   prefix: '/api',
   reply: 'named',
   plan: 'enterprise',
+  // An unknown path under /api/scim/v2 answers the SCIM error schema, as every SCIM route does.
+  unmatched: { under: '/scim/v2', errorFormat: 'scim' },
   description: 'SSO over SAML 2.0 and SCIM 2.0 provisioning by identity providers (Okta, Entra ID, OneLogin)',
   routes: [
     { id: 'getSsoConfig', method: 'GET', url: '/sso/config', ...admin, summary: 'The SAML configuration, certificate masked', response: { 200: SsoConfigRead }, handler: 'getConfig' },

@@ -240,6 +240,8 @@ export const USER_ATTRS: Record<string, AttrDef> = {
   } },
   emails: multiValued('emails', { value: str('value'), type: str('type'), primary: { field: 'primary', type: 'boolean' }, display: str('display') }),
   phonenumbers: multiValued('phoneNumbers', { value: str('value'), type: str('type'), primary: { field: 'primary', type: 'boolean' }, display: str('display') }),
+  // Read-only, kept by the groups (decided in memory on the resource).
+  groups: { field: null, type: 'complex', multi: true, subs: { value: str(null, { caseExact: true }), display: str(null), type: str(null), $ref: str(null, { caseExact: true }) } },
   meta: { field: null, type: 'complex', subs: META },
   'enterprise:employeenumber': str('enterprise.employeeNumber'),
   'enterprise:department': str('enterprise.department'),
@@ -253,7 +255,7 @@ export const GROUP_ATTRS: Record<string, AttrDef> = {
   id: str('_id', { caseExact: true, keyed: true }),
   externalid: str('externalId', { caseExact: true, keyed: true }),
   displayname: str('displayName', { lower: 'displayNameLower', keyed: true }),
-  // Members are stored as the ids of the SCIM users (`members`); display names are not kept.
+  // Members are stored as the ids of the SCIM users (`members`); `display` is the user's, read when answering.
   members: { field: 'members', type: 'complex', multi: true, subs: { value: str('', { caseExact: true }), display: str(null), type: str(null), $ref: str(null, { caseExact: true }) } },
   meta: { field: null, type: 'complex', subs: META },
 };

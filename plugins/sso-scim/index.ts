@@ -10,13 +10,14 @@ import { discovery } from './discovery.ts';
 
 export default definePlugin({
   manifest,
-  needs: ['auth'],
-  build(ctx, { auth }) {
+  needs: ['auth', 'orgs'],
+  build(ctx, { auth, orgs }) {
     const store = createSsoScimStore(ctx.db);
     const base = `${ctx.config.publicUrl}/api/scim/v2`;
     const callbackUrl = `${ctx.config.publicUrl}/api/sso/saml/callback`;
     const saml = createSaml(ctx, callbackUrl);
-    const scim = createScim({ ctx, store, auth, base });
+    // Until domain verification exists no domain counts as verified: every non-member is invited.
+    const scim = createScim({ ctx, store, auth, orgs, base, verified: async () => false });
     const sso = createSsoService(ctx, store, auth, saml, scim, callbackUrl);
     const disco = discovery(base, ctx.config.BODY_LIMIT);
     ctx.onOrgDelete((orgId) => store.removeOrg(orgId));
@@ -24,7 +25,7 @@ export default definePlugin({
     return {
       handlers: {
         getConfig: ({ org }) => sso.getConfig(org.id),
-        putConfig: ({ org, body }) => sso.putConfig(org.id, body),
+        putConfig: ({ org, body }) => sso.putConfig(org.id, body, org),
         deleteConfig: ({ org }) => sso.deleteConfig(org.id),
         async samlLogin({ query, reply }) {
           return reply.redirect(await sso.loginUrl(query.orgId, query.RelayState), 302);
@@ -37,27 +38,27 @@ export default definePlugin({
         exchange: ({ body }) => sso.exchange(body.code),
 
         listTokens: ({ org }) => sso.listTokens(org.id),
-        createToken: ({ org, body }) => sso.createToken(org.id, body.label),
+        createToken: ({ org, body, principal }) => sso.createToken(org.id, body.label, principal.userId),
         revokeToken: ({ org, params }) => sso.revokeToken(org.id, params.id),
         listGroups: async ({ org }) => ({ groups: await scim.mappings(org.id) }),
-        setMapping: ({ org, params, body }) => scim.setMapping(org.id, params.id, body),
+        setMapping: ({ org, params, body, principal }) => scim.setMapping(org.id, params.id, body, { label: principal.email ?? principal.userId ?? 'user', grantor: async () => org }),
 
         serviceProviderConfig: () => disco.serviceProviderConfig(),
         resourceTypes: () => disco.resourceTypes(),
         schemas: () => disco.schemas(),
         listUsers: ({ org, query }) => scim.users.list(org.id, query),
-        createUser: ({ org, body }) => scim.users.create(org.id, body) as never,
-        getUser: ({ org, params }) => scim.users.get(org.id, params.id) as never,
-        replaceUser: ({ org, params, body }) => scim.users.replace(org.id, params.id, body) as never,
-        patchUser: ({ org, params, body }) => scim.users.patch(org.id, params.id, body.Operations) as never,
-        async deleteUser({ org, params }) { await scim.users.remove(org.id, params.id); },
+        createUser: ({ org, body, principal }) => scim.users.create(org.id, body, sso.scimActor(org.id, principal)),
+        getUser: ({ org, params }) => scim.users.get(org.id, params.id),
+        replaceUser: ({ org, params, body, principal }) => scim.users.replace(org.id, params.id, body, sso.scimActor(org.id, principal)),
+        patchUser: ({ org, params, body, principal }) => scim.users.patch(org.id, params.id, body.Operations, sso.scimActor(org.id, principal)),
+        async deleteUser({ org, params, principal }) { await scim.users.remove(org.id, params.id, sso.scimActor(org.id, principal)); },
         listGroupsScim: ({ org, query }) => scim.groups.list(org.id, query),
-        createGroup: ({ org, body }) => scim.groups.create(org.id, body) as never,
-        getGroup: ({ org, params, query }) => scim.groups.get(org.id, params.id, query) as never,
-        replaceGroup: ({ org, params, body }) => scim.groups.replace(org.id, params.id, body) as never,
-        patchGroup: ({ org, params, body }) => scim.groups.patch(org.id, params.id, body.Operations) as never,
-        async deleteGroup({ org, params }) { await scim.groups.remove(org.id, params.id); },
-        bulk: ({ org, body }) => scim.bulk(org.id, body),
+        createGroup: ({ org, body, principal }) => scim.groups.create(org.id, body, sso.scimActor(org.id, principal)),
+        getGroup: ({ org, params, query }) => scim.groups.get(org.id, params.id, query),
+        replaceGroup: ({ org, params, body, principal }) => scim.groups.replace(org.id, params.id, body, sso.scimActor(org.id, principal)),
+        patchGroup: ({ org, params, body, principal }) => scim.groups.patch(org.id, params.id, body.Operations, sso.scimActor(org.id, principal)),
+        async deleteGroup({ org, params, principal }) { await scim.groups.remove(org.id, params.id, sso.scimActor(org.id, principal)); },
+        bulk: ({ org, body, principal }) => scim.bulk(org.id, body, sso.scimActor(org.id, principal)),
       },
     };
   },
