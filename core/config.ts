@@ -41,6 +41,11 @@ const Env = Type.Object({
   BODY_LIMIT: Type.Integer({ minimum: 1024, default: 1024 * 1024 }),
   LOG_LEVEL: Type.Union([Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'), Type.Literal('trace'), Type.Literal('silent')], { default: 'info' }),
   TRUST_PROXY: Type.Boolean({ default: false }),
+  /**
+   * DNS servers (comma-separated `host` or `host:port`) that SSO domain verification asks for
+   * its TXT records (plugins/sso-scim/domains.ts); empty: the system's resolvers.
+   */
+  DNS_SERVERS: Type.String({ default: '' }),
   /** Set: GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`. */
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   /** Longest a graceful shutdown may take (requests in flight, jobs, stores) before the process exits anyway. */

@@ -29,6 +29,12 @@ export const ERRORS = {
   request_timeout: [408, 'The request took too long to arrive'],
   // Password sign-in refused for an email domain an organization signs in through SAML (docs/sso-scim.md).
   'auth.sso_required': [403, 'Your organization requires single sign-on for this email domain; sign in through SSO'],
+  // SSO domain verification (docs/sso-scim.md#verified-domains).
+  'sso.domain_taken': [409, 'This domain is verified by another organization'],
+  'sso.domain_record_missing': [409, 'The DNS TXT record was not found; publish it and verify again'],
+  'sso.domain_unverified': [400, 'enforcedDomains may name only domains this organization has verified'],
+  'sso.dns_unavailable': [503, 'The DNS lookup failed; retry shortly'],
+  'sso.link_taken': [409, 'This identity of the identity provider is already linked to another account'],
   // Organization rules (docs/orgs.md lists them with their statuses).
   'orgs.already_member': [409, 'This user is already a member of the organization'],
   'orgs.owner_cannot_be_removed': [409, 'The organization owner cannot be removed; transfer ownership first'],

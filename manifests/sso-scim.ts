@@ -6,7 +6,7 @@
 import { Type } from 'typebox';
 import { defineManifest, type RouteSpec } from '../core/manifest.ts';
 import {
-  BulkBody, CreateScimToken, ExchangeAnswer, ExchangeBody, GroupMappingList, GroupMappingView, ListQuery, MappingBody, MessageView,
+  BulkBody, CreateScimToken, DomainBody, DomainList, DomainParams, DomainView, ExchangeAnswer, ExchangeBody, GroupMappingList, GroupMappingView, ListQuery, MappingBody, MessageView,
   PatchBody, SamlLoginQuery, ScimGroupBody, ScimIdParams, ScimResource, ScimTokenCreated, ScimTokenList, ScimUserBody,
   SsoConfigBody, SsoConfigRead, SsoConfigView, Success, TokenParams,
 } from '../plugins/sso-scim/schemas.ts';
@@ -38,6 +38,18 @@ export default defineManifest({
     { id: 'ssoExchange', method: 'POST', url: '/sso/exchange', auth: 'none', orgContext: false, rateLimit: 'auth', audit: false,
       summary: 'Exchanges the one-time code of the SAML callback (one use, 60 seconds) for a session: {token, refreshToken, user}; 401 invalid_token otherwise',
       body: ExchangeBody, response: { 200: ExchangeAnswer }, handler: 'exchange' },
+
+    { id: 'listSsoDomains', method: 'GET', url: '/sso/domains', ...admin, summary: "The organization's email domains, each pending or verified, with the DNS TXT record that proves it",
+      response: { 200: DomainList }, handler: 'listDomains' },
+    { id: 'addSsoDomain', method: 'POST', url: '/sso/domains', ...admin, audit: 'sso.domain_added',
+      summary: 'Adds a domain to verify and answers the TXT record to publish (_drift-verification.<domain>); 400 not a domain name (wildcards and IP addresses are refused)',
+      body: DomainBody, response: { 201: DomainView }, handler: 'addDomain' },
+    { id: 'verifySsoDomain', method: 'POST', url: '/sso/domains/:domain/verify', ...admin, audit: 'sso.domain_verified',
+      summary: 'Looks the TXT record up in DNS: found, the domain is verified; 409 sso.domain_record_missing (what to publish), 409 sso.domain_taken (verified by another organization)',
+      params: DomainParams, response: { 200: DomainView }, handler: 'verifyDomain' },
+    { id: 'deleteSsoDomain', method: 'DELETE', url: '/sso/domains/:domain', ...admin, audit: 'sso.domain_removed',
+      summary: 'Removes the domain: it is no longer verified, no longer enforced, and its accounts no longer sign in through this organization by domain',
+      params: DomainParams, response: { 200: Success }, handler: 'deleteDomain' },
 
     { id: 'listScimTokens', method: 'GET', url: '/scim/tokens', ...admin, summary: 'SCIM tokens, prefix only', response: { 200: ScimTokenList }, handler: 'listTokens' },
     { id: 'createScimToken', method: 'POST', url: '/scim/tokens', ...admin, audit: 'scim.token_created',

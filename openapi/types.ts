@@ -3119,6 +3119,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sso/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's email domains, each pending or verified, with the DNS TXT record that proves it */
+        get: operations["listSsoDomains"];
+        put?: never;
+        /** Adds a domain to verify and answers the TXT record to publish (_drift-verification.<domain>); 400 not a domain name (wildcards and IP addresses are refused) */
+        post: operations["addSsoDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sso/domains/{domain}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Looks the TXT record up in DNS: found, the domain is verified; 409 sso.domain_record_missing (what to publish), 409 sso.domain_taken (verified by another organization) */
+        post: operations["verifySsoDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sso/domains/{domain}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Removes the domain: it is no longer verified, no longer enforced, and its accounts no longer sign in through this organization by domain */
+        delete: operations["deleteSsoDomain"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/scim/tokens": {
         parameters: {
             query?: never;
@@ -22165,6 +22217,295 @@ export interface operations {
                             email: string;
                             role: string;
                         };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listSsoDomains: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        domains: {
+                            domain: string;
+                            status: "pending" | "verified";
+                            record: {
+                                /** @description _drift-verification.<domain> */
+                                name: string;
+                                /** @enum {string} */
+                                type: "TXT";
+                                /** @description drift-verification=<token>: publish it as a TXT record at name */
+                                value: string;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            verifiedAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    addSsoDomain: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description An email domain of the organization (example.com); Unicode names are stored as punycode */
+                    domain: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        domain: string;
+                        status: "pending" | "verified";
+                        record: {
+                            /** @description _drift-verification.<domain> */
+                            name: string;
+                            /** @enum {string} */
+                            type: "TXT";
+                            /** @description drift-verification=<token>: publish it as a TXT record at name */
+                            value: string;
+                        };
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        verifiedAt: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    verifySsoDomain: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        domain: string;
+                        status: "pending" | "verified";
+                        record: {
+                            /** @description _drift-verification.<domain> */
+                            name: string;
+                            /** @enum {string} */
+                            type: "TXT";
+                            /** @description drift-verification=<token>: publish it as a TXT record at name */
+                            value: string;
+                        };
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        verifiedAt: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteSsoDomain: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
                     };
                 };
             };

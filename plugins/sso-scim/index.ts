@@ -3,6 +3,8 @@
 import { definePlugin } from '../../core/plugin.ts';
 import manifest from '../../manifests/sso-scim.ts';
 import { createSsoScimStore } from './store.ts';
+import { createDomainStore } from './domain-store.ts';
+import { createDomains, dnsTxtLookup } from './domains.ts';
 import { createSaml } from './saml.ts';
 import { createScim } from './scim.ts';
 import { createSsoService } from './service.ts';
@@ -16,17 +18,24 @@ export default definePlugin({
     const base = `${ctx.config.publicUrl}/api/scim/v2`;
     const callbackUrl = `${ctx.config.publicUrl}/api/sso/saml/callback`;
     const saml = createSaml(ctx, callbackUrl);
-    // Until domain verification exists no domain counts as verified: every non-member is invited.
-    const scim = createScim({ ctx, store, auth, orgs, base, verified: async () => false });
-    const sso = createSsoService(ctx, store, auth, saml, scim, callbackUrl);
+    // Which organization verified which email domain: domains.domainOwner / domains.isVerified.
+    const domainStore = createDomainStore(ctx.db);
+    const domains = createDomains(domainStore, dnsTxtLookup(ctx.config.DNS_SERVERS), { onUnverified: (orgId, domain) => store.pullEnforcedDomain(orgId, domain) });
+    // SCIM joins an account to the organization only for a domain it verified; anyone else is invited.
+    const scim = createScim({ ctx, store, auth, orgs, base, verified: (orgId, domain) => domains.isVerified(orgId, domain) });
+    const sso = createSsoService(ctx, store, auth, saml, scim, domains, callbackUrl);
     const disco = discovery(base, ctx.config.BODY_LIMIT);
-    ctx.onOrgDelete((orgId) => store.removeOrg(orgId));
+    ctx.onOrgDelete(async (orgId) => { await Promise.all([store.removeOrg(orgId), domainStore.removeOrg(orgId)]); });
 
     return {
       handlers: {
         getConfig: ({ org }) => sso.getConfig(org.id),
         putConfig: ({ org, body }) => sso.putConfig(org.id, body, org),
         deleteConfig: ({ org }) => sso.deleteConfig(org.id),
+        listDomains: ({ org }) => domains.list(org.id),
+        addDomain: ({ org, body }) => domains.add(org.id, body.domain),
+        verifyDomain: ({ org, params }) => domains.verify(org.id, params.domain),
+        deleteDomain: ({ org, params }) => domains.remove(org.id, params.domain),
         async samlLogin({ query, reply }) {
           return reply.redirect(await sso.loginUrl(query.orgId, query.RelayState), 302);
         },

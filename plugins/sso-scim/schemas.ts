@@ -45,6 +45,21 @@ export const ExchangeAnswer = Type.Object({
   user: Type.Object({ id: Type.String(), email: Type.String(), role: Type.String() }),
 });
 
+// Verified domains (domains.ts)
+export const DomainBody = Type.Object({ domain: Type.String({ minLength: 1, maxLength: 253, description: 'An email domain of the organization (example.com); Unicode names are stored as punycode' }) });
+export const DomainParams = Type.Object({ domain: Type.String({ minLength: 1, maxLength: 253 }) });
+export const DomainView = Type.Object({
+  domain: Type.String(),
+  status: Type.Union([Type.Literal('pending'), Type.Literal('verified')]),
+  record: Type.Object({
+    name: Type.String({ description: '_drift-verification.<domain>' }), type: Type.Literal('TXT'),
+    value: Type.String({ description: 'drift-verification=<token>: publish it as a TXT record at name' }),
+  }),
+  createdAt: Timestamp,
+  verifiedAt: Nullable(Timestamp),
+});
+export const DomainList = Type.Object({ domains: Type.Array(DomainView) });
+
 // Management
 export const CreateScimToken = Type.Object({ label: Type.String({ minLength: 1, maxLength: 100, default: 'SCIM Token' }) });
 export const ScimTokenView = Type.Object({ id: Type.String(), label: Type.String(), prefix: Type.String(), createdAt: Timestamp, lastUsedAt: Nullable(Timestamp) });

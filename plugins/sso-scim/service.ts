@@ -9,13 +9,14 @@ import type { AuthService } from '../auth/service.ts';
 import { isPemCertificate, SamlFailure, type Saml } from './saml.ts';
 import type { Scim, ScimActor } from './scim.ts';
 import { NO_GRANTOR, type Grantor } from '../../core/tenancy/grants.ts';
+import { domainOfEmail, normalizeDomain, type Domains } from './domains.ts';
 import type { ScimToken, SsoConfig, SsoScimStore } from './store.ts';
 import type { SsoConfigBody } from './schemas.ts';
 
 const ID = /^[a-f0-9]{24}$/;
 const TOUCH_EVERY_MS = 60_000;
 
-export function createSsoService(ctx: AppContext, store: SsoScimStore, auth: AuthService, saml: Saml, scim: Scim, callbackUrl: string) {
+export function createSsoService(ctx: AppContext, store: SsoScimStore, auth: AuthService, saml: Saml, scim: Scim, domains: Domains, callbackUrl: string) {
   const frontend = ctx.config.FRONTEND_URL.replace(/\/$/, '');
   const tokenCache = ctx.caches.create<ScimToken>('scim-token', (hash) => store.tokenByHash(hash), { ttlMs: 30_000 });
   const touched = new Map<string, number>();
@@ -46,9 +47,12 @@ export function createSsoService(ctx: AppContext, store: SsoScimStore, auth: Aut
 
   // Password sign-in refused for a member of an organization enforcing SSO for the email's domain.
   auth.attachPasswordPolicy(async ({ userId, email }) => {
-    const domain = email.split('@')[1]?.toLowerCase();
+    const domain = domainOfEmail(email);
     if (!domain) return;
-    const configs = await store.enforcing(domain);
+    // Only the organization that verified the domain enforces it (a configuration saved before
+    // verification existed may still name others).
+    const owner = await domains.domainOwner(domain);
+    const configs = owner ? (await store.enforcing(domain)).filter((c) => c.orgId === owner) : [];
     for (const c of configs) {
       if (await ctx.tenancy.store.findMembership(c.orgId, userId)) throw new AppError('auth.sso_required');
     }
@@ -74,11 +78,19 @@ export function createSsoService(ctx: AppContext, store: SsoScimStore, auth: Aut
       await checkRole(orgId, body.defaultRole);
       // defaultRole is given to every member SSO or SCIM adds, and replaces the previous default of those in no mapped group.
       await ctx.tenancy.assertMayChange(orgId, grantor, (await store.config(orgId))?.defaultRole ?? 'member', body.defaultRole, 'set a defaultRole that grants more than yours');
+      const enforced = [...new Set(body.enforcedDomains.map(normalizeDomain))];
+      const unverified = await domains.unverified(orgId, enforced);
+      if (unverified.length) {
+        throw new AppError('sso.domain_unverified', {
+          message: `enforcedDomains may name only domains this organization has verified; not verified: ${unverified.join(', ')} (POST /api/sso/domains, then verify)`,
+          details: { unverified },
+        });
+      }
       const now = new Date();
       const saved = await store.saveConfig({
         _id: newId(), orgId, provider: body.provider,
         saml: { entryPoint: body.saml.entryPoint, issuer: body.saml.issuer, cert: body.saml.cert.trim(), signatureAlgorithm: body.saml.signatureAlgorithm, wantAuthnResponseSigned: body.saml.wantAuthnResponseSigned },
-        enforcedDomains: [...new Set(body.enforcedDomains.map((d) => d.toLowerCase()))], defaultRole: body.defaultRole, enabled: body.enabled,
+        enforcedDomains: enforced, defaultRole: body.defaultRole, enabled: body.enabled,
         createdAt: now, updatedAt: now,
       });
       return view(saved);

@@ -102,6 +102,8 @@ export function createSsoScimStore(db: Database) {
       return (await configs.findOne({ orgId: c.orgId }))!;
     },
     removeConfig: async (orgId: string) => (await configs.deleteOne({ orgId })).deletedCount === 1,
+    /** The organization stops enforcing a domain (it is no longer verified). */
+    pullEnforcedDomain: async (orgId: string, domain: string) => { await configs.updateOne({ orgId }, { $pull: { enforcedDomains: domain } }); },
     /** Enabled configurations enforcing an email domain. */
     enforcing: (domain: string) => configs.find({ enforcedDomains: domain, enabled: true }).toArray(),
 
