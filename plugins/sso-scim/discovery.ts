@@ -1,7 +1,7 @@
 // SCIM discovery (RFC 7643 §5-7, RFC 7644 §4): what this service provider supports, its resource
 // types and the schemas of the attributes it keeps.
 import { ENTERPRISE_URN } from './filter.ts';
-import { MAX_BULK, MAX_COUNT, SCHEMA } from './scim-resources.ts';
+import { MAX_BULK, MAX_COUNT, notFound, SCHEMA } from './scim-resources.ts';
 
 const LIST = SCHEMA.list;
 type Attr = { name: string; type: string; multiValued?: boolean; required?: boolean; caseExact?: boolean; mutability?: string; returned?: string; uniqueness?: string; subAttributes?: Attr[]; referenceTypes?: string[]; canonicalValues?: string[] };
@@ -58,6 +58,16 @@ export function discovery(base: string, bodyLimit: number) {
       authenticationSchemes: [{ type: 'oauthbearertoken', name: 'OAuth Bearer Token', description: 'A SCIM token created at /api/scim/tokens', primary: true }],
       meta: { resourceType: 'ServiceProviderConfig', location: `${base}/ServiceProviderConfig` },
     }),
+    resourceType: (id: string) => {
+      const found = resourceTypes.find((r) => r.id === id);
+      if (!found) throw notFound(id);
+      return found;
+    },
+    schema: (id: string) => {
+      const found = schemas.find((r) => r.id.toLowerCase() === id.toLowerCase());
+      if (!found) throw notFound(id);
+      return found;
+    },
     resourceTypes: () => ({ schemas: [LIST], totalResults: resourceTypes.length, itemsPerPage: resourceTypes.length, startIndex: 1, Resources: resourceTypes }),
     schemas: () => ({ schemas: [LIST], totalResults: schemas.length, itemsPerPage: schemas.length, startIndex: 1, Resources: schemas }),
   };

@@ -263,10 +263,12 @@ export const GROUP_ATTRS: Record<string, AttrDef> = {
 export type Attrs = Record<string, AttrDef>;
 
 /** The definition of a path, and of its sub-attribute (for a complex attribute: `value` when none is named). */
-export function resolve(attrs: Attrs, path: AttrPath, fail = invalidFilter): { attr: AttrDef; sub?: AttrDef; name: string } {
+export function resolve(attrs: Attrs, path: AttrPath, fail = invalidFilter, whole = false): { attr: AttrDef; sub?: AttrDef; name: string } {
   const key = path.schema === 'enterprise' ? `enterprise:${path.attr.toLowerCase()}` : path.attr.toLowerCase();
   const attr = attrs[key];
   if (!attr) throw fail(`Unknown attribute "${path.attr}"`);
+  // PATCH may name a single-valued complex attribute as a whole (`name`, the manager).
+  if (whole && attr.type === 'complex' && !attr.multi && !path.sub) return { attr, name: key };
   if (attr.type !== 'complex') {
     if (path.sub) throw fail(`"${path.attr}" has no sub-attributes`);
     return { attr, name: key };

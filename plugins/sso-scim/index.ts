@@ -9,6 +9,7 @@ import { createSaml } from './saml.ts';
 import { createScim } from './scim.ts';
 import { createSsoService } from './service.ts';
 import { discovery } from './discovery.ts';
+import { searchQuery } from './schemas.ts';
 
 export default definePlugin({
   manifest,
@@ -54,10 +55,15 @@ export default definePlugin({
 
         serviceProviderConfig: () => disco.serviceProviderConfig(),
         resourceTypes: () => disco.resourceTypes(),
+        resourceType: ({ params }) => disco.resourceType(params.id),
         schemas: () => disco.schemas(),
+        schema: ({ params }) => disco.schema(params.id),
+        search: ({ org, body }) => scim.searchAll(org.id, searchQuery(body)),
+        searchUsers: ({ org, body }) => scim.users.list(org.id, searchQuery(body)),
+        searchGroups: ({ org, body }) => scim.groups.list(org.id, searchQuery(body)),
         listUsers: ({ org, query }) => scim.users.list(org.id, query),
         createUser: ({ org, body, principal }) => scim.users.create(org.id, body, sso.scimActor(org.id, principal)),
-        getUser: ({ org, params }) => scim.users.get(org.id, params.id),
+        getUser: ({ org, params, query }) => scim.users.get(org.id, params.id, query),
         replaceUser: ({ org, params, body, principal }) => scim.users.replace(org.id, params.id, body, sso.scimActor(org.id, principal)),
         patchUser: ({ org, params, body, principal }) => scim.users.patch(org.id, params.id, body.Operations, sso.scimActor(org.id, principal)),
         async deleteUser({ org, params, principal }) { await scim.users.remove(org.id, params.id, sso.scimActor(org.id, principal)); },
@@ -65,7 +71,7 @@ export default definePlugin({
         createGroup: ({ org, body, principal }) => scim.groups.create(org.id, body, sso.scimActor(org.id, principal)),
         getGroup: ({ org, params, query }) => scim.groups.get(org.id, params.id, query),
         replaceGroup: ({ org, params, body, principal }) => scim.groups.replace(org.id, params.id, body, sso.scimActor(org.id, principal)),
-        patchGroup: ({ org, params, body, principal }) => scim.groups.patch(org.id, params.id, body.Operations, sso.scimActor(org.id, principal)),
+        async patchGroup({ org, params, body, principal }) { await scim.groups.patch(org.id, params.id, body.Operations, sso.scimActor(org.id, principal)); },
         async deleteGroup({ org, params, principal }) { await scim.groups.remove(org.id, params.id, sso.scimActor(org.id, principal)); },
         bulk: ({ org, body, principal }) => scim.bulk(org.id, body, sso.scimActor(org.id, principal)),
       },

@@ -12,7 +12,7 @@ import { newId } from '../../core/crypto.ts';
 import { isDuplicateKey } from '../../core/db.ts';
 import type { AuthService } from '../auth/service.ts';
 import type { Organizations } from '../orgs/service.ts';
-import { emailOf, UNLINKED, type UserFields } from './scim-resources.ts';
+import { emailOf, isActive, UNLINKED, type UserFields } from './scim-resources.ts';
 import type { ScimActor, ScimRoles } from './scim-roles.ts';
 
 /** Whether an organization has verified an email domain (plugins/sso-scim/domains.ts once merged). */
@@ -52,7 +52,7 @@ export function createScimAccounts(ctx: AppContext, auth: AuthService, orgs: Org
     if (!email) return { userId: `${UNLINKED}${scimId}`, invitationId: null };
     const existing = await auth.userDirectory.byEmail(email);
     if (existing && await tenancy.store.findMembership(orgId, existing._id)) {
-      await setActive(orgId, existing._id, f.active, actor);
+      await setActive(orgId, existing._id, isActive(f), actor);
       return { userId: existing._id, invitationId: null };
     }
     const role = await roles.defaultRoleOf(orgId);
@@ -60,12 +60,12 @@ export function createScimAccounts(ctx: AppContext, auth: AuthService, orgs: Org
       await tenancy.assertMayGrant(orgId, await actor.grantor(), role);
       const name = f.displayName ?? ([f.name?.givenName, f.name?.familyName].filter(Boolean).join(' ') || undefined);
       const account = await auth.sso.provision({ email, name, defaultOrgId: orgId });
-      await join(orgId, account.userId, role, f.active);
+      await join(orgId, account.userId, role, isActive(f));
       return { userId: account.userId, invitationId: null };
     }
     const userId = existing?._id ?? `${UNLINKED}${scimId}`;
     // A deactivated user is not invited; activating it later sends the invitation.
-    if (!f.active) return { userId, invitationId: null };
+    if (!isActive(f)) return { userId, invitationId: null };
     const { invitationId } = await orgs.invite({ orgId, email, role, grantor: await actor.grantor(), invitedBy: actor.label });
     return { userId, invitationId };
   }

@@ -9,7 +9,7 @@ import type { Organizations } from '../orgs/service.ts';
 import { GROUP_ATTRS, parseFilter, USER_ATTRS, type Attrs } from './filter.ts';
 import { compileFilter, matches } from './filter-match.ts';
 import { applyPatch, type PatchOp } from './patch.ts';
-import { accountOf, createViews, DEFAULT_COUNT, MAX_COUNT, notFound, SCHEMA, scimError, userFields, type Json } from './scim-resources.ts';
+import { accountOf, createViews, isActive, project, DEFAULT_COUNT, MAX_COUNT, notFound, SCHEMA, scimError, userFields, type Json } from './scim-resources.ts';
 import { createScimRoles, type ScimActor } from './scim-roles.ts';
 import { createScimAccounts, type DomainCheck } from './scim-accounts.ts';
 import { createBulk } from './scim-bulk.ts';
@@ -31,20 +31,16 @@ export function createScim({ ctx, store, auth, orgs, base, verified }: ScimDeps)
     const groups = await store.groupsOfUsers(orgId, rows.map((u) => u._id));
     return rows.map((u) => userView(u, groups.filter((g) => g.members.includes(u._id))));
   }
-  /** Group resources with their members' display names (one command), or without members. */
-  async function groupViews(orgId: string, rows: ScimGroup[], withMembers = true): Promise<Json[]> {
-    if (!withMembers) return rows.map((g) => groupView(g, null));
-    const names = await store.namesOfUsers(orgId, [...new Set(rows.flatMap((g) => g.members))]);
-    const byId = new Map(names.map((n) => [n._id, n]));
-    return rows.map((g) => groupView(g, byId));
-  }
+  /** Group resources, with or without members. */
+  const groupViews = async (_orgId: string, rows: ScimGroup[], withMembers = true): Promise<Json[]> => rows.map((g) => groupView(g, withMembers));
 
   const page = (q: ListQuery) => ({
     startIndex: Math.max(1, q.startIndex ?? 1),
     count: Math.min(MAX_COUNT, Math.max(0, q.count ?? DEFAULT_COUNT)),
   });
-  const listResponse = (resources: Json[], total: number, startIndex: number) => ({
-    schemas: [SCHEMA.list], totalResults: total, itemsPerPage: resources.length, startIndex, Resources: resources,
+  const listResponse = (resources: Json[], total: number, startIndex: number, q: ListQuery) => ({
+    schemas: [SCHEMA.list], totalResults: total, itemsPerPage: resources.length, startIndex,
+    Resources: resources.map((r) => project(r, q.attributes, q.excludedAttributes)),
   });
   const excludes = (q: ListQuery, attr: string) => Boolean(q.excludedAttributes?.split(',').some((a) => a.trim().toLowerCase() === attr))
     || Boolean(q.attributes && !q.attributes.split(',').some((a) => a.trim().toLowerCase() === attr));
@@ -54,24 +50,24 @@ export function createScim({ ctx, store, auth, orgs, base, verified }: ScimDeps)
     const { startIndex, count } = page(q);
     if (!q.filter) {
       const { rows, total } = await pageRows({}, startIndex - 1, count);
-      return listResponse(await views(rows), total, startIndex);
+      return listResponse(await views(rows), total, startIndex, q);
     }
     const filter = parseFilter(q.filter);
     const compiled = compileFilter(attrs, filter);
     if (!compiled.residual) {
       const { rows, total } = await pageRows(compiled.query, startIndex - 1, count);
-      return listResponse(await views(rows), total, startIndex);
+      return listResponse(await views(rows), total, startIndex, q);
     }
     // Part of the filter has no exact database form: widen, evaluate in memory, page here.
     const hits = (await views(await all(compiled.query))).filter((r) => matches(attrs, filter, r));
-    return listResponse(hits.slice(startIndex - 1, startIndex - 1 + count), hits.length, startIndex);
+    return listResponse(hits.slice(startIndex - 1, startIndex - 1 + count), hits.length, startIndex, q);
   }
 
   const conflict = (userName: string) => scimError('conflict', `A user with userName ${userName} (or its account) is already provisioned`, 'uniqueness');
 
   const users = {
     async create(orgId: string, body: Json, actor: ScimActor) {
-      const f = userFields(body);
+      const f = userFields(body, true);
       if (await store.userByName(orgId, f.userNameLower)) throw conflict(f.userName);
       const _id = newId();
       const link = await accounts.provision(orgId, _id, f, actor);
@@ -85,10 +81,10 @@ export function createScim({ ctx, store, auth, orgs, base, verified }: ScimDeps)
       }
       return userView(user);
     },
-    async get(orgId: string, id: string) {
+    async get(orgId: string, id: string, q: ListQuery = {}) {
       const u = await store.user(orgId, id);
       if (!u) throw notFound(id);
-      return (await userViews(orgId, [u]))[0];
+      return project((await userViews(orgId, [u]))[0], q.attributes, q.excludedAttributes);
     },
     list: (orgId: string, q: ListQuery) => list<ScimUser>(USER_ATTRS, q, (rows) => userViews(orgId, rows),
       (query, skip, limit) => store.pageUsers(orgId, query, skip, limit), (query) => store.allUsers(orgId, query)),
@@ -105,7 +101,7 @@ export function createScim({ ctx, store, auth, orgs, base, verified }: ScimDeps)
       const account = accountOf(u);
       const member = account ? await ctx.tenancy.store.findMembership(orgId, account) : null;
       const link = member ? { userId: u.userId, invitationId: null } : await accounts.provision(orgId, u._id, f, actor);
-      if (member && f.active !== u.active) await accounts.setActive(orgId, u.userId, f.active, actor);
+      if (member && isActive(f) !== isActive(u)) await accounts.setActive(orgId, u.userId, isActive(f), actor);
       const invitationId = link.invitationId ?? (member ? undefined : u.invitationId);
       const next: ScimUser = { _id: u._id, orgId, userId: link.userId, ...(invitationId ? { invitationId } : {}), ...f, createdAt: u.createdAt, updatedAt: new Date(), version: u.version + 1 };
       try {
@@ -144,6 +140,13 @@ export function createScim({ ctx, store, auth, orgs, base, verified }: ScimDeps)
     }
     return ids;
   }
+  /** The `display` sent for each member (kept and returned as sent). */
+  function displaysOf(members: unknown, ids: string[]): Record<string, string> | undefined {
+    const list = Array.isArray(members) ? members as { value?: unknown; display?: unknown }[] : [];
+    const out: Record<string, string> = {};
+    for (const m of list) if (typeof m?.value === 'string' && typeof m.display === 'string' && m.display && ids.includes(m.value)) out[m.value] = m.display;
+    return Object.keys(out).length ? out : undefined;
+  }
   const displayNameOf = (body: Json) => {
     if (typeof body.displayName !== 'string' || !body.displayName.trim()) throw scimError('bad_request', 'displayName is required', 'invalidValue');
     return body.displayName.trim();
@@ -160,6 +163,8 @@ export function createScim({ ctx, store, auth, orgs, base, verified }: ScimDeps)
         ...(typeof body.externalId === 'string' ? { externalId: body.externalId } : {}),
         members, mappedRole: null, mappedCustomRoleId: null, mapped: false, createdAt: now, updatedAt: now, version: 1,
       };
+      const displays = displaysOf(body.members, members);
+      if (displays) g.displays = displays;
       try {
         await store.insertGroup(g);
       } catch (err) {
@@ -171,7 +176,7 @@ export function createScim({ ctx, store, auth, orgs, base, verified }: ScimDeps)
     async get(orgId: string, id: string, q: ListQuery = {}) {
       const g = await store.group(orgId, id);
       if (!g) throw notFound(id);
-      return (await groupViews(orgId, [g], !excludes(q, 'members')))[0];
+      return project((await groupViews(orgId, [g], !excludes(q, 'members')))[0], q.attributes, q.excludedAttributes);
     },
     list: (orgId: string, q: ListQuery) => list<ScimGroup>(GROUP_ATTRS, q, (rows) => groupViews(orgId, rows, !excludes(q, 'members')),
       (query, skip, limit) => store.pageGroups(orgId, query, skip, limit), (query) => store.allGroups(orgId, query)),
@@ -186,6 +191,8 @@ export function createScim({ ctx, store, auth, orgs, base, verified }: ScimDeps)
         externalId: typeof body.externalId === 'string' ? body.externalId : undefined, members, updatedAt: new Date(), version: g.version + 1,
       };
       if (next.externalId === undefined) delete next.externalId;
+      const displays = displaysOf(body.members, members);
+      if (displays) next.displays = displays; else delete next.displays;
       const after = new Set(members);
       const before = new Set(g.members);
       const touched = g.mapped ? [...g.members.filter((m) => !after.has(m)), ...members.filter((m) => !before.has(m))] : [];
@@ -213,8 +220,29 @@ export function createScim({ ctx, store, auth, orgs, base, verified }: ScimDeps)
 
   const bulk = createBulk({ users, groups }, location);
 
+  /**
+   * POST /.search (RFC 7644 §3.4.3) over both resource types: users, then groups, paged as one
+   * list. A filter naming an attribute only one type has matches nothing of the other.
+   */
+  async function searchAll(orgId: string, q: ListQuery) {
+    const { startIndex, count } = page(q);
+    const noMatch = { totalResults: 0, Resources: [] as Json[] };
+    const tolerant = async (fn: () => Promise<{ totalResults: number; Resources: Json[] }>) => {
+      try { return { ok: true, r: await fn() }; } catch (err) {
+        if ((err as { details?: { scimType?: string } }).details?.scimType !== 'invalidFilter') throw err;
+        return { ok: false, r: noMatch, err };
+      }
+    };
+    const u = await tolerant(() => users.list(orgId, { ...q, startIndex, count }));
+    const rest = count - u.r.Resources.length;
+    const g = await tolerant(() => groups.list(orgId, { ...q, startIndex: Math.max(1, startIndex - u.r.totalResults), count: rest }));
+    if (!u.ok && !g.ok) throw u.err;
+    const resources = [...u.r.Resources, ...g.r.Resources];
+    return { schemas: [SCHEMA.list], totalResults: u.r.totalResults + g.r.totalResults, itemsPerPage: resources.length, startIndex, Resources: resources };
+  }
+
   return {
-    users, groups, bulk,
+    users, groups, bulk, searchAll,
     mappings: roles.mappings, setMapping: roles.setMapping, defaultRoleOf: roles.defaultRoleOf, changeRoles: roles.changeRoles,
     syncMembership: accounts.syncMembership,
   };

@@ -44,8 +44,9 @@ export interface ScimUser {
   name?: Record<string, string>;
   emails?: { value: string; type?: string; primary?: boolean; display?: string }[];
   phoneNumbers?: { value: string; type?: string; primary?: boolean; display?: string }[];
-  active: boolean;
-  enterprise?: { employeeNumber?: string; department?: string; costCenter?: string; organization?: string; division?: string; manager?: { value?: string; displayName?: string } };
+  /** Absent (never sent, or removed by PATCH) counts as active. */
+  active?: boolean;
+  enterprise?: { employeeNumber?: string; department?: string; costCenter?: string; organization?: string; division?: string; manager?: { value?: string; ref?: string; displayName?: string } };
   createdAt: Date;
   updatedAt: Date;
   version: number;
@@ -58,6 +59,8 @@ export interface ScimGroup {
   externalId?: string;
   /** SCIM user ids. */
   members: string[];
+  /** The `display` the identity provider sent for a member, by member id (RFC 7643 §2.4). */
+  displays?: Record<string, string>;
   mappedRole: 'admin' | 'member' | 'viewer' | null;
   mappedCustomRoleId: string | null;
   /** True while a role is mapped (the recompute reads only these groups). */
@@ -160,15 +163,11 @@ export function createSsoScimStore(db: Database) {
     removeGroup: async (orgId: string, id: string) => (await groups.deleteOne({ _id: id, orgId })).deletedCount === 1,
     /** Takes a deleted user out of every group of the organization, in one statement. */
     async pullMember(orgId: string, scimUserId: string) {
-      await groups.updateMany({ orgId, members: scimUserId }, { $pull: { members: scimUserId }, $set: { updatedAt: new Date() }, $inc: { version: 1 } });
+      await groups.updateMany({ orgId, members: scimUserId }, { $pull: { members: scimUserId }, $unset: { [`displays.${scimUserId}`]: '' }, $set: { updatedAt: new Date() }, $inc: { version: 1 } });
     },
     /** The groups holding any of these users (a User resource's `groups`), names only: one command. */
     groupsOfUsers: (orgId: string, scimUserIds: string[]) => (scimUserIds.length
       ? groups.find({ orgId, members: { $in: scimUserIds } }, { projection: { _id: 1, displayName: 1, members: 1 } }).toArray()
-      : Promise.resolve([])),
-    /** Names of these users (a Group's members' `display`): one command. */
-    namesOfUsers: (orgId: string, ids: string[]) => (ids.length
-      ? users.find({ _id: { $in: ids }, orgId }, { projection: { _id: 1, userName: 1, displayName: 1 } }).toArray()
       : Promise.resolve([])),
     setLink: async (orgId: string, id: string, userId: string, invitationId: string | null) => {
       await users.updateOne({ _id: id, orgId }, invitationId ? { $set: { userId, invitationId } } : { $set: { userId }, $unset: { invitationId: '' } });

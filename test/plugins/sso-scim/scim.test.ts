@@ -2,16 +2,21 @@
 // the PATCH forms each sends, groups and their role mappings, Bulk, and the errors' schema.
 import t from 'tap';
 import { buildTestApp, register, bearer } from '../../helper.ts';
+import { startDns } from './dns.ts';
+import { verifyDomain } from './verified.ts';
 
 const SCIM = 'application/scim+json';
 const ENT = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
 const PATCH = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 
 t.test('SCIM protocol', async (t) => {
-  const { app, ctx, services } = await buildTestApp(t);
+  const dns = await startDns(t);
+  const { app, ctx, services } = await buildTestApp(t, { env: { DNS_SERVERS: dns.server } });
   const owner = await register(app);
   await ctx.tenancy.setPlan(owner.orgId, 'enterprise');
   const admin = { ...bearer(owner.token), 'x-org-id': owner.orgId };
+  // The organization owns corp.test, so SCIM creates and joins accounts under it.
+  await verifyDomain(t, app, dns, admin, 'corp.test');
   const created = await app.inject({ method: 'POST', url: '/api/scim/tokens', headers: admin, payload: {} });
   t.equal(created.statusCode, 201, created.body);
   t.equal(created.json().label, 'SCIM Token');
