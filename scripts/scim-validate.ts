@@ -36,7 +36,7 @@ export function parseFigures(output: string): ScimFigures {
 }
 
 /** Starts the service, provisions an Enterprise organization and a SCIM token, runs the validator. */
-export async function validateScim(cli: string): Promise<ScimFigures> {
+export async function validateScim(cli: string, env: NodeJS.ProcessEnv = process.env): Promise<ScimFigures> {
   const db = `scim_validate_${process.pid}_${Date.now()}`;
   return withApp(async ({ app, ctx }) => {
     try {
@@ -50,10 +50,10 @@ export async function validateScim(cli: string): Promise<ScimFigures> {
       await ctx.tenancy.setPlan(orgId, 'enterprise');
       const created = await app.inject({ method: 'POST', url: '/api/scim/tokens', headers: { authorization: `Bearer ${token}`, 'x-org-id': orgId }, payload: { label: 'scim2-tester' } });
       if (created.statusCode !== 201) throw new ScriptError(`SCIM token: ${created.statusCode} ${created.body}`);
-      const env = { ...process.env, SCIM_CLI_HEADERS: `Authorization: Bearer ${created.json().token}`, NO_COLOR: '1' };
+      const cliEnv = { ...process.env, SCIM_CLI_HEADERS: `Authorization: Bearer ${created.json().token}`, NO_COLOR: '1' };
       let output: string;
       try {
-        const res = await run(cli, ['--url', `http://127.0.0.1:${port}/api/scim/v2`, 'test', '--verbose'], { env, maxBuffer: 64 * 1024 * 1024, timeout: 600_000 });
+        const res = await run(cli, ['--url', `http://127.0.0.1:${port}/api/scim/v2`, 'test', '--verbose'], { env: cliEnv, maxBuffer: 64 * 1024 * 1024, timeout: 600_000 });
         output = `${res.stdout}\n${res.stderr}`;
       } catch (err) {
         // The CLI exits non-zero when checks fail; its output is still the report.
@@ -64,7 +64,7 @@ export async function validateScim(cli: string): Promise<ScimFigures> {
     } finally {
       await ctx.db.db.dropDatabase();
     }
-  }, { operator: { plugins: {} }, overrides: { MONGODB_DB: db, REDIS_KEY_PREFIX: `${db}:`, LOG_LEVEL: 'silent', MAIL_OUTBOX_DIR: `.data/outbox/${db}` } });
+  }, { env, operator: { plugins: {} }, overrides: { MONGODB_DB: db, REDIS_KEY_PREFIX: `${db}:`, LOG_LEVEL: 'silent', MAIL_OUTBOX_DIR: `.data/outbox/${db}` } });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
