@@ -2,11 +2,12 @@
 // The SAML login and callback carry no credentials (the assertion is verified); the SCIM
 // protocol routes take only SCIM tokens and answer in the SCIM error schema with
 // application/scim+json (errorFormat 'scim'); configuration and token management need
-// integrations:write in the organization x-org-id selects. docs/sso-scim.md has the notes.
+// integrations:write in the organization x-org-id selects (verified domains too); the link
+// routes take the signed-in user's own session. docs/sso-scim.md has the notes.
 import { Type } from 'typebox';
 import { defineManifest, type RouteSpec } from '../core/manifest.ts';
 import {
-  BulkBody, CreateScimToken, DomainBody, DomainList, DomainParams, DomainView, ExchangeAnswer, ExchangeBody, GroupMappingList, GroupMappingView, ListQuery, MappingBody, MessageView,
+  BulkBody, ConfirmLinkBody, CreateScimToken, DomainBody, LinkList, LinkView, StartLinkAnswer, DomainList, DomainParams, DomainView, ExchangeAnswer, ExchangeBody, GroupMappingList, GroupMappingView, ListQuery, MappingBody, MessageView,
   DiscoveryParams, PatchBody, SamlLoginQuery, SearchBody, ScimGroupBody, ScimIdParams, ScimResource, ScimTokenCreated, ScimTokenList, ScimUserBody,
   SsoConfigBody, SsoConfigRead, SsoConfigView, Success, TokenParams,
 } from '../plugins/sso-scim/schemas.ts';
@@ -14,6 +15,9 @@ import {
 const admin = { auth: 'bearer', permission: 'integrations:write' } as const satisfies Partial<RouteSpec>;
 const scim = { auth: 'scim', orgContext: true, errorFormat: 'scim', consumes: ['application/scim+json', 'application/json'] } as const satisfies Partial<RouteSpec>;
 const v2 = '/scim/v2';
+// An account's own link to this organization's IdP: the user's session (not a CLI token) in the
+// organization x-org-id selects, as a member, on the plugin's plan; no permission is needed.
+const ownLink = { auth: 'user', orgContext: true } as const satisfies Partial<RouteSpec>;
 
 export default defineManifest({
   plugin: 'sso-scim',
@@ -33,11 +37,24 @@ export default defineManifest({
       summary: "302 to the identity provider with an AuthnRequest (HTTP-Redirect); 400 orgId is required, 404 SSO not configured for this organization",
       query: SamlLoginQuery, response: { 302: null }, handler: 'samlLogin' },
     { id: 'samlCallback', method: 'POST', url: '/sso/saml/callback', auth: 'none', orgContext: false, rateLimit: 'auth', reply: 'raw', rawBody: true, audit: false,
-      summary: 'Assertion Consumer Service (HTTP-POST, form field SAMLResponse): 302 to {FRONTEND_URL}/auth/callback?code=<code>, or /auth/error?reason=<reason>',
+      summary: 'Assertion Consumer Service (HTTP-POST, form field SAMLResponse): 302 to {FRONTEND_URL}/auth/callback?code=<code>, /auth/sso-link?code=<code> (a link request), or /auth/error?reason=<reason> (account_not_linked, domain_not_verified, ...)',
       consumes: ['application/x-www-form-urlencoded'], response: { 302: null }, handler: 'samlCallback' },
     { id: 'ssoExchange', method: 'POST', url: '/sso/exchange', auth: 'none', orgContext: false, rateLimit: 'auth', audit: false,
       summary: 'Exchanges the one-time code of the SAML callback (one use, 60 seconds) for a session: {token, refreshToken, user}; 401 invalid_token otherwise',
       body: ExchangeBody, response: { 200: ExchangeAnswer }, handler: 'exchange' },
+
+    { id: 'startSsoLink', method: 'POST', url: '/sso/links', ...ownLink, rateLimit: 'auth', audit: 'sso.link_started',
+      summary: "Starts linking the signed-in account to this organization's identity provider: the IdP URL to send the browser to; 404 SSO not configured for this organization",
+      response: { 200: StartLinkAnswer }, handler: 'startLink' },
+    { id: 'confirmSsoLink', method: 'POST', url: '/sso/links/confirm', ...ownLink, rateLimit: 'auth',
+      // The one-time code stays out of the trail.
+      audit: { action: 'sso.link_created', body: () => undefined },
+      summary: 'Confirms the link with the code of the confirm page (the same user who started it, in the same organization, once, 5 minutes); 401 invalid_token otherwise, 409 sso.link_taken when the identity is linked to another account',
+      body: ConfirmLinkBody, response: { 201: LinkView }, handler: 'confirmLink' },
+    { id: 'listSsoLinks', method: 'GET', url: '/sso/links', ...ownLink, summary: "The signed-in account's link to this organization's identity provider (none or one)",
+      response: { 200: LinkList }, handler: 'listLinks' },
+    { id: 'deleteSsoLink', method: 'DELETE', url: '/sso/links', ...ownLink, audit: 'sso.link_removed',
+      summary: "Removes the account's link to this organization's identity provider; 404 when there is none", response: { 200: Success }, handler: 'deleteLink' },
 
     { id: 'listSsoDomains', method: 'GET', url: '/sso/domains', ...admin, summary: "The organization's email domains, each pending or verified, with the DNS TXT record that proves it",
       response: { 200: DomainList }, handler: 'listDomains' },

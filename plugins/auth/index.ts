@@ -8,7 +8,7 @@ import manifest from '../../manifests/auth.ts';
 import { createAuthStore, type User } from './store.ts';
 import { createTokens } from './tokens.ts';
 import { createCredentials } from './credentials.ts';
-import { createSessions } from './sessions.ts';
+import { createSessions, normalizeEmail } from './sessions.ts';
 import { createCliTokens } from './cli-tokens.ts';
 import { createAccount } from './account.ts';
 import { createRecovery } from './recovery.ts';
@@ -59,6 +59,14 @@ export default definePlugin({
       adminUsers: { count: () => store.countUsers(), page: (search, skip, limit) => store.pageUsers(search, skip, limit) },
       attachOrganizations(attached) { organizations = attached; },
       sso: {
+        async accountByEmail(email) {
+          const user = await store.userByEmail(normalizeEmail(email));
+          return user ? { userId: user._id, email: user.email } : null;
+        },
+        async accountById(userId) {
+          const user = await creds.users.get(userId);
+          return user ? { userId: user._id, email: user.email } : null;
+        },
         async provision(input) {
           const { user, created } = await sessions.provisionAccount(input);
           return { userId: user._id, email: user.email, created };

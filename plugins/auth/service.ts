@@ -37,7 +37,15 @@ export interface SessionAnswer { token: string; refreshToken: string; user: { id
 
 /** Sign-in through an organization's identity provider and SCIM provisioning (plugins/sso-scim). */
 export interface SingleSignOn {
-  /** The account with this email; created without a password when there is none (just-in-time provisioning). */
+  /** The account with this email, if any (SSO decides whether the organization may sign it in). */
+  accountByEmail(email: string): Promise<{ userId: string; email: string } | null>;
+  /** The account with this id, if it still exists (a linked identity's account). */
+  accountById(userId: string): Promise<{ userId: string; email: string } | null>;
+  /**
+   * The account with this email; created without a password when there is none (just-in-time
+   * provisioning). The caller must have proven the organization owns the email (a verified
+   * domain): an existing account is returned as it is, whoever holds it.
+   */
   provision(input: { email: string; name?: string; defaultOrgId: string }): Promise<{ userId: string; email: string; created: boolean }>;
   /** A new session for the account, as a password sign-in issues one; null when the account is gone. */
   startSession(userId: string): Promise<SessionAnswer | null>;

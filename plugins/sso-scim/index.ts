@@ -5,11 +5,21 @@ import manifest from '../../manifests/sso-scim.ts';
 import { createSsoScimStore } from './store.ts';
 import { createDomainStore } from './domain-store.ts';
 import { createDomains, dnsTxtLookup } from './domains.ts';
+import { createLinkStore } from './link-store.ts';
+import { createLinks } from './links.ts';
+import { createSsoAccounts } from './sso-accounts.ts';
 import { createSaml } from './saml.ts';
 import { createScim } from './scim.ts';
 import { createSsoService } from './service.ts';
 import { discovery } from './discovery.ts';
 import { searchQuery } from './schemas.ts';
+import { unauthorized } from '../../core/errors.ts';
+import type { Principal } from '../../core/guards/principal.ts';
+
+const userOf = (principal: Principal | undefined): string => {
+  if (!principal?.userId) throw unauthorized('This route needs a user');
+  return principal.userId;
+};
 
 export default definePlugin({
   manifest,
@@ -24,9 +34,11 @@ export default definePlugin({
     const domains = createDomains(domainStore, dnsTxtLookup(ctx.config.DNS_SERVERS), { onUnverified: (orgId, domain) => store.pullEnforcedDomain(orgId, domain) });
     // SCIM joins an account to the organization only for a domain it verified; anyone else is invited.
     const scim = createScim({ ctx, store, auth, orgs, base, verified: (orgId, domain) => domains.isVerified(orgId, domain) });
-    const sso = createSsoService(ctx, store, auth, saml, scim, domains, callbackUrl);
+    const linkStore = createLinkStore(ctx.db);
+    const links = createLinks(ctx, linkStore, saml, auth, (orgId) => store.config(orgId));
+    const sso = createSsoService(ctx, store, auth, saml, scim, domains, links, createSsoAccounts(auth, domains, links), callbackUrl);
     const disco = discovery(base, ctx.config.BODY_LIMIT);
-    ctx.onOrgDelete(async (orgId) => { await Promise.all([store.removeOrg(orgId), domainStore.removeOrg(orgId)]); });
+    ctx.onOrgDelete(async (orgId) => { await Promise.all([store.removeOrg(orgId), domainStore.removeOrg(orgId), linkStore.removeOrg(orgId)]); });
 
     return {
       handlers: {
@@ -46,6 +58,10 @@ export default definePlugin({
           return reply.redirect(target, 302);
         },
         exchange: ({ body }) => sso.exchange(body.code),
+        startLink: ({ principal, org }) => links.start(userOf(principal), org.id),
+        confirmLink: ({ principal, org, body }) => links.confirm(userOf(principal), org.id, body.code),
+        listLinks: ({ principal, org }) => links.list(userOf(principal), org.id),
+        deleteLink: ({ principal, org }) => links.remove(userOf(principal), org.id),
 
         listTokens: ({ org }) => sso.listTokens(org.id),
         createToken: ({ org, body, principal }) => sso.createToken(org.id, body.label, principal.userId),

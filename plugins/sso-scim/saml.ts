@@ -37,10 +37,14 @@ export function createSaml(ctx: AppContext, callbackUrl: string) {
   const redis = ctx.redis.main;
   const requestKey = (id: string) => `sso:req:${id}`;
 
-  /** node-saml's request cache, over Redis: an issued request ID lives REQUEST_TTL_MS, in every process. */
-  const cache = (orgId: string): CacheProvider => ({
+  /**
+   * node-saml's request cache, over Redis: an issued request ID lives REQUEST_TTL_MS, in every
+   * process. A link request (links.ts) also holds the signed-in user who started it: its answer
+   * links an identity to that account (after they confirm) instead of signing anyone in.
+   */
+  const cache = (orgId: string, linkUserId?: string): CacheProvider => ({
     async saveAsync(key, value) {
-      await redis.set(requestKey(key), JSON.stringify({ orgId, value }), 'PX', REQUEST_TTL_MS);
+      await redis.set(requestKey(key), JSON.stringify({ orgId, value, linkUserId }), 'PX', REQUEST_TTL_MS);
       return { value, createdAt: Date.now() };
     },
     async getAsync(key) {
@@ -56,7 +60,7 @@ export function createSaml(ctx: AppContext, callbackUrl: string) {
     },
   });
 
-  const samlFor = (config: SsoConfig) => new SAML({
+  const samlFor = (config: SsoConfig, linkUserId?: string) => new SAML({
     callbackUrl,
     entryPoint: config.saml.entryPoint,
     issuer: config.saml.issuer,
@@ -68,22 +72,23 @@ export function createSaml(ctx: AppContext, callbackUrl: string) {
     acceptedClockSkewMs: CLOCK_SKEW_MS,
     validateInResponseTo: ValidateInResponseTo.always,
     requestIdExpirationPeriodMs: REQUEST_TTL_MS,
-    cacheProvider: cache(config.orgId),
+    cacheProvider: cache(config.orgId, linkUserId),
     identifierFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
     disableRequestedAuthnContext: true,
   });
 
   return {
     /** The identity provider's URL carrying a fresh AuthnRequest (HTTP-Redirect binding). */
-    loginUrl: (config: SsoConfig, relayState: string) => samlFor(config).getAuthorizeUrlAsync(relayState, undefined, {}),
+    loginUrl: (config: SsoConfig, relayState: string, linkUserId?: string) => samlFor(config, linkUserId).getAuthorizeUrlAsync(relayState, undefined, {}),
 
     /** The organization a response answers, from its InResponseTo (before any other check). */
-    async orgOfResponse(samlResponse: string): Promise<{ orgId: string; facts: ResponseFacts }> {
+    async orgOfResponse(samlResponse: string): Promise<{ orgId: string; facts: ResponseFacts; linkUserId?: string }> {
       const facts = readFacts(samlResponse);
       if (!facts.inResponseTo) throw new SamlFailure('unknown_request', 'The response answers no request (IdP-initiated sign-in is not accepted)');
       const raw = await redis.get(requestKey(facts.inResponseTo));
       if (!raw) throw new SamlFailure('unknown_request', 'The response answers no request issued here, or one that expired');
-      return { orgId: (JSON.parse(raw) as { orgId: string }).orgId, facts };
+      const held = JSON.parse(raw) as { orgId: string; linkUserId?: string };
+      return { orgId: held.orgId, facts, linkUserId: held.linkUserId };
     },
 
     /** Validates the response against the organization's configuration; the NameID email and the IDs to spend. */

@@ -60,6 +60,12 @@ export const DomainView = Type.Object({
 });
 export const DomainList = Type.Object({ domains: Type.Array(DomainView) });
 
+// Links of an identity to one's own account (links.ts)
+export const StartLinkAnswer = Type.Object({ redirectUrl: Type.String({ description: "The identity provider's sign-in URL; the callback then sends the browser to {FRONTEND_URL}/auth/sso-link?code=<code>&orgId=<orgId>" }) });
+export const ConfirmLinkBody = Type.Object({ code: Type.String({ minLength: 1, maxLength: 200 }) });
+export const LinkView = Type.Object({ orgId: Type.String(), nameId: Type.String({ description: 'The NameID the identity provider asserted' }), createdAt: Timestamp });
+export const LinkList = Type.Object({ links: Type.Array(LinkView) });
+
 // Management
 export const CreateScimToken = Type.Object({ label: Type.String({ minLength: 1, maxLength: 100, default: 'SCIM Token' }) });
 export const ScimTokenView = Type.Object({ id: Type.String(), label: Type.String(), prefix: Type.String(), createdAt: Timestamp, lastUsedAt: Nullable(Timestamp) });

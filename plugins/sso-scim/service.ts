@@ -10,13 +10,15 @@ import { isPemCertificate, SamlFailure, type Saml } from './saml.ts';
 import type { Scim, ScimActor } from './scim.ts';
 import { NO_GRANTOR, type Grantor } from '../../core/tenancy/grants.ts';
 import { domainOfEmail, normalizeDomain, type Domains } from './domains.ts';
+import type { Links } from './links.ts';
+import type { SsoAccounts } from './sso-accounts.ts';
 import type { ScimToken, SsoConfig, SsoScimStore } from './store.ts';
 import type { SsoConfigBody } from './schemas.ts';
 
 const ID = /^[a-f0-9]{24}$/;
 const TOUCH_EVERY_MS = 60_000;
 
-export function createSsoService(ctx: AppContext, store: SsoScimStore, auth: AuthService, saml: Saml, scim: Scim, domains: Domains, callbackUrl: string) {
+export function createSsoService(ctx: AppContext, store: SsoScimStore, auth: AuthService, saml: Saml, scim: Scim, domains: Domains, links: Links, accounts: SsoAccounts, callbackUrl: string) {
   const frontend = ctx.config.FRONTEND_URL.replace(/\/$/, '');
   const tokenCache = ctx.caches.create<ScimToken>('scim-token', (hash) => store.tokenByHash(hash), { ttlMs: 30_000 });
   const touched = new Map<string, number>();
@@ -114,27 +116,32 @@ export function createSsoService(ctx: AppContext, store: SsoScimStore, auth: Aut
       let orgId: string | null = null;
       try {
         if (!samlResponse) throw new SamlFailure('missing_response');
-        const { orgId: target, facts } = await saml.orgOfResponse(samlResponse);
+        const { orgId: target, facts, linkUserId } = await saml.orgOfResponse(samlResponse);
         orgId = target;
         const config = await store.config(target);
         if (!config?.enabled) throw new SamlFailure('sso_disabled');
         const org = await ctx.tenancy.org(target);
         if (!org) throw new SamlFailure('sso_disabled');
         const { email, name } = await saml.validate(config, samlResponse, facts);
-        const domain = email.split('@')[1];
-        if (config.enforcedDomains.length && !config.enforcedDomains.includes(domain)) throw new SamlFailure('domain_not_allowed');
+        const domain = domainOfEmail(email);
+        if (config.enforcedDomains.length && !(domain && config.enforcedDomains.includes(domain))) throw new SamlFailure('domain_not_allowed');
         // Each response and each assertion signs in once.
         for (const id of [facts.responseId, ...facts.assertionIds].filter(Boolean) as string[]) {
           if (!(await ctx.once.claim(`saml:${sha256Hex(`${config.saml.issuer}|${id}`)}`, target))) throw new SamlFailure('replayed');
         }
         await saml.spendRequest(facts.inResponseTo!);
-        const account = await auth.sso.provision({ email, name, defaultOrgId: target });
+        // A link request: the user who started it confirms the identity on the confirm page.
+        if (linkUserId) {
+          const code = await links.issueCode({ userId: linkUserId, orgId: target, nameId: email });
+          return `${frontend}/auth/sso-link?code=${encodeURIComponent(code)}&orgId=${target}`;
+        }
+        const account = await accounts.resolve(target, email, name);
         const m = await ctx.tenancy.store.findMembership(target, account.userId);
         if (m?.deactivated) throw new SamlFailure('user_deactivated');
         if (!m) await scim.syncMembership(target, account.userId, true, () => scim.defaultRoleOf(target));
         await ctx.audit.write({
           orgId: target, action: 'auth.login', userId: account.userId, actorName: email, actorKind: 'user', method: 'POST', route: '/api/sso/saml/callback',
-          resourceType: 'sso', resourceId: null, statusCode: 302, details: { authMethod: 'saml', provisioned: account.created }, ipAddress: meta.ip, userAgent: meta.userAgent,
+          resourceType: 'sso', resourceId: null, statusCode: 302, details: { authMethod: 'saml', provisioned: account.created, via: account.via }, ipAddress: meta.ip, userAgent: meta.userAgent,
         });
         const code = await saml.issueCode({ userId: account.userId, orgId: target });
         return `${frontend}/auth/callback?code=${encodeURIComponent(code)}`;

@@ -4,12 +4,14 @@ import t from 'tap';
 import { inflateRawSync } from 'node:zlib';
 import { buildTestApp, register, bearer, uniqueEmail } from '../../helper.ts';
 import { generateKeyPair, samlResponse, type KeyPair } from './idp.ts';
+import { startDns } from './dns.ts';
 
 const ENTRY = 'https://idp.example.test/sso';
 const SP = 'https://drift.example.test/saml/sp';
 
 t.test('SP-initiated SAML sign-in', async (t) => {
-  const { app, ctx } = await buildTestApp(t);
+  const dns = await startDns(t);
+  const { app, ctx } = await buildTestApp(t, { env: { DNS_SERVERS: dns.server } });
   const owner = await register(app);
   await ctx.tenancy.setPlan(owner.orgId, 'enterprise');
   const idp = generateKeyPair('idp');
@@ -20,6 +22,10 @@ t.test('SP-initiated SAML sign-in', async (t) => {
   const put = (body: object) => app.inject({ method: 'PUT', url: '/api/sso/config', headers, payload: body });
   const bad = await put({ saml: { entryPoint: ENTRY, issuer: SP, cert: 'not a certificate' } });
   t.equal(bad.statusCode, 400, 'a cert that is not PEM X.509: 400');
+  // The organization owns corp.example.test (its TXT record is published): it may enforce it and sign its accounts in.
+  const claim = await app.inject({ method: 'POST', url: '/api/sso/domains', headers, payload: { domain: 'corp.example.test' } });
+  dns.txt.set(claim.json().record.name, [claim.json().record.value]);
+  t.equal((await app.inject({ method: 'POST', url: '/api/sso/domains/corp.example.test/verify', headers })).statusCode, 200, 'domain verified');
   const saved = await put({ saml: { entryPoint: ENTRY, issuer: SP, cert: idp.cert }, enforcedDomains: ['corp.example.test'], enabled: true });
   t.equal(saved.statusCode, 200, saved.body);
   t.match(saved.json(), { provider: 'custom', defaultRole: 'member', enabled: true, saml: { cert: '****', signatureAlgorithm: 'sha256', wantAuthnResponseSigned: true } });
