@@ -7,9 +7,10 @@
 import { Type } from 'typebox';
 import { defineManifest, type RouteSpec } from '../core/manifest.ts';
 import {
-  BulkBody, ConfirmLinkBody, CreateScimToken, DomainBody, LinkList, LinkView, StartLinkAnswer, DomainList, DomainParams, DomainView, ExchangeAnswer, ExchangeBody, GroupMappingList, GroupMappingView, ListQuery, MappingBody, MessageView,
-  DiscoveryParams, PatchBody, SamlLoginQuery, SearchBody, ScimGroupBody, ScimIdParams, ScimResource, ScimTokenCreated, ScimTokenList, ScimUserBody,
-  SsoConfigBody, SsoConfigRead, SsoConfigView, Success, TokenParams,
+  BulkBody, ConfirmLinkBody, CreateScimToken, DiscoveryParams, DomainBody, DomainList, DomainParams, DomainView, ExchangeAnswer, ExchangeBody,
+  GroupMappingList, GroupMappingView, LinkList, LinkView, ListQuery, MappingBody, MessageView, PatchBody, SamlLoginQuery,
+  ScimGroupBody, ScimIdParams, ScimResource, ScimTokenCreated, ScimTokenList, ScimUserBody, SearchBody, SsoConfigBody, SsoConfigRead,
+  SsoConfigView, StartLinkAnswer, Success, TokenParams,
 } from '../plugins/sso-scim/schemas.ts';
 
 const admin = { auth: 'bearer', permission: 'integrations:write' } as const satisfies Partial<RouteSpec>;
