@@ -6,6 +6,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isStoreDown } from './db.ts';
 import { AppError, ERRORS } from './errors.ts';
+import type { ErrorFormat } from './manifest.ts';
 import { describeValidation } from './validation.ts';
 
 const STATUS_CODES: Record<number, string> = {
@@ -44,8 +45,24 @@ export function notFoundHandler(req: FastifyRequest, reply: FastifyReply) {
   return send(reply, 404, 'not_found', `Route ${req.method} ${req.url.split('?')[0]} not found`);
 }
 
-function send(reply: FastifyReply, status: number, code: string, message: string, details?: unknown) {
-  if (reply.request.routeOptions.config?.errorFormat === 'scim') return sendScim(reply, status, code, message, details);
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/**
+ * A path no route matches, answered in a manifest's error format (Manifest.unmatched): 405 with
+ * `Allow` when the path exists for other methods (RFC 9110 §15.5.6; RFC 7644 §3.12), else 404.
+ */
+export const notFoundHandlerIn = (format: ErrorFormat) => (req: FastifyRequest, reply: FastifyReply) => {
+  const path = req.url.split('?')[0];
+  const allowed = METHODS.filter((method) => req.server.hasRoute({ method, url: path }));
+  if (allowed.length) {
+    reply.header('allow', allowed.join(', '));
+    return send(reply, 405, 'method_not_allowed', `${req.method} is not allowed on ${path}; use ${allowed.join(', ')}`, undefined, format);
+  }
+  return send(reply, 404, 'not_found', `Route ${req.method} ${path} not found`, undefined, format);
+};
+
+function send(reply: FastifyReply, status: number, code: string, message: string, details?: unknown, format?: ErrorFormat) {
+  if ((format ?? reply.request.routeOptions.config?.errorFormat) === 'scim') return sendScim(reply, status, code, message, details);
   return reply.code(status).type('application/json').send({ success: false, error: details === undefined ? { code, message } : { code, message, details } });
 }
 

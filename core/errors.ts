@@ -16,6 +16,7 @@ export const ERRORS = {
   repository_denied: [403, 'Token is not allowed to access this repository'],
   plan_limit: [403, 'Your plan limit is reached'],
   not_found: [404, 'Not found'],
+  method_not_allowed: [405, 'This path does not take this method'],
   conflict: [409, 'Conflict'],
   credentials_unreadable: [409, 'Stored credentials cannot be decrypted; save them again'],
   payload_too_large: [413, 'Request body is too large'],

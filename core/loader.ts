@@ -15,6 +15,7 @@ import type { Limits } from './limits.ts';
 import { RATE_LIMIT_NAMES } from './guards/rate-limit.ts';
 import { buildGuards, inputOf, needsOrgContext, type GuardDeps } from './guards/chain.ts';
 import { closest } from './text.ts';
+import { notFoundHandlerIn } from './error-handler.ts';
 import { closeSchema } from './input-rules.ts';
 import { ErrorBody, Envelope, ScimErrorBody } from './schemas.ts';
 import type { OperatorConfig } from './config.ts';
@@ -165,6 +166,11 @@ const repositoriesFact = (rule: RouteSpec['repositories']) => (typeof rule === '
 
 export function registerRoutes(app: FastifyInstance, plugin: LoadedPlugin, handlers: Record<string, AnyHandler>, deps: GuardDeps, facts: Map<string, OpenApiFacts>): void {
   const m = plugin.manifest;
+  if (m.unmatched) {
+    // Fastify's own scoping: a not-found handler set inside a prefixed context answers for that prefix.
+    const { under, errorFormat } = m.unmatched;
+    app.register(async (scope) => { scope.setNotFoundHandler(notFoundHandlerIn(errorFormat)); }, { prefix: `${m.prefix}${under}` });
+  }
   for (const route of m.routes) {
     const style = route.reply ?? m.reply;
     const plan = routePlan(plugin, route);

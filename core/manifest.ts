@@ -152,6 +152,11 @@ export interface Manifest {
   description?: string;
   /** How errors of every route are written (RouteSpec.errorFormat overrides). */
   errorFormat?: ErrorFormat;
+  /**
+   * Paths under `prefix + under` that no route matches answer 404 in this error format (a
+   * protocol's clients, e.g. SCIM identity providers, read only their own error schema).
+   */
+  unmatched?: { under: string; errorFormat: ErrorFormat };
   routes: readonly RouteSpec[];
 }
 

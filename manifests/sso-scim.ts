@@ -7,9 +7,9 @@
 import { Type } from 'typebox';
 import { defineManifest, type RouteSpec } from '../core/manifest.ts';
 import {
-  BulkBody, ConfirmLinkBody, CreateScimToken, DomainBody, DomainList, DomainParams, DomainView, ExchangeAnswer, ExchangeBody,
+  BulkBody, ConfirmLinkBody, CreateScimToken, DiscoveryParams, DomainBody, DomainList, DomainParams, DomainView, ExchangeAnswer, ExchangeBody,
   GroupMappingList, GroupMappingView, LinkList, LinkView, ListQuery, MappingBody, MessageView, PatchBody, SamlLoginQuery,
-  ScimGroupBody, ScimIdParams, ScimResource, ScimTokenCreated, ScimTokenList, ScimUserBody, SsoConfigBody, SsoConfigRead,
+  ScimGroupBody, ScimIdParams, ScimResource, ScimTokenCreated, ScimTokenList, ScimUserBody, SearchBody, SsoConfigBody, SsoConfigRead,
   SsoConfigView, StartLinkAnswer, Success, TokenParams,
 } from '../plugins/sso-scim/schemas.ts';
 
@@ -25,6 +25,8 @@ export default defineManifest({
   prefix: '/api',
   reply: 'named',
   plan: 'enterprise',
+  // An unknown path under /api/scim/v2 answers the SCIM error schema, as every SCIM route does.
+  unmatched: { under: '/scim/v2', errorFormat: 'scim' },
   description: 'SSO over SAML 2.0 and SCIM 2.0 provisioning by identity providers (Okta, Entra ID, OneLogin)',
   routes: [
     { id: 'getSsoConfig', method: 'GET', url: '/sso/config', ...admin, summary: 'The SAML configuration, certificate masked', response: { 200: SsoConfigRead }, handler: 'getConfig' },
@@ -78,12 +80,23 @@ export default defineManifest({
 
     { id: 'scimServiceProviderConfig', method: 'GET', url: `${v2}/ServiceProviderConfig`, ...scim, response: { 200: ScimResource }, handler: 'serviceProviderConfig' },
     { id: 'scimResourceTypes', method: 'GET', url: `${v2}/ResourceTypes`, ...scim, response: { 200: ScimResource }, handler: 'resourceTypes' },
+    { id: 'scimResourceType', method: 'GET', url: `${v2}/ResourceTypes/:id`, ...scim, summary: 'One resource type (User, Group); 404 otherwise',
+      params: DiscoveryParams, response: { 200: ScimResource }, handler: 'resourceType' },
     { id: 'scimSchemas', method: 'GET', url: `${v2}/Schemas`, ...scim, response: { 200: ScimResource }, handler: 'schemas' },
+    { id: 'scimSchema', method: 'GET', url: `${v2}/Schemas/:id`, ...scim, summary: 'One schema by its URN; 404 otherwise',
+      params: DiscoveryParams, response: { 200: ScimResource }, handler: 'schema' },
+    { id: 'scimSearch', method: 'POST', url: `${v2}/.search`, ...scim, summary: 'SearchRequest over users and groups (RFC 7644 §3.4.3): users first, then groups, paged as one list',
+      body: SearchBody, response: { 200: ScimResource }, handler: 'search' },
+    { id: 'scimSearchUsers', method: 'POST', url: `${v2}/Users/.search`, ...scim, summary: 'SearchRequest over users (the query of GET /Users in the body)',
+      body: SearchBody, response: { 200: ScimResource }, handler: 'searchUsers' },
+    { id: 'scimSearchGroups', method: 'POST', url: `${v2}/Groups/.search`, ...scim, summary: 'SearchRequest over groups (the query of GET /Groups in the body)',
+      body: SearchBody, response: { 200: ScimResource }, handler: 'searchGroups' },
     { id: 'scimListUsers', method: 'GET', url: `${v2}/Users`, ...scim, summary: 'ListResponse; filter (RFC 7644 §3.4.2.2), startIndex (1-based), count (default 100, max 200)',
       query: ListQuery, response: { 200: ScimResource }, handler: 'listUsers' },
-    { id: 'scimCreateUser', method: 'POST', url: `${v2}/Users`, ...scim, summary: 'Provisions a user: the account with this email is linked or created and joins the organization; 409 uniqueness',
+    { id: 'scimCreateUser', method: 'POST', url: `${v2}/Users`, ...scim,
+      summary: 'Provisions a user: a member is linked; an account of a domain the organization verified joins; anyone else is sent an invitation to accept; 409 uniqueness',
       body: ScimUserBody, response: { 201: ScimResource }, handler: 'createUser' },
-    { id: 'scimGetUser', method: 'GET', url: `${v2}/Users/:id`, ...scim, params: ScimIdParams, response: { 200: ScimResource }, handler: 'getUser' },
+    { id: 'scimGetUser', method: 'GET', url: `${v2}/Users/:id`, ...scim, params: ScimIdParams, query: ListQuery, response: { 200: ScimResource }, handler: 'getUser' },
     { id: 'scimReplaceUser', method: 'PUT', url: `${v2}/Users/:id`, ...scim, params: ScimIdParams, body: ScimUserBody, response: { 200: ScimResource }, handler: 'replaceUser' },
     { id: 'scimPatchUser', method: 'PATCH', url: `${v2}/Users/:id`, ...scim, summary: 'PatchOp (RFC 7644 §3.5.2); active false deactivates the member in this organization',
       params: ScimIdParams, body: PatchBody, response: { 200: ScimResource }, handler: 'patchUser' },
@@ -92,7 +105,8 @@ export default defineManifest({
     { id: 'scimCreateGroup', method: 'POST', url: `${v2}/Groups`, ...scim, body: ScimGroupBody, response: { 201: ScimResource }, handler: 'createGroup' },
     { id: 'scimGetGroup', method: 'GET', url: `${v2}/Groups/:id`, ...scim, params: ScimIdParams, query: ListQuery, response: { 200: ScimResource }, handler: 'getGroup' },
     { id: 'scimReplaceGroup', method: 'PUT', url: `${v2}/Groups/:id`, ...scim, params: ScimIdParams, body: ScimGroupBody, response: { 200: ScimResource }, handler: 'replaceGroup' },
-    { id: 'scimPatchGroup', method: 'PATCH', url: `${v2}/Groups/:id`, ...scim, params: ScimIdParams, body: PatchBody, response: { 200: ScimResource }, handler: 'patchGroup' },
+    { id: 'scimPatchGroup', method: 'PATCH', url: `${v2}/Groups/:id`, ...scim, summary: 'PatchOp; 204 No Content (RFC 7644 §3.5.2; a large group is not sent back on each member change)',
+      params: ScimIdParams, body: PatchBody, response: { 204: null }, handler: 'patchGroup' },
     { id: 'scimDeleteGroup', method: 'DELETE', url: `${v2}/Groups/:id`, ...scim, params: ScimIdParams, response: { 204: null }, handler: 'deleteGroup' },
     { id: 'scimBulk', method: 'POST', url: `${v2}/Bulk`, ...scim, summary: 'BulkRequest of up to 100 operations (413 beyond); bulkId references; failOnErrors',
       body: BulkBody, response: { 200: ScimResource }, handler: 'bulk' },

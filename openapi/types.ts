@@ -3308,6 +3308,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/scim/v2/ResourceTypes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One resource type (User, Group); 404 otherwise */
+        get: operations["scimResourceType"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/scim/v2/Schemas": {
         parameters: {
             query?: never;
@@ -3324,6 +3341,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/scim/v2/Schemas/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One schema by its URN; 404 otherwise */
+        get: operations["scimSchema"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/scim/v2/.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** SearchRequest over users and groups (RFC 7644 §3.4.3): users first, then groups, paged as one list */
+        post: operations["scimSearch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/scim/v2/Users/.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** SearchRequest over users (the query of GET /Users in the body) */
+        post: operations["scimSearchUsers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/scim/v2/Groups/.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** SearchRequest over groups (the query of GET /Groups in the body) */
+        post: operations["scimSearchGroups"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/scim/v2/Users": {
         parameters: {
             query?: never;
@@ -3334,7 +3419,7 @@ export interface paths {
         /** ListResponse; filter (RFC 7644 §3.4.2.2), startIndex (1-based), count (default 100, max 200) */
         get: operations["scimListUsers"];
         put?: never;
-        /** Provisions a user: the account with this email is linked or created and joins the organization; 409 uniqueness */
+        /** Provisions a user: a member is linked; an account of a domain the organization verified joins; anyone else is sent an invitation to accept; 409 uniqueness */
         post: operations["scimCreateUser"];
         delete?: never;
         options?: never;
@@ -3389,6 +3474,7 @@ export interface paths {
         delete: operations["scimDeleteGroup"];
         options?: never;
         head?: never;
+        /** PatchOp; 204 No Content (RFC 7644 §3.5.2; a large group is not sent back on each member change) */
         patch: operations["scimPatchGroup"];
         trace?: never;
     };
@@ -23287,6 +23373,63 @@ export interface operations {
             };
         };
     };
+    scimResourceType: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
     scimSchemas: {
         parameters: {
             query?: never;
@@ -23298,6 +23441,297 @@ export interface operations {
             cookie?: never;
         };
         requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    scimSchema: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    scimSearch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/scim+json": {
+                    schemas?: string[];
+                    filter?: string;
+                    startIndex?: number;
+                    count?: number;
+                    attributes?: string[];
+                    excludedAttributes?: string[];
+                    sortBy?: string;
+                    sortOrder?: string;
+                };
+                "application/json": {
+                    schemas?: string[];
+                    filter?: string;
+                    startIndex?: number;
+                    count?: number;
+                    attributes?: string[];
+                    excludedAttributes?: string[];
+                    sortBy?: string;
+                    sortOrder?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    scimSearchUsers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/scim+json": {
+                    schemas?: string[];
+                    filter?: string;
+                    startIndex?: number;
+                    count?: number;
+                    attributes?: string[];
+                    excludedAttributes?: string[];
+                    sortBy?: string;
+                    sortOrder?: string;
+                };
+                "application/json": {
+                    schemas?: string[];
+                    filter?: string;
+                    startIndex?: number;
+                    count?: number;
+                    attributes?: string[];
+                    excludedAttributes?: string[];
+                    sortBy?: string;
+                    sortOrder?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+        };
+    };
+    scimSearchGroups: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/scim+json": {
+                    schemas?: string[];
+                    filter?: string;
+                    startIndex?: number;
+                    count?: number;
+                    attributes?: string[];
+                    excludedAttributes?: string[];
+                    sortBy?: string;
+                    sortOrder?: string;
+                };
+                "application/json": {
+                    schemas?: string[];
+                    filter?: string;
+                    startIndex?: number;
+                    count?: number;
+                    attributes?: string[];
+                    excludedAttributes?: string[];
+                    sortBy?: string;
+                    sortOrder?: string;
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
@@ -23553,7 +23987,13 @@ export interface operations {
     };
     scimGetUser: {
         parameters: {
-            query?: never;
+            query?: {
+                filter?: string;
+                startIndex?: number;
+                count?: number;
+                attributes?: string;
+                excludedAttributes?: string;
+            };
             header?: {
                 /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
                 "x-org-id"?: string;
@@ -24268,17 +24708,11 @@ export interface operations {
         };
         responses: {
             /** @description Default Response */
-            200: {
+            204: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/scim+json": {
-                        schemas: string[];
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
+                content?: never;
             };
             /** @description Default Response */
             "4XX": {

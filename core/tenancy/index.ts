@@ -6,6 +6,7 @@ import { newId } from '../crypto.ts';
 import type { Plan } from '../plans.ts';
 import type { Database } from '../db.ts';
 import { createTenancyStore, type Organization, type TenancyStore } from './store.ts';
+import { createGrants, type Grants } from './grants.ts';
 
 export interface OrgAccess {
   org: Organization;
@@ -15,7 +16,8 @@ export interface OrgAccess {
   permissions: ReadonlySet<Permission>;
 }
 
-export interface Tenancy {
+/** Grants: the rule that nobody grants more than they hold (core/tenancy/grants.ts). */
+export interface Tenancy extends Grants {
   store: TenancyStore;
   org(orgId: string): Promise<Organization | null>;
   /** The caller's access to an organization, or null when not a member. */
@@ -43,8 +45,16 @@ export function createTenancy(db: Database, caches: CacheHub): Tenancy {
     return store.findRole(orgId, roleId);
   });
 
+  async function permissionsOf(orgId: string, role: string): Promise<ReadonlySet<Permission> | null> {
+    if (isBuiltInRole(role)) return ROLE_PERMISSIONS[role];
+    const custom = await roleCache.get(`${orgId}:${role}`);
+    return custom ? new Set(custom.permissions) : null;
+  }
+
   return {
     store,
+    ...createGrants(permissionsOf),
+    permissionsOf,
     org: (orgId) => orgCache.get(orgId),
     async access(orgId, userId) {
       const [org, membership] = await Promise.all([orgCache.get(orgId), memberCache.get(`${orgId}:${userId}`)]);
@@ -66,11 +76,6 @@ export function createTenancy(db: Database, caches: CacheHub): Tenancy {
       const ok = await store.setPlan(orgId, plan);
       await orgCache.invalidate(orgId);
       return ok;
-    },
-    async permissionsOf(orgId, role) {
-      if (isBuiltInRole(role)) return ROLE_PERMISSIONS[role];
-      const custom = await roleCache.get(`${orgId}:${role}`);
-      return custom ? new Set(custom.permissions) : null;
     },
     async removeOrganization(orgId) {
       const [userIds, roles] = await Promise.all([store.memberUserIds(orgId), store.listRoles(orgId)]);

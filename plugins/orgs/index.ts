@@ -7,7 +7,7 @@ import { definePlugin } from '../../core/plugin.ts';
 import { unauthorized } from '../../core/errors.ts';
 import type { OrgContext, Principal } from '../../core/guards/principal.ts';
 import manifest from '../../manifests/orgs.ts';
-import { createOrgService } from './service.ts';
+import { createOrgService, type Organizations } from './service.ts';
 import { createMembers } from './members.ts';
 import { createInvitations, EXPIRE_EVERY, EXPIRE_JOB } from './invitations.ts';
 import { createRoles } from './roles.ts';
@@ -44,7 +44,11 @@ export default definePlugin({
     const audit = createOrgAudit(ctx, auth.userDirectory);
 
     ctx.onOrgDelete((orgId) => invitationStore.removeOrg(orgId));
-    const provides = { remove: (orgId: string) => orgs.remove(orgId) };
+    const provides: Organizations = {
+      remove: (orgId) => orgs.remove(orgId),
+      invite: (input) => invitations.provision(input),
+      withdrawInvitation: (orgId, id, by) => invitations.withdraw(orgId, id, by),
+    };
     // Account deletion (auth) removes the organizations a user owns alone through this.
     auth.attachOrganizations(provides);
     // Idempotent (one updateMany by status and expiry), so a second run on another process is harmless.

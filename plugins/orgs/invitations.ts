@@ -18,9 +18,13 @@ import type { Invitation, InvitationStore } from './store.ts';
 import type { InvitationStatus, InvitationView } from './schemas.ts';
 import { alreadyMember } from './members.ts';
 import type { UserDirectory } from '../auth/service.ts';
-import { assertHolds, orgError, resolveRole, type AuditFacts, type Caller } from './rules.ts';
+import type { Grantor } from '../../core/tenancy/grants.ts';
+import { orgError, resolveRole, type AuditFacts, type Caller } from './rules.ts';
 
 export const INVITATION_TTL_DAYS = 7;
+
+/** An invitation an identity provider asks for (plugins/sso-scim, through the orgs service). */
+export interface ProvisionInvite { orgId: string; email: string; role: string; grantor: Grantor; invitedBy: string }
 export const EXPIRE_JOB = 'orgs.expire-invitations';
 export const EXPIRE_EVERY = '15 minutes';
 
@@ -42,8 +46,8 @@ export function createInvitations(ctx: AppContext, store: InvitationStore, direc
 
   async function create(caller: Caller, type: Invitation['type'], roleInput: string | undefined, emailInput?: string) {
     const orgId = caller.org.id;
-    const { role, permissions } = await resolveRole(ctx, caller.org.org, roleInput ?? 'member');
-    assertHolds(caller.org.permissions, permissions, 'invite with a role that grants more than yours');
+    const { role } = await resolveRole(ctx, caller.org.org, roleInput ?? 'member');
+    await ctx.tenancy.assertMayGrant(orgId, caller.org, role, 'invite with a role that grants more than yours');
     const email = emailInput ? normalizeEmail(emailInput) : undefined;
     if (email) {
       const user = await directory.byEmail(email);
@@ -78,6 +82,32 @@ export function createInvitations(ctx: AppContext, store: InvitationStore, direc
 
   return {
     createEmail: (caller: Caller, email: string, role?: string) => create(caller, 'email', role, email),
+
+    /**
+     * An identity provider (SCIM) asks for someone who is not a member: an email invitation
+     * they accept themselves, under the same rules as one an admin sends (role checked against
+     * the grantor; already a member: 409). A pending one for the address is answered as is.
+     */
+    async provision(input: ProvisionInvite): Promise<{ invitationId: string }> {
+      const org = await ctx.tenancy.org(input.orgId);
+      if (!org) throw notFound('Organization');
+      const caller: Caller = {
+        userId: input.invitedBy, isService: false,
+        org: { id: org._id, org, role: input.invitedBy, builtInRole: null, permissions: input.grantor.permissions },
+        request: { ip: '', userAgent: null, method: 'SCIM', route: '/api/scim/v2/Users' },
+      };
+      const pending = await store.pendingFor(org._id, normalizeEmail(input.email));
+      if (pending && effectiveStatus(pending) === 'pending') return { invitationId: pending._id };
+      // Expired by date but not yet marked by the job: marked now, so a fresh one can be sent.
+      if (pending) await store.update(org._id, pending._id, { status: 'expired' });
+      return { invitationId: (await create(caller, 'email', input.role, input.email))._id };
+    },
+
+    /** Withdraws a pending invitation (the identity provider deleted the user); anything else is left as is. */
+    async withdraw(orgId: string, id: string, by: string): Promise<void> {
+      const inv = await store.get(orgId, id);
+      if (inv && effectiveStatus(inv) === 'pending') await store.update(orgId, id, { status: 'revoked', revokedBy: by, revokedAt: new Date() });
+    },
     createLink: (caller: Caller, role?: string) => create(caller, 'link', role),
 
     async list(orgId: string, status: InvitationStatus | undefined, page: Page) {

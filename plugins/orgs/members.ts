@@ -10,7 +10,7 @@ import { pageCount, type Page } from '../../core/schemas.ts';
 import type { Membership } from '../../core/tenancy/store.ts';
 import type { MemberView } from './schemas.ts';
 import type { UserDirectory } from '../auth/service.ts';
-import { assertCanManage, assertHolds, orgError, ownerCannotBeRemoved, resolveRole, usernameOf, usersById, withFacts, type AuditFacts, type Caller } from './rules.ts';
+import { assertCanManage, orgError, ownerCannotBeRemoved, resolveRole, usernameOf, usersById, withFacts, type AuditFacts, type Caller } from './rules.ts';
 
 export const alreadyMember = () => orgError('already_member', 'This user is already a member of the organization');
 
@@ -47,8 +47,8 @@ export function createMembers(ctx: AppContext, directory: UserDirectory) {
       const m = await memberOf(caller.org.id, userId);
       if (m.role === 'owner') throw orgError('owner_role_fixed', "The owner's role changes only by transferring ownership");
       await assertCanManage(ctx, caller, m.role);
-      const { role, permissions } = await resolveRole(ctx, caller.org.org, requested);
-      assertHolds(caller.org.permissions, permissions, 'give a role that grants more than yours');
+      const { role } = await resolveRole(ctx, caller.org.org, requested);
+      await ctx.tenancy.assertMayGrant(caller.org.id, caller.org, role);
       if (m.role !== role) {
         await store.setMemberRole(caller.org.id, userId, role);
         await ctx.tenancy.invalidateMembership(caller.org.id, userId);
@@ -91,8 +91,8 @@ export function createMembers(ctx: AppContext, directory: UserDirectory) {
         throw new AppError('permission_denied', { message: 'Moving a member needs the owner or admin role (org:members) in both organizations', details: { requiredPermission: 'org:members', organization: targetOrgId } });
       }
       await assertCanManage(ctx, caller, m.role);
-      const { role, permissions } = await resolveRole(ctx, there.org, input.role ?? 'member');
-      assertHolds(there.permissions, permissions, 'give a role that grants more than yours in the target organization');
+      const { role } = await resolveRole(ctx, there.org, input.role ?? 'member');
+      await ctx.tenancy.assertMayGrant(targetOrgId, there, role, 'give a role that grants more than yours in the target organization');
       const moved: Membership = { _id: newId(), orgId: targetOrgId, userId, role, joinedAt: new Date() };
       try {
         await store.insertMembership(moved);

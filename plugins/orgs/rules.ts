@@ -1,10 +1,12 @@
 // The organization rules every service here shares: who is acting, which roles exist,
-// and the escalation rule (nobody grants or manages permissions they do not hold). The
+// and how the escalation rule (core/tenancy/grants.ts: nobody grants or manages permissions
+// they do not hold) applies to a caller. The
 // error codes and statuses are the ones the README's API notes list.
 import type { AppContext } from '../../core/context.ts';
 import { AppError, type ErrorCode } from '../../core/errors.ts';
 import type { OrgContext } from '../../core/guards/principal.ts';
 import { isBuiltInRole, type Permission } from '../../core/permissions.ts';
+import { assertHolds } from '../../core/tenancy/grants.ts';
 import { planAtLeast, type Plan } from '../../core/plans.ts';
 import type { Organization } from '../../core/tenancy/store.ts';
 import type { DirectoryUser, UserDirectory } from '../auth/service.ts';
@@ -60,17 +62,11 @@ export async function resolveRole(ctx: AppContext, org: Organization, role: stri
   return { role, permissions };
 }
 
-/** The escalation rule: every permission in `wanted` must be one the caller holds. */
-export function assertHolds(held: ReadonlySet<Permission>, wanted: Iterable<Permission>, what: string): void {
-  const missing = [...wanted].filter((p) => !held.has(p));
-  if (missing.length) {
-    throw orgError('role_escalation', `You cannot ${what}: it involves permissions your role does not hold`, { missingPermissions: missing });
-  }
-}
+/** The escalation rule lives in core/tenancy/grants.ts (one rule for every path that changes a role). */
+export { assertHolds };
 
 /** The caller may act on a member only if the member's role grants nothing the caller lacks. */
 export async function assertCanManage(ctx: AppContext, caller: Caller, memberRole: string, held = caller.org.permissions): Promise<void> {
-  const theirs = await ctx.tenancy.permissionsOf(caller.org.id, memberRole);
   // A dangling custom role grants nothing, so anyone with org:members may manage it.
-  if (theirs) assertHolds(held, theirs, 'manage a member whose role grants more than yours');
+  await ctx.tenancy.assertMayRevoke(caller.org.id, { permissions: held }, memberRole);
 }

@@ -4,6 +4,7 @@ import type { AppContext } from '../../core/context.ts';
 import type { Organization } from '../../core/tenancy/store.ts';
 import type { OrgView } from './schemas.ts';
 import { withFacts, type Caller } from './rules.ts';
+import type { ProvisionInvite } from './invitations.ts';
 
 export function createOrgService(ctx: AppContext) {
   const { store } = ctx.tenancy;
@@ -61,8 +62,15 @@ export function createOrgService(ctx: AppContext) {
 }
 export type OrgService = ReturnType<typeof createOrgService>;
 
-/** What other plugins may call (account deletion removes organizations the user owns alone). */
-export interface Organizations { remove(orgId: string): Promise<void> }
+/**
+ * What other plugins may call: account deletion removes organizations the user owns alone;
+ * SCIM invites someone who is not a member (they accept it themselves) and withdraws it.
+ */
+export interface Organizations {
+  remove(orgId: string): Promise<void>;
+  invite(input: ProvisionInvite): Promise<{ invitationId: string }>;
+  withdrawInvitation(orgId: string, invitationId: string, by: string): Promise<void>;
+}
 
 declare module '../../core/plugin.ts' {
   interface PluginServices { orgs: Organizations }

@@ -1,7 +1,7 @@
 // SCIM discovery (RFC 7643 §5-7, RFC 7644 §4): what this service provider supports, its resource
 // types and the schemas of the attributes it keeps.
 import { ENTERPRISE_URN } from './filter.ts';
-import { MAX_BULK, MAX_COUNT, SCHEMA } from './scim.ts';
+import { MAX_BULK, MAX_COUNT, notFound, SCHEMA } from './scim-resources.ts';
 
 const LIST = SCHEMA.list;
 type Attr = { name: string; type: string; multiValued?: boolean; required?: boolean; caseExact?: boolean; mutability?: string; returned?: string; uniqueness?: string; subAttributes?: Attr[]; referenceTypes?: string[]; canonicalValues?: string[] };
@@ -15,11 +15,14 @@ const USER_ATTRIBUTES: Attr[] = [
   a('name', 'complex', { subAttributes: ['formatted', 'familyName', 'givenName', 'middleName', 'honorificPrefix', 'honorificSuffix'].map((n) => a(n)) }),
   a('displayName'), a('nickName'), a('profileUrl', 'reference', { referenceTypes: ['external'] }), a('title'), a('userType'),
   a('preferredLanguage'), a('locale'), a('timezone'), a('active', 'boolean'), multi('emails'), multi('phoneNumbers'),
-  a('groups', 'complex', { multiValued: true, mutability: 'readOnly', returned: 'never', subAttributes: [a('value', 'string', { mutability: 'readOnly' })] }),
+  a('groups', 'complex', { multiValued: true, mutability: 'readOnly', subAttributes: [
+    a('value', 'string', { mutability: 'readOnly' }), a('$ref', 'reference', { mutability: 'readOnly', referenceTypes: ['Group'] }),
+    a('display', 'string', { mutability: 'readOnly' }), a('type', 'string', { mutability: 'readOnly', canonicalValues: ['direct'] }),
+  ] }),
 ];
 const GROUP_ATTRIBUTES: Attr[] = [
   a('displayName', 'string', { required: true, uniqueness: 'server' }),
-  a('members', 'complex', { multiValued: true, subAttributes: [a('value', 'string', { caseExact: true, mutability: 'immutable' }), a('$ref', 'reference', { referenceTypes: ['User'], mutability: 'immutable' }), a('type', 'string', { canonicalValues: ['User'], mutability: 'immutable' })] }),
+  a('members', 'complex', { multiValued: true, subAttributes: [a('value', 'string', { caseExact: true, mutability: 'immutable' }), a('$ref', 'reference', { referenceTypes: ['User'], mutability: 'immutable' }), a('type', 'string', { canonicalValues: ['User'], mutability: 'immutable' }), a('display', 'string', { mutability: 'readOnly' })] }),
 ];
 const ENTERPRISE_ATTRIBUTES: Attr[] = [
   a('employeeNumber'), a('costCenter'), a('organization'), a('division'), a('department'),
@@ -55,6 +58,16 @@ export function discovery(base: string, bodyLimit: number) {
       authenticationSchemes: [{ type: 'oauthbearertoken', name: 'OAuth Bearer Token', description: 'A SCIM token created at /api/scim/tokens', primary: true }],
       meta: { resourceType: 'ServiceProviderConfig', location: `${base}/ServiceProviderConfig` },
     }),
+    resourceType: (id: string) => {
+      const found = resourceTypes.find((r) => r.id === id);
+      if (!found) throw notFound(id);
+      return found;
+    },
+    schema: (id: string) => {
+      const found = schemas.find((r) => r.id.toLowerCase() === id.toLowerCase());
+      if (!found) throw notFound(id);
+      return found;
+    },
     resourceTypes: () => ({ schemas: [LIST], totalResults: resourceTypes.length, itemsPerPage: resourceTypes.length, startIndex: 1, Resources: resourceTypes }),
     schemas: () => ({ schemas: [LIST], totalResults: schemas.length, itemsPerPage: schemas.length, startIndex: 1, Resources: schemas }),
   };

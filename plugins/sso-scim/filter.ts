@@ -240,6 +240,8 @@ export const USER_ATTRS: Record<string, AttrDef> = {
   } },
   emails: multiValued('emails', { value: str('value'), type: str('type'), primary: { field: 'primary', type: 'boolean' }, display: str('display') }),
   phonenumbers: multiValued('phoneNumbers', { value: str('value'), type: str('type'), primary: { field: 'primary', type: 'boolean' }, display: str('display') }),
+  // Read-only, kept by the groups (decided in memory on the resource).
+  groups: { field: null, type: 'complex', multi: true, subs: { value: str(null, { caseExact: true }), display: str(null), type: str(null), $ref: str(null, { caseExact: true }) } },
   meta: { field: null, type: 'complex', subs: META },
   'enterprise:employeenumber': str('enterprise.employeeNumber'),
   'enterprise:department': str('enterprise.department'),
@@ -253,7 +255,7 @@ export const GROUP_ATTRS: Record<string, AttrDef> = {
   id: str('_id', { caseExact: true, keyed: true }),
   externalid: str('externalId', { caseExact: true, keyed: true }),
   displayname: str('displayName', { lower: 'displayNameLower', keyed: true }),
-  // Members are stored as the ids of the SCIM users (`members`); display names are not kept.
+  // Members are stored as the ids of the SCIM users (`members`); `display` is the user's, read when answering.
   members: { field: 'members', type: 'complex', multi: true, subs: { value: str('', { caseExact: true }), display: str(null), type: str(null), $ref: str(null, { caseExact: true }) } },
   meta: { field: null, type: 'complex', subs: META },
 };
@@ -261,10 +263,12 @@ export const GROUP_ATTRS: Record<string, AttrDef> = {
 export type Attrs = Record<string, AttrDef>;
 
 /** The definition of a path, and of its sub-attribute (for a complex attribute: `value` when none is named). */
-export function resolve(attrs: Attrs, path: AttrPath, fail = invalidFilter): { attr: AttrDef; sub?: AttrDef; name: string } {
+export function resolve(attrs: Attrs, path: AttrPath, fail = invalidFilter, whole = false): { attr: AttrDef; sub?: AttrDef; name: string } {
   const key = path.schema === 'enterprise' ? `enterprise:${path.attr.toLowerCase()}` : path.attr.toLowerCase();
   const attr = attrs[key];
   if (!attr) throw fail(`Unknown attribute "${path.attr}"`);
+  // PATCH may name a single-valued complex attribute as a whole (`name`, the manager).
+  if (whole && attr.type === 'complex' && !attr.multi && !path.sub) return { attr, name: key };
   if (attr.type !== 'complex') {
     if (path.sub) throw fail(`"${path.attr}" has no sub-attributes`);
     return { attr, name: key };

@@ -12,6 +12,7 @@ import { createSaml } from './saml.ts';
 import { createScim } from './scim.ts';
 import { createSsoService } from './service.ts';
 import { discovery } from './discovery.ts';
+import { searchQuery } from './schemas.ts';
 import { unauthorized } from '../../core/errors.ts';
 import type { Principal } from '../../core/guards/principal.ts';
 
@@ -22,8 +23,8 @@ const userOf = (principal: Principal | undefined): string => {
 
 export default definePlugin({
   manifest,
-  needs: ['auth'],
-  build(ctx, { auth }) {
+  needs: ['auth', 'orgs'],
+  build(ctx, { auth, orgs }) {
     const store = createSsoScimStore(ctx.db);
     const base = `${ctx.config.publicUrl}/api/scim/v2`;
     const callbackUrl = `${ctx.config.publicUrl}/api/sso/saml/callback`;
@@ -31,7 +32,8 @@ export default definePlugin({
     // Which organization verified which email domain: domains.domainOwner / domains.isVerified.
     const domainStore = createDomainStore(ctx.db);
     const domains = createDomains(domainStore, dnsTxtLookup(ctx.config.DNS_SERVERS), { onUnverified: (orgId, domain) => store.pullEnforcedDomain(orgId, domain) });
-    const scim = createScim({ ctx, store, auth, base });
+    // SCIM joins an account to the organization only for a domain it verified; anyone else is invited.
+    const scim = createScim({ ctx, store, auth, orgs, base, verified: (orgId, domain) => domains.isVerified(orgId, domain) });
     const linkStore = createLinkStore(ctx.db);
     const links = createLinks(ctx, linkStore, saml, auth, (orgId) => store.config(orgId));
     const sso = createSsoService(ctx, store, auth, saml, scim, domains, links, createSsoAccounts(auth, domains, links), callbackUrl);
@@ -41,7 +43,7 @@ export default definePlugin({
     return {
       handlers: {
         getConfig: ({ org }) => sso.getConfig(org.id),
-        putConfig: ({ org, body }) => sso.putConfig(org.id, body),
+        putConfig: ({ org, body }) => sso.putConfig(org.id, body, org),
         deleteConfig: ({ org }) => sso.deleteConfig(org.id),
         listDomains: ({ org }) => domains.list(org.id),
         addDomain: ({ org, body }) => domains.add(org.id, body.domain),
@@ -62,27 +64,32 @@ export default definePlugin({
         deleteLink: ({ principal, org }) => links.remove(userOf(principal), org.id),
 
         listTokens: ({ org }) => sso.listTokens(org.id),
-        createToken: ({ org, body }) => sso.createToken(org.id, body.label),
+        createToken: ({ org, body, principal }) => sso.createToken(org.id, body.label, principal.userId),
         revokeToken: ({ org, params }) => sso.revokeToken(org.id, params.id),
         listGroups: async ({ org }) => ({ groups: await scim.mappings(org.id) }),
-        setMapping: ({ org, params, body }) => scim.setMapping(org.id, params.id, body),
+        setMapping: ({ org, params, body, principal }) => scim.setMapping(org.id, params.id, body, { label: principal.email ?? principal.userId ?? 'user', grantor: async () => org }),
 
         serviceProviderConfig: () => disco.serviceProviderConfig(),
         resourceTypes: () => disco.resourceTypes(),
+        resourceType: ({ params }) => disco.resourceType(params.id),
         schemas: () => disco.schemas(),
+        schema: ({ params }) => disco.schema(params.id),
+        search: ({ org, body }) => scim.searchAll(org.id, searchQuery(body)),
+        searchUsers: ({ org, body }) => scim.users.list(org.id, searchQuery(body)),
+        searchGroups: ({ org, body }) => scim.groups.list(org.id, searchQuery(body)),
         listUsers: ({ org, query }) => scim.users.list(org.id, query),
-        createUser: ({ org, body }) => scim.users.create(org.id, body) as never,
-        getUser: ({ org, params }) => scim.users.get(org.id, params.id) as never,
-        replaceUser: ({ org, params, body }) => scim.users.replace(org.id, params.id, body) as never,
-        patchUser: ({ org, params, body }) => scim.users.patch(org.id, params.id, body.Operations) as never,
-        async deleteUser({ org, params }) { await scim.users.remove(org.id, params.id); },
+        createUser: ({ org, body, principal }) => scim.users.create(org.id, body, sso.scimActor(org.id, principal)),
+        getUser: ({ org, params, query }) => scim.users.get(org.id, params.id, query),
+        replaceUser: ({ org, params, body, principal }) => scim.users.replace(org.id, params.id, body, sso.scimActor(org.id, principal)),
+        patchUser: ({ org, params, body, principal }) => scim.users.patch(org.id, params.id, body.Operations, sso.scimActor(org.id, principal)),
+        async deleteUser({ org, params, principal }) { await scim.users.remove(org.id, params.id, sso.scimActor(org.id, principal)); },
         listGroupsScim: ({ org, query }) => scim.groups.list(org.id, query),
-        createGroup: ({ org, body }) => scim.groups.create(org.id, body) as never,
-        getGroup: ({ org, params, query }) => scim.groups.get(org.id, params.id, query) as never,
-        replaceGroup: ({ org, params, body }) => scim.groups.replace(org.id, params.id, body) as never,
-        patchGroup: ({ org, params, body }) => scim.groups.patch(org.id, params.id, body.Operations) as never,
-        async deleteGroup({ org, params }) { await scim.groups.remove(org.id, params.id); },
-        bulk: ({ org, body }) => scim.bulk(org.id, body),
+        createGroup: ({ org, body, principal }) => scim.groups.create(org.id, body, sso.scimActor(org.id, principal)),
+        getGroup: ({ org, params, query }) => scim.groups.get(org.id, params.id, query),
+        replaceGroup: ({ org, params, body, principal }) => scim.groups.replace(org.id, params.id, body, sso.scimActor(org.id, principal)),
+        async patchGroup({ org, params, body, principal }) { await scim.groups.patch(org.id, params.id, body.Operations, sso.scimActor(org.id, principal)); },
+        async deleteGroup({ org, params, principal }) { await scim.groups.remove(org.id, params.id, sso.scimActor(org.id, principal)); },
+        bulk: ({ org, body, principal }) => scim.bulk(org.id, body, sso.scimActor(org.id, principal)),
       },
     };
   },

@@ -32,7 +32,7 @@ function container(resource: Json, path: AttrPath, create: boolean): Json | unde
 }
 
 function coerce(attrs: Attrs, path: AttrPath, value: unknown): unknown {
-  const { attr, sub } = resolve(attrs, path, invalidPath);
+  const { attr, sub } = resolve(attrs, path, invalidPath, true);
   const def = path.sub ? sub : attr;
   if (def?.type === 'boolean') return coerceBoolean(value);
   if (attr.type === 'complex' && !path.sub && value && typeof value === 'object') {
@@ -48,7 +48,7 @@ function coerce(attrs: Attrs, path: AttrPath, value: unknown): unknown {
 
 /** Sets (replace) or adds to (add) one attribute path without a filter. */
 function setAttr(attrs: Attrs, resource: Json, path: AttrPath, raw: unknown, mode: 'add' | 'replace') {
-  const { attr } = resolve(attrs, path, invalidPath);
+  const { attr } = resolve(attrs, path, invalidPath, true);
   const value = coerce(attrs, path, raw);
   const holder = container(resource, path, true)!;
   const key = keyIn(holder, path.attr) ?? path.attr;
@@ -124,7 +124,7 @@ function applyFiltered(attrs: Attrs, resource: Json, p: PatchPath, op: 'add' | '
 
 function remove(attrs: Attrs, resource: Json, p: PatchPath, value: unknown) {
   if (p.filter) return applyFiltered(attrs, resource, p, 'remove', value);
-  const { attr } = resolve(attrs, p.path, invalidPath);
+  const { attr } = resolve(attrs, p.path, invalidPath, true);
   const holder = container(resource, p.path, false);
   if (!holder) return;
   const key = keyIn(holder, p.path.attr);
@@ -161,10 +161,21 @@ export function applyPatch(attrs: Attrs, resource: Json, ops: PatchOp[], readOnl
         if (readOnly.has(k.toLowerCase())) continue;
         // The extension as a whole: its attributes one by one.
         if (k.toLowerCase() === ENTERPRISE_URN.toLowerCase() && v && typeof v === 'object') {
-          for (const [ek, ev] of Object.entries(v as Json)) setAttr(attrs, out, attrPath(`${ENTERPRISE_URN}:${ek}`, invalidPath), ev, op);
+          for (const [ek, ev] of Object.entries(v as Json)) if (ek.toLowerCase() !== 'schemas') setAttr(attrs, out, attrPath(`${ENTERPRISE_URN}:${ek}`, invalidPath), ev, op);
           continue;
         }
         setAttr(attrs, out, attrPath(k, invalidPath), v, op);
+      }
+      continue;
+    }
+    // The enterprise extension as a whole (RFC 7644 §3.5.2 paths may name a schema's attributes together).
+    if (path.toLowerCase() === ENTERPRISE_URN.toLowerCase()) {
+      const key = keyIn(out, ENTERPRISE_URN) ?? ENTERPRISE_URN;
+      if (op === 'remove' || op === 'replace') delete out[key];
+      if (op === 'remove') continue;
+      if (!raw.value || typeof raw.value !== 'object' || Array.isArray(raw.value)) throw invalidValue(`A ${op} of the extension takes an object of its attributes`);
+      for (const [ek, ev] of Object.entries(raw.value as Json)) {
+        if (ek.toLowerCase() !== 'schemas') setAttr(attrs, out, attrPath(`${ENTERPRISE_URN}:${ek}`, invalidPath), ev, op);
       }
       continue;
     }

@@ -147,6 +147,25 @@ export const ListQuery = Type.Object({
 });
 export type ListQuery = Static<typeof ListQuery>;
 export const ScimIdParams = Type.Object({ id: Id });
+/** Discovery ids: a resource type's name, a schema's URN. */
+export const DiscoveryParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
+/** RFC 7644 §3.4.3: a query in the body of POST .search. */
+export const SearchBody = Type.Object({
+  schemas: Type.Optional(Type.Array(Text(200), { maxItems: 10 })),
+  filter: Type.Optional(Type.String({ maxLength: 2000 })),
+  startIndex: Type.Optional(Type.Integer({ minimum: -2147483648 })),
+  count: Type.Optional(Type.Integer({ minimum: -2147483648 })),
+  attributes: Type.Optional(Type.Array(Text(200), { maxItems: 100 })),
+  excludedAttributes: Type.Optional(Type.Array(Text(200), { maxItems: 100 })),
+  sortBy: Type.Optional(Text(200)),
+  sortOrder: Type.Optional(Text(20)),
+});
+export type SearchBody = Static<typeof SearchBody>;
+/** A .search body as the list query it is. */
+export const searchQuery = (b: SearchBody): ListQuery => ({
+  filter: b.filter, startIndex: b.startIndex, count: b.count,
+  attributes: b.attributes?.join(','), excludedAttributes: b.excludedAttributes?.join(','),
+});
 
 /** A SCIM resource or message: its shape is the schema its `schemas` names (RFC 7643). */
 export const ScimResource: TSchema = Type.Object({ schemas: Type.Array(Type.String()) }, { additionalProperties: true });

@@ -7,7 +7,8 @@ import { bearerToken, type Principal } from '../../core/guards/principal.ts';
 import { isBuiltInRole } from '../../core/permissions.ts';
 import type { AuthService } from '../auth/service.ts';
 import { isPemCertificate, SamlFailure, type Saml } from './saml.ts';
-import type { Scim } from './scim.ts';
+import type { Scim, ScimActor } from './scim.ts';
+import { NO_GRANTOR, type Grantor } from '../../core/tenancy/grants.ts';
 import { domainOfEmail, normalizeDomain, type Domains } from './domains.ts';
 import type { Links } from './links.ts';
 import type { SsoAccounts } from './sso-accounts.ts';
@@ -74,9 +75,11 @@ export function createSsoService(ctx: AppContext, store: SsoScimStore, auth: Aut
       const c = await store.config(orgId);
       return c ? { configured: true, config: view(c) } : { configured: false };
     },
-    async putConfig(orgId: string, body: SsoConfigBody) {
+    async putConfig(orgId: string, body: SsoConfigBody, grantor: Grantor) {
       if (!isPemCertificate(body.saml.cert)) throw new AppError('bad_request', { message: 'saml.cert must be a PEM X.509 certificate' });
       await checkRole(orgId, body.defaultRole);
+      // defaultRole is given to every member SSO or SCIM adds, and replaces the previous default of those in no mapped group.
+      await ctx.tenancy.assertMayChange(orgId, grantor, (await store.config(orgId))?.defaultRole ?? 'member', body.defaultRole, 'set a defaultRole that grants more than yours');
       const enforced = [...new Set(body.enforcedDomains.map(normalizeDomain))];
       const unverified = await domains.unverified(orgId, enforced);
       if (unverified.length) {
@@ -160,14 +163,31 @@ export function createSsoService(ctx: AppContext, store: SsoScimStore, auth: Aut
       return session;
     },
 
+    /**
+     * Who a SCIM request acts as when it changes roles or memberships: the token's creator, with
+     * the permissions they hold now (none once they left, or for a token that names no creator).
+     */
+    scimActor(orgId: string, principal: Principal): ScimActor {
+      let held: Promise<Grantor> | undefined;
+      return {
+        label: `scim:${principal.tokenId ?? ''}`,
+        grantor: () => (held ??= (async () => {
+          const record = principal.tokenId ? await store.token(orgId, principal.tokenId) : null;
+          const access = record?.createdBy ? await ctx.tenancy.access(orgId, record.createdBy) : null;
+          return access ? { permissions: access.permissions } : NO_GRANTOR;
+        })()),
+      };
+    },
+
     // SCIM token management
     async listTokens(orgId: string) {
       const rows = await store.listTokens(orgId);
       return { tokens: rows.map((t) => ({ id: t._id, label: t.label, prefix: t.prefix, createdAt: t.createdAt, lastUsedAt: t.lastUsedAt ?? null })) };
     },
-    async createToken(orgId: string, label: string) {
+    /** The token acts with its creator's permissions, read at each use (scimActor). */
+    async createToken(orgId: string, label: string, createdBy: string | undefined) {
       const token = randomToken('scim_');
-      const record: ScimToken = { _id: newId(), orgId, label, prefix: token.slice(0, 12), hash: sha256Hex(token), createdAt: new Date() };
+      const record: ScimToken = { _id: newId(), orgId, label, prefix: token.slice(0, 12), hash: sha256Hex(token), createdAt: new Date(), ...(createdBy ? { createdBy } : {}) };
       await store.insertToken(record);
       return { id: record._id, label, token, prefix: record.prefix, createdAt: record.createdAt };
     },

@@ -15,12 +15,21 @@ export interface SsoConfig {
   createdAt: Date;
   updatedAt: Date;
 }
-export interface ScimToken { _id: string; orgId: string; label: string; prefix: string; hash: string; createdAt: Date; lastUsedAt?: Date }
+export interface ScimToken {
+  _id: string; orgId: string; label: string; prefix: string; hash: string; createdAt: Date; lastUsedAt?: Date;
+  /** Who created it: the token changes roles with this user's permissions, read live (core/tenancy/grants.ts). */
+  createdBy?: string;
+}
 export interface ScimUser {
   _id: string;
   orgId: string;
-  /** The account this SCIM user is linked to (found or created by email). */
+  /**
+   * The account this SCIM user is linked to, or `unlinked:<id>` while there is none (no usable
+   * email yet, or no account with it); the unique orgId+userId index keeps one SCIM user per account.
+   */
   userId: string;
+  /** The pending invitation sent for it (orgs plugin) while the account holder has not accepted. */
+  invitationId?: string;
   userName: string;
   userNameLower: string;
   externalId?: string;
@@ -35,8 +44,9 @@ export interface ScimUser {
   name?: Record<string, string>;
   emails?: { value: string; type?: string; primary?: boolean; display?: string }[];
   phoneNumbers?: { value: string; type?: string; primary?: boolean; display?: string }[];
-  active: boolean;
-  enterprise?: { employeeNumber?: string; department?: string; costCenter?: string; organization?: string; division?: string; manager?: { value?: string; displayName?: string } };
+  /** Absent (never sent, or removed by PATCH) counts as active. */
+  active?: boolean;
+  enterprise?: { employeeNumber?: string; department?: string; costCenter?: string; organization?: string; division?: string; manager?: { value?: string; ref?: string; displayName?: string } };
   createdAt: Date;
   updatedAt: Date;
   version: number;
@@ -49,6 +59,8 @@ export interface ScimGroup {
   externalId?: string;
   /** SCIM user ids. */
   members: string[];
+  /** The `display` the identity provider sent for a member, by member id (RFC 7643 §2.4). */
+  displays?: Record<string, string>;
   mappedRole: 'admin' | 'member' | 'viewer' | null;
   mappedCustomRoleId: string | null;
   /** True while a role is mapped (the recompute reads only these groups). */
@@ -103,6 +115,7 @@ export function createSsoScimStore(db: Database) {
     tokenByHash: (hash: string) => tokens.findOne({ hash }),
     listTokens: (orgId: string) => tokens.find({ orgId }).sort({ createdAt: -1 }).limit(500).toArray(),
     removeToken: (orgId: string, id: string) => tokens.findOneAndDelete({ _id: id, orgId }),
+    token: (orgId: string, id: string) => tokens.findOne({ _id: id, orgId }),
     touchToken: async (id: string, at: Date) => { await tokens.updateOne({ _id: id }, { $set: { lastUsedAt: at } }); },
 
     // SCIM users
@@ -150,10 +163,15 @@ export function createSsoScimStore(db: Database) {
     removeGroup: async (orgId: string, id: string) => (await groups.deleteOne({ _id: id, orgId })).deletedCount === 1,
     /** Takes a deleted user out of every group of the organization, in one statement. */
     async pullMember(orgId: string, scimUserId: string) {
-      await groups.updateMany({ orgId, members: scimUserId }, { $pull: { members: scimUserId }, $set: { updatedAt: new Date() }, $inc: { version: 1 } });
+      await groups.updateMany({ orgId, members: scimUserId }, { $pull: { members: scimUserId }, $unset: { [`displays.${scimUserId}`]: '' }, $set: { updatedAt: new Date() }, $inc: { version: 1 } });
     },
-    /** Groups a custom role is mapped by (a deleted role clears them). */
-    groupsOfUser: (orgId: string, scimUserId: string) => groups.find({ orgId, members: scimUserId }).toArray(),
+    /** The groups holding any of these users (a User resource's `groups`), names only: one command. */
+    groupsOfUsers: (orgId: string, scimUserIds: string[]) => (scimUserIds.length
+      ? groups.find({ orgId, members: { $in: scimUserIds } }, { projection: { _id: 1, displayName: 1, members: 1 } }).toArray()
+      : Promise.resolve([])),
+    setLink: async (orgId: string, id: string, userId: string, invitationId: string | null) => {
+      await users.updateOne({ _id: id, orgId }, invitationId ? { $set: { userId, invitationId } } : { $set: { userId }, $unset: { invitationId: '' } });
+    },
 
     async removeOrg(orgId: string) {
       await Promise.all([configs.deleteMany({ orgId }), tokens.deleteMany({ orgId }), users.deleteMany({ orgId }), groups.deleteMany({ orgId })]);

@@ -2,16 +2,21 @@
 // the PATCH forms each sends, groups and their role mappings, Bulk, and the errors' schema.
 import t from 'tap';
 import { buildTestApp, register, bearer } from '../../helper.ts';
+import { startDns } from './dns.ts';
+import { verifyDomain } from './verified.ts';
 
 const SCIM = 'application/scim+json';
 const ENT = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
 const PATCH = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 
 t.test('SCIM protocol', async (t) => {
-  const { app, ctx, services } = await buildTestApp(t);
+  const dns = await startDns(t);
+  const { app, ctx, services } = await buildTestApp(t, { env: { DNS_SERVERS: dns.server } });
   const owner = await register(app);
   await ctx.tenancy.setPlan(owner.orgId, 'enterprise');
   const admin = { ...bearer(owner.token), 'x-org-id': owner.orgId };
+  // The organization owns corp.test, so SCIM creates and joins accounts under it.
+  await verifyDomain(t, app, dns, admin, 'corp.test');
   const created = await app.inject({ method: 'POST', url: '/api/scim/tokens', headers: admin, payload: {} });
   t.equal(created.statusCode, 201, created.body);
   t.equal(created.json().label, 'SCIM Token');
@@ -40,6 +45,17 @@ t.test('SCIM protocol', async (t) => {
   const schemas = (await call('GET', '/Schemas')).json();
   t.same(schemas.Resources.map((s: { id: string }) => s.id).sort(), ['urn:ietf:params:scim:schemas:core:2.0:Group', 'urn:ietf:params:scim:schemas:core:2.0:User', ENT].sort());
   t.equal((await call('GET', '/ResourceTypes')).json().totalResults, 2);
+  t.equal((await call('GET', '/ResourceTypes/User')).json().endpoint, '/Users');
+  t.equal((await call('GET', `/Schemas/${ENT}`)).json().name, 'EnterpriseUser');
+  const unknown = await call('GET', '/Nope/x');
+  t.equal(unknown.statusCode, 404, 'an unknown path under /api/scim/v2: 404');
+  t.match(unknown.headers['content-type'], /application\/scim\+json/);
+  t.same(unknown.json(), { schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'], status: '404', detail: 'Route GET /api/scim/v2/Nope/x not found' }, 'in the SCIM error shape');
+  const wrongMethod = await call('DELETE', '/ServiceProviderConfig');
+  t.equal(wrongMethod.statusCode, 405, 'a known path with another method: 405');
+  t.equal(wrongMethod.headers.allow, 'GET');
+  t.equal(wrongMethod.json().status, '405');
+  t.equal((await app.inject({ method: 'GET', url: '/api/nope' })).json().error.code, 'not_found', 'elsewhere the JSON 404 stays');
 
   // Okta: looks the user up first, then creates.
   const lookup = await call('GET', `/Users?filter=${encodeURIComponent('userName eq "ada@corp.test"')}&startIndex=1&count=100`);
@@ -132,15 +148,25 @@ t.test('SCIM protocol', async (t) => {
   t.equal((await ctx.tenancy.access(owner.orgId, adaAccount!._id))?.role, 'admin', 'mapping a group makes its members admins');
   const graceAccount = await services.auth!.userDirectory.byEmail('grace@corp.test');
   const add = await call('PATCH', `/Groups/${gid}`, { schemas: [PATCH], Operations: [{ op: 'add', path: 'members', value: [{ value: graceId, display: 'grace' }] }] });
-  t.equal(add.statusCode, 200, add.body);
+  t.equal(add.statusCode, 204, `a group PATCH answers 204 No Content ${add.body}`);
+  const withGrace = (await call('GET', `/Groups/${gid}`)).json();
+  t.same(withGrace.members.find((m: { value: string }) => m.value === graceId), { value: graceId, $ref: `http://localhost:3000/api/scim/v2/Users/${graceId}`, type: 'User', display: 'grace' }, "a member's display is kept as sent");
+  const graceUser = (await call('GET', `/Users/${graceId}`)).json();
+  t.same(graceUser.groups, [{ value: gid, $ref: `http://localhost:3000/api/scim/v2/Groups/${gid}`, display: 'Admins', type: 'direct' }], "a user's groups are returned");
+  t.equal((await call('GET', `/Users?filter=${encodeURIComponent(`groups.value eq "${gid}"`)}`)).json().totalResults, 2, 'users filter by group');
+  const only = (await call('GET', `/Users/${graceId}?attributes=userName,name.givenName`)).json();
+  t.same(Object.keys(only).sort(), ['id', 'schemas', 'userName'].sort(), 'attributes: only those (grace has no name since the PUT)');
+  const without = (await call('GET', `/Users/${adaId}?excludedAttributes=emails,${ENT}:department`)).json();
+  t.notOk(without.emails, 'excludedAttributes drops emails');
+  t.notOk(without[ENT].department, 'and an extension attribute by its URN');
   t.equal((await ctx.tenancy.access(owner.orgId, graceAccount!._id))?.role, 'admin', 'a member added to a mapped group is recomputed');
-  const rm = await call('PATCH', `/Groups/${gid}`, { schemas: [PATCH], Operations: [{ op: 'remove', path: `members[value eq "${graceId}"]` }] });
-  t.equal(rm.json().members.length, 1, "Okta's removal by value filter");
+  await call('PATCH', `/Groups/${gid}`, { schemas: [PATCH], Operations: [{ op: 'remove', path: `members[value eq "${graceId}"]` }] });
+  t.equal((await call('GET', `/Groups/${gid}`)).json().members.length, 1, "Okta's removal by value filter");
   t.equal((await ctx.tenancy.access(owner.orgId, graceAccount!._id))?.role, 'member', 'back to the default role');
-  const entraRm = await call('PATCH', `/Groups/${gid}`, { schemas: [PATCH], Operations: [{ op: 'Remove', path: 'members', value: [{ value: adaId }] }] });
-  t.equal(entraRm.json().members.length, 0, "Entra's removal with a value list");
-  const rename = await call('PATCH', `/Groups/${gid}`, { schemas: [PATCH], Operations: [{ op: 'replace', value: { id: gid, displayName: 'Platform Admins' } }] });
-  t.equal(rename.json().displayName, 'Platform Admins', "Okta's group replace without a path");
+  await call('PATCH', `/Groups/${gid}`, { schemas: [PATCH], Operations: [{ op: 'Remove', path: 'members', value: [{ value: adaId }] }] });
+  t.equal((await call('GET', `/Groups/${gid}`)).json().members.length, 0, "Entra's removal with a value list");
+  await call('PATCH', `/Groups/${gid}`, { schemas: [PATCH], Operations: [{ op: 'replace', value: { id: gid, displayName: 'Platform Admins' } }] });
+  t.equal((await call('GET', `/Groups/${gid}`)).json().displayName, 'Platform Admins', "Okta's group replace without a path");
   const groups = (await app.inject({ method: 'GET', url: '/api/scim/groups', headers: admin })).json().groups;
   t.match(groups, [{ id: gid, memberCount: 0, mappedRole: 'admin' }]);
   t.equal((await call('GET', `/Groups?filter=${encodeURIComponent('displayName eq "platform admins"')}&excludedAttributes=members`)).json().Resources[0].members, undefined);
