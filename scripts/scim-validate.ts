@@ -4,26 +4,30 @@
 // checks. Prints the figures (checks run / passed / failed) and each failure; exits 1 when
 // any check fails, 2 when the CLI is missing.
 //   npm run scim-validate            (SCIM2_CLI=/path/to/scim2 when it is not on PATH)
-// Install: python3 -m venv /tmp/scim && /tmp/scim/bin/pip install scim2-tester scim2-cli
+// Installed by `npm run services -- up` (and so `npm test`) into .data/venv beside moto.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { ScriptError, withApp } from './app-for-scripts.ts';
+import { ROOT } from '../core/loader.ts';
 
 const run = promisify(execFile);
 
 export interface ScimFigures { run: number; passed: number; failed: number; failures: string[]; output: string }
 
-/** The scim2 CLI: SCIM2_CLI, else `scim2` on PATH; null when neither exists. */
+/** The scim2 CLI: SCIM2_CLI, else `scim2` on PATH, else the one `npm run services -- up` installs into .data/venv; null when none exists. */
 export async function findScimCli(env: NodeJS.ProcessEnv = process.env): Promise<string | null> {
   if (env.SCIM2_CLI) return existsSync(env.SCIM2_CLI) ? env.SCIM2_CLI : null;
   try {
     const { stdout } = await run('sh', ['-c', 'command -v scim2']);
-    return stdout.trim() || null;
+    if (stdout.trim()) return stdout.trim();
   } catch {
-    return null;
+    // not on PATH: the venv `npm run services -- up` installs it into, below
   }
+  const installed = path.join(env.DRIFT_DATA_DIR ?? path.join(ROOT, '.data'), 'venv', 'bin', 'scim2');
+  return existsSync(installed) ? installed : null;
 }
 
 /** Reads `scim2 test` output: one line per check, its status first (SUCCESS / ERROR / CRITICAL / SKIPPED). */

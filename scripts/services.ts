@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ferretArgs, ferretBinary, ferretPostgresUrl, killFerretOnPort, mongoPing } from './services/ferretdb.ts';
 import { ensureFerretDatabase, pgPaths, pgReady, startPg, stopPg } from './services/postgres.ts';
 import { redisArgs, redisBinary, redisPing } from './services/redis.ts';
-import { ensureMoto, localMotoUrl, motoPid, motoPing, stopMoto } from './services/moto.ts';
+import { ensureMoto, ensureScimCli, localMotoUrl, motoPid, motoPing, stopMoto } from './services/moto.ts';
 import { ensureStripeMock, localStripeMockUrl, stopStripeMock, stripeMockPid, stripeMockPing } from './services/stripe-mock.ts';
 import { livePid, spawnDetached, stopByPidFile, waitUntil, type Config } from './services/util.ts';
 
@@ -128,6 +128,7 @@ export async function ensureServices(opts: ServicesOptions = {}): Promise<Servic
   if (moto.started) started.push('moto');
   say('moto', moto.external ? `external: ${moto.url}` : `${moto.started ? 'started' : 'already running'}: ${moto.url}`);
   const motoUrl = moto.url;
+  if (!moto.external) await ensureScimCli(cfg);
 
   const stripe = await ensureStripeMock(cfg, env);
   if (stripe.started) started.push('stripe-mock');

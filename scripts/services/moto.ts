@@ -61,6 +61,28 @@ export async function motoBinary(cfg: Config): Promise<string> {
   return exe;
 }
 
+/**
+ * The SCIM validator's CLI (`scim2 test`, PyPI scim2-cli + scim2-tester, pinned) in the same
+ * venv, so `npm test` runs the third-party validator on any machine the README's commands set up.
+ * A failed install is logged and left to the test, which then skips naming the reason.
+ */
+export const SCIM_TOOLS = ['scim2-cli==0.6.0', 'scim2-tester==0.5.2'];
+export const scimCliPath = (cfg: Config) => path.join(venvDir(cfg), 'bin', 'scim2');
+export async function ensureScimCli(cfg: Config): Promise<string | null> {
+  const exe = scimCliPath(cfg);
+  if (existsSync(exe)) return exe;
+  if (!existsSync(path.join(venvDir(cfg), 'bin', 'pip'))) return null;
+  const log = path.join(cfg.logs, 'scim2-install.log');
+  cfg.log(`scim2    installing ${SCIM_TOOLS.join(' ')} into ${venvDir(cfg)} (log ${log})`);
+  try {
+    writeFileSync(log, await run(path.join(venvDir(cfg), 'bin', 'pip'), ['install', '--disable-pip-version-check', ...SCIM_TOOLS]));
+  } catch (e) {
+    writeFileSync(log, `${(e as Error).message}\n`);
+    cfg.log(`scim2    install failed; see ${log}`);
+  }
+  return existsSync(exe) ? exe : null;
+}
+
 /** Starts moto unless it already answers (or DRIFT_MOTO_URL names an external one); waits for it. */
 export async function ensureMoto(cfg: Config, env: NodeJS.ProcessEnv = process.env): Promise<MotoState> {
   if (env.DRIFT_MOTO_URL) return { url: env.DRIFT_MOTO_URL, started: false, external: true };
