@@ -148,7 +148,8 @@ export const ListQuery = Type.Object({
 export type ListQuery = Static<typeof ListQuery>;
 export const ScimIdParams = Type.Object({ id: Id });
 /** Discovery ids: a resource type's name, a schema's URN. */
-export const DiscoveryParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
+// At most the router's maxParamLength (100): a longer parameter is refused before the route (414).
+export const DiscoveryParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
 /** RFC 7644 §3.4.3: a query in the body of POST .search. */
 export const SearchBody = Type.Object({
   schemas: Type.Optional(Type.Array(Text(200), { maxItems: 10 })),
