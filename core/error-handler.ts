@@ -88,10 +88,20 @@ function sendScim(reply: FastifyReply, status: number, code: string, message: st
  * Fastify's frameworkErrors: what the router refuses before any route runs (a path parameter
  * longer than maxParamLength is 414, a URL it cannot decode 400), in the one error shape.
  */
-export function frameworkErrorHandler(err: FastifyError, _req: FastifyRequest, reply: FastifyReply) {
+export function frameworkErrorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
   const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
-  if (status === 414) return send(reply, 414, 'uri_too_long', ERRORS.uri_too_long[1]);
-  return send(reply, status, 'bad_request', err.message);
+  // No route ran, so no route's errorFormat: a path under a manifest's `unmatched` prefix answers in its format.
+  const format = formatOfPath(req.url);
+  if (status === 414) return send(reply, 414, 'uri_too_long', ERRORS.uri_too_long[1], undefined, format);
+  return send(reply, status, 'bad_request', err.message, undefined, format);
+}
+
+/** Path prefixes answered in a manifest's own error format (Manifest.unmatched), as the loader registers them. */
+const prefixFormats = new Map<string, ErrorFormat>();
+export function answerPrefixIn(prefix: string, format: ErrorFormat) { prefixFormats.set(prefix, format); }
+function formatOfPath(url: string): ErrorFormat | undefined {
+  for (const [prefix, format] of prefixFormats) if (url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`)) return format;
+  return undefined;
 }
 
 /**

@@ -15,7 +15,7 @@ import type { Limits } from './limits.ts';
 import { RATE_LIMIT_NAMES } from './guards/rate-limit.ts';
 import { buildGuards, inputOf, needsOrgContext, type GuardDeps } from './guards/chain.ts';
 import { closest } from './text.ts';
-import { notFoundHandlerIn } from './error-handler.ts';
+import { answerPrefixIn, notFoundHandlerIn } from './error-handler.ts';
 import { closeSchema } from './input-rules.ts';
 import { ErrorBody, Envelope, ScimErrorBody } from './schemas.ts';
 import type { OperatorConfig } from './config.ts';
@@ -170,6 +170,7 @@ export function registerRoutes(app: FastifyInstance, plugin: LoadedPlugin, handl
     // Fastify's own scoping: a not-found handler set inside a prefixed context answers for that prefix.
     const { under, errorFormat } = m.unmatched;
     app.register(async (scope) => { scope.setNotFoundHandler(notFoundHandlerIn(errorFormat)); }, { prefix: `${m.prefix}${under}` });
+    answerPrefixIn(`${m.prefix}${under}`, errorFormat);
   }
   for (const route of m.routes) {
     const style = route.reply ?? m.reply;

@@ -56,6 +56,12 @@ t.test('SCIM protocol', async (t) => {
   t.equal(wrongMethod.headers.allow, 'GET');
   t.equal(wrongMethod.json().status, '405');
   t.equal((await app.inject({ method: 'GET', url: '/api/nope' })).json().error.code, 'not_found', 'elsewhere the JSON 404 stays');
+  // The router refuses a parameter over 100 characters before any route runs: still the SCIM shape here.
+  const tooLong = await call('GET', `/Schemas/${'x'.repeat(101)}`);
+  t.equal(tooLong.statusCode, 414, 'a parameter longer than the router takes: 414');
+  t.match(tooLong.headers['content-type'], /application\/scim\+json/, 'in the SCIM content type');
+  t.equal(tooLong.json().status, '414', 'and the SCIM error shape');
+  t.equal((await app.inject({ method: 'DELETE', url: `/api/sso/domains/${'x'.repeat(260)}` })).json().error.code, 'uri_too_long', 'elsewhere the JSON 414 stays');
 
   // Okta: looks the user up first, then creates.
   const lookup = await call('GET', `/Users?filter=${encodeURIComponent('userName eq "ada@corp.test"')}&startIndex=1&count=100`);
