@@ -4,7 +4,7 @@
 // domain verified by at most one organization, also under concurrent verifications (the
 // embedded FerretDB's updates are not atomic with their filter; unique indexes hold).
 import type { CollectionSpec, Database } from '../../core/db.ts';
-import { isDuplicateKey } from '../../core/db.ts';
+import { insertUnlessDuplicate } from '../../core/db.ts';
 
 export interface DomainClaim { _id: string; orgId: string; domain: string; token: string; createdAt: Date }
 export interface VerifiedDomain { _id: string; domain: string; orgId: string; verifiedAt: Date }
@@ -20,27 +20,14 @@ export function createDomainStore(db: Database) {
     claim: (orgId: string, domain: string) => claims.findOne({ orgId, domain }),
     /** Inserts the claim; a concurrent one for the same organization and domain wins and is returned. */
     async insertClaim(c: DomainClaim): Promise<DomainClaim> {
-      try {
-        await claims.insertOne(c);
-        return c;
-      } catch (err) {
-        if (!isDuplicateKey(err)) throw err;
-        return (await claims.findOne({ orgId: c.orgId, domain: c.domain }))!;
-      }
+      if (await insertUnlessDuplicate(claims, c)) return c;
+      return (await claims.findOne({ orgId: c.orgId, domain: c.domain }))!;
     },
     claims: (orgId: string) => claims.find({ orgId }).sort({ domain: 1 }).limit(500).toArray(),
     removeClaim: async (orgId: string, domain: string) => (await claims.deleteOne({ orgId, domain })).deletedCount === 1,
 
     /** Records the proof; false when the domain is already verified (by any organization). Exactly once. */
-    async insertVerified(v: VerifiedDomain): Promise<boolean> {
-      try {
-        await verified.insertOne(v);
-        return true;
-      } catch (err) {
-        if (isDuplicateKey(err)) return false;
-        throw err;
-      }
-    },
+    insertVerified: (v: VerifiedDomain): Promise<boolean> => insertUnlessDuplicate(verified, v),
     verifiedOwner: (domain: string) => verified.findOne({ domain }),
     verifiedOf: (orgId: string) => verified.find({ orgId }).sort({ domain: 1 }).limit(500).toArray(),
     removeVerified: async (orgId: string, domain: string) => (await verified.deleteOne({ orgId, domain })).deletedCount === 1,

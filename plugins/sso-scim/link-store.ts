@@ -2,7 +2,7 @@
 // identity (NameID) of one organization's identity provider. One identity of an organization
 // links to one account, and an account links to one identity per organization (both unique).
 import type { CollectionSpec, Database } from '../../core/db.ts';
-import { isDuplicateKey } from '../../core/db.ts';
+import { insertUnlessDuplicate } from '../../core/db.ts';
 
 export interface SsoLink { _id: string; userId: string; orgId: string; nameId: string; createdAt: Date }
 
@@ -17,15 +17,7 @@ export function createLinkStore(db: Database) {
     byNameId: (orgId: string, nameId: string) => links.findOne({ orgId, nameId }),
     byUser: (userId: string, orgId: string) => links.findOne({ userId, orgId }),
     /** False when the identity is linked to an account already (unique index: exactly once). */
-    async insert(link: SsoLink): Promise<boolean> {
-      try {
-        await links.insertOne(link);
-        return true;
-      } catch (err) {
-        if (isDuplicateKey(err)) return false;
-        throw err;
-      }
-    },
+    insert: (link: SsoLink): Promise<boolean> => insertUnlessDuplicate(links, link),
     remove: async (userId: string, orgId: string) => (await links.deleteOne({ userId, orgId })).deletedCount === 1,
     removeStale: async (id: string) => { await links.deleteOne({ _id: id }); },
     removeOrg: async (orgId: string) => { await links.deleteMany({ orgId }); },
