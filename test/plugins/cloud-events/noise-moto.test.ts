@@ -7,26 +7,16 @@
 // targeted re-check, whose drift has the event as its cause and is not suppressed.
 import t from 'tap';
 import { CreateTagsCommand, DeleteTagsCommand } from '@aws-sdk/client-ec2';
-import { createWorld, CREDENTIALS } from '../../engine/world.ts';
-import { buildTestApp, register, bearer } from '../../helper.ts';
+import { bearer } from '../../helper.ts';
 import { ALICE, trail } from './records.ts';
+import { motoOrganization } from './moto-org.ts';
 
 t.setTimeout(400_000);
 
 type Drift = { resourceAddress: string; status: string; suppressed: boolean; suppressedReason: string | null; cause: { actor: string; eventName: string } | null; diff: { changes: { attribute: string }[] } };
 
 t.test('flips with no event are learned as noise and suppressed; the same change with an event is not', async (t) => {
-  const world = await createWorld();
-  t.teardown(() => world.cleanup());
-  const { app, ctx, services } = await buildTestApp(t, { env: { DRIFT_CLOUD_A_ENDPOINT: world.c.endpoint } });
-  const owner = await register(app);
-  await ctx.tenancy.setPlan(owner.orgId, 'pro');
-  const api = async (method: 'GET' | 'POST', url: string, payload?: object, token = owner.token) => {
-    const res = await app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
-    return res.json();
-  };
-  await api('POST', '/api/auth/cloud-a-credentials', CREDENTIALS);
-  const config = (await api('POST', '/api/repo-configs', { repositoryName: 'acme/noise', branch: 'main', provider: 'cloud_a', iacPaths: ['infra'], repositoryUrl: world.repoUrl })).data._id;
+  const { app, ctx, services, world, owner, api, config } = await motoOrganization(t, 'acme/noise');
   const run = async (scanId: string, label: string) => {
     t.equal(await services.executor!.execute(owner.orgId, scanId), 'ran', `${label}: the built-in executor ran the scan`);
     const s = (await api('GET', `/api/scans/${scanId}`)).data;

@@ -7,24 +7,14 @@
 import t from 'tap';
 import { AuthorizeSecurityGroupIngressCommand } from '@aws-sdk/client-ec2';
 import { PutBucketVersioningCommand } from '@aws-sdk/client-s3';
-import { createWorld, CREDENTIALS } from '../../engine/world.ts';
-import { buildTestApp, register, bearer } from '../../helper.ts';
+import { bearer } from '../../helper.ts';
 import { ALICE, trail } from './records.ts';
+import { motoOrganization } from './moto-org.ts';
 
 t.setTimeout(300_000);
 
 t.test('an event on a managed resource: one targeted re-check, its drift attributed', async (t) => {
-  const world = await createWorld();
-  t.teardown(() => world.cleanup());
-  const { app, ctx, services } = await buildTestApp(t, { env: { DRIFT_CLOUD_A_ENDPOINT: world.c.endpoint } });
-  const owner = await register(app);
-  await ctx.tenancy.setPlan(owner.orgId, 'pro');
-  const api = async (method: 'GET' | 'POST', url: string, payload?: object, token = owner.token) => {
-    const res = await app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
-    return res.json();
-  };
-  await api('POST', '/api/auth/cloud-a-credentials', CREDENTIALS);
-  const config = (await api('POST', '/api/repo-configs', { repositoryName: 'acme/events', branch: 'main', provider: 'cloud_a', iacPaths: ['infra'], repositoryUrl: world.repoUrl })).data._id;
+  const { app, ctx, services, world, owner, api, config } = await motoOrganization(t, 'acme/events');
   const scans = services.scans!;
   const executor = services.executor!;
   const events = services['cloud-events']!;
