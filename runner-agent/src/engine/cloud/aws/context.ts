@@ -1,11 +1,20 @@
 // One scan's AWS clients: endpoint override (moto), request timeouts, the caller's abort signal,
 // and a count of every request sent (stats.sdkCalls). Clients are created per region on demand.
+import { ACMClient } from '@aws-sdk/client-acm';
+import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { AutoScalingClient } from '@aws-sdk/client-auto-scaling';
+import { CloudFrontClient } from '@aws-sdk/client-cloudfront';
+import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
+import { CodeBuildClient } from '@aws-sdk/client-codebuild';
+import { CodeCommitClient } from '@aws-sdk/client-codecommit';
+import { CodeDeployClient } from '@aws-sdk/client-codedeploy';
 import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EC2Client } from '@aws-sdk/client-ec2';
 import { ECRClient } from '@aws-sdk/client-ecr';
 import { ECSClient } from '@aws-sdk/client-ecs';
+import { EFSClient } from '@aws-sdk/client-efs';
+import { EKSClient } from '@aws-sdk/client-eks';
 import { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { IAMClient } from '@aws-sdk/client-iam';
 import { KMSClient } from '@aws-sdk/client-kms';
@@ -13,8 +22,10 @@ import { LambdaClient } from '@aws-sdk/client-lambda';
 import { RDSClient } from '@aws-sdk/client-rds';
 import { Route53Client } from '@aws-sdk/client-route-53';
 import { S3Client } from '@aws-sdk/client-s3';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { SSMClient } from '@aws-sdk/client-ssm';
 import type { AwsCredentials } from '../../types.ts';
 import { toScanError } from '../../errors.ts';
 
@@ -29,6 +40,9 @@ export const AWS_CLIENTS = {
   ec2: EC2Client, s3: S3Client, iam: IAMClient, route53: Route53Client, elasticloadbalancing: ElasticLoadBalancingV2Client,
   rds: RDSClient, ecr: ECRClient, ecs: ECSClient, lambda: LambdaClient, dynamodb: DynamoDBClient, logs: CloudWatchLogsClient,
   kms: KMSClient, sns: SNSClient, sqs: SQSClient, autoscaling: AutoScalingClient,
+  acm: ACMClient, apigateway: APIGatewayClient, cloudfront: CloudFrontClient, monitoring: CloudWatchClient,
+  codebuild: CodeBuildClient, codecommit: CodeCommitClient, codedeploy: CodeDeployClient, elasticfilesystem: EFSClient,
+  eks: EKSClient, secretsmanager: SecretsManagerClient, ssm: SSMClient,
 };
 export type AwsService = keyof typeof AWS_CLIENTS;
 type ClientOf<S extends AwsService> = InstanceType<(typeof AWS_CLIENTS)[S]>;
@@ -97,9 +111,20 @@ export class AwsContext {
   sns(region = this.defaultRegion) { return this.client('sns', region); }
   sqs(region = this.defaultRegion) { return this.client('sqs', region); }
   autoscaling(region = this.defaultRegion) { return this.client('autoscaling', region); }
+  acm(region = this.defaultRegion) { return this.client('acm', region); }
+  apigateway(region = this.defaultRegion) { return this.client('apigateway', region); }
+  cloudwatch(region = this.defaultRegion) { return this.client('monitoring', region); }
+  codebuild(region = this.defaultRegion) { return this.client('codebuild', region); }
+  codecommit(region = this.defaultRegion) { return this.client('codecommit', region); }
+  codedeploy(region = this.defaultRegion) { return this.client('codedeploy', region); }
+  efs(region = this.defaultRegion) { return this.client('elasticfilesystem', region); }
+  eks(region = this.defaultRegion) { return this.client('eks', region); }
+  secretsmanager(region = this.defaultRegion) { return this.client('secretsmanager', region); }
+  ssm(region = this.defaultRegion) { return this.client('ssm', region); }
   // IAM and Route 53 are global; their endpoints live in us-east-1 (moto answers on the same override).
   iam() { return this.client('iam', 'us-east-1'); }
   route53() { return this.client('route53', 'us-east-1'); }
+  cloudfront() { return this.client('cloudfront', 'us-east-1'); }
 
   /** Sends one command with the scan's abort signal; errors the user can act on become ScanErrors. */
   async send<O>(client: AnyClient, command: unknown, what: string): Promise<O> {
