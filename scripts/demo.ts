@@ -21,7 +21,7 @@ import {
   DescribeInstancesCommand, DescribeSecurityGroupsCommand, EC2Client, RunInstancesCommand, TerminateInstancesCommand,
 } from '@aws-sdk/client-ec2';
 import { CreateBucketCommand, DeleteBucketCommand, PutBucketVersioningCommand, S3Client } from '@aws-sdk/client-s3';
-import { renderPermissions } from '../runner-agent/src/engine/cloud/aws/security-groups.ts';
+import { renderPermissions } from '../runner-agent/src/engine/cloud/aws/vpc/security-group-rules.ts';
 import { DOCS_PATH } from '../core/openapi.ts';
 import { ensureDevSecrets } from './dev-secrets.ts';
 import { ScriptError, runScript, withApp } from './app-for-scripts.ts';

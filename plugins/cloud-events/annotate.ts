@@ -17,7 +17,7 @@
 // its attributes. The observation that reaches the threshold already suppresses its drift.
 import type { AppContext } from '../../core/context.ts';
 import { newId } from '../../core/crypto.ts';
-import { classify } from '../../runner-agent/src/engine/index.ts';
+import { classify, SEVERITY_RULES } from '../../runner-agent/src/engine/index.ts';
 import type { AnnotateInput } from '../scans/record.ts';
 import type { DriftAnnotation, DriftCause } from '../drifts/store.ts';
 import { changesAttribute } from './cloudtrail.ts';
@@ -37,7 +37,7 @@ const causeOf = (e: CloudEvent): DriftCause => ({
 
 /** Rated critical or high by the severity table for this attribute alone (never learned, never suppressed). */
 const severe = (resourceType: string, c: Change) =>
-  ['critical', 'high'].includes(classify({ resourceType, changeType: 'changed', diff: [{ attribute: c.attribute, before: c.before, after: c.after }] }).severity);
+  ['critical', 'high'].includes(classify({ resourceType, changeType: 'changed', diff: [{ attribute: c.attribute, before: c.before, after: c.after }] }, {}, SEVERITY_RULES).severity);
 
 export function createAnnotator(ctx: AppContext, store: CloudEventStore, threshold: number) {
   return async function annotate(input: AnnotateInput): Promise<Map<string, Partial<DriftAnnotation>>> {

@@ -5,7 +5,7 @@ import t from 'tap';
 import {
   CreateRouteCommand, CreateTagsCommand, DescribeRouteTablesCommand, DescribeSecurityGroupsCommand, DescribeSubnetsCommand, DescribeVpcsCommand, ModifySubnetAttributeCommand,
 } from '@aws-sdk/client-ec2';
-import { renderPermissions } from '../../runner-agent/src/engine/cloud/aws/security-groups.ts';
+import { renderPermissions } from '../../runner-agent/src/engine/cloud/aws/vpc/security-group-rules.ts';
 import {
   AttachUserPolicyCommand, CreateAccessKeyCommand, CreateUserCommand, DetachRolePolicyCommand, DetachUserPolicyCommand, IAMClient, PutUserPolicyCommand,
   UpdateAccessKeyCommand,
@@ -18,6 +18,7 @@ import { SetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { AWS_READERS, AwsContext } from '../../runner-agent/src/engine/cloud/aws/index.ts';
 import { compareLive } from '../../runner-agent/src/engine/compare.ts';
 import { buildIgnoreRules } from '../../runner-agent/src/engine/ignore.ts';
+import { IGNORED_ATTRIBUTES } from '../../runner-agent/src/engine/catalogue.ts';
 import { replayState } from '../../runner-agent/src/engine/replay.ts';
 import type { DetectedDrift, StateInstance } from '../../runner-agent/src/engine/types.ts';
 import { buildNetwork, type Res } from './estate-network.ts';
@@ -47,7 +48,7 @@ async function scan(list: Res[] = resources) {
   try {
     const entries = list.map((r) => ({ instance: { address: `${r.type}.${r.name}`, type: r.type, name: r.name, attributes: r.attributes } as StateInstance, region: REGION }));
     const stats = { unsupported: {} as Record<string, number>, ignoredDiffs: 0 };
-    const out = await compareLive(entries, aws, buildIgnoreRules([]), stats);
+    const out = await compareLive(entries, aws, buildIgnoreRules([], IGNORED_ATTRIBUTES), stats);
     return { ...out, stats, calls: { ...aws.calls } };
   } finally {
     aws.destroy();

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { CreateSecurityGroupCommand, CreateTagsCommand, EC2Client, type SecurityGroup } from '@aws-sdk/client-ec2';
-import { renderPermissions } from '../../runner-agent/src/engine/cloud/aws/security-groups.ts';
+import { renderPermissions } from '../../runner-agent/src/engine/cloud/aws/vpc/security-group-rules.ts';
 import { detectDrift, type ScanInput } from '../../runner-agent/src/engine/index.ts';
 import { CREDENTIALS, describeGroup, motoUrl } from './world.ts';
 import type { Clients } from './world.ts';

@@ -10,6 +10,7 @@ import { AWS_READERS, AwsContext } from '../../runner-agent/src/engine/cloud/aws
 import { startFakeCloud, stateWorld } from '../../runner-agent/src/engine/cloud/aws/replay/server.ts';
 import { compareLive } from '../../runner-agent/src/engine/compare.ts';
 import { buildIgnoreRules } from '../../runner-agent/src/engine/ignore.ts';
+import { IGNORED_ATTRIBUTES } from '../../runner-agent/src/engine/catalogue.ts';
 import { allAnswers, replayState } from '../../runner-agent/src/engine/replay.ts';
 import { parseState } from '../../runner-agent/src/engine/state.ts';
 import type { StateInstance } from '../../runner-agent/src/engine/types.ts';
@@ -34,7 +35,7 @@ async function crossReplay(a: StateInstance[], b: StateInstance[]) {
   const fake = await startFakeCloud(stateWorld(a), allAnswers());
   const aws = new AwsContext({ accessKeyId: 'replay', secretAccessKey: 'replay', region: 'us-east-1' }, 'us-east-1', fake.endpoint);
   try {
-    return await compareLive(b.map((instance) => ({ instance, region: 'us-east-1' })), aws, buildIgnoreRules([]), { unsupported: {}, ignoredDiffs: 0 });
+    return await compareLive(b.map((instance) => ({ instance, region: 'us-east-1' })), aws, buildIgnoreRules([], IGNORED_ATTRIBUTES), { unsupported: {}, ignoredDiffs: 0 });
   } finally {
     aws.destroy();
     await fake.close();

@@ -11,7 +11,7 @@ import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { ROOT } from '../../core/loader.ts';
 import { detectDrift, ScanError, type ScanInput } from '../../runner-agent/src/engine/index.ts';
 import { clients, commitFile, CREDENTIALS, describeGroup, git } from './world.ts';
-import { renderPermissions } from '../../runner-agent/src/engine/cloud/aws/security-groups.ts';
+import { renderPermissions } from '../../runner-agent/src/engine/cloud/aws/vpc/security-group-rules.ts';
 
 const c = clients();
 const suffix = `${Date.now().toString(36)}${process.pid}`;

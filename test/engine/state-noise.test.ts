@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { parseProviderAddress } from '../../runner-agent/src/engine/address.ts';
-import { roleReader } from '../../runner-agent/src/engine/cloud/aws/iam.ts';
+import { roleReader } from '../../runner-agent/src/engine/cloud/aws/iam/roles.ts';
 import { compareAttributes } from '../../runner-agent/src/engine/diff.ts';
 import { decodeFlatmap } from '../../runner-agent/src/engine/flatmap.ts';
 import { evaluate } from '../../runner-agent/src/engine/hcl-expr.ts';

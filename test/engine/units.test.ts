@@ -6,11 +6,13 @@ import t from 'tap';
 import { S3ServiceException } from '@aws-sdk/client-s3';
 import { IAMServiceException } from '@aws-sdk/client-iam';
 import { formatAddress, parseAddress } from '../../runner-agent/src/engine/address.ts';
-import { ruleAtoms } from '../../runner-agent/src/engine/cloud/aws/security-groups.ts';
+import { ruleAtoms } from '../../runner-agent/src/engine/cloud/aws/vpc/security-group-rules.ts';
 import { compareAttributes, genericKey } from '../../runner-agent/src/engine/diff.ts';
 import { ScanError, toScanError } from '../../runner-agent/src/engine/errors.ts';
 import { buildIgnoreRules, parseIgnoreFile } from '../../runner-agent/src/engine/ignore.ts';
-import { classify, SEVERITY_RULES } from '../../runner-agent/src/engine/rules.ts';
+import { IGNORED_ATTRIBUTES } from '../../runner-agent/src/engine/catalogue.ts';
+import { SEVERITY_RULES } from '../../runner-agent/src/engine/catalogue.ts';
+import { classify } from '../../runner-agent/src/engine/rules.ts';
 import { parseState } from '../../runner-agent/src/engine/state.ts';
 import { mapResourceDrift } from '../../runner-agent/src/engine/tofu.ts';
 import { isEmpty, normalizePolicy, samePolicy, scalarKey } from '../../runner-agent/src/engine/values.ts';
@@ -94,7 +96,7 @@ t.test('security group rules compare as atoms', async (t) => {
 
 t.test('ignore table and .driftignore', async (t) => {
   t.same(parseIgnoreFile('# comment\n\naws_instance.tags.LastSeen  # trailing\n  *.tags.Team\r\n'), ['aws_instance.tags.LastSeen', '*.tags.Team']);
-  const rules = buildIgnoreRules(['aws_instance.*.tags.LastSeen', 'aws_s3_bucket.logs.tags', 'module.net["a"].aws_security_group.x.description']);
+  const rules = buildIgnoreRules(['aws_instance.*.tags.LastSeen', 'aws_s3_bucket.logs.tags', 'module.net["a"].aws_security_group.x.description'], IGNORED_ATTRIBUTES);
   t.ok(rules.ignores('aws_instance', 'aws_instance.web', 'public_ip'), 'built-in: computed instance attribute');
   t.ok(rules.ignores('aws_s3_bucket', 'aws_s3_bucket.b', 'tags_all.X'), 'built-in for every type: tags_all');
   t.ok(rules.ignores('aws_instance', 'aws_instance.web[0]', 'tags.LastSeen'), 'glob over addresses');
@@ -112,7 +114,7 @@ t.test('severity table', async (t) => {
   const ids = SEVERITY_RULES.map((r) => r.id);
   t.equal(new Set(ids).size, ids.length, 'rule ids are unique');
   const c = (resourceType: string, diff: { attribute: string; before: unknown; after: unknown }[], changeType: 'changed' | 'deleted' = 'changed', state = {}) =>
-    classify({ resourceType, changeType, diff }, state);
+    classify({ resourceType, changeType, diff }, state, SEVERITY_RULES);
   const world = [{ protocol: 'tcp', cidr_blocks: ['0.0.0.0/0'] }];
   t.same(c('aws_security_group', [{ attribute: 'ingress', before: [], after: world }]), { severity: 'critical', ruleId: 'sg-ingress-open-to-world' });
   t.same(c('aws_security_group', [{ attribute: 'ingress', before: world, after: [...world, { cidr_blocks: ['10.0.0.0/8'] }] }]), { severity: 'high', ruleId: 'sg-ingress-changed' }, 'already open before: not newly opened');
@@ -136,7 +138,7 @@ t.test('plan JSON (terraform show -json of a refresh-only plan) maps to the same
   // Recorded from terraform 1.11 + hashicorp/aws 5.100 against moto: SG opened and re-tagged,
   // versioning suspended, policy widened, one SG deleted; the bucket's `tags: null -> {}` is noise.
   const plan = JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures', 'refresh-only-plan.json'), 'utf8'));
-  const out = mapResourceDrift(plan, buildIgnoreRules([]));
+  const out = mapResourceDrift(plan, buildIgnoreRules([], IGNORED_ATTRIBUTES));
   t.same(out.drifts.map((d) => [d.resourceAddress, d.changeType, d.severity, d.ruleId]), [
     ['aws_iam_policy.app', 'changed', 'high', 'iam-policy-changed'],
     ['aws_s3_bucket_versioning.data', 'changed', 'medium', 's3-versioning-disabled'],
@@ -146,7 +148,7 @@ t.test('plan JSON (terraform show -json of a refresh-only plan) maps to the same
   t.same(out.drifts[1].diff, [{ attribute: 'versioning_configuration.0.status', before: 'Enabled', after: 'Suspended' }]);
   t.same(out.drifts[3].diff.map((d) => d.attribute), ['ingress', 'tags.Env'], 'tags_all is ignored, tags kept');
   t.equal(out.resourcesScanned, 5, 'refreshed resources plus the deleted one');
-  const ignoring = mapResourceDrift(plan, buildIgnoreRules(['aws_security_group.*.tags']));
+  const ignoring = mapResourceDrift(plan, buildIgnoreRules(['aws_security_group.*.tags'], IGNORED_ATTRIBUTES));
   t.same(ignoring.drifts[3].diff.map((d) => d.attribute), ['ingress'], '.driftignore applies to the plan path too');
   t.same(mapResourceDrift({}, noIgnore), { drifts: [], resourcesScanned: 0, ignored: 0 }, 'an empty document maps to nothing');
 });

@@ -18,7 +18,7 @@ import {
   PutPublicAccessBlockCommand, S3Client,
 } from '@aws-sdk/client-s3';
 import { ROOT } from '../../core/loader.ts';
-import { renderPermissions } from '../../runner-agent/src/engine/cloud/aws/security-groups.ts';
+import { renderPermissions } from '../../runner-agent/src/engine/cloud/aws/vpc/security-group-rules.ts';
 
 export const REGION = 'us-east-1';
 export const CREDENTIALS = { accessKeyId: 'testing', secretAccessKey: 'testing', region: REGION };

@@ -4,7 +4,8 @@
 // Whatever is not found where it was looked for is looked for again in the region its ARN
 // names before it is reported deleted; sensitive attributes are compared by hash (sensitive.ts);
 // tags compare as `tags_all` (values.ts withAllTags).
-import { AWS_READERS, type AwsContext } from './cloud/aws/index.ts';
+import { AWS_READERS, SEVERITY_RULES } from './catalogue.ts';
+import type { AwsContext } from './cloud/aws/index.ts';
 import { compareAttributes, type CompareSpec } from './diff.ts';
 import { timeoutError } from './errors.ts';
 import type { IgnoreRules } from './ignore.ts';
@@ -91,7 +92,7 @@ export function compareOne(
   const sensitive = instance.sensitivePaths ?? [];
   if (live === null) {
     const diff = redactDiff([{ attribute: 'id', before: instance.attributes.id ?? null, after: null }], sensitive);
-    return { ...base, changeType: 'deleted', diff, ...classify({ resourceType: instance.type, changeType: 'deleted', diff }, instance.attributes) };
+    return { ...base, changeType: 'deleted', diff, ...classify({ resourceType: instance.type, changeType: 'deleted', diff }, instance.attributes, SEVERITY_RULES) };
   }
   // The live side loses what the state view left out: policies a role's own resources manage.
   const managed = (state as { [MANAGED_POLICIES]?: ManagedPolicies })[MANAGED_POLICIES];
@@ -100,5 +101,5 @@ export function compareOne(
   stats.ignoredDiffs += found.ignored;
   if (found.diff.length === 0) return undefined;
   const diff = redactDiff(found.diff, sensitive);
-  return { ...base, changeType: 'changed', diff, ...classify({ resourceType: instance.type, changeType: 'changed', diff }, instance.attributes) };
+  return { ...base, changeType: 'changed', diff, ...classify({ resourceType: instance.type, changeType: 'changed', diff }, instance.attributes, SEVERITY_RULES) };
 }

@@ -2,9 +2,8 @@
 // reads live and, for the rest, why not (no reader for the type, no region found, no attributes
 // in the state). Offline: it reads the state (and, when given, the configuration beside it for
 // provider regions), never the cloud. `drift-runner coverage` prints it (cli.ts).
-import { AZURE_READERS } from './cloud/azure/index.ts';
+import { AZURE_READERS, GOOGLE_READERS } from './catalogue.ts';
 import { azureScope } from './cloud/azure/scope.ts';
-import { GOOGLE_READERS } from './cloud/google/index.ts';
 import { GoogleScopes } from './cloud/google/scope.ts';
 import type { RootModule } from './hcl.ts';
 import { noConfiguration, RegionResolver } from './region.ts';

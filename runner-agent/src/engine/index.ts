@@ -11,6 +11,7 @@ import { compareLive } from './compare.ts';
 import { ScanError, timeoutError } from './errors.ts';
 import { parseRootModule, type RootModule } from './hcl.ts';
 import { buildIgnoreRules, loadIgnoreFile } from './ignore.ts';
+import { IGNORED_ATTRIBUTES } from './catalogue.ts';
 import { repoPathProblem } from './paths.ts';
 import { checkout } from './source.ts';
 import { moduleOf, parseAddress } from './address.ts';
@@ -28,9 +29,10 @@ export type {
 } from './types.ts';
 export { readerIdOf } from './inventory.ts';
 export { ScanError, type ScanErrorCode } from './errors.ts';
-export { SEVERITY_RULES, classify, type SeverityRule } from './rules.ts';
+export { classify, type SeverityRule } from './rules.ts';
+export { IGNORED_ATTRIBUTES, SEVERITY_RULES } from './catalogue.ts';
 export { RULE_TABLE, conditionText, type RuleRow } from './rule-table.ts';
-export { IGNORED_ATTRIBUTES, parseIgnoreFile } from './ignore.ts';
+export { parseIgnoreFile } from './ignore.ts';
 export { mapResourceDrift } from './tofu.ts';
 export { formatCoverage, stateCoverage, type CoverageReport, type TypeCoverage } from './coverage.ts';
 export { readStateDocument, type StateDocument } from './state-v4.ts';
@@ -125,7 +127,7 @@ type Progress = (phase: string, done: number, total: number) => void;
 
 /** The first steps of every scan: the repository's .driftignore, its root modules, an empty stats record. */
 async function prepare(input: ScanInput, repo: { root: string; commit?: string }, roots: string[], progress: Progress) {
-  const ignore = buildIgnoreRules(await loadIgnoreFile(repo.root));
+  const ignore = buildIgnoreRules(await loadIgnoreFile(repo.root), IGNORED_ATTRIBUTES);
   const stats: ScanStats = {
     mode: 'sdk', durationMs: 0, sdkCalls: 0, sdkCallsByService: {}, roots: [], unsupported: {}, ignoredDiffs: 0,
     ignorePatterns: ignore.patternCount, ...(repo.commit ? { commit: repo.commit } : {}),

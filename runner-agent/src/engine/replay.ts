@@ -15,6 +15,7 @@ import type { Answer } from './cloud/aws/reader.ts';
 import { startFakeCloud, stateWorld } from './cloud/aws/replay/server.ts';
 import { compareLive } from './compare.ts';
 import { buildIgnoreRules } from './ignore.ts';
+import { IGNORED_ATTRIBUTES } from './catalogue.ts';
 import { arnRegion } from './region.ts';
 import { parseState } from './state.ts';
 import type { DiffEntry } from './types.ts';
@@ -53,7 +54,7 @@ async function replayRest(provider: 'azurerm' | 'google', instances: StateInstan
   try {
     const entries = instances.map((instance) => ({ instance, scope: r.scope(instance) ?? { account: 'replay', location: null, source: 'replay' } }));
     const stats = { unsupported: out.unsupported, ignoredDiffs: 0 };
-    const { drifts, compared } = await compareRest(entries, r.cloud, api, buildIgnoreRules([]), stats);
+    const { drifts, compared } = await compareRest(entries, r.cloud, api, buildIgnoreRules([], IGNORED_ATTRIBUTES), stats);
     out.compared += compared;
     out.drifts.push(...drifts.map(({ resourceAddress, resourceType, diff }) => ({ resourceAddress, resourceType, attributes: diff })));
     for (const [k, v] of Object.entries(api.calls)) out.sdkCallsByService[k] = (out.sdkCallsByService[k] ?? 0) + v;
@@ -83,7 +84,7 @@ async function replayAws(instances: StateInstance[]): Promise<ReplayResult> {
       return { instance, region: (typeof own === 'string' && own) || arnRegion(instance.attributes) || region };
     });
     const stats = { unsupported: {} as Record<string, number>, ignoredDiffs: 0 };
-    const { drifts, compared } = await compareLive(entries, aws, buildIgnoreRules([]), stats);
+    const { drifts, compared } = await compareLive(entries, aws, buildIgnoreRules([], IGNORED_ATTRIBUTES), stats);
     return {
       compared, unsupported: stats.unsupported, sdkCalls: aws.totalCalls, sdkCallsByService: { ...aws.calls },
       drifts: drifts.map(({ resourceAddress, resourceType, diff }) => ({ resourceAddress, resourceType, attributes: diff })),

@@ -1,7 +1,8 @@
 // The severity rule table as a user reads it (GET /api/drifts/rules): each rule's condition
 // put in words from the very fields classify() matches on, so the text cannot say one thing
 // while the engine does another.
-import { SEVERITY_RULES, type SeverityRule } from './rules.ts';
+import { SEVERITY_RULES } from './catalogue.ts';
+import type { SeverityRule } from './rules.ts';
 import type { Severity } from './types.ts';
 
 export interface RuleRow {

@@ -1,5 +1,7 @@
 // Severity rules, as data: the first rule whose every condition holds decides a drift's severity,
-// and its id goes into the drift record (ruleId). Conditions:
+// and its id goes into the drift record (ruleId). Each provider's rules sit beside its readers
+// (cloud/<provider>/<family>/); catalogue.ts orders them before GENERIC_RULES below, and this
+// module imports no provider. Conditions:
 //   types          resource types the rule is for (glob; absent = every type)
 //   changeTypes    changed / deleted (absent = both)
 //   where          state attributes that must equal the given values (e.g. the rule's direction)
@@ -15,8 +17,6 @@
 //                  live attributes after the change; `describe` is its condition in words; `diff` is the
 //                  drift's whole diff, for a condition spread over several attributes (a firewall's
 //                  source ranges and ports changed together)
-import { AZURE_RULES } from './cloud/azure/rules.ts';
-import { GOOGLE_RULES } from './cloud/google/rules.ts';
 import type { ChangeType, DiffEntry, Severity } from './types.ts';
 import { globRegExp, isEmpty, isObject, normalizePolicy, scalarKey } from './values.ts';
 
@@ -39,111 +39,14 @@ export interface SeverityRule {
   test?: { describe: string; fn(entry: DiffEntry, state: Record<string, unknown>, diff: DiffEntry[]): boolean };
 }
 
-const WORLD = ['0.0.0.0/0', '::/0'];
-const ROUTE_TO_IGW = { destinations: WORLD, targetPrefix: 'igw-' };
 const TAGS = ['tags', 'tags.*', 'tags_all', 'tags_all.*'];
 
-export const SEVERITY_RULES: SeverityRule[] = [
-  { id: 'sg-ingress-open-to-world', severity: 'critical', description: 'Security group ingress opened to 0.0.0.0/0 or ::/0',
-    rationale: 'Anyone on the internet can now reach the ports this group opens.',
-    types: ['aws_security_group', 'aws_default_security_group'], changeTypes: ['changed'], attributes: ['ingress'], gains: WORLD },
-  { id: 'sg-rule-ingress-open-to-world', severity: 'critical', description: 'Ingress rule opened to 0.0.0.0/0 or ::/0',
-    rationale: 'Anyone on the internet can now reach the ports this rule opens.',
-    types: ['aws_security_group_rule'], where: { type: 'ingress' }, attributes: ['cidr_blocks', 'ipv6_cidr_blocks'], gains: WORLD },
-  { id: 'vpc-ingress-rule-open-to-world', severity: 'critical', description: 'Ingress rule opened to 0.0.0.0/0 or ::/0',
-    rationale: 'Anyone on the internet can now reach the ports this rule opens.',
-    types: ['aws_vpc_security_group_ingress_rule'], attributes: ['cidr_ipv4', 'cidr_ipv6'], gains: WORLD },
-  { id: 's3-public-access-block-removed', severity: 'critical', description: 'S3 public access block removed',
-    rationale: 'Nothing stops a bucket ACL or policy from making the objects public any more.',
-    types: ['aws_s3_bucket_public_access_block'], changeTypes: ['deleted'] },
-  { id: 's3-public-access-block-loosened', severity: 'critical', description: 'S3 public access block setting turned off',
-    rationale: 'A guard against public ACLs or policies is off: the objects can be made public.',
-    types: ['aws_s3_bucket_public_access_block'], attributes: ['block_public_acls', 'block_public_policy', 'ignore_public_acls', 'restrict_public_buckets'], becomes: [false] },
-  { id: 's3-encryption-removed', severity: 'high', description: 'S3 default encryption removed',
-    rationale: 'New objects are no longer encrypted with the key the code chose.',
-    types: ['aws_s3_bucket_server_side_encryption_configuration'], changeTypes: ['deleted'] },
-  { id: 's3-bucket-encryption-removed', severity: 'high', description: 'S3 default encryption removed',
-    rationale: 'New objects are no longer encrypted with the key the code chose.',
-    types: ['aws_s3_bucket'], attributes: ['server_side_encryption_configuration'], becomes: [''] },
-  { id: 's3-encryption-changed', severity: 'high', description: 'S3 default encryption changed',
-    rationale: 'Objects are encrypted differently (another key or algorithm) than reviewed.',
-    types: ['aws_s3_bucket', 'aws_s3_bucket_server_side_encryption_configuration'], attributes: ['server_side_encryption_configuration*', 'rule*'] },
-  { id: 's3-bucket-policy-changed', severity: 'high', description: 'S3 bucket policy changed',
-    rationale: 'Who may read or write the bucket changed outside review.',
-    types: ['aws_s3_bucket', 'aws_s3_bucket_policy'], attributes: ['policy'] },
-  { id: 'iam-policy-changed', severity: 'high', description: 'IAM policy document changed',
-    rationale: 'Permissions granted by the policy changed outside review.',
-    types: ['aws_iam_policy', 'aws_iam_role_policy'], attributes: ['policy'] },
-  { id: 'iam-role-policy-changed', severity: 'high', description: 'IAM role trust policy, inline policies, attached policies or boundary changed',
-    rationale: 'Who may assume the role, or what it may do, changed outside review.',
-    types: ['aws_iam_role'], attributes: ['assume_role_policy', 'inline_policy*', 'managed_policy_arns', 'permissions_boundary'] },
-  { id: 's3-versioning-disabled', severity: 'medium', description: 'S3 bucket versioning suspended',
-    rationale: 'Overwritten or deleted objects can no longer be recovered.',
-    types: ['aws_s3_bucket_versioning'], attributes: ['versioning_configuration.*.status'], becomes: ['Suspended', 'Disabled'] },
-  { id: 's3-bucket-versioning-disabled', severity: 'medium', description: 'S3 bucket versioning suspended',
-    rationale: 'Overwritten or deleted objects can no longer be recovered.',
-    types: ['aws_s3_bucket'], attributes: ['versioning.*.enabled'], becomes: [false] },
-  { id: 'sg-ingress-changed', severity: 'high', description: 'Security group ingress rules changed',
-    rationale: 'Which sources reach the resources of the group changed outside review.',
-    types: ['aws_security_group', 'aws_default_security_group'], attributes: ['ingress'] },
-  { id: 'instance-access-changed', severity: 'high', description: 'Instance security groups or instance profile changed',
-    rationale: 'The network exposure or cloud permissions of the instance changed.',
-    types: ['aws_instance'], attributes: ['vpc_security_group_ids', 'iam_instance_profile'] },
-  { id: 'instance-type-changed', severity: 'medium', description: 'Instance type changed',
-    rationale: 'Cost and capacity changed; no access is affected.',
-    types: ['aws_instance'], attributes: ['instance_type'] },
-  { id: 'route-world-via-igw', severity: 'critical', description: 'Route table routes 0.0.0.0/0 or ::/0 through an internet gateway',
-    rationale: 'The subnets of this table now have a path to and from the internet.',
-    types: ['aws_route_table', 'aws_default_route_table'], attributes: ['route'], gainsRoute: ROUTE_TO_IGW },
-  { id: 'route-changed-to-igw', severity: 'critical', description: 'Route to 0.0.0.0/0 or ::/0 now goes through an internet gateway',
-    rationale: 'The subnets of this route now have a path to and from the internet.',
-    types: ['aws_route'], attributes: ['gateway_id'], gainsRoute: ROUTE_TO_IGW },
-  { id: 'subnet-public-ip-on-launch', severity: 'high', description: 'Subnet now gives instances public IPs at launch',
-    rationale: 'New instances in the subnet become reachable from the internet.',
-    types: ['aws_subnet'], attributes: ['map_public_ip_on_launch'], becomes: [true] },
-  { id: 'db-publicly-accessible', severity: 'critical', description: 'Database made publicly accessible',
-    rationale: 'The database endpoint now resolves to a public address.',
-    types: ['aws_db_instance'], attributes: ['publicly_accessible'], becomes: [true] },
-  { id: 'db-deletion-protection-off', severity: 'high', description: 'Database deletion protection turned off',
-    rationale: 'The database and its data can be deleted by one call.',
-    types: ['aws_db_instance'], attributes: ['deletion_protection'], becomes: [false] },
-  { id: 'db-access-changed', severity: 'high', description: 'Database security groups or subnet group changed',
-    rationale: 'Which networks reach the database changed outside review.',
-    types: ['aws_db_instance'], attributes: ['vpc_security_group_ids', 'db_subnet_group_name'] },
-  { id: 'kms-key-pending-deletion', severity: 'critical', description: 'KMS key scheduled for deletion',
-    rationale: 'Data encrypted with the key becomes unreadable once it is deleted.',
-    types: ['aws_kms_key'], attributes: ['key_state'], becomes: ['PendingDeletion', 'PendingReplicaDeletion'] },
-  { id: 'kms-key-disabled', severity: 'high', description: 'KMS key disabled',
-    rationale: 'Everything that decrypts with the key fails while it is disabled.',
-    types: ['aws_kms_key'], attributes: ['is_enabled', 'key_state'], becomes: [false, 'Disabled'] },
-  { id: 'kms-key-policy-changed', severity: 'high', description: 'KMS key policy or rotation changed',
-    rationale: 'Who may use or manage the key, or its rotation, changed.',
-    types: ['aws_kms_key'], attributes: ['policy', 'enable_key_rotation'] },
-  { id: 'queue-topic-policy-public', severity: 'critical', description: 'SQS queue or SNS topic policy opened to everyone (Principal "*")',
-    rationale: 'Anyone may now send to, read from or subscribe to it.',
-    types: ['aws_sqs_queue', 'aws_sns_topic'], attributes: ['policy'], opensToAnyone: true },
-  { id: 'queue-topic-policy-changed', severity: 'high', description: 'SQS queue or SNS topic policy changed',
-    rationale: 'Who may use the queue or topic changed outside review.',
-    types: ['aws_sqs_queue', 'aws_sns_topic'], attributes: ['policy'] },
-  { id: 'encryption-key-removed', severity: 'high', description: 'Encryption key removed from a queue, topic, table, log group or repository',
-    rationale: 'Data at rest is no longer encrypted with the key the code chose.',
-    types: ['aws_sqs_queue', 'aws_sns_topic', 'aws_cloudwatch_log_group', 'aws_ecr_repository', 'aws_dynamodb_table'],
-    attributes: ['kms_master_key_id', 'kms_key_id', 'encryption_configuration*', 'server_side_encryption*'], becomes: [''] },
-  { id: 'lb-exposed', severity: 'high', description: 'Load balancer became internet-facing, or its security groups or listener changed',
-    rationale: 'What the load balancer exposes, or how it terminates TLS, changed.',
-    types: ['aws_lb', 'aws_alb', 'aws_lb_listener'], attributes: ['internal', 'security_groups', 'protocol', 'port', 'default_action', 'certificate_arn', 'ssl_policy'] },
-  { id: 'iam-access-changed', severity: 'high', description: 'IAM attachment, instance profile role or permissions boundary changed',
-    rationale: 'Permissions reachable through the attachment, profile or boundary changed.',
-    types: ['aws_iam_role_policy_attachment', 'aws_iam_instance_profile', 'aws_iam_user', 'aws_iam_group'], attributes: ['role', 'policy_arn', 'permissions_boundary'] },
-  { id: 'network-access-changed', severity: 'high', description: 'Network path changed (security groups, gateways, associations, public IPs)',
-    rationale: 'Network paths to or from the resource changed outside review.',
-    types: ['aws_route', 'aws_route_table', 'aws_route_table_association', 'aws_network_interface', 'aws_eip', 'aws_nat_gateway', 'aws_lambda_function', 'aws_ecs_service', 'aws_launch_template', 'aws_autoscaling_group'],
-    attributes: ['route', 'gateway_id', 'nat_gateway_id', 'subnet_id', 'route_table_id', 'security_groups', 'vpc_security_group_ids', 'instance', 'network_interface', 'vpc_config', 'network_configuration'] },
-  { id: 'access-key-reactivated', severity: 'high', description: 'An IAM access key the state holds inactive was made active',
-    rationale: 'A credential the code keeps disabled can sign requests again.',
-    types: ['aws_iam_access_key'], attributes: ['status'], becomes: ['Active'] },
-  ...AZURE_RULES,
-  ...GOOGLE_RULES,
+/**
+ * The fallbacks every provider's rules come before (engine/catalogue.ts assembles the whole table):
+ * tag-only and label-only edits, then any deletion, then any change. They match every drift, so
+ * classify() always finds a rule.
+ */
+export const GENERIC_RULES: SeverityRule[] = [
   { id: 'tags-only', severity: 'low', description: 'Only tags changed',
     rationale: 'Tags change cost reports and automation, not access.', changeTypes: ['changed'], onlyAttributes: TAGS },
   { id: 'labels-only', severity: 'low', description: 'Only labels changed',
@@ -221,11 +124,11 @@ export function ruleMatches(rule: SeverityRule, drift: { resourceType: string; c
   return true;
 }
 
-/** Severity and rule id of the first matching rule; the table ends with catch-alls, so one always matches. */
+/** Severity and rule id of the first matching rule of `rules` (catalogue.ts SEVERITY_RULES, which ends with catch-alls). */
 export function classify(
   drift: { resourceType: string; changeType: ChangeType; diff: DiffEntry[] },
-  stateAttributes: Record<string, unknown> = {},
-  rules: SeverityRule[] = SEVERITY_RULES,
+  stateAttributes: Record<string, unknown>,
+  rules: SeverityRule[],
 ): { severity: Severity; ruleId: string } {
   const rule = rules.find((r) => ruleMatches(r, drift, stateAttributes));
   if (rule) return { severity: rule.severity, ruleId: rule.id };

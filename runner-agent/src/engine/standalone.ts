@@ -11,7 +11,7 @@
 //     the state manages with their own resources (role-policies.ts);
 //   - an aws_route_table's `route` is compared without the destinations aws_route resources
 //     manage (MANAGED_ROUTES; each aws_route compares its own route).
-import { ruleAtoms } from './cloud/aws/security-groups.ts';
+import { ruleAtoms } from './cloud/aws/vpc/security-group-rules.ts';
 import { MANAGED_POLICIES, managedRolePolicies, withoutManaged } from './role-policies.ts';
 import { MANAGED_ATOMS, type ManagedAtoms, type StateInstance } from './types.ts';
 

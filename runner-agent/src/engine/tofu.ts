@@ -8,9 +8,7 @@ import { accessSync, constants } from 'node:fs';
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { AWS_READERS } from './cloud/aws/index.ts';
-import { AZURE_READERS } from './cloud/azure/index.ts';
-import { GOOGLE_READERS } from './cloud/google/index.ts';
+import { AWS_READERS, AZURE_READERS, GOOGLE_READERS, SEVERITY_RULES } from './catalogue.ts';
 import { stateView } from './cloud/rest/compare.ts';
 import { compareAttributes } from './diff.ts';
 import type { RootModule } from './hcl.ts';
@@ -86,7 +84,7 @@ export function mapResourceDrift(plan: unknown, ignore: IgnoreRules): { drifts: 
       diff = redactDiff(r.diff, sensitive);
       if (diff.length === 0) continue; // only noise changed
     } else continue;
-    const { severity, ruleId } = classify({ resourceType: type, changeType, diff }, before);
+    const { severity, ruleId } = classify({ resourceType: type, changeType, diff }, before, SEVERITY_RULES);
     // A plan names no region per resource: location stays null on this path (index.ts adds declaredIn).
     drifts.push({
       resourceType: type, resourceAddress: address, changeType, severity, diff, ruleId,

@@ -10,6 +10,7 @@ import type { Scope } from '../../../runner-agent/src/engine/cloud/rest/reader.t
 import { googleIdScope } from '../../../runner-agent/src/engine/cloud/google/scope.ts';
 import { azureScope } from '../../../runner-agent/src/engine/cloud/azure/scope.ts';
 import { buildIgnoreRules } from '../../../runner-agent/src/engine/ignore.ts';
+import { IGNORED_ATTRIBUTES } from '../../../runner-agent/src/engine/catalogue.ts';
 import { readStateDocument, type StateDocument } from '../../../runner-agent/src/engine/state-v4.ts';
 import type { DetectedDrift, ScanStats, StateInstance } from '../../../runner-agent/src/engine/types.ts';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -46,7 +47,7 @@ export async function compareAgainst(
   try {
     const entries = state.map((instance) => ({ instance, scope: c.scope(instance) ?? { account: 'unknown', location: null, source: 'test' } }));
     const stats = { unsupported: {} as Record<string, number>, ignoredDiffs: 0 };
-    const { drifts, compared } = await compareRest(entries, c.cloud, api, buildIgnoreRules([]), stats);
+    const { drifts, compared } = await compareRest(entries, c.cloud, api, buildIgnoreRules([], IGNORED_ATTRIBUTES), stats);
     const out = { drifts, compared, stats, api, fake };
     await opts.keep?.(out);
     return out;
@@ -73,7 +74,7 @@ export async function compareWithArmExamples(examples: Record<string, unknown>, 
   try {
     const stats = { unsupported: {} as Record<string, number>, ignoredDiffs: 0 };
     const entries = state.map((instance) => ({ instance, scope: azureScope(instance)! }));
-    const { drifts, compared } = await compareRest(entries, AZURE, api, buildIgnoreRules([]), stats);
+    const { drifts, compared } = await compareRest(entries, AZURE, api, buildIgnoreRules([], IGNORED_ATTRIBUTES), stats);
     return { drifts, compared, calls: api.totalCalls };
   } finally {
     await api.destroy();

@@ -55,6 +55,7 @@ t.test('not found in the scope it was read in: read again in the scope its id na
   const { googleIdScope } = await import('../../../runner-agent/src/engine/cloud/google/scope.ts');
   const { startRestFake, stateWorld } = await import('../../../runner-agent/src/engine/cloud/rest/fake.ts');
   const { buildIgnoreRules } = await import('../../../runner-agent/src/engine/ignore.ts');
+  const { IGNORED_ATTRIBUTES } = await import('../../../runner-agent/src/engine/catalogue.ts');
   // A reader that reads where the scan's scope says (as a type whose state holds no project would).
   const reader = googleReader({
     type: 'google_pubsub_topic', service: 'pubsub', route: '/v1/projects/:project/topics/:name',
@@ -68,10 +69,10 @@ t.test('not found in the scope it was read in: read again in the scope its id na
   t.teardown(async () => { await api.destroy(); await fake.close(); });
   const stats = { unsupported: {}, ignoredDiffs: 0 } as { unsupported: Record<string, number>; ignoredDiffs: number; foundInIdScope?: string[] };
   const scope = { account: 'p-provider', location: null, source: 'provider' };
-  const { drifts } = await compareRest([{ instance: topic, scope }], cloud, api, buildIgnoreRules([]), stats);
+  const { drifts } = await compareRest([{ instance: topic, scope }], cloud, api, buildIgnoreRules([], IGNORED_ATTRIBUTES), stats);
   t.same(drifts, [], 'found where its id says: no deletion');
   t.same(stats.foundInIdScope, ['google_pubsub_topic.moved']);
   t.match(fake.log, [/projects\/p-provider\//, /projects\/p-own\//], "the scan's scope first, then the id's");
-  const gone = await compareRest([{ instance: { ...topic, attributes: { ...topic.attributes, id: 'projects/p-other/topics/moved', project: 'p-other' } }, scope }], cloud, api, buildIgnoreRules([]), stats);
+  const gone = await compareRest([{ instance: { ...topic, attributes: { ...topic.attributes, id: 'projects/p-other/topics/moved', project: 'p-other' } }, scope }], cloud, api, buildIgnoreRules([], IGNORED_ATTRIBUTES), stats);
   t.match(gone.drifts, [{ changeType: 'deleted', account: 'p-provider' }], 'in neither: deleted, where it was looked for');
 });

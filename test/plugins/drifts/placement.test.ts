@@ -4,7 +4,7 @@
 // columns; and the severity rule table the engine classifies with.
 import t from 'tap';
 import { world, drift } from '../../fixtures/world.ts';
-import { SEVERITY_RULES } from '../../../runner-agent/src/engine/rules.ts';
+import { SEVERITY_RULES } from '../../../runner-agent/src/engine/catalogue.ts';
 import type { ReportedDrift } from '../../../plugins/scans/schemas.ts';
 
 const COMMIT = 'a'.repeat(40);

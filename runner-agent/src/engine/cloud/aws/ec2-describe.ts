@@ -3,11 +3,45 @@
 // the scan (route tables serve three resource types), and the replay answer built from the same
 // description so the reader and its fake cannot disagree on names.
 import { errorName, PER_RESOURCE_CONCURRENCY, type AwsContext } from './context.ts';
-import { describeByFilter, describeByIds } from './ec2.ts';
 import type { LiveAttributes, StateInstance } from '../../types.ts';
 import { answer, byRegion, str, type Answer, type FakeWorld, type TypeReader } from './reader.ts';
 import { ec2Select, filterValues } from './replay/kit.ts';
 import { chunk, mapLimit } from '../../limit.ts';
+
+const FILTER_VALUES = 200; // AWS accepts at most 200 values per filter
+
+/**
+ * Describes `ids` in batches: one call by ids per batch, and when one unknown id fails the whole
+ * call (`notFound`), that batch again through a filter (paged), which skips unknown ids.
+ * Shared by instances and security groups.
+ */
+export async function describeByIds<O extends { NextToken?: string }>(ids: string[], batch: number, notFound: RegExp, call: {
+  byIds: (ids: string[]) => Promise<O>;
+  byFilter: (values: string[], token: string | undefined) => Promise<O>;
+}, collect: (out: O) => void): Promise<void> {
+  for (const part of chunk(ids, batch)) {
+    try {
+      collect(await call.byIds(part));
+    } catch (e) {
+      if (!notFound.test(errorName(e))) throw e;
+      await describeByFilter(part, call.byFilter, collect);
+    }
+  }
+}
+
+/** Describes through a filter on `values`, FILTER_VALUES at a time, every page of each. */
+export async function describeByFilter<O extends { NextToken?: string }>(
+  values: string[], byFilter: (values: string[], token: string | undefined) => Promise<O>, collect: (out: O) => void,
+): Promise<void> {
+  for (const sub of chunk(values, FILTER_VALUES)) {
+    let token: string | undefined;
+    do {
+      const out = await byFilter(sub, token);
+      collect(out);
+      token = out.NextToken;
+    } while (token);
+  }
+}
 
 type Cmd = new (input: any) => unknown;
 

@@ -1,13 +1,18 @@
-// cloud_b (Azure): the azurerm resource types with a live reader, and the scan's ARM client.
-// State instances of other types are counted in stats.unsupported and not compared.
+// cloud_b (Azure): the azurerm resource types with a live reader, the attributes never reported as
+// drift and the severity rules (gathered from network/, resources/, more/; engine/catalogue.ts puts
+// them next to AWS's and Google's), and the scan's ARM client. State instances of other types are
+// counted in stats.unsupported and not compared.
 import { RestApi } from '../rest/api.ts';
 import type { RestCloud } from '../rest/compare.ts';
 import type { RestReader } from '../rest/reader.ts';
 import type { TokenSource } from '../token.ts';
 import { ARM } from './kit.ts';
+import { AZURE_MORE_IGNORED } from './more/ignore.ts';
 import { AZURE_MORE_READERS } from './more/index.ts';
+import { AZURE_NETWORK_IGNORED } from './network/ignore.ts';
 import { AZURE_NETWORK_READERS } from './network/index.ts';
 import { resourceGroupReader } from './resource-group.ts';
+import { AZURE_RESOURCES_IGNORED } from './resources/ignore.ts';
 import { AZURE_RESOURCE_READERS } from './resources/index.ts';
 import { azureScope } from './scope.ts';
 
@@ -17,6 +22,15 @@ export const AZURE_READERS: Record<string, RestReader> = {
   ...AZURE_RESOURCE_READERS,
   ...AZURE_MORE_READERS,
 };
+
+/** Attribute patterns never reported, per azurerm type. */
+export const AZURE_IGNORED: Record<string, string[]> = {
+  ...AZURE_NETWORK_IGNORED,
+  ...AZURE_MORE_IGNORED,
+  ...AZURE_RESOURCES_IGNORED,
+};
+
+export { AZURE_RULES } from './rules.ts';
 
 export const AZURE: RestCloud = { readers: AZURE_READERS, idScope: azureScope };
 

@@ -1,13 +1,16 @@
-// cloud_c (Google Cloud): the google and google-beta resource types with a live reader, and the
-// scan's REST client. State instances of other types are counted in stats.unsupported.
+// cloud_c (Google Cloud): the google and google-beta resource types with a live reader, the
+// attributes never reported as drift and the severity rules (gathered from compute/, platform/,
+// data/, more/; engine/catalogue.ts puts them next to AWS's and Azure's), and the scan's REST
+// client. State instances of other types are counted in stats.unsupported.
 import { RestApi } from '../rest/api.ts';
 import type { RestCloud } from '../rest/compare.ts';
 import type { RestReader } from '../rest/reader.ts';
 import type { TokenSource } from '../token.ts';
-import { COMPUTE_READERS } from './compute/index.ts';
-import { PLATFORM_READERS } from './platform/index.ts';
+import { COMPUTE_IGNORED, COMPUTE_READERS } from './compute/index.ts';
+import { PLATFORM_IGNORED, PLATFORM_READERS } from './platform/index.ts';
+import { GCP_DATA_IGNORED } from './data/ignore.ts';
 import { GCP_DATA_READERS } from './data/index.ts';
-import { MORE_READERS } from './more/index.ts';
+import { MORE_IGNORED, MORE_READERS } from './more/index.ts';
 import { googleIdScope } from './scope.ts';
 
 /** google-beta resources carry the same google_* types: one reader serves both providers. */
@@ -17,6 +20,16 @@ export const GOOGLE_READERS: Record<string, RestReader> = {
   ...GCP_DATA_READERS,
   ...MORE_READERS,
 };
+
+/** Attribute patterns never reported, per google type. */
+export const GOOGLE_IGNORED: Record<string, string[]> = {
+  ...COMPUTE_IGNORED,
+  ...PLATFORM_IGNORED,
+  ...GCP_DATA_IGNORED,
+  ...MORE_IGNORED,
+};
+
+export { GOOGLE_RULES } from './rules.ts';
 
 export const GOOGLE: RestCloud = { readers: GOOGLE_READERS, idScope: googleIdScope };
 

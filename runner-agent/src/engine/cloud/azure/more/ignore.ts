@@ -1,5 +1,5 @@
-// Attributes of the more/ types never reported as drift (spread into the engine's
-// IGNORED_ATTRIBUTES): what ARM computes from the name or assigns (a record set's FQDN, a public
+// Attributes of the more/ types never reported as drift (spread into
+// AZURE_IGNORED, cloud/azure/index.ts): what ARM computes from the name or assigns (a record set's FQDN, a public
 // zone's name servers and counts, a container group's address and FQDN). The readers leave them
 // unmapped; listed for .driftignore reviews.
 import { PRIVATE_DNS_RECORD_TYPES, PUBLIC_DNS_RECORD_TYPES } from './dns-records.ts';

@@ -1,5 +1,5 @@
-// Attributes of the Microsoft.Network types never reported as drift (spread into the engine's
-// IGNORED_ATTRIBUTES): values ARM computes (GUIDs, addresses it assigns, FQDNs, counts, the ids
+// Attributes of the Microsoft.Network types never reported as drift (spread into
+// AZURE_IGNORED, cloud/azure/index.ts): values ARM computes (GUIDs, addresses it assigns, FQDNs, counts, the ids
 // of what refers to the resource) and which change without anyone editing the resource. The
 // readers leave most of them unmapped; listed here so a .driftignore review sees them.
 export const AZURE_NETWORK_IGNORED: Record<string, string[]> = {

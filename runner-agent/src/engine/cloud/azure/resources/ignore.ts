@@ -1,7 +1,7 @@
 // Attributes of the compute, storage, identity and platform azurerm types never reported as drift:
 // computed ids and addresses, identities' principal and tenant ids (Azure sets them), values the
 // platform moves by itself (the AKS autoscaler's node count lives in its own mapping), and the
-// secrets and endpoints ARM computes. Spread into engine/ignore.ts IGNORED_ATTRIBUTES.
+// secrets and endpoints ARM computes. Spread into AZURE_IGNORED (cloud/azure/index.ts).
 const IDENTITY = ['identity.*.principal_id', 'identity.*.tenant_id'];
 const VM = [...IDENTITY, 'virtual_machine_id', 'private_ip_address', 'private_ip_addresses', 'public_ip_address', 'public_ip_addresses'];
 

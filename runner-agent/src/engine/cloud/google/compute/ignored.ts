@@ -1,4 +1,4 @@
-// Compute Engine attributes never reported as drift (spread into ignore.ts IGNORED_ATTRIBUTES); no
+// Compute Engine attributes never reported as drift (spread into GOOGLE_IGNORED, cloud/google/index.ts); no
 // imports, so the engine's ignore table loads without the readers.
 /**
  * Attributes never reported: fingerprints (change with every edit), server-set ids and

@@ -1,6 +1,6 @@
 // Attributes of the storage, BigQuery, Pub/Sub, Cloud SQL and Artifact Registry types never
 // reported as drift: etags, timestamps, computed ids and links, sizes that change with use,
-// and Terraform-side settings the APIs do not hold. Spread into IGNORED_ATTRIBUTES (ignore.ts).
+// and Terraform-side settings the APIs do not hold. Spread into GOOGLE_IGNORED (cloud/google/index.ts).
 export const GCP_DATA_IGNORED: Record<string, string[]> = {
   google_storage_bucket: ['self_link', 'url', 'project_number', 'force_destroy', 'time_created', 'updated', 'soft_delete_policy.*.effective_time', 'terraform_labels', 'effective_labels'],
   google_storage_bucket_object: ['self_link', 'media_link', 'output_name', 'generation', 'detect_md5hash', 'md5hexhash', 'source', 'content', 'source_md5hash'],

@@ -1,7 +1,7 @@
 // Attributes of the secret and IAM types never reported as drift: etags, timestamps, Terraform-side
 // settings, the write-only or sensitive payload, a rotation time that advances by design, and the
 // computed links, ids and name servers of the forwarding rules, DNS zones and functions.
-// Spread into IGNORED_ATTRIBUTES (ignore.ts).
+// Spread into GOOGLE_IGNORED (cloud/google/index.ts).
 import { MORE_IAM_TYPES } from './iam.ts';
 
 export const MORE_IGNORED: Record<string, string[]> = {

@@ -1,7 +1,7 @@
 // More Google readers: Secret Manager secrets and versions, and the IAM member / binding / policy
 // of Cloud Run services (v1, v2), Pub/Sub topics and subscriptions, secrets and Artifact Registry
 // repositories; forwarding rules, health checks, Cloud DNS zones and Cloud Functions (1st gen).
-// Spread into GOOGLE_READERS, IGNORED_ATTRIBUTES and GOOGLE_RULES with one line each.
+// Spread into GOOGLE_READERS, GOOGLE_IGNORED and GOOGLE_RULES with one line each.
 import type { RestReader } from '../../rest/reader.ts';
 import { MORE_IAM_READERS } from './iam.ts';
 import { secretReader, secretVersionReader } from './secret.ts';

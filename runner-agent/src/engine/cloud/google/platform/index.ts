@@ -1,6 +1,6 @@
 // The platform area of the Google readers: project services, project and bucket IAM, service
 // accounts, GKE clusters and node pools, Cloud Run services. Spread into GOOGLE_READERS,
-// IGNORED_ATTRIBUTES and GOOGLE_RULES with one line each.
+// GOOGLE_IGNORED and GOOGLE_RULES with one line each.
 import type { RestReader } from '../../rest/reader.ts';
 import { containerClusterReader, containerNodePoolReader } from './container.ts';
 import { IAM_READERS } from './iam-readers.ts';

@@ -1,0 +1,86 @@
+// EC2 instances, read in batches: one DescribeInstances per 1,000 ids (security groups and their
+// rules are in vpc/security-groups.ts).
+import { DescribeInstances$, DescribeInstancesCommand, type DescribeInstancesCommandInput, type DescribeInstancesCommandOutput, type Instance } from '@aws-sdk/client-ec2';
+import type { LiveAttributes } from '../../../types.ts';
+import { tagMap } from '../../../values.ts';
+import type { AwsContext } from '../context.ts';
+import { describeByIds } from '../ec2-describe.ts';
+import { answer, byRegion, str, type TypeReader } from '../reader.ts';
+import { bool, ec2Select, filterValues, list, opt, stateTags, tagList } from '../replay/kit.ts';
+
+const INSTANCE_BATCH = 1000;
+
+async function describeInstances(ctx: AwsContext, region: string, ids: string[]): Promise<Map<string, Instance>> {
+  const found = new Map<string, Instance>();
+  const send = (input: DescribeInstancesCommandInput) =>
+    ctx.send<DescribeInstancesCommandOutput>(ctx.ec2(region), new DescribeInstancesCommand(input), 'ec2:DescribeInstances');
+  await describeByIds(ids, INSTANCE_BATCH, /^InvalidInstanceID\.(NotFound|Malformed)$/, {
+    byIds: (part) => send({ InstanceIds: part }),
+    byFilter: (values, token) => send({ Filters: [{ Name: 'instance-id', Values: values }], MaxResults: 1000, NextToken: token }),
+  }, (out) => {
+    for (const r of out.Reservations ?? []) for (const i of r.Instances ?? []) if (i.InstanceId) found.set(i.InstanceId, i);
+  });
+  return found;
+}
+
+function instanceAttributes(i: Instance, region: string, ownerId: string): LiveAttributes {
+  const tags = tagMap(i.Tags);
+  return {
+    id: i.InstanceId,
+    arn: `arn:aws:ec2:${region}:${ownerId}:instance/${i.InstanceId}`,
+    ami: i.ImageId,
+    instance_type: i.InstanceType,
+    availability_zone: i.Placement?.AvailabilityZone,
+    tenancy: i.Placement?.Tenancy,
+    key_name: i.KeyName ?? '',
+    subnet_id: i.SubnetId ?? '',
+    private_ip: i.PrivateIpAddress ?? '',
+    public_ip: i.PublicIpAddress ?? '',
+    private_dns: i.PrivateDnsName ?? '',
+    public_dns: i.PublicDnsName ?? '',
+    vpc_security_group_ids: (i.SecurityGroups ?? []).map((g) => g.GroupId),
+    iam_instance_profile: i.IamInstanceProfile?.Arn?.split('/').pop() ?? '',
+    monitoring: i.Monitoring?.State === 'enabled' || i.Monitoring?.State === 'pending',
+    ebs_optimized: i.EbsOptimized ?? false,
+    source_dest_check: i.SourceDestCheck ?? true,
+    instance_state: i.State?.Name,
+    tags,
+    tags_all: tags,
+  };
+}
+
+const GONE_STATES = new Set(['terminated', 'shutting-down']);
+
+/** Replay: the state's instances as DescribeInstances returns them. */
+const instancesAnswer = answer<{ InstanceIds?: string[]; Filters?: { Name?: string; Values?: string[] }[] }>('ec2', DescribeInstances$, (input, world) => {
+  const all = world.of('aws_instance').map((i) => i.attributes);
+  const picked = ec2Select(all, (a) => str(a.id), input.InstanceIds, filterValues(input, 'instance-id'), 'InvalidInstanceID.NotFound');
+  return { Reservations: picked.map((a) => ({ Instances: [{
+    InstanceId: str(a.id), ImageId: opt(a.ami), InstanceType: opt(a.instance_type),
+    Placement: { AvailabilityZone: opt(a.availability_zone), Tenancy: opt(a.tenancy) },
+    KeyName: opt(a.key_name), SubnetId: opt(a.subnet_id), PrivateIpAddress: opt(a.private_ip), PublicIpAddress: opt(a.public_ip),
+    PrivateDnsName: opt(a.private_dns), PublicDnsName: opt(a.public_dns),
+    SecurityGroups: list(a.vpc_security_group_ids).map((GroupId) => ({ GroupId })),
+    IamInstanceProfile: opt(a.iam_instance_profile) ? { Arn: `arn:aws:iam::${str(a.arn).split(':')[4] ?? ''}:instance-profile/${str(a.iam_instance_profile)}` } : undefined,
+    Monitoring: { State: bool(a.monitoring) ? 'enabled' : 'disabled' }, EbsOptimized: bool(a.ebs_optimized), SourceDestCheck: bool(a.source_dest_check),
+    State: { Name: opt(a.instance_state) ?? 'running' }, Tags: tagList(stateTags(a)),
+  }] })) };
+});
+
+export const instanceReader: TypeReader = {
+  spec: {},
+  answers: [instancesAnswer],
+  async read(items, ctx) {
+    const out: (LiveAttributes | null)[] = new Array(items.length).fill(null);
+    for (const [region, group] of byRegion(items)) {
+      const live = await describeInstances(ctx, region, [...new Set(group.map((g) => str(g.item.instance.attributes.id)))]);
+      for (const { item, index } of group) {
+        const i = live.get(str(item.instance.attributes.id));
+        if (!i || GONE_STATES.has(i.State?.Name ?? '')) continue;
+        const arn = str(item.instance.attributes.arn);
+        out[index] = instanceAttributes(i, region, arn.split(':')[4] ?? '');
+      }
+    }
+    return out;
+  },
+};
