@@ -21,6 +21,7 @@ import { AZURE_NETWORK_IGNORED } from './cloud/azure/network/ignore.ts';
 import { AZURE_RESOURCES_IGNORED } from './cloud/azure/resources/ignore.ts';
 import { insideCheckout } from './paths.ts';
 import { globRegExp } from './values.ts';
+import { APIGATEWAYV2_IGNORED } from './cloud/aws/apigatewayv2/index.ts';
 import { PLATFORM_IGNORED } from './cloud/google/platform/index.ts';
 import { GCP_DATA_IGNORED } from './cloud/google/data/ignore.ts';
 import { MORE_IGNORED } from './cloud/google/more/index.ts';
@@ -94,6 +95,7 @@ export const IGNORED_ATTRIBUTES: Record<string, string[]> = {
   ...GCP_DATA_IGNORED,
   ...MORE_IGNORED,
   ...AZURE_RESOURCES_IGNORED,
+  ...APIGATEWAYV2_IGNORED,
 };
 
 export interface IgnoreRules {

@@ -4,6 +4,7 @@ import { instanceReader } from './ec2.ts';
 import { securityGroupReader, securityGroupRuleReader, vpcRuleReader } from './security-groups.ts';
 import { policyReader, rolePolicyReader, roleReader } from './iam.ts';
 import type { TypeReader } from './reader.ts';
+import { APIGATEWAYV2_READERS } from './apigatewayv2/index.ts';
 import { kmsAliasReader } from './kms-alias.ts';
 import { accessKeyReader, userPolicyAttachmentReader, userPolicyReader } from './iam-user-policies.ts';
 import { autoscalingGroupReader } from './autoscaling.ts';
@@ -85,6 +86,7 @@ export const AWS_READERS: Record<string, TypeReader> = {
   aws_iam_user_policy: userPolicyReader,
   aws_kms_alias: kmsAliasReader,
   aws_iam_access_key: accessKeyReader,
+  ...APIGATEWAYV2_READERS,
 };
 
 export { AwsContext } from './context.ts';
