@@ -18,6 +18,7 @@
 import { AZURE_RULES } from './cloud/azure/rules.ts';
 import { GOOGLE_RULES } from './cloud/google/rules.ts';
 import { APIGATEWAYV2_RULES } from './cloud/aws/apigatewayv2/index.ts';
+import { EVENTS_RULES } from './cloud/aws/events/index.ts';
 import type { ChangeType, DiffEntry, Severity } from './types.ts';
 import { globRegExp, isEmpty, isObject, normalizePolicy, scalarKey } from './values.ts';
 
@@ -144,6 +145,7 @@ export const SEVERITY_RULES: SeverityRule[] = [
     rationale: 'A credential the code keeps disabled can sign requests again.',
     types: ['aws_iam_access_key'], attributes: ['status'], becomes: ['Active'] },
   ...APIGATEWAYV2_RULES,
+  ...EVENTS_RULES,
   ...AZURE_RULES,
   ...GOOGLE_RULES,
   { id: 'tags-only', severity: 'low', description: 'Only tags changed',

@@ -5,6 +5,7 @@ import { securityGroupReader, securityGroupRuleReader, vpcRuleReader } from './s
 import { policyReader, rolePolicyReader, roleReader } from './iam.ts';
 import type { TypeReader } from './reader.ts';
 import { APIGATEWAYV2_READERS } from './apigatewayv2/index.ts';
+import { EVENTS_READERS } from './events/index.ts';
 import { kmsAliasReader } from './kms-alias.ts';
 import { accessKeyReader, userPolicyAttachmentReader, userPolicyReader } from './iam-user-policies.ts';
 import { autoscalingGroupReader } from './autoscaling.ts';
@@ -87,6 +88,7 @@ export const AWS_READERS: Record<string, TypeReader> = {
   aws_kms_alias: kmsAliasReader,
   aws_iam_access_key: accessKeyReader,
   ...APIGATEWAYV2_READERS,
+  ...EVENTS_READERS,
 };
 
 export { AwsContext } from './context.ts';
