@@ -39,14 +39,19 @@ export function parseIgnoreFile(text: string): string[] {
 /** `table`: attribute patterns per resource type (catalogue.ts IGNORED_ATTRIBUTES; `*` applies to every type). */
 export function buildIgnoreRules(repoPatterns: string[], table: Record<string, string[]>): IgnoreRules {
   const builtIn = new Map<string, RegExp[]>();
-  for (const [type, attrs] of Object.entries(table)) builtIn.set(type, attrs.map((a) => globRegExp(a, true)));
+  // `!<pattern>` in a type's list takes that pattern of the `*` list back for the type (an
+  // EventBridge target's `arn` is the target it delivers to, not its own computed ARN).
+  const everyType = table['*'] ?? [];
+  for (const [type, attrs] of Object.entries(table)) {
+    const kept = new Set(attrs.filter((a) => a.startsWith('!')).map((a) => a.slice(1)));
+    const own = attrs.filter((a) => !a.startsWith('!'));
+    builtIn.set(type, (type === '*' ? own : [...own, ...everyType.filter((a) => !kept.has(a))]).map((a) => globRegExp(a, true)));
+  }
   const repo = repoPatterns.map((p) => globRegExp(p, true));
   return {
     patternCount: repoPatterns.length,
     ignores(resourceType, address, attribute) {
-      for (const key of ['*', resourceType]) {
-        if (builtIn.get(key)?.some((re) => re.test(attribute))) return true;
-      }
+      if ((builtIn.get(resourceType) ?? builtIn.get('*'))?.some((re) => re.test(attribute))) return true;
       if (repo.length === 0) return false;
       const keys = [`${resourceType}.${attribute}`, `${address}.${attribute}`];
       if (address.startsWith('module.')) keys.push(`${localAddress(address)}.${attribute}`);

@@ -2,6 +2,7 @@
 // and a count of every request sent (stats.sdkCalls). Clients are created per region on demand.
 import { ACMClient } from '@aws-sdk/client-acm';
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
+import { ApiGatewayV2Client } from '@aws-sdk/client-apigatewayv2';
 import { AutoScalingClient } from '@aws-sdk/client-auto-scaling';
 import { CloudFrontClient } from '@aws-sdk/client-cloudfront';
 import { CloudWatchClient } from '@aws-sdk/client-cloudwatch';
@@ -15,6 +16,7 @@ import { ECRClient } from '@aws-sdk/client-ecr';
 import { ECSClient } from '@aws-sdk/client-ecs';
 import { EFSClient } from '@aws-sdk/client-efs';
 import { EKSClient } from '@aws-sdk/client-eks';
+import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { IAMClient } from '@aws-sdk/client-iam';
 import { KMSClient } from '@aws-sdk/client-kms';
@@ -35,15 +37,17 @@ const REQUEST_TIMEOUT_MS = 30_000;
 
 interface Sendable<O> { send(command: unknown, options?: { abortSignal?: AbortSignal }): Promise<O> }
 
-/** One SDK client class per service, keyed by the service's signing name (also the key of stats.sdkCallsByService). */
+/** One SDK client class per service, keyed by the service's signing name (also the key of stats.sdkCallsByService), but for SIGNING_NAMES. */
 export const AWS_CLIENTS = {
   ec2: EC2Client, s3: S3Client, iam: IAMClient, route53: Route53Client, elasticloadbalancing: ElasticLoadBalancingV2Client,
   rds: RDSClient, ecr: ECRClient, ecs: ECSClient, lambda: LambdaClient, dynamodb: DynamoDBClient, logs: CloudWatchLogsClient,
   kms: KMSClient, sns: SNSClient, sqs: SQSClient, autoscaling: AutoScalingClient,
   acm: ACMClient, apigateway: APIGatewayClient, cloudfront: CloudFrontClient, monitoring: CloudWatchClient,
   codebuild: CodeBuildClient, codecommit: CodeCommitClient, codedeploy: CodeDeployClient, elasticfilesystem: EFSClient,
-  eks: EKSClient, secretsmanager: SecretsManagerClient, ssm: SSMClient,
+  eks: EKSClient, secretsmanager: SecretsManagerClient, ssm: SSMClient, apigatewayv2: ApiGatewayV2Client, events: EventBridgeClient,
 };
+/** Services whose SigV4 signing name is not their key above (API Gateway v2 signs as v1 does). */
+export const SIGNING_NAMES: Partial<Record<string, string>> = { apigatewayv2: 'apigateway' };
 export type AwsService = keyof typeof AWS_CLIENTS;
 type ClientOf<S extends AwsService> = InstanceType<(typeof AWS_CLIENTS)[S]>;
 type AnyClient = ClientOf<AwsService>;
@@ -113,6 +117,8 @@ export class AwsContext {
   autoscaling(region = this.defaultRegion) { return this.client('autoscaling', region); }
   acm(region = this.defaultRegion) { return this.client('acm', region); }
   apigateway(region = this.defaultRegion) { return this.client('apigateway', region); }
+  apigatewayv2(region = this.defaultRegion) { return this.client('apigatewayv2', region); }
+  events(region = this.defaultRegion) { return this.client('events', region); }
   cloudwatch(region = this.defaultRegion) { return this.client('monitoring', region); }
   codebuild(region = this.defaultRegion) { return this.client('codebuild', region); }
   codecommit(region = this.defaultRegion) { return this.client('codecommit', region); }

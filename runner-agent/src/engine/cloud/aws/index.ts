@@ -4,11 +4,13 @@
 // registers with one spread line in each table below. State instances of other types are counted
 // in stats.unsupported and not compared. engine/catalogue.ts puts these next to Azure's and Google's.
 import type { SeverityRule } from '../../rules.ts';
+import { APIGATEWAYV2_IGNORED, APIGATEWAYV2_READERS, APIGATEWAYV2_RULES } from './apigatewayv2/index.ts';
 import { CONTAINERS_IGNORED, CONTAINERS_READERS, CONTAINERS_RULES } from './containers/index.ts';
 import { DATABASES_IGNORED, DATABASES_READERS, DATABASES_RULES } from './databases/index.ts';
 import { DNS_IGNORED, DNS_READERS, DNS_RULES } from './dns/index.ts';
 import { EC2_IGNORED, EC2_READERS, EC2_RULES } from './ec2/index.ts';
 import { ELB_IGNORED, ELB_READERS, ELB_RULES } from './elb/index.ts';
+import { EVENTS_IGNORED, EVENTS_READERS, EVENTS_RULES } from './events/index.ts';
 import { IAM_IGNORED, IAM_READERS, IAM_RULES } from './iam/index.ts';
 import { KMS_IGNORED, KMS_READERS, KMS_RULES } from './kms/index.ts';
 import { LOGS_IGNORED, LOGS_READERS, LOGS_RULES } from './logs/index.ts';
@@ -32,6 +34,8 @@ export const AWS_READERS: Record<string, TypeReader> = {
   ...DNS_READERS,
   ...KMS_READERS,
   ...LOGS_READERS,
+  ...APIGATEWAYV2_READERS,
+  ...EVENTS_READERS,
 };
 
 /** Attribute patterns never reported, per AWS type (the '*' list for every type is in ignore.ts). */
@@ -48,6 +52,8 @@ export const AWS_IGNORED: Record<string, string[]> = {
   ...DNS_IGNORED,
   ...KMS_IGNORED,
   ...LOGS_IGNORED,
+  ...APIGATEWAYV2_IGNORED,
+  ...EVENTS_IGNORED,
 };
 
 /**
@@ -68,6 +74,8 @@ export const AWS_RULES: SeverityRule[] = [
   ...SERVERLESS_RULES,
   ...DNS_RULES,
   ...LOGS_RULES,
+  ...APIGATEWAYV2_RULES,
+  ...EVENTS_RULES,
   ...AWS_SHARED_RULES,
 ];
 

@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { StateInstance } from '../../../types.ts';
-import { AWS_CLIENTS, type AwsService } from '../context.ts';
+import { AWS_CLIENTS, SIGNING_NAMES, type AwsService } from '../context.ts';
 import type { Answer, FakeWorld } from '../reader.ts';
 import { FakeError, operationOf, readInput, writeError, writeOutput, type OperationSchema, type ServiceWire, type WireRequest } from './wire.ts';
 
@@ -26,6 +26,8 @@ function serviceWire(service: AwsService): ServiceWire {
   return { protocol, xmlNamespace: p.options?.xmlNamespace ?? (service === 'route53' ? 'https://route53.amazonaws.com/doc/2013-04-01/' : undefined), queryCompatible: Boolean(p.awsQueryCompatible) };
 }
 
+const opKey = (op: OperationSchema) => `${op[1]}#${op[2]}`;
+
 export function stateWorld(instances: StateInstance[]): FakeWorld {
   const byType = new Map<string, StateInstance[]>();
   for (const i of instances) byType.set(i.type, [...(byType.get(i.type) ?? []), i]);
@@ -36,10 +38,13 @@ export interface FakeCloud { endpoint: string; calls: number; close(): Promise<v
 
 export async function startFakeCloud(world: FakeWorld, answers: Answer[]): Promise<FakeCloud> {
   const byService = new Map<string, { wire: ServiceWire; ops: OperationSchema[]; handlers: Map<string, Answer> }>();
+  // Keyed by signing name, as requests name their service; two clients may share one (API
+  // Gateway v1 and v2: same protocol, distinct paths), so operations are keyed by namespace too.
   for (const a of answers) {
-    let s = byService.get(a.service);
-    if (!s) byService.set(a.service, s = { wire: serviceWire(a.service), ops: [], handlers: new Map() });
-    if (!s.handlers.has(a.op[2])) { s.handlers.set(a.op[2], a); s.ops.push(a.op); }
+    const signing = SIGNING_NAMES[a.service] ?? a.service;
+    let s = byService.get(signing);
+    if (!s) byService.set(signing, s = { wire: serviceWire(a.service), ops: [], handlers: new Map() });
+    if (!s.handlers.has(opKey(a.op))) { s.handlers.set(opKey(a.op), a); s.ops.push(a.op); }
   }
   const fake: FakeCloud = { endpoint: '', calls: 0, close: async () => {} };
   const server = createServer((req, res) => {
@@ -62,7 +67,7 @@ export async function startFakeCloud(world: FakeWorld, answers: Answer[]): Promi
     }
     try {
       const input = readInput(s.wire, op, wireReq);
-      const output = await s.handlers.get(op[2])!.answer(input, world);
+      const output = await s.handlers.get(opKey(op))!.answer(input, world);
       send(res, writeOutput(s.wire, op, (output ?? {}) as Record<string, unknown>));
     } catch (e) {
       if (e instanceof FakeError) return send(res, writeError(s.wire, e, wireReq.method));
