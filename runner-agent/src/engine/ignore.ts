@@ -25,6 +25,8 @@ import { PLATFORM_IGNORED } from './cloud/google/platform/index.ts';
 import { GCP_DATA_IGNORED } from './cloud/google/data/ignore.ts';
 import { MORE_IGNORED } from './cloud/google/more/index.ts';
 import { COMPUTE_IGNORED } from './cloud/google/compute/ignored.ts';
+import { LB_IGNORED } from './cloud/google/lb/ignored.ts';
+import { OPS_IGNORED } from './cloud/google/ops/ignored.ts';
 
 /** Attribute patterns per resource type; `*` applies to every type. */
 export const IGNORED_ATTRIBUTES: Record<string, string[]> = {
@@ -93,6 +95,8 @@ export const IGNORED_ATTRIBUTES: Record<string, string[]> = {
   ...PLATFORM_IGNORED,
   ...GCP_DATA_IGNORED,
   ...MORE_IGNORED,
+  ...LB_IGNORED,
+  ...OPS_IGNORED,
   ...AZURE_RESOURCES_IGNORED,
 };
 

@@ -8,6 +8,8 @@ import { COMPUTE_READERS } from './compute/index.ts';
 import { PLATFORM_READERS } from './platform/index.ts';
 import { GCP_DATA_READERS } from './data/index.ts';
 import { MORE_READERS } from './more/index.ts';
+import { LB_READERS } from './lb/index.ts';
+import { OPS_READERS } from './ops/index.ts';
 import { googleIdScope } from './scope.ts';
 
 /** google-beta resources carry the same google_* types: one reader serves both providers. */
@@ -16,6 +18,8 @@ export const GOOGLE_READERS: Record<string, RestReader> = {
   ...PLATFORM_READERS,
   ...GCP_DATA_READERS,
   ...MORE_READERS,
+  ...LB_READERS,
+  ...OPS_READERS,
 };
 
 export const GOOGLE: RestCloud = { readers: GOOGLE_READERS, idScope: googleIdScope };
