@@ -34,8 +34,11 @@ export const backendServiceReader = computeReader({
         group: b.group ?? '', balancing_mode: b.balancingMode ?? 'UTILIZATION', capacity_scaler: b.capacityScaler ?? 0, description: b.description ?? '',
         max_rate_per_instance: b.maxRatePerInstance ?? 0, max_utilization: b.maxUtilization ?? 0, max_connections: b.maxConnections ?? 0,
       })),
-      // The provider drops a disabled IAP block (older providers wrote none, newer `enabled = false`).
-      iap: j.iap?.enabled ? [{ enabled: true, oauth2_client_id: j.iap.oauth2ClientId ?? '' }] : [],
+      // Where the state holds an IAP block, its fields one by one (a disabled IAP answers enabled
+      // false and no client), so a change shows at iap.0.enabled / iap.0.oauth2_client_id and not
+      // at `iap`, which the state's sensitive client secret would mask; older providers wrote no
+      // `enabled`, newer ones `enabled = false` for IAP off.
+      iap: list(a.iap).length || j.iap?.enabled ? [{ enabled: j.iap?.enabled ?? false, oauth2_client_id: j.iap?.enabled ? j.iap.oauth2ClientId ?? '' : '' }] : [],
       log_config: j.logConfig ? [{ enable: j.logConfig.enable ?? false, sample_rate: j.logConfig.sampleRate ?? 0 }] : [],
     };
   },
@@ -54,7 +57,7 @@ export const backendServiceReader = computeReader({
         group: full(b.group), balancingMode: b.balancing_mode, capacityScaler: b.capacity_scaler, description: b.description || undefined,
         maxRatePerInstance: b.max_rate_per_instance || undefined, maxUtilization: b.max_utilization || undefined, maxConnections: b.max_connections || undefined,
       })),
-      iap: iap && iap.enabled !== false ? { enabled: true, oauth2ClientId: iap.oauth2_client_id, oauth2ClientSecretSha256: iap.oauth2_client_secret_sha256 } : undefined,
+      iap: iap ? (iap.enabled !== false ? { enabled: true, oauth2ClientId: iap.oauth2_client_id, oauth2ClientSecretSha256: iap.oauth2_client_secret_sha256 } : { enabled: false }) : undefined,
       logConfig: log ? { enable: log.enable, sampleRate: log.sample_rate } : undefined,
       fingerprint: a.fingerprint, id: a.generated_id ? String(a.generated_id) : undefined, creationTimestamp: a.creation_timestamp, selfLink: ownSelfLink(a, services),
     };
@@ -62,7 +65,6 @@ export const backendServiceReader = computeReader({
   spec: { sets: {
     // A set in the provider: one backend per instance group or NEG, with how it is balanced.
     backend: (e) => { const b = e as Attrs; return [`${rel(b.group)}|${b.balancing_mode ?? ''}|${num(b.capacity_scaler)}|${num(b.max_rate_per_instance)}|${num(b.max_utilization)}|${num(b.max_connections)}`]; },
-    iap: setOfNonEmpty((e) => ({ enabled: e.enabled !== false, client: e.enabled === false ? '' : e.oauth2_client_id })),
     log_config: setOfNonEmpty((e) => ({ enable: e.enable, sample_rate: e.enable ? e.sample_rate : undefined })),
   } },
 });

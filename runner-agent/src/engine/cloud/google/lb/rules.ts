@@ -30,6 +30,10 @@ export const LB_RULES: SeverityRule[] = [
     types: ['google_compute_route'], changeTypes: ['changed'],
     test: { describe: 'changed so that dest_range is 0.0.0.0/0 (or ::/0) and next_hop_gateway the default internet gateway, which it was not before',
       fn: (d, state, diff) => defaultToInternet(after(state, diff ?? [d])) && !defaultToInternet(state) } },
+  // A route's `tags` are network tags choosing the instances it applies to, not labels (the generic tags-only rule must not take them).
+  { id: 'gcp-route-scope-changed', severity: 'medium', description: 'Route applies to other instances (network tags changed)',
+    rationale: 'Instances the route did not cover now send their traffic through its next hop, or covered ones no longer do.',
+    types: ['google_compute_route'], changeTypes: ['changed'], attributes: ['tags'] },
   { id: 'gcp-ssl-policy-weakened', severity: 'high', description: 'SSL policy minimum TLS version lowered, or profile made COMPATIBLE',
     rationale: 'The load balancer now accepts older TLS versions or weak cipher suites that the code excluded.',
     types: ['google_compute_ssl_policy'], changeTypes: ['changed'], attributes: ['min_tls_version', 'profile'],
@@ -40,8 +44,10 @@ export const LB_RULES: SeverityRule[] = [
     types: ['google_compute_backend_service'], changeTypes: ['changed'], attributes: ['security_policy'], becomes: [''] },
   { id: 'gcp-backend-service-iap-disabled', severity: 'critical', description: 'Identity-Aware Proxy turned off on a backend service',
     rationale: 'The backends behind the load balancer are now reachable without the Google sign-in and access check IAP enforced.',
-    types: ['google_compute_backend_service'], changeTypes: ['changed'], attributes: ['iap'],
-    test: { describe: 'iap was on (a block without enabled = false) and is now off or absent', fn: (d) => iapOn(d.before) && !iapOn(d.after) } },
+    types: ['google_compute_backend_service'], changeTypes: ['changed'], attributes: ['iap', 'iap.*'],
+    test: { describe: 'iap.0.enabled becomes false or iap.0.oauth2_client_id empty (IAP off), or an IAP block that was on is gone',
+      fn: (d) => (d.attribute === 'iap.0.enabled' && d.after === false) || (d.attribute === 'iap.0.oauth2_client_id' && !d.after)
+        || (d.attribute === 'iap' && iapOn(d.before) && !iapOn(d.after)) } },
   { id: 'gcp-lb-retargeted', severity: 'high', description: 'URL map, backend bucket or proxy points at another backend, bucket or URL map',
     rationale: 'Requests to the load balancer are now served by a backend service or bucket the code does not name.',
     types: ['google_compute_url_map', 'google_compute_backend_bucket', 'google_compute_target_http_proxy', 'google_compute_target_https_proxy'], changeTypes: ['changed'],

@@ -9,6 +9,8 @@ export const OPS_IGNORED: Record<string, string[]> = {
   google_cloudfunctions2_function: [
     ...TF, 'state', 'update_time', 'url', 'environment', 'service_config.*.uri', 'service_config.*.service', 'service_config.*.gcf_uri',
     'build_config.*.build', 'build_config.*.source.*.storage_source.*.generation', 'event_trigger.*.trigger',
+    // The platform adds LOG_EXECUTION_ID to every function's environment (newer providers suppress it).
+    'service_config.*.environment_variables.LOG_EXECUTION_ID',
   ],
   google_tpu_v2_vm: [
     ...TF, 'state', 'health', 'health_description', 'api_version', 'multislice_node', 'queued_resource', 'symptoms', 'network_endpoints',

@@ -20,6 +20,10 @@ export const OPS_RULES: SeverityRule[] = [
     rationale: 'The people or systems the code routes these alerts to are no longer told.',
     types: ['google_monitoring_alert_policy'], changeTypes: ['changed'], attributes: ['notification_channels'],
     test: { describe: 'notification_channels no longer holds a channel it held', fn: (d) => strings(d.before).some((c) => !strings(d.after).includes(c)) } },
+  // A channel's `labels` are where it notifies (an address, a webhook), not tags: the generic labels-only rule must not take them.
+  { id: 'gcp-notification-channel-retargeted', severity: 'medium', description: 'Notification channel sends to another address or endpoint',
+    rationale: 'Alerts routed through this channel now reach a destination the code does not name (or no longer reach the one it does).',
+    types: ['google_monitoring_notification_channel'], changeTypes: ['changed'], attributes: ['labels', 'labels.*', 'type', 'enabled'] },
   { id: 'gcp-notification-channel-deleted', severity: 'medium', description: 'Notification channel deleted',
     rationale: 'Alert policies that notify through it stay silent for that channel; no access is opened.',
     types: ['google_monitoring_notification_channel'], changeTypes: ['deleted'] },

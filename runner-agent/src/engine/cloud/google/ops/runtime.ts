@@ -37,7 +37,10 @@ export const cloudFunction2Reader = listedReader({
       description: j.description ?? '', labels: j.labels ?? {}, kms_key_name: j.kmsKeyName ?? '',
       build_config: opt(bc, () => ({
         runtime: bc.runtime ?? '', entry_point: bc.entryPoint ?? '', environment_variables: bc.environmentVariables ?? {},
-        docker_repository: bc.dockerRepository ?? '', service_account: bc.serviceAccount,
+        // The API fills these with its defaults (gcf-artifacts, the default build account); the
+        // provider keeps '' when the code sets none: compared only where the state names one.
+        docker_repository: first(a.build_config).docker_repository ? bc.dockerRepository ?? '' : undefined,
+        service_account: first(a.build_config).service_account ? bc.serviceAccount ?? '' : undefined,
       })),
       service_config: opt(sc, () => ({
         timeout_seconds: sc.timeoutSeconds ?? 60, available_memory: sc.availableMemory ?? '', available_cpu: sc.availableCpu ?? '',
