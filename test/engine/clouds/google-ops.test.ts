@@ -74,12 +74,22 @@ t.test('a live change of each compared attribute is a drift at its path, with it
   }
 });
 
-t.test('what the platform adds is no drift: LOG_EXECUTION_ID, scheduler headers, default build repository', async (t) => {
+t.test('what the platform adds is no drift: LOG_EXECUTION_ID, default build repository, masked channel credentials, an all-off TPU scheduling config', async (t) => {
   const bare = swap(OPS, FN, {
     service_config: [{ ...sc, environment_variables: { OUT_BUCKET: 'acme-ops-thumbs' } }],
     build_config: [{ ...fn.build_config[0], docker_repository: '' }],
   });
   t.same((await compareAgainst('google', bare, OPS)).drifts, [], 'LOG_EXECUTION_ID and gcf-artifacts answered, not in the state');
+  // A Slack channel: the API answers its token label (masked); the provider keeps it in sensitive_labels.
+  const slack = swap(OPS, 'google_monitoring_notification_channel.oncall', { type: 'slack', labels: { channel_name: '#oncall' } });
+  const answered = swap(slack, 'google_monitoring_notification_channel.oncall', { labels: { channel_name: '#oncall', auth_token: '**************' } });
+  t.same((await compareAgainst('google', slack, answered)).drifts, [], 'a masked credential label is no drift');
+  // A TPU whose scheduling flags are all off: the API answers no schedulingConfig.
+  const tpu = at(OPS, 'google_tpu_v2_vm.trainer');
+  const off = swap(OPS, tpu.address, { scheduling_config: [{ preemptible: false, reserved: false, spot: false }] });
+  t.same((await compareAgainst('google', off, swap(OPS, tpu.address, { scheduling_config: [] }))).drifts, [], 'all-off scheduling config left out by the API');
+  const spotOff = await compareAgainst('google', OPS, swap(OPS, tpu.address, { scheduling_config: [] }));
+  t.same(spotOff.drifts.map((d) => d.diff.map((x) => x.attribute)), [['scheduling_config']], 'a Spot TPU made standard is still a drift');
 });
 
 t.test('a resource gone is deleted; a deleted notification channel is medium', async (t) => {

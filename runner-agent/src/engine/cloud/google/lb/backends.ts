@@ -23,9 +23,10 @@ export const backendServiceReader = computeReader({
   toState: (j, i) => {
     const a = i.attributes;
     return {
-      name: j.name, description: j.description ?? '', protocol: j.protocol ?? 'HTTP', port_name: j.portName ?? '', timeout_sec: j.timeoutSec ?? 30,
+      // Computed by the API (no provider default): compared where it answers them.
+      name: j.name, description: j.description ?? '', protocol: j.protocol ?? 'HTTP', port_name: j.portName, timeout_sec: j.timeoutSec,
       enable_cdn: j.enableCdn ?? false, load_balancing_scheme: j.loadBalancingScheme ?? 'EXTERNAL', session_affinity: j.sessionAffinity ?? 'NONE',
-      affinity_cookie_ttl_sec: j.affinityCookieTtlSec ?? 0, connection_draining_timeout_sec: j.connectionDraining?.drainingTimeoutSec ?? 0,
+      affinity_cookie_ttl_sec: j.affinityCookieTtlSec ?? 0, connection_draining_timeout_sec: j.connectionDraining?.drainingTimeoutSec,
       health_checks: links(j.healthChecks, a.health_checks), security_policy: link(j.securityPolicy, a.security_policy),
       edge_security_policy: link(j.edgeSecurityPolicy, a.edge_security_policy),
       custom_request_headers: strings(j.customRequestHeaders), custom_response_headers: strings(j.customResponseHeaders),

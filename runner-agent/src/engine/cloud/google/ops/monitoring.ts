@@ -55,15 +55,22 @@ export const alertPolicyReader = listedReader({
   discover: { path: (p) => `/v3/projects/${p}/alertPolicies`, id: (j) => j.name, location: () => null },
 });
 
+/** The labels that are credentials (the provider's sensitive_labels): the API answers them masked, the state keeps them out of `labels`. */
+const SECRET_LABELS = ['auth_token', 'password', 'service_key'];
+function withoutSecrets(live: unknown, state: unknown): Record<string, string> {
+  const mine = state && typeof state === 'object' ? state as Record<string, string> : {};
+  return Object.fromEntries(Object.entries(live && typeof live === 'object' ? live as Record<string, string> : {}).filter(([k]) => !SECRET_LABELS.includes(k) || k in mine));
+}
+
 export const notificationChannelReader = listedReader({
   type: 'google_monitoring_notification_channel',
   service: 'monitoring',
   route: '/v3/projects/:project/notificationChannels/:id',
   pathOf: (a) => v3(a),
   // Sensitive labels (tokens, passwords) are write-only: the API answers them obfuscated and the provider keeps them out of `labels`.
-  toState: (j) => ({
+  toState: (j, i) => ({
     display_name: j.displayName ?? '', type: j.type ?? '', description: j.description ?? '', enabled: j.enabled ?? true,
-    labels: j.labels ?? {}, user_labels: j.userLabels ?? {},
+    labels: withoutSecrets(j.labels, i.attributes.labels), user_labels: j.userLabels ?? {},
   }),
   fromState: (a) => ({
     name: a.name, type: a.type, displayName: a.display_name || undefined, description: a.description || undefined, enabled: a.enabled ?? true,

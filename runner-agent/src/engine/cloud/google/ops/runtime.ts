@@ -5,7 +5,7 @@
 // it, its scaling and environment are.
 import type { Scope } from '../../rest/reader.ts';
 import { ownProject } from '../kit.ts';
-import { listedReader, opt, sameAs, short } from '../data/kit.ts';
+import { listedReader, opt, sameAs, setOfNonEmpty, short } from '../data/kit.ts';
 import { ownLocation } from '../scope.ts';
 
 type A = Record<string, any>;
@@ -47,7 +47,7 @@ export const cloudFunction2Reader = listedReader({
         max_instance_count: sc.maxInstanceCount ?? 0, min_instance_count: sc.minInstanceCount ?? 0, max_instance_request_concurrency: sc.maxInstanceRequestConcurrency ?? 0,
         vpc_connector: sameShort(sState.vpc_connector, sc.vpcConnector), vpc_connector_egress_settings: sc.vpcConnectorEgressSettings ?? '',
         ingress_settings: sc.ingressSettings ?? 'ALLOW_ALL', service_account_email: sc.serviceAccountEmail ?? '',
-        all_traffic_on_latest_revision: sc.allTrafficOnLatestRevision ?? false, environment_variables: sc.environmentVariables ?? {},
+        all_traffic_on_latest_revision: sc.allTrafficOnLatestRevision, environment_variables: sc.environmentVariables ?? {},
       })),
       event_trigger: opt(et, () => ({
         event_type: et.eventType ?? '', trigger_region: et.triggerRegion ?? '', pubsub_topic: sameShort(first(a.event_trigger).pubsub_topic, et.pubsubTopic),
@@ -98,6 +98,8 @@ export const tpuV2VmReader = listedReader({
   service: 'tpu',
   route: '/v2/projects/:project/locations/:location/nodes/:name',
   pathOf: tpuPath,
+  // The API leaves out a scheduling config whose flags are all off; the provider may write one.
+  spec: { sets: { scheduling_config: setOfNonEmpty((e) => ({ preemptible: e.preemptible, reserved: e.reserved, spot: e.spot })) } },
   toState: (j, i) => {
     const a = i.attributes as A;
     const nc = j.networkConfig;
