@@ -51,6 +51,14 @@ t.test('a live change of each compared attribute is a drift at its path, with it
       { ...(at(LB, 'google_compute_url_map.edge').attributes.path_matcher as any[])[0], path_rule: [{ paths: ['/v1/*', '/v2/*'], service: `${C}/global/backendServices/other` }] },
       (at(LB, 'google_compute_url_map.edge').attributes.path_matcher as any[])[1],
     ] }), 'path_matcher.0.path_rule.0.service', 'gcp-lb-retargeted', 'high'],
+    ['URL map path matcher description', swap(LB, 'google_compute_url_map.edge', { path_matcher: [
+      { ...(at(LB, 'google_compute_url_map.edge').attributes.path_matcher as any[])[0], description: 'edited' },
+      (at(LB, 'google_compute_url_map.edge').attributes.path_matcher as any[])[1],
+    ] }), 'path_matcher.0.description', 'changed', 'medium'],
+    ['URL map path rule paths', swap(LB, 'google_compute_url_map.edge', { path_matcher: [
+      { ...(at(LB, 'google_compute_url_map.edge').attributes.path_matcher as any[])[0], path_rule: [{ paths: ['/*'], service: `${C}/global/backendServices/edge-api` }] },
+      (at(LB, 'google_compute_url_map.edge').attributes.path_matcher as any[])[1],
+    ] }), 'path_matcher.0.path_rule.0.paths', 'gcp-lb-retargeted', 'high'],
     ['URL map host rule', swap(LB, 'google_compute_url_map.edge', { host_rule: [{ description: '', hosts: ['evil.example'], path_matcher: 'api' }, (at(LB, 'google_compute_url_map.edge').attributes.host_rule as any[])[1]] }),
       'host_rule', 'changed', 'medium'],
     ['HTTPS proxy serves another URL map', swap(LB, 'google_compute_target_https_proxy.edge', { url_map: `${C}/global/urlMaps/other` }), 'url_map', 'gcp-lb-retargeted', 'high'],

@@ -51,5 +51,6 @@ export const LB_RULES: SeverityRule[] = [
   { id: 'gcp-lb-retargeted', severity: 'high', description: 'URL map, backend bucket or proxy points at another backend, bucket or URL map',
     rationale: 'Requests to the load balancer are now served by a backend service or bucket the code does not name.',
     types: ['google_compute_url_map', 'google_compute_backend_bucket', 'google_compute_target_http_proxy', 'google_compute_target_https_proxy'], changeTypes: ['changed'],
-    attributes: ['default_service', 'path_matcher*', 'bucket_name', 'url_map'] },
+    // Where requests go: the default backend, a path matcher's backends and path rules (not a description).
+    attributes: ['default_service', 'bucket_name', 'url_map', 'path_matcher', 'path_matcher.*.default_service', 'path_matcher.*.path_rule*'] },
 ];
