@@ -11,6 +11,8 @@ import { PLATFORM_IGNORED, PLATFORM_READERS } from './platform/index.ts';
 import { GCP_DATA_IGNORED } from './data/ignore.ts';
 import { GCP_DATA_READERS } from './data/index.ts';
 import { MORE_IGNORED, MORE_READERS } from './more/index.ts';
+import { LB_IGNORED, LB_READERS } from './lb/index.ts';
+import { OPS_IGNORED, OPS_READERS } from './ops/index.ts';
 import { googleIdScope } from './scope.ts';
 
 /** google-beta resources carry the same google_* types: one reader serves both providers. */
@@ -19,6 +21,8 @@ export const GOOGLE_READERS: Record<string, RestReader> = {
   ...PLATFORM_READERS,
   ...GCP_DATA_READERS,
   ...MORE_READERS,
+  ...LB_READERS,
+  ...OPS_READERS,
 };
 
 /** Attribute patterns never reported, per google type. */
@@ -27,6 +31,8 @@ export const GOOGLE_IGNORED: Record<string, string[]> = {
   ...PLATFORM_IGNORED,
   ...GCP_DATA_IGNORED,
   ...MORE_IGNORED,
+  ...LB_IGNORED,
+  ...OPS_IGNORED,
 };
 
 export { GOOGLE_RULES } from './rules.ts';
