@@ -13,6 +13,7 @@ import { GCP_DATA_READERS } from './data/index.ts';
 import { MORE_IGNORED, MORE_READERS } from './more/index.ts';
 import { LB_IGNORED, LB_READERS } from './lb/index.ts';
 import { OPS_IGNORED, OPS_READERS } from './ops/index.ts';
+import { EDGE_IGNORED, EDGE_READERS } from './edge/index.ts';
 import { googleIdScope } from './scope.ts';
 
 /** google-beta resources carry the same google_* types: one reader serves both providers. */
@@ -23,6 +24,7 @@ export const GOOGLE_READERS: Record<string, RestReader> = {
   ...MORE_READERS,
   ...LB_READERS,
   ...OPS_READERS,
+  ...EDGE_READERS,
 };
 
 /** Attribute patterns never reported, per google type. */
@@ -33,6 +35,7 @@ export const GOOGLE_IGNORED: Record<string, string[]> = {
   ...MORE_IGNORED,
   ...LB_IGNORED,
   ...OPS_IGNORED,
+  ...EDGE_IGNORED,
 };
 
 export { GOOGLE_RULES } from './rules.ts';

@@ -7,6 +7,7 @@ import { COMPUTE_RULES } from './compute/rules.ts';
 import { MORE_RULES } from './more/rules.ts';
 import { LB_RULES } from './lb/rules.ts';
 import { OPS_RULES } from './ops/rules.ts';
+import { EDGE_RULES } from './edge/index.ts';
 
 export const GOOGLE_RULES: SeverityRule[] = [
   ...PLATFORM_RULES,
@@ -15,4 +16,5 @@ export const GOOGLE_RULES: SeverityRule[] = [
   ...MORE_RULES,
   ...LB_RULES,
   ...OPS_RULES,
+  ...EDGE_RULES,
 ];
