@@ -19,6 +19,7 @@ import { formatAddress, parseAddress } from './address.ts';
 import { AZURE_MORE_IGNORED } from './cloud/azure/more/ignore.ts';
 import { AZURE_NETWORK_IGNORED } from './cloud/azure/network/ignore.ts';
 import { AZURE_RESOURCES_IGNORED } from './cloud/azure/resources/ignore.ts';
+import { AZURE_TAIL_IGNORED } from './cloud/azure/tail/ignore.ts';
 import { insideCheckout } from './paths.ts';
 import { globRegExp } from './values.ts';
 import { PLATFORM_IGNORED } from './cloud/google/platform/index.ts';
@@ -94,6 +95,7 @@ export const IGNORED_ATTRIBUTES: Record<string, string[]> = {
   ...GCP_DATA_IGNORED,
   ...MORE_IGNORED,
   ...AZURE_RESOURCES_IGNORED,
+  ...AZURE_TAIL_IGNORED,
 };
 
 export interface IgnoreRules {

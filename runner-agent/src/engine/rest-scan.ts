@@ -42,7 +42,9 @@ export async function restSetup(input: Pick<ScanInput, 'provider' | 'credentials
   if (input.provider === 'cloud_b') {
     const { azureTokenSource } = await import('./cloud/azure/auth.ts');
     const auth = { ...(endpoint ? { authorityHost: endpoint } : {}), ...(ca ? { ca } : {}) };
-    const api = azureApi(azureTokenSource(creds, auth), { endpoint, signal, ca });
+    // Key vault secrets are read on Key Vault's data plane, with tokens for its audience.
+    const vaultTokens = azureTokenSource(creds, { ...auth, scope: 'https://vault.azure.net/.default' });
+    const api = azureApi(azureTokenSource(creds, auth), { endpoint, signal, ca, vaultTokens });
     // A state blob is read with an Azure Storage token (another audience than ARM's), made on first use.
     let blobs: RestApi | undefined;
     const blob = async (account: string, container: string, name: string) => {

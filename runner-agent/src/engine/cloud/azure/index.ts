@@ -10,22 +10,28 @@ import { AZURE_NETWORK_READERS } from './network/index.ts';
 import { resourceGroupReader } from './resource-group.ts';
 import { AZURE_RESOURCE_READERS } from './resources/index.ts';
 import { azureScope } from './scope.ts';
+import { AZURE_TAIL_READERS } from './tail/index.ts';
 
 export const AZURE_READERS: Record<string, RestReader> = {
   azurerm_resource_group: resourceGroupReader,
   ...AZURE_NETWORK_READERS,
   ...AZURE_RESOURCE_READERS,
   ...AZURE_MORE_READERS,
+  ...AZURE_TAIL_READERS,
 };
 
 export const AZURE: RestCloud = { readers: AZURE_READERS, idScope: azureScope };
 
 export const ARM_URL = 'https://management.azure.com';
+/** Key Vault data-plane hosts of the public and sovereign clouds. */
+export const VAULT_HOST = /\.vault\.(azure\.net|azure\.cn|usgovcloudapi\.net|microsoftazure\.de)$/i;
 
 /** The scan's ARM client; `endpoint` (tests, replay) serves ARM under `${endpoint}/management`. */
-export function azureApi(tokens: TokenSource, opts: { endpoint?: string; signal?: AbortSignal; ca?: string; backoffMs?: number } = {}): RestApi {
+export function azureApi(tokens: TokenSource, opts: { endpoint?: string; signal?: AbortSignal; ca?: string; backoffMs?: number; vaultTokens?: TokenSource } = {}): RestApi {
   return new RestApi({
     cloud: 'cloud_b', tokens, signal: opts.signal, ca: opts.ca, backoffMs: opts.backoffMs,
+    // Key Vault's data plane (`<vault>.vault.azure.net`) takes tokens for its own audience.
+    tokensFor: (service) => (opts.vaultTokens && VAULT_HOST.test(service) ? opts.vaultTokens : undefined),
     baseUrl: (service) => (opts.endpoint ? `${opts.endpoint}/${service}` : service === ARM ? ARM_URL : `https://${service}`),
     grantHint: 'the Reader role on the subscription (or on each resource group it scans)',
     // A subscription the principal cannot see answers 404 SubscriptionNotFound: a scope problem, never a deletion.

@@ -18,6 +18,8 @@ export interface RestApiOptions {
   /** Base URL of a service (`management` for ARM; `compute`, `storage`... for Google). */
   baseUrl(service: string): string;
   tokens: TokenSource;
+  /** Another audience's tokens for some services (Key Vault's data plane), else `tokens`. */
+  tokensFor?(service: string): TokenSource | undefined;
   /** What to grant when a read is refused, e.g. "the Reader role on the subscription". */
   grantHint: string;
   /**
@@ -115,7 +117,7 @@ export class RestApi {
     const maxAttempts = this.opts.maxAttempts ?? 5;
     for (let attempt = 1; ; attempt++) {
       if (signal?.aborted) throw timeoutError(signal);
-      const token = await this.opts.tokens.token(signal);
+      const token = await (this.opts.tokensFor?.(service) ?? this.opts.tokens).token(signal);
       this.calls[service] = (this.calls[service] ?? 0) + 1;
       let res: Dispatcher.ResponseData;
       try {

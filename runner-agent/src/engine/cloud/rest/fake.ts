@@ -44,7 +44,9 @@ export function stateWorld(instances: StateInstance[]): FakeWorld {
 interface Compiled { route: FakeRoute; parts: string[] }
 
 function match(c: Compiled, method: string, service: string, segments: string[]): Record<string, string> | undefined {
-  if (c.route.method !== method || c.route.service !== service) return undefined;
+  // `*.vault.azure.net`: a data-plane service named by its host (each key vault its own).
+  const wild = c.route.service.startsWith('*.') && service.toLowerCase().endsWith(c.route.service.slice(1));
+  if (c.route.method !== method || (c.route.service !== service && !wild)) return undefined;
   const star = c.parts.findIndex((p) => p.startsWith('*'));
   if (star < 0 ? c.parts.length !== segments.length : segments.length < c.parts.length) return undefined;
   const params: Record<string, string> = {};
@@ -114,7 +116,7 @@ export async function startRestFake(opts: FakeOptions): Promise<RestFake> {
       const params = match(c, req.method ?? 'GET', service ?? '', segments);
       if (!params) continue;
       matched = true;
-      const fr: FakeRequest = { method: req.method ?? 'GET', path: `/${segments.join('/')}`, params, query: url.searchParams, body: parsed };
+      const fr: FakeRequest = { method: req.method ?? 'GET', service: service ?? '', path: `/${segments.join('/')}`, params, query: url.searchParams, body: parsed };
       const one = c.route.answer(fr, opts.world);
       if (one === undefined) continue;
       if (isFakeList(one)) { answer = one; break; }

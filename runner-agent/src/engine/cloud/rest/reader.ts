@@ -44,6 +44,8 @@ export interface FakeWorld { of(type: string): StateInstance[] }
 
 export interface FakeRequest {
   method: string;
+  /** The service the request named (the first path segment: `management`, a vault's host...). */
+  service: string;
   /** The request's path under the service, e.g. an ARM resource id. */
   path: string;
   /** `:name` segments (and the one `*name` part, as `/a/b/c`) of the route's path, URL-decoded. */
@@ -54,7 +56,10 @@ export interface FakeRequest {
 
 export interface FakeRoute {
   method: 'GET' | 'POST';
-  /** The service (first path segment under the fake's endpoint): `management` for ARM; `compute`, `storage`... for Google. */
+  /**
+   * The service (first path segment under the fake's endpoint): `management` for ARM; `compute`,
+   * `storage`... for Google; `*.vault.azure.net` for every host under that suffix (a data plane).
+   */
   service: string;
   /**
    * Path under the service's base URL; `:name` matches one segment, one `*name` one or more
