@@ -104,12 +104,12 @@ function vnetJson(world: FakeWorld, id: string): ArmJson | undefined {
   const subnets = world.of('azurerm_subnet').filter((i) => lower(parentOf(str(i.attributes.id))) === lower(id));
   const assocs = world.of(SUBNET_ASSOC).filter((i) => lower(parentOf(subnetIdOf(i.attributes))) === lower(id));
   const peerings = world.of(PEERING_TYPE).filter((i) => lower(parentOf(str(i.attributes.id))) === lower(id));
-  if (!vnet && subnets.length === 0 && assocs.length === 0 && peerings.length === 0) return undefined;
+  const refs = SUBNET_REFS.flatMap(([type, key, attr]) => world.of(type).filter((i) => lower(parentOf(subnetIdOf(i.attributes))) === lower(id)).map((i) => [i, key, i.attributes[attr]] as const));
+  if (!vnet && subnets.length === 0 && assocs.length === 0 && peerings.length === 0 && refs.length === 0) return undefined;
   const byName = new Map<string, ArmJson>();
   for (const s of list(vnet?.attributes.subnet)) byName.set(lower(s.name), inlineSubnet(s));
   for (const s of subnets) byName.set(lower(str(s.attributes.name) || nameOf(str(s.attributes.id))), subnetFromState(s.attributes));
   // Associations are references on the subnet: an NSG's, and a route table's (another area's type).
-  const refs = SUBNET_REFS.flatMap(([type, key, attr]) => world.of(type).filter((i) => lower(parentOf(subnetIdOf(i.attributes))) === lower(id)).map((i) => [i, key, i.attributes[attr]] as const));
   for (const [as, key, value] of [...assocs.map((i) => [i, 'networkSecurityGroup', i.attributes.network_security_group_id] as const), ...refs]) {
     const name = lower(nameOf(subnetIdOf(as.attributes)));
     const s = byName.get(name) ?? { name: nameOf(subnetIdOf(as.attributes)), id: subnetIdOf(as.attributes), properties: {} };

@@ -88,6 +88,6 @@ function bundleOf(a: Attrs) {
   return {
     value: str(a.value), id: /^https:/i.test(str(a.id)) ? str(a.id) : `https://${p.host}/secrets/${p.name}/${str(a.version)}`,
     contentType: str(a.content_type) || undefined, tags: a.tags ?? {},
-    attributes: { enabled: true, nbf: epoch(a.not_before_date), exp: epoch(a.expiration_date), recoveryLevel: 'Recoverable+Purgeable' },
+    attributes: { enabled: a.enabled !== false, nbf: epoch(a.not_before_date), exp: epoch(a.expiration_date), recoveryLevel: 'Recoverable+Purgeable' },
   };
 }
