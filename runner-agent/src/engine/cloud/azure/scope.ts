@@ -7,9 +7,10 @@ import type { Scope } from '../rest/reader.ts';
 import { location } from './kit.ts';
 
 export function azureScope(instance: StateInstance): Scope | undefined {
-  // A storage container's id may be its data-plane URL (azurerm 2.x/3.x): its resource_manager_id is the ARM id.
+  // A storage container's or file share's id may be its data-plane URL (azurerm 2.x/3.x): its resource_manager_id is the ARM id.
   const arm = (v: unknown) => (typeof v === 'string' && v.startsWith('/') ? v : undefined);
-  const id = arm(instance.attributes.id) ?? arm(instance.attributes.resource_manager_id);
+  // A key vault secret's id is its data-plane URL: its vault's ARM id (key_vault_id) names the scope.
+  const id = arm(instance.attributes.id) ?? arm(instance.attributes.resource_manager_id) ?? arm(instance.attributes.key_vault_id);
   if (!id) return undefined;
   const sub = /^\/subscriptions\/([^/]+)/i.exec(id)?.[1];
   const loc = location(instance.attributes.location);
