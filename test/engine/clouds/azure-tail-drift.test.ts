@@ -46,3 +46,13 @@ t.test('a vnet whose subnet block lists subnets azurerm_subnet resources manage 
   t.equal(r.compared, 3);
   t.same(r.drifts.map((d) => `${d.resourceAddress} ${JSON.stringify(d.attributes)}`), []);
 });
+
+t.test('an inline subnet (no azurerm_subnet resource) changed live is still a drift on the vnet', async (t) => {
+  const { compareAgainst, instance, changed } = await import('./harness.ts');
+  const inline = [{ address_prefixes: ['10.1.9.0/24'], id: `${VNET}/subnets/inline`, name: 'inline', security_group: '' }];
+  const vnet = instance('azurerm_virtual_network', 'hub', {
+    id: VNET, name: 'hub', location: 'westeurope', resource_group_name: 'tail-rg', address_space: ['10.1.0.0/16'], dns_servers: [], tags: {}, subnet: inline,
+  });
+  const got = await compareAgainst('azure', [vnet], [changed(vnet, { subnet: [{ ...inline[0], address_prefixes: ['10.1.8.0/24'] }] })]);
+  t.same(got.drifts.map((d) => d.diff.map((x) => x.attribute)), [['subnet']]);
+});

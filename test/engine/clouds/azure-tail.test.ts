@@ -141,3 +141,8 @@ t.test('an extension\'s settings are JSON: the same document spelled otherwise i
   const e = f.extension();
   t.same(await drifts([e], [changed(e, { settings: '{"stopOnMultipleConnections":false,"workspaceId":"11111111-2222-3333-4444-555555555555"}' })]), []);
 });
+
+t.test('a key vault secret (a data-plane URL as id) is scoped by its vault\'s ARM id', async (t) => {
+  const { azureScope } = await import('../../../runner-agent/src/engine/cloud/azure/scope.ts');
+  t.match(azureScope(f.secret()), { account: f.SUB, source: 'id' });
+});
