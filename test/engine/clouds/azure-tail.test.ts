@@ -146,3 +146,12 @@ t.test('a key vault secret (a data-plane URL as id) is scoped by its vault\'s AR
   const { azureScope } = await import('../../../runner-agent/src/engine/cloud/azure/scope.ts');
   t.match(azureScope(f.secret()), { account: f.SUB, source: 'id' });
 });
+
+t.test('the documented ARM answers read as the provider writes them: no drift', async (t) => {
+  const { compareWithArmExamples } = await import('./harness.ts');
+  const { EXAMPLES, EXAMPLE_STATE } = await import('./azure-tail-examples.ts');
+  const got = await compareWithArmExamples(EXAMPLES, EXAMPLE_STATE);
+  t.same(got.drifts.map((d) => `${d.resourceAddress} ${JSON.stringify(d.diff)}`), []);
+  t.equal(got.compared, EXAMPLE_STATE.length);
+  t.equal(got.calls, EXAMPLE_STATE.length, 'one GET each');
+});

@@ -75,17 +75,19 @@ export const containerAppReader = armReader({
   },
 });
 
-// The legacy plan: its sku block {tier, size, capacity}; kind as the provider wrote it (ARM lowercases `Linux`).
+// The legacy plan: its sku block {tier, size, capacity}; kind as the provider wrote it (ARM
+// lowercases `Linux`, and answers `app` for the provider's default `Windows`).
+const planKind = (live: unknown, state: unknown) => (lower(str(live)) === 'app' && lower(str(state)) === 'windows' ? str(state) : asState(live, state));
 export const appServicePlanReader = armReader({
   type: 'azurerm_app_service_plan', apiVersion: WEB_API, path: `${RG}/Microsoft.Web/serverfarms/:name`,
   toState: (j, i) => {
     const p = j.properties ?? {};
     const st = first(i.attributes.sku);
     return {
-      location: location(j.location), tags: j.tags ?? {}, kind: asState(j.kind, i.attributes.kind), reserved: p.reserved ?? false,
+      location: location(j.location), tags: j.tags ?? {}, kind: planKind(j.kind, i.attributes.kind), reserved: p.reserved ?? false,
       per_site_scaling: p.perSiteScaling ?? false, is_xenon: p.isXenon ?? false, zone_redundant: p.zoneRedundant ?? false,
       maximum_elastic_worker_count: p.maximumElasticWorkerCount ?? 0,
-      sku: [{ tier: asState(j.sku?.tier, st.tier), size: asState(j.sku?.name, st.size), capacity: j.sku?.capacity ?? 0 }],
+      sku: [{ tier: asState(j.sku?.tier, st.tier), size: asState(j.sku?.size ?? j.sku?.name, st.size), capacity: j.sku?.capacity ?? 0 }],
     };
   },
   fromState: (a) => {
@@ -149,9 +151,10 @@ export const storageShareReader = armReader({
   toState: (j, i) => {
     const p = j.properties ?? {};
     return clean({
-      quota: p.shareQuota, metadata: p.metadata ?? {}, enabled_protocol: p.enabledProtocols ?? 'SMB',
+      // Metadata and access policies are compared when ARM answers them (some api paths leave them out).
+      quota: p.shareQuota, metadata: p.metadata, enabled_protocol: p.enabledProtocols ?? 'SMB',
       access_tier: 'access_tier' in i.attributes ? p.accessTier : undefined,
-      acl: list(p.signedIdentifiers).map((s) => ({
+      acl: p.signedIdentifiers === undefined ? undefined : list(p.signedIdentifiers).map((s) => ({
         id: str(s.id), access_policy: s.accessPolicy ? [{ permissions: str(s.accessPolicy.permission), start: str(s.accessPolicy.startTime), expiry: str(s.accessPolicy.expiryTime) }] : [],
       })),
     });

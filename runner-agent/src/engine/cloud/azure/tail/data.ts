@@ -40,7 +40,8 @@ export const mysqlServerReader = armReader({
       high_availability: ha.mode && ha.mode !== 'Disabled' ? [{ mode: ha.mode, standby_availability_zone: ha.standbyAvailabilityZone ?? '' }] : [],
       delegated_subnet_id: asState(p.network?.delegatedSubnetResourceId, i.attributes.delegated_subnet_id),
       private_dns_zone_id: asState(p.network?.privateDnsZoneResourceId, i.attributes.private_dns_zone_id),
-      public_network_access_enabled: enabled(p.network?.publicNetworkAccess), replication_role: opt(p.replicationRole),
+      // 3.x public_network_access_enabled (computed), 4.x public_network_access (the ARM word).
+      public_network_access_enabled: enabled(p.network?.publicNetworkAccess), public_network_access: opt(p.network?.publicNetworkAccess), replication_role: opt(p.replicationRole),
     };
   },
   fromState: (a) => {
@@ -55,7 +56,7 @@ export const mysqlServerReader = armReader({
         backup: clean({ backupRetentionDays: a.backup_retention_days, geoRedundantBackup: flag(a.geo_redundant_backup_enabled) }),
         storage: clean({ storageSizeGB: st.size_gb, iops: st.iops, autoGrow: flag(st.auto_grow_enabled), autoIoScaling: flag(st.io_scaling_enabled), logOnDisk: flag(st.log_on_disk_enabled) }),
         highAvailability: ha.mode ? { mode: ha.mode, standbyAvailabilityZone: ha.standby_availability_zone || undefined } : { mode: 'Disabled' },
-        network: clean({ publicNetworkAccess: flag(a.public_network_access_enabled), delegatedSubnetResourceId: a.delegated_subnet_id || undefined, privateDnsZoneResourceId: a.private_dns_zone_id || undefined }),
+        network: clean({ publicNetworkAccess: a.public_network_access || flag(a.public_network_access_enabled), delegatedSubnetResourceId: a.delegated_subnet_id || undefined, privateDnsZoneResourceId: a.private_dns_zone_id || undefined }),
         fullyQualifiedDomainName: a.fqdn, state: 'Ready',
       }),
     });
