@@ -185,8 +185,18 @@ export const secret = (attrs: A = {}) => instance('azurerm_key_vault_secret', 'd
   resource_versionless_id: `${ids.vault}/secrets/db-password`, tags: { rotation: 'yearly' }, timeouts: null, ...attrs,
 });
 
+export const blob = (attrs: A = {}) => instance('azurerm_storage_blob', 'bootstrap', {
+  id: 'https://tailstore.blob.core.windows.net/scripts/bootstrap.sh', name: 'bootstrap.sh', storage_account_name: 'tailstore', storage_container_name: 'scripts',
+  type: 'Block', size: 0, access_tier: 'Hot', content_type: 'text/x-shellscript', content_md5: '', cache_control: '', encryption_scope: '', metadata: {},
+  parallelism: 8, source: 'bootstrap.sh', source_content: null, source_uri: null, url: 'https://tailstore.blob.core.windows.net/scripts/bootstrap.sh', timeouts: null, ...attrs,
+});
+export const shareFile = (attrs: A = {}) => instance('azurerm_storage_share_file', 'readme', {
+  id: 'https://tailstore.file.core.windows.net/data/docs/READ ME.txt', name: 'READ ME.txt', path: 'docs', storage_share_id: 'https://tailstore.file.core.windows.net/data',
+  source: 'README.txt', content_type: 'text/plain', content_md5: '9e107d9d372bb6826bd81d3542a419d6', content_encoding: '', content_disposition: '', metadata: { owner: 'ops' }, timeouts: null, ...attrs,
+});
+
 export const estate = () => [
   nat(), natPip(), subnetNat(), routeTable(), subnetRoute(), bastion(), vpnGateway(), endpoint(), natRule(), poolAddress(), nicPool(),
   availabilitySet(), diskAttachment(), extension(), shutdown(), pgDatabase(), mysql(), mysqlDatabase(), cosmos(), cosmosV3(), cosmosDb(), cosmosContainer(),
-  appEnv(), containerApp(), plan(), appService(), solution(), share(), secret(),
+  appEnv(), containerApp(), plan(), appService(), solution(), share(), secret(), blob(), shareFile(),
 ];

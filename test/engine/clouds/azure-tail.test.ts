@@ -72,6 +72,11 @@ t.test('each compared attribute changed live: a drift on that attribute, with it
     [f.secret(), { expiration_date: '2030-01-01T00:00:00Z' }, ['expiration_date'], 'azure-key-vault-secret-disabled-or-expiry', 'high'],
     [f.secret(), { enabled: false }, ['enabled'], 'azure-key-vault-secret-disabled-or-expiry', 'high'],
     [f.secret(), { tags: {} }, ['tags.rotation'], 'tags-only', 'low'],
+    [f.blob(), { access_tier: 'Cool' }, ['access_tier'], 'changed', 'medium'],
+    [f.blob(), { content_type: 'text/html' }, ['content_type'], 'changed', 'medium'],
+    [f.blob(), { metadata: { injected: 'yes' } }, ['metadata.injected'], 'changed', 'medium'],
+    [f.shareFile(), { content_md5: 'e4d909c290d0fb1ca068ffaddf22cbd0' }, ['content_md5'], 'changed', 'medium'],
+    [f.shareFile(), { content_disposition: 'attachment' }, ['content_disposition'], 'changed', 'medium'],
   ];
   for (const [state, attrs, paths, rule, severity] of cases) {
     const [d, ...more] = await drifts([state], [changed(state, attrs)]);
@@ -154,4 +159,15 @@ t.test('the documented ARM answers read as the provider writes them: no drift', 
   t.same(got.drifts.map((d) => `${d.resourceAddress} ${JSON.stringify(d.diff)}`), []);
   t.equal(got.compared, EXAMPLE_STATE.length);
   t.equal(got.calls, EXAMPLE_STATE.length, 'one GET each');
+});
+
+t.test('blobs and share files: HEAD on the storage data plane; a refused principal leaves them uncompared, never deleted', async (t) => {
+  const got = await compareAgainst('azure', [f.blob(), f.shareFile()]);
+  t.same(got.drifts, []);
+  t.ok(got.fake.log.includes('HEAD /tailstore.blob.core.windows.net/scripts/bootstrap.sh'), got.fake.log.join('\n'));
+  t.ok(got.fake.log.includes('HEAD /tailstore.file.core.windows.net/data/docs/READ%20ME.txt'), 'the path encoded');
+  const denied = await compareAgainst('azure', [f.blob(), f.shareFile()], [changed(f.blob(), { access_tier: 'Archive' })], { tune: (fake) => fake.deny(/core\.windows\.net/) });
+  t.same(denied.drifts, []);
+  const { azureScope } = await import('../../../runner-agent/src/engine/cloud/azure/scope.ts');
+  t.match(azureScope(f.blob()), { account: '', source: 'url' }, 'a blob is read at its URL, in no subscription');
 });

@@ -24,14 +24,16 @@ export const AZURE: RestCloud = { readers: AZURE_READERS, idScope: azureScope };
 
 export const ARM_URL = 'https://management.azure.com';
 /** Key Vault data-plane hosts of the public and sovereign clouds. */
+export const STORAGE_HOST = /^[a-z0-9]+\.(blob|file)\.core\./i;
 export const VAULT_HOST = /\.vault\.(azure\.net|azure\.cn|usgovcloudapi\.net|microsoftazure\.de)$/i;
 
 /** The scan's ARM client; `endpoint` (tests, replay) serves ARM under `${endpoint}/management`. */
-export function azureApi(tokens: TokenSource, opts: { endpoint?: string; signal?: AbortSignal; ca?: string; backoffMs?: number; vaultTokens?: TokenSource } = {}): RestApi {
+export function azureApi(tokens: TokenSource, opts: { endpoint?: string; signal?: AbortSignal; ca?: string; backoffMs?: number; vaultTokens?: TokenSource; storageTokens?: TokenSource } = {}): RestApi {
   return new RestApi({
     cloud: 'cloud_b', tokens, signal: opts.signal, ca: opts.ca, backoffMs: opts.backoffMs,
     // Key Vault's data plane (`<vault>.vault.azure.net`) takes tokens for its own audience.
-    tokensFor: (service) => (opts.vaultTokens && VAULT_HOST.test(service) ? opts.vaultTokens : undefined),
+    // and Azure Storage's (blob and file properties) for storage's.
+    tokensFor: (service) => (VAULT_HOST.test(service) ? opts.vaultTokens : STORAGE_HOST.test(service) ? opts.storageTokens : undefined),
     baseUrl: (service) => (opts.endpoint ? `${opts.endpoint}/${service}` : service === ARM ? ARM_URL : `https://${service}`),
     grantHint: 'the Reader role on the subscription (or on each resource group it scans)',
     // A subscription the principal cannot see answers 404 SubscriptionNotFound: a scope problem, never a deletion.

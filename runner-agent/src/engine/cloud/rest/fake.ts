@@ -8,7 +8,7 @@ import { createServer as createHttp, type IncomingMessage, type ServerResponse }
 import { createServer as createHttps } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { StateInstance } from '../../types.ts';
-import { isFakeList, type FakeRequest, type FakeRoute, type FakeWorld } from './reader.ts';
+import { isFakeHeaders, isFakeList, type FakeRequest, type FakeRoute, type FakeWorld } from './reader.ts';
 
 export type FakeStyle = 'arm' | 'google';
 
@@ -124,6 +124,7 @@ export async function startRestFake(opts: FakeOptions): Promise<RestFake> {
     }
     if (matched) {
       if (answer === undefined) return fail(res, 404, `The resource '${url.pathname}' was not found.`);
+      if (isFakeHeaders(answer)) { res.writeHead(200, answer.headers); res.end(); return; }
       if (!isFakeList(answer)) return json(res, 200, answer);
       // Pages: ARM `$skiptoken` in a full nextLink URL; Google `pageToken` / `nextPageToken`.
       const from = Number(url.searchParams.get(opts.style === 'arm' ? '$skiptoken' : 'pageToken') ?? 0) || 0;

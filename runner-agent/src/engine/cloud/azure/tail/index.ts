@@ -1,7 +1,8 @@
 // The long tail of azurerm types issue 33 measured uncompared (NAT gateways, route tables,
 // bastions and VPN gateways, private endpoints, availability sets, VM extensions and disk
 // attachments, DevTest shutdown schedules, MySQL/PostgreSQL/Cosmos DB databases, container apps,
-// legacy app services, Log Analytics solutions, file shares, key vault secrets), spread into
+// legacy app services, Log Analytics solutions, file shares, key vault secrets, blobs and share
+// files), spread into
 // AZURE_READERS. Types embedded in a network parent (lb NAT rules and pool addresses, NIC pool and
 // subnet associations) are read by network/ beside their parent.
 import type { RestReader } from '../../rest/reader.ts';
@@ -9,6 +10,7 @@ import { appServicePlanReader, appServiceReader, containerAppEnvironmentReader, 
 import { availabilitySetReader, dataDiskAttachmentReader, vmExtensionReader, vmShutdownScheduleReader } from './compute.ts';
 import { cosmosAccountReader, cosmosSqlContainerReader, cosmosSqlDatabaseReader, mysqlDatabaseReader, mysqlServerReader, postgresDatabaseReader } from './data.ts';
 import { keyVaultSecretReader } from './key-vault-secret.ts';
+import { storageBlobReader, storageShareFileReader } from './storage-data.ts';
 import { bastionHostReader, natGatewayReader, natPublicIpAssociationReader, privateEndpointReader, routeTableReader, virtualNetworkGatewayReader } from './network.ts';
 
 export const AZURE_TAIL_READERS: Record<string, RestReader> = {
@@ -35,4 +37,6 @@ export const AZURE_TAIL_READERS: Record<string, RestReader> = {
   azurerm_app_service: appServiceReader,
   azurerm_log_analytics_solution: logAnalyticsSolutionReader,
   azurerm_storage_share: storageShareReader,
+  azurerm_storage_blob: storageBlobReader,
+  azurerm_storage_share_file: storageShareFileReader,
 };
