@@ -171,3 +171,13 @@ t.test('blobs and share files: HEAD on the storage data plane; a refused princip
   const { azureScope } = await import('../../../runner-agent/src/engine/cloud/azure/scope.ts');
   t.match(azureScope(f.blob()), { account: '', source: 'url' }, 'a blob is read at its URL, in no subscription');
 });
+
+t.test('a secret\'s dates: the same instant written in another zone is no drift; an older state\'s null flags are the defaults', async (t) => {
+  const s = f.secret({ expiration_date: '2027-01-01T01:00:00+01:00' });
+  t.same(await drifts([s], [f.secret({ expiration_date: '2027-01-01T00:00:00Z' })]), []);
+  const [d] = await drifts([s], [f.secret({ expiration_date: '2027-01-02T00:00:00Z' })]);
+  t.match(d, { ruleId: 'azure-key-vault-secret-disabled-or-expiry', diff: [{ attribute: 'expiration_date' }] });
+  const old = f.bastion({ tunneling_enabled: null, kerberos_enabled: null });
+  t.same(await drifts([old], [f.bastion()]), []);
+  t.equal((await drifts([old], [f.bastion({ tunneling_enabled: true })])).length, 1, 'a null flag turned on is a drift');
+});

@@ -6,6 +6,7 @@
 // AZURE_READERS. Types embedded in a network parent (lb NAT rules and pool addresses, NIC pool and
 // subnet associations) are read by network/ beside their parent.
 import type { RestReader } from '../../rest/reader.ts';
+import { withNullDefaults } from '../resources/util.ts';
 import { appServicePlanReader, appServiceReader, containerAppEnvironmentReader, containerAppReader, logAnalyticsSolutionReader, storageShareReader } from './apps.ts';
 import { availabilitySetReader, dataDiskAttachmentReader, vmExtensionReader, vmShutdownScheduleReader } from './compute.ts';
 import { cosmosAccountReader, cosmosSqlContainerReader, cosmosSqlDatabaseReader, mysqlDatabaseReader, mysqlServerReader, postgresDatabaseReader } from './data.ts';
@@ -13,7 +14,8 @@ import { keyVaultSecretReader } from './key-vault-secret.ts';
 import { storageBlobReader, storageShareFileReader } from './storage-data.ts';
 import { bastionHostReader, natGatewayReader, natPublicIpAssociationReader, privateEndpointReader, routeTableReader, virtualNetworkGatewayReader } from './network.ts';
 
-export const AZURE_TAIL_READERS: Record<string, RestReader> = {
+// Older provider versions left null what later ones write as false, 0 or '': the same value.
+export const AZURE_TAIL_READERS: Record<string, RestReader> = Object.fromEntries(Object.entries({
   azurerm_key_vault_secret: keyVaultSecretReader,
   azurerm_nat_gateway: natGatewayReader,
   azurerm_nat_gateway_public_ip_association: natPublicIpAssociationReader,
@@ -39,4 +41,4 @@ export const AZURE_TAIL_READERS: Record<string, RestReader> = {
   azurerm_storage_share: storageShareReader,
   azurerm_storage_blob: storageBlobReader,
   azurerm_storage_share_file: storageShareFileReader,
-};
+} satisfies Record<string, RestReader>).map(([type, reader]) => [type, withNullDefaults(reader)]));

@@ -28,12 +28,15 @@ function parts(a: Attrs): { host: string; name: string; version: string } | unde
 const date = (s: unknown) => (typeof s === 'number' ? new Date(s * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') : '');
 const epoch = (v: unknown) => (typeof v === 'string' && v ? Math.floor(Date.parse(v) / 1000) : undefined);
 
-function toState(bundle: { attributes?: ArmJson; contentType?: string; tags?: Record<string, string>; id?: string; value?: string }): LiveAttributes {
+/** The provider formats the instant in the local zone of the machine that ran it: the same instant is the state's text. */
+const sameInstant = (live: string, state: unknown) => (typeof state === 'string' && live && Date.parse(state) === Date.parse(live) ? state : live);
+
+function toState(bundle: { attributes?: ArmJson; contentType?: string; tags?: Record<string, string>; id?: string; value?: string }, a: Attrs): LiveAttributes {
   const at = bundle.attributes ?? {};
   return {
     ...(typeof bundle.value === 'string' ? { value: bundle.value } : {}),
     content_type: str(bundle.contentType), tags: bundle.tags ?? {}, enabled: at.enabled ?? true,
-    not_before_date: date(at.nbf), expiration_date: date(at.exp), version: nameOf(str(bundle.id)),
+    not_before_date: sameInstant(date(at.nbf), a.not_before_date), expiration_date: sameInstant(date(at.exp), a.expiration_date), version: nameOf(str(bundle.id)),
   };
 }
 
@@ -48,7 +51,7 @@ export const keyVaultSecretReader: RestReader = {
       try {
         const bundle = await api.get<ArmJson>(p.host, `/secrets/${encodeURIComponent(p.name)}?api-version=${DATA_API}`, what);
         if (!bundle) return null;
-        const live = toState(bundle);
+        const live = toState(bundle, a);
         // A state without the value (4.x value_wo, write-only) has nothing to compare it with.
         if (!str(a.value)) delete live.value;
         return live;
@@ -57,7 +60,7 @@ export const keyVaultSecretReader: RestReader = {
         // Refused on the data plane: the management plane's metadata (never the value).
         const arm = await api.get<ArmJson>(ARM, `${a.key_vault_id}/secrets/${encodeURIComponent(p.name)}?api-version=${ARM_API}`, `${what} (management plane)`);
         const q = arm?.properties ?? {};
-        return arm ? toState({ attributes: q.attributes, contentType: q.contentType, tags: arm.tags, id: q.secretUriWithVersion }) : null;
+        return arm ? toState({ attributes: q.attributes, contentType: q.contentType, tags: arm.tags, id: q.secretUriWithVersion }, a) : null;
       }
     });
   },
