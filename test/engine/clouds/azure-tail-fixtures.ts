@@ -58,6 +58,7 @@ export const bastion = (attrs: A = {}) => instance('azurerm_bastion_host', 'jump
 export const vpnGateway = (attrs: A = {}) => instance('azurerm_virtual_network_gateway', 'vpn', {
   id: `${NET}/virtualNetworkGateways/vpn`, name: 'vpn', location: 'westeurope', resource_group_name: 'tail-rg', type: 'Vpn', vpn_type: 'RouteBased',
   sku: 'VpnGw1', generation: 'Generation1', active_active: false, enable_bgp: false, private_ip_address_enabled: false, default_local_network_gateway_id: '',
+  ip_sec_replay_protection_enabled: true, bgp_route_translation_for_nat_enabled: false, dns_forwarding_enabled: false, remote_vnet_traffic_enabled: false, virtual_wan_traffic_enabled: false,
   edge_zone: '', bgp_settings: [{ asn: 65515, peer_weight: 0, peering_addresses: [{ apipa_addresses: [], default_addresses: ['10.0.255.30'], ip_configuration_name: 'vnetGatewayConfig', tunnel_ip_addresses: [] }] }],
   ip_configuration: [{ name: 'vnetGatewayConfig', private_ip_address_allocation: 'Dynamic', public_ip_address_id: ids.pip('vpn-ip'), subnet_id: ids.subnet('GatewaySubnet') }],
   vpn_client_configuration: [], custom_route: [], tags, timeouts: null, ...attrs,

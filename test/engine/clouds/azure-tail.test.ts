@@ -40,6 +40,8 @@ t.test('each compared attribute changed live: a drift on that attribute, with it
     [f.bastion(), { tags: {} }, ['tags.env'], 'tags-only', 'low'],
     [f.vpnGateway(), { sku: 'VpnGw2' }, ['sku'], 'azure-remote-access-changed', 'high'],
     [f.vpnGateway(), { enable_bgp: true }, ['enable_bgp'], 'azure-remote-access-changed', 'high'],
+    [f.vpnGateway(), { ip_sec_replay_protection_enabled: false }, ['ip_sec_replay_protection_enabled'], 'azure-remote-access-changed', 'high'],
+    [f.vpnGateway(), { remote_vnet_traffic_enabled: true }, ['remote_vnet_traffic_enabled'], 'azure-remote-access-changed', 'high'],
     [f.endpoint(), { subnet_id: f.ids.subnet('other') }, ['subnet_id'], 'changed', 'medium'],
     [f.natRule(), { frontend_port: 2222 }, ['frontend_port'], 'changed', 'medium'],
     [f.poolAddress(), { ip_address: '10.0.1.99' }, ['ip_address'], 'changed', 'medium'],

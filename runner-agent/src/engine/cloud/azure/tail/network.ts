@@ -133,6 +133,9 @@ export const virtualNetworkGatewayReader = armReader({
       // 3.x active_active / enable_bgp, 4.x the same switches renamed.
       active_active: active, active_active_enabled: active, enable_bgp: bgp, bgp_enabled: bgp,
       private_ip_address_enabled: p.enablePrivateIpAddress ?? false,
+      // Later 3.x/4.x switches (compared when the state holds them).
+      ip_sec_replay_protection_enabled: !(p.disableIPSecReplayProtection ?? false), bgp_route_translation_for_nat_enabled: p.enableBgpRouteTranslationForNat ?? false,
+      dns_forwarding_enabled: p.enableDnsForwarding ?? false, remote_vnet_traffic_enabled: p.allowRemoteVnetTraffic ?? false, virtual_wan_traffic_enabled: p.allowVirtualWanTraffic ?? false,
       ip_configuration: ipConfigs(p, a.ip_configuration),
     };
   },
@@ -141,7 +144,9 @@ export const virtualNetworkGatewayReader = armReader({
     properties: {
       gatewayType: a.type, vpnType: a.vpn_type ?? 'RouteBased', sku: { name: a.sku, tier: a.sku }, vpnGatewayGeneration: a.generation ?? 'None',
       activeActive: either(a, ['active_active_enabled', 'active_active'], false), enableBgp: either(a, ['bgp_enabled', 'enable_bgp'], false),
-      enablePrivateIpAddress: !!a.private_ip_address_enabled,
+      enablePrivateIpAddress: !!a.private_ip_address_enabled, disableIPSecReplayProtection: a.ip_sec_replay_protection_enabled === false,
+      enableBgpRouteTranslationForNat: !!a.bgp_route_translation_for_nat_enabled, enableDnsForwarding: !!a.dns_forwarding_enabled,
+      allowRemoteVnetTraffic: !!a.remote_vnet_traffic_enabled, allowVirtualWanTraffic: !!a.virtual_wan_traffic_enabled,
       ipConfigurations: list(a.ip_configuration).map((c) => ({
         name: c.name, properties: { subnet: ref(c.subnet_id), publicIPAddress: ref(c.public_ip_address_id), privateIPAllocationMethod: c.private_ip_address_allocation ?? 'Dynamic' },
       })),
