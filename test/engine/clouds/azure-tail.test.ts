@@ -183,3 +183,17 @@ t.test('a secret\'s dates: the same instant written in another zone is no drift;
   t.same(await drifts([old], [f.bastion()]), []);
   t.equal((await drifts([old], [f.bastion({ tunneling_enabled: true })])).length, 1, 'a null flag turned on is a drift');
 });
+
+t.test('attachments, extensions and pool addresses beside their parents in the same state: one read each, no drift', async (t) => {
+  const r = await import('./azure-resources-states.ts');
+  const vm = r.linuxVm('app1');
+  const vmId = vm.attributes.id as string;
+  const attach = f.diskAttachment({ id: `${vmId}/dataDisks/app1-data`, virtual_machine_id: vmId, managed_disk_id: `${r.RG}/providers/Microsoft.Compute/disks/app1-data` });
+  const ext = f.extension({ id: `${vmId}/extensions/AzureMonitorLinuxAgent`, virtual_machine_id: vmId });
+  const got = await compareAgainst('azure', [vm, attach, ext]);
+  t.same(got.drifts.map((d) => `${d.resourceAddress} ${JSON.stringify(d.diff)}`), []);
+  t.equal(got.compared, 3);
+  // The disk detached out of band: the attachment is gone, the VM itself unchanged.
+  const gone = await compareAgainst('azure', [vm, attach], [vm]);
+  t.same(gone.drifts.map((d) => [d.resourceAddress, d.changeType]), [[attach.address, 'deleted']]);
+});
