@@ -89,7 +89,9 @@ export function compareOne(
   ignore: IgnoreRules, stats: Pick<ScanStats, 'ignoredDiffs'>,
 ): DetectedDrift | undefined {
   const base = { resourceType: instance.type, resourceAddress: instance.address, ...placementOf(instance, region, declaredIn), ...(account ? { account } : {}) };
-  const sensitive = instance.sensitivePaths ?? [];
+  const own = instance.sensitivePaths ?? [];
+  const schema = (spec.sensitive ?? []).map((p) => p.split('.')).filter((p) => !own.some((q) => q.join('.') === p.join('.')));
+  const sensitive = schema.length ? [...own, ...schema] : own;
   if (live === null) {
     const diff = redactDiff([{ attribute: 'id', before: instance.attributes.id ?? null, after: null }], sensitive);
     return { ...base, changeType: 'deleted', diff, ...classify({ resourceType: instance.type, changeType: 'deleted', diff }, instance.attributes, SEVERITY_RULES) };

@@ -17,6 +17,12 @@ export interface CompareSpec {
    * state holds as enabled implies key_state "Enabled": a key scheduled for deletion then shows).
    */
   implied?: (state: Record<string, unknown>) => Record<string, unknown>;
+  /**
+   * Attributes the provider's schema marks sensitive (a key vault secret's value), hashed and
+   * redacted like the state's own `sensitive_attributes` paths (sensitive.ts) even when the state
+   * does not list them (Terraform records only the paths its configuration marked).
+   */
+  sensitive?: string[];
 }
 
 export interface CompareResult { diff: DiffEntry[]; ignored: number }

@@ -42,12 +42,16 @@ export async function restSetup(input: Pick<ScanInput, 'provider' | 'credentials
   if (input.provider === 'cloud_b') {
     const { azureTokenSource } = await import('./cloud/azure/auth.ts');
     const auth = { ...(endpoint ? { authorityHost: endpoint } : {}), ...(ca ? { ca } : {}) };
-    const api = azureApi(azureTokenSource(creds, auth), { endpoint, signal, ca });
+    // Key vault secrets are read on Key Vault's data plane, with tokens for its audience.
+    // and blobs and share files on Azure Storage's, with tokens for Storage (the state blob's too).
+    const vaultTokens = azureTokenSource(creds, { ...auth, scope: 'https://vault.azure.net/.default' });
+    const storageTokens = azureTokenSource(creds, { ...auth, scope: 'https://storage.azure.com/.default' });
+    const api = azureApi(azureTokenSource(creds, auth), { endpoint, signal, ca, vaultTokens, storageTokens });
     // A state blob is read with an Azure Storage token (another audience than ARM's), made on first use.
     let blobs: RestApi | undefined;
     const blob = async (account: string, container: string, name: string) => {
       blobs ??= new RestApi({
-        cloud: 'cloud_b', tokens: azureTokenSource(creds, { ...auth, scope: 'https://storage.azure.com/.default' }), signal, ca,
+        cloud: 'cloud_b', tokens: storageTokens, signal, ca,
         baseUrl: (service) => (endpoint ? `${endpoint}/${service}` : `https://${service}`), headers: { 'x-ms-version': '2021-08-06' },
         grantHint: `the Storage Blob Data Reader role on storage account ${account} (or its container ${container})`,
       });

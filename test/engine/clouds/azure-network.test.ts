@@ -25,7 +25,9 @@ const swap = (list: StateInstance[], i: StateInstance) => list.map((x) => (x.add
 
 t.test('every type: the state read back is no drift', async (t) => {
   const state = estate();
-  t.same(new Set(state.map((i) => i.type)), new Set(Object.keys(AZURE_NETWORK_READERS)), 'the estate holds every network type');
+  // The children issue 33 added beside their parents are azure-tail.test.ts's estate.
+  const tail = ['azurerm_lb_nat_rule', 'azurerm_lb_backend_address_pool_address', 'azurerm_network_interface_backend_address_pool_association', 'azurerm_subnet_route_table_association', 'azurerm_subnet_nat_gateway_association'];
+  t.same(new Set(state.map((i) => i.type)), new Set(Object.keys(AZURE_NETWORK_READERS).filter((k) => !tail.includes(k))), 'the estate holds every network type');
   const { drifts, compared, stats } = await compareAgainst('azure', state);
   t.same(drifts, []);
   t.equal(compared, state.length);

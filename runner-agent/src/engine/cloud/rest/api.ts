@@ -18,6 +18,8 @@ export interface RestApiOptions {
   /** Base URL of a service (`management` for ARM; `compute`, `storage`... for Google). */
   baseUrl(service: string): string;
   tokens: TokenSource;
+  /** Another audience's tokens for some services (Key Vault's data plane), else `tokens`. */
+  tokensFor?(service: string): TokenSource | undefined;
   /** What to grant when a read is refused, e.g. "the Reader role on the subscription". */
   grantHint: string;
   /**
@@ -76,7 +78,16 @@ export class RestApi {
 
   /** GET a body as text (a state file); null when it does not exist. */
   getText(service: string, pathOrUrl: string, what: string): Promise<string | null> {
-    return this.send<string>('GET', service, this.url(service, pathOrUrl), undefined, what, true);
+    return this.send<string>('GET', service, this.url(service, pathOrUrl), undefined, what, 'text');
+  }
+
+  /**
+   * HEAD: the response headers (lowercased names), null when the target does not exist. For
+   * Azure Storage's data plane, whose blob and file properties are headers only; `headers` are
+   * this call's own (x-ms-version...).
+   */
+  async head(service: string, pathOrUrl: string, what: string, headers: Record<string, string> = {}): Promise<Record<string, string> | null> {
+    return this.send<Record<string, string>>('HEAD', service, this.url(service, pathOrUrl), undefined, what, 'headers', headers);
   }
 
   /** POST that reads (Google's getIamPolicy); null when the target does not exist. */
@@ -110,18 +121,18 @@ export class RestApi {
     return out;
   }
 
-  private async send<T>(method: 'GET' | 'POST', service: string, url: string, body: unknown, what: string, raw = false): Promise<T | null> {
+  private async send<T>(method: 'GET' | 'POST' | 'HEAD', service: string, url: string, body: unknown, what: string, want: 'json' | 'text' | 'headers' = 'json', extra: Record<string, string> = {}): Promise<T | null> {
     const { signal } = this.opts;
     const maxAttempts = this.opts.maxAttempts ?? 5;
     for (let attempt = 1; ; attempt++) {
       if (signal?.aborted) throw timeoutError(signal);
-      const token = await this.opts.tokens.token(signal);
+      const token = await (this.opts.tokensFor?.(service) ?? this.opts.tokens).token(signal);
       this.calls[service] = (this.calls[service] ?? 0) + 1;
       let res: Dispatcher.ResponseData;
       try {
         res = await request(url, {
           method, signal, dispatcher: this.dispatcher, headersTimeout: REQUEST_TIMEOUT_MS, bodyTimeout: REQUEST_TIMEOUT_MS,
-          headers: { authorization: `Bearer ${token}`, accept: 'application/json', ...this.opts.headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+          headers: { authorization: `Bearer ${token}`, accept: 'application/json', ...this.opts.headers, ...extra, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
           body: body === undefined ? undefined : JSON.stringify(body),
         });
       } catch (e) {
@@ -132,7 +143,8 @@ export class RestApi {
       }
       const text = await res.body.text();
       if (res.statusCode >= 200 && res.statusCode < 300) {
-        if (raw) return text as T;
+        if (want === 'text') return text as T;
+        if (want === 'headers') return Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(',') : String(v ?? '')])) as T;
         try {
           return (text ? JSON.parse(text) : {}) as T;
         } catch {

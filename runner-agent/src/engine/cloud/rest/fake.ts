@@ -8,7 +8,7 @@ import { createServer as createHttp, type IncomingMessage, type ServerResponse }
 import { createServer as createHttps } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { StateInstance } from '../../types.ts';
-import { isFakeList, type FakeRequest, type FakeRoute, type FakeWorld } from './reader.ts';
+import { isFakeHeaders, isFakeList, type FakeRequest, type FakeRoute, type FakeWorld } from './reader.ts';
 
 export type FakeStyle = 'arm' | 'google';
 
@@ -44,7 +44,9 @@ export function stateWorld(instances: StateInstance[]): FakeWorld {
 interface Compiled { route: FakeRoute; parts: string[] }
 
 function match(c: Compiled, method: string, service: string, segments: string[]): Record<string, string> | undefined {
-  if (c.route.method !== method || c.route.service !== service) return undefined;
+  // `*.vault.azure.net`: a data-plane service named by its host (each key vault its own).
+  const wild = c.route.service.startsWith('*.') && service.toLowerCase().endsWith(c.route.service.slice(1));
+  if (c.route.method !== method || (c.route.service !== service && !wild)) return undefined;
   const star = c.parts.findIndex((p) => p.startsWith('*'));
   if (star < 0 ? c.parts.length !== segments.length : segments.length < c.parts.length) return undefined;
   const params: Record<string, string> = {};
@@ -114,7 +116,7 @@ export async function startRestFake(opts: FakeOptions): Promise<RestFake> {
       const params = match(c, req.method ?? 'GET', service ?? '', segments);
       if (!params) continue;
       matched = true;
-      const fr: FakeRequest = { method: req.method ?? 'GET', path: `/${segments.join('/')}`, params, query: url.searchParams, body: parsed };
+      const fr: FakeRequest = { method: req.method ?? 'GET', service: service ?? '', path: `/${segments.join('/')}`, params, query: url.searchParams, body: parsed };
       const one = c.route.answer(fr, opts.world);
       if (one === undefined) continue;
       if (isFakeList(one)) { answer = one; break; }
@@ -122,6 +124,7 @@ export async function startRestFake(opts: FakeOptions): Promise<RestFake> {
     }
     if (matched) {
       if (answer === undefined) return fail(res, 404, `The resource '${url.pathname}' was not found.`);
+      if (isFakeHeaders(answer)) { res.writeHead(200, answer.headers); res.end(); return; }
       if (!isFakeList(answer)) return json(res, 200, answer);
       // Pages: ARM `$skiptoken` in a full nextLink URL; Google `pageToken` / `nextPageToken`.
       const from = Number(url.searchParams.get(opts.style === 'arm' ? '$skiptoken' : 'pageToken') ?? 0) || 0;

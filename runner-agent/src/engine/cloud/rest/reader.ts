@@ -44,6 +44,8 @@ export interface FakeWorld { of(type: string): StateInstance[] }
 
 export interface FakeRequest {
   method: string;
+  /** The service the request named (the first path segment: `management`, a vault's host...). */
+  service: string;
   /** The request's path under the service, e.g. an ARM resource id. */
   path: string;
   /** `:name` segments (and the one `*name` part, as `/a/b/c`) of the route's path, URL-decoded. */
@@ -53,8 +55,12 @@ export interface FakeRequest {
 }
 
 export interface FakeRoute {
-  method: 'GET' | 'POST';
-  /** The service (first path segment under the fake's endpoint): `management` for ARM; `compute`, `storage`... for Google. */
+  /** HEAD answers `fakeHeaders(...)`: the response's headers, no body (Azure Storage's properties). */
+  method: 'GET' | 'POST' | 'HEAD';
+  /**
+   * The service (first path segment under the fake's endpoint): `management` for ARM; `compute`,
+   * `storage`... for Google; `*.vault.azure.net` for every host under that suffix (a data plane).
+   */
   service: string;
   /**
    * Path under the service's base URL; `:name` matches one segment, one `*name` one or more
@@ -67,6 +73,12 @@ export interface FakeRoute {
    */
   answer(req: FakeRequest, world: FakeWorld): unknown;
 }
+
+export const FAKE_HEADERS = Symbol('fakeHeaders');
+export interface FakeHeaders { [FAKE_HEADERS]: true; headers: Record<string, string> }
+/** A HEAD answer: these headers, no body. */
+export const fakeHeaders = (headers: Record<string, string>): FakeHeaders => ({ [FAKE_HEADERS]: true, headers });
+export const isFakeHeaders = (v: unknown): v is FakeHeaders => typeof v === 'object' && v !== null && FAKE_HEADERS in v;
 
 export const FAKE_LIST = Symbol('fakeList');
 export interface FakeList { [FAKE_LIST]: true; items: unknown[]; key: string }

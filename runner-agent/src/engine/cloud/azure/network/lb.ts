@@ -9,13 +9,17 @@ import { v2Zones, zonesOf, zoneWord } from './public-ip.ts';
 import { byId, childOf, familyRoutes, idList, list, netReader, NETWORK_API, parentOf, ref, str } from './shared.ts';
 
 const LB = '/subscriptions/:sub/resourceGroups/:rg/providers/Microsoft.Network/loadBalancers/:lb';
-const CHILDREN = { azurerm_lb_backend_address_pool: 'backendAddressPools', azurerm_lb_rule: 'loadBalancingRules', azurerm_lb_probe: 'probes' } as const;
+const CHILDREN = { azurerm_lb_backend_address_pool: 'backendAddressPools', azurerm_lb_rule: 'loadBalancingRules', azurerm_lb_probe: 'probes', azurerm_lb_nat_rule: 'inboundNatRules' } as const;
+/** A pool's address (`<pool id>/addresses/<name>`): embedded in its pool's `loadBalancerBackendAddresses`. */
+export const POOL_ADDRESS = 'azurerm_lb_backend_address_pool_address';
+const poolOf = (a: Record<string, any>) => str(a.backend_address_pool_id) || parentOf(str(a.id));
 type Child = keyof typeof CHILDREN;
 const lbOf = (a: Record<string, any>) => str(a.loadbalancer_id) || parentOf(str(a.id));
 
 const lbIds = (world: FakeWorld) => [
   ...world.of('azurerm_lb').map((i) => str(i.attributes.id)),
   ...(Object.keys(CHILDREN) as Child[]).flatMap((t) => world.of(t).map((i) => lbOf(i.attributes))),
+  ...world.of(POOL_ADDRESS).map((i) => parentOf(poolOf(i.attributes))),
 ].filter(Boolean);
 
 
@@ -65,13 +69,46 @@ const probeToState = (j: ArmJson) => {
   };
 };
 
-function childFromState(type: Child, a: Record<string, any>, lbId: string): ArmJson {
+// A single-port NAT rule (frontend_port/backend_port) or a pool's port range (v3.x+ frontend_port_start/end).
+const natRuleToState = (j: ArmJson) => {
+  const p = j.properties ?? {};
+  return {
+    protocol: str(p.protocol), frontend_port: p.frontendPort ?? 0, backend_port: p.backendPort ?? 0,
+    frontend_port_start: p.frontendPortRangeStart ?? 0, frontend_port_end: p.frontendPortRangeEnd ?? 0,
+    frontend_ip_configuration_id: p.frontendIPConfiguration?.id ?? '', frontend_ip_configuration_name: nameOf(str(p.frontendIPConfiguration?.id)),
+    backend_address_pool_id: p.backendAddressPool?.id ?? '', idle_timeout_in_minutes: p.idleTimeoutInMinutes ?? 4,
+    enable_floating_ip: p.enableFloatingIP ?? false, floating_ip_enabled: p.enableFloatingIP ?? false,
+    enable_tcp_reset: p.enableTcpReset ?? false, tcp_reset_enabled: p.enableTcpReset ?? false,
+  };
+};
+const natRuleFromState = (a: Record<string, any>, id: string, lbId: string): ArmJson => ({ name: a.name, id, properties: {
+  protocol: a.protocol, ...(a.frontend_port ? { frontendPort: a.frontend_port } : {}), backendPort: a.backend_port,
+  ...(a.frontend_port_start ? { frontendPortRangeStart: a.frontend_port_start, frontendPortRangeEnd: a.frontend_port_end } : {}),
+  frontendIPConfiguration: ref(a.frontend_ip_configuration_id || `${lbId}/frontendIPConfigurations/${a.frontend_ip_configuration_name}`),
+  backendAddressPool: ref(a.backend_address_pool_id), idleTimeoutInMinutes: a.idle_timeout_in_minutes ?? 4,
+  enableFloatingIP: typeof a.floating_ip_enabled === 'boolean' ? a.floating_ip_enabled : !!a.enable_floating_ip,
+  enableTcpReset: typeof a.tcp_reset_enabled === 'boolean' ? a.tcp_reset_enabled : !!a.enable_tcp_reset, provisioningState: 'Succeeded',
+} });
+
+/** The pool address as the provider writes it; the pool's JSON embeds it by name. */
+const addressToState = (j: ArmJson) => ({
+  virtual_network_id: j.properties?.virtualNetwork?.id ?? '', ip_address: j.properties?.ipAddress ?? '',
+  backend_address_ip_configuration_id: j.properties?.loadBalancerFrontendIPConfiguration?.id ?? '',
+});
+const addressFromState = (a: Record<string, any>): ArmJson => ({ name: a.name || nameOf(str(a.id)), properties: {
+  ...(text(a.virtual_network_id) ? { virtualNetwork: { id: a.virtual_network_id } } : {}), ...(text(a.ip_address) ? { ipAddress: a.ip_address } : {}),
+  ...(text(a.backend_address_ip_configuration_id) ? { loadBalancerFrontendIPConfiguration: { id: a.backend_address_ip_configuration_id } } : {}),
+} });
+
+function childFromState(type: Child, a: Record<string, any>, lbId: string, world?: FakeWorld): ArmJson {
   const bool = (v3: string, v4: string) => (typeof a[v4] === 'boolean' ? a[v4] : !!a[v3]);
   const id = str(a.id) || `${lbId}/${CHILDREN[type]}/${a.name}`;
+  if (type === 'azurerm_lb_nat_rule') return natRuleFromState(a, id, lbId);
   if (type === 'azurerm_lb_backend_address_pool') {
     return { name: a.name, id, properties: {
       virtualNetwork: ref(a.virtual_network_id), ...(text(a.synchronous_mode) ? { syncMode: a.synchronous_mode } : {}), provisioningState: 'Succeeded',
       tunnelInterfaces: list(a.tunnel_interface).map((t) => ({ identifier: t.identifier, type: t.type, protocol: t.protocol, port: t.port })),
+      loadBalancerBackendAddresses: (world?.of(POOL_ADDRESS) ?? []).filter((i) => lower(poolOf(i.attributes)) === lower(id)).map((i) => addressFromState(i.attributes)),
     } };
   }
   if (type === 'azurerm_lb_probe') {
@@ -93,9 +130,15 @@ function childFromState(type: Child, a: Record<string, any>, lbId: string): ArmJ
 function lbJson(world: FakeWorld, id: string): ArmJson | undefined {
   const lb = byId(world, 'azurerm_lb', id)?.attributes;
   const kids = (Object.keys(CHILDREN) as Child[]).map((t) => [t, world.of(t).filter((i) => lower(lbOf(i.attributes)) === lower(id))] as const);
-  if (!lb && kids.every(([, l]) => l.length === 0)) return undefined;
+  if (!lb && kids.every(([, l]) => l.length === 0) && !world.of(POOL_ADDRESS).some((i) => lower(parentOf(poolOf(i.attributes))) === lower(id))) return undefined;
   const properties: ArmJson = { provisioningState: 'Succeeded' };
-  for (const [t, l] of kids) properties[CHILDREN[t]] = l.map((i: StateInstance) => childFromState(t, i.attributes, id));
+  for (const [t, l] of kids) properties[CHILDREN[t]] = l.map((i: StateInstance) => childFromState(t, i.attributes, id, world));
+  // A pool the state holds only through its addresses (its pool resource lives in another state).
+  for (const i of world.of(POOL_ADDRESS).filter((x) => lower(parentOf(poolOf(x.attributes))) === lower(id))) {
+    const pool = poolOf(i.attributes);
+    if (list(properties.backendAddressPools).some((p) => lower(p.id) === lower(pool))) continue;
+    properties.backendAddressPools.push(childFromState('azurerm_lb_backend_address_pool', { id: pool, name: nameOf(pool) }, id, world));
+  }
   properties.frontendIPConfigurations = list(lb?.frontend_ip_configuration).map((c) => ({
     name: c.name, id: c.id || `${id}/frontendIPConfigurations/${c.name}`, ...(zonesOf(c).length ? { zones: zonesOf(c) } : {}),
     properties: {
@@ -128,3 +171,11 @@ const childReader = (type: Child, toState: (j: ArmJson) => Record<string, unknow
 export const lbBackendPoolReader = childReader('azurerm_lb_backend_address_pool', poolToState);
 export const lbRuleReader = childReader('azurerm_lb_rule', ruleToState);
 export const lbProbeReader = childReader('azurerm_lb_probe', probeToState);
+export const lbNatRuleReader = childReader('azurerm_lb_nat_rule', natRuleToState);
+export const lbPoolAddressReader = netReader({
+  type: POOL_ADDRESS, apiVersion: NETWORK_API, source: (a) => parentOf(poolOf(a)), known: lbIds, toState: addressToState,
+  pick: (lb, a) => {
+    const pool = childOf(lb, 'backendAddressPools', nameOf(poolOf(a)));
+    return pool && childOf(pool, 'loadBalancerBackendAddresses', str(a.name) || nameOf(str(a.id)));
+  },
+});

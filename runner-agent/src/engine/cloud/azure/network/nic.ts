@@ -1,18 +1,24 @@
 // azurerm_network_interface and azurerm_network_interface_security_group_association:
 // Microsoft.Network/networkInterfaces (api NETWORK_API). The association is the NIC's
 // `networkSecurityGroup` reference (its state id is `<nic id>|<nsg id>`), read from the same NIC
-// read as the NIC's own type.
+// read as the NIC's own type; so is azurerm_network_interface_backend_address_pool_association
+// (`<nic id>/ipConfigurations/<name>|<pool id>`), a pool reference of one IP configuration.
 import { text, type FakeWorld } from '../../rest/reader.ts';
-import { location, type ArmJson } from '../kit.ts';
+import { location, lower, type ArmJson } from '../kit.ts';
 import { byId, familyRoutes, list, netReader, NETWORK_API, ref, str } from './shared.ts';
 
 const NIC = '/subscriptions/:sub/resourceGroups/:rg/providers/Microsoft.Network/networkInterfaces/:nic';
 const NIC_ASSOC = 'azurerm_network_interface_security_group_association';
 const nicIdOf = (a: Record<string, any>) => str(a.network_interface_id) || str(a.id).split('|')[0];
+const POOL_ASSOC = 'azurerm_network_interface_backend_address_pool_association';
+const poolNicOf = (a: Record<string, any>) => str(a.network_interface_id) || str(a.id).split('|')[0].replace(/\/ipConfigurations\/[^/]+$/i, '');
+const poolIpcOf = (a: Record<string, any>) => str(a.ip_configuration_name) || (/\/ipConfigurations\/([^/|]+)/i.exec(str(a.id))?.[1] ?? '');
+const poolIdOf = (a: Record<string, any>) => str(a.backend_address_pool_id) || str(a.id).split('|')[1] || '';
 
 const nicIds = (world: FakeWorld) => [
   ...world.of('azurerm_network_interface').map((i) => str(i.attributes.id)),
   ...world.of(NIC_ASSOC).map((i) => nicIdOf(i.attributes)),
+  ...world.of(POOL_ASSOC).map((i) => poolNicOf(i.attributes)),
 ].filter(Boolean);
 
 // ARM's `None` auxiliary mode is the provider's empty value.
@@ -72,9 +78,16 @@ function nicFromState(a: Record<string, any>, id: string): ArmJson {
 function nicJson(world: FakeWorld, id: string): ArmJson | undefined {
   const nic = byId(world, 'azurerm_network_interface', id);
   const assoc = byId(world, NIC_ASSOC, id, nicIdOf);
-  if (!nic && !assoc) return undefined;
-  const json: ArmJson = nic ? nicFromState(nic.attributes, id) : { properties: {} };
+  const pools = world.of(POOL_ASSOC).filter((i) => lower(poolNicOf(i.attributes)) === lower(id));
+  if (!nic && !assoc && !pools.length) return undefined;
+  const json: ArmJson = nic ? nicFromState(nic.attributes, id) : { properties: { ipConfigurations: [] } };
   if (assoc) json.properties.networkSecurityGroup = { id: assoc.attributes.network_security_group_id };
+  for (const p of pools) {
+    const name = poolIpcOf(p.attributes);
+    let ipc = list(json.properties.ipConfigurations).find((c) => lower(c.name) === lower(name));
+    if (!ipc) json.properties.ipConfigurations.push(ipc = { name, id: `${id}/ipConfigurations/${name}`, properties: {} });
+    (ipc.properties.loadBalancerBackendAddressPools ??= []).push({ id: poolIdOf(p.attributes) });
+  }
   return { type: 'Microsoft.Network/networkInterfaces', ...json };
 }
 
@@ -90,4 +103,16 @@ export const nicNsgAssociationReader = netReader({
   type: NIC_ASSOC, apiVersion: NETWORK_API,
   source: nicIdOf, known: nicIds,
   toState: (nic) => (nic.properties?.networkSecurityGroup?.id ? { network_security_group_id: nic.properties.networkSecurityGroup.id } : null),
+});
+
+/** Gone when the IP configuration no longer sends to the pool (or the NIC is gone). */
+export const nicPoolAssociationReader = netReader({
+  type: POOL_ASSOC, apiVersion: NETWORK_API,
+  source: poolNicOf, known: nicIds,
+  toState: (nic, instance) => {
+    const a = instance.attributes;
+    const ipc = list(nic.properties?.ipConfigurations).find((c) => lower(c.name) === lower(poolIpcOf(a)));
+    const pool = list(ipc?.properties?.loadBalancerBackendAddressPools).find((x) => lower(x.id) === lower(poolIdOf(a)));
+    return pool ? { backend_address_pool_id: str(pool.id), ip_configuration_name: str(ipc.name) } : null;
+  },
 });

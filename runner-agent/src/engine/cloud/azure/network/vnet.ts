@@ -11,6 +11,11 @@ import { PEERING_TYPE, peeringFromState } from '../more/peering-arm.ts';
 const VNET = '/subscriptions/:sub/resourceGroups/:rg/providers/Microsoft.Network/virtualNetworks/:vnet';
 const SUBNET_ASSOC = 'azurerm_subnet_network_security_group_association';
 const subnetIdOf = (a: Record<string, any>) => str(a.subnet_id) || str(a.id);
+/** Association types that are one reference on a subnet: [type, ARM key, the state's attribute]. */
+export const SUBNET_REFS = [
+  ['azurerm_subnet_route_table_association', 'routeTable', 'route_table_id'],
+  ['azurerm_subnet_nat_gateway_association', 'natGateway', 'nat_gateway_id'],
+] as const;
 
 /** Every vnet id the state knows: vnets, and the parents of subnets, subnet associations and peerings. */
 export function vnetIds(world: FakeWorld): string[] {
@@ -19,6 +24,7 @@ export function vnetIds(world: FakeWorld): string[] {
     ...world.of('azurerm_subnet').map((i) => parentOf(str(i.attributes.id))),
     ...world.of(SUBNET_ASSOC).map((i) => parentOf(subnetIdOf(i.attributes))),
     ...world.of(PEERING_TYPE).map((i) => parentOf(str(i.attributes.id))),
+    ...SUBNET_REFS.flatMap(([type]) => world.of(type).map((i) => parentOf(subnetIdOf(i.attributes)))),
   ].filter(Boolean);
 }
 
@@ -98,13 +104,13 @@ function vnetJson(world: FakeWorld, id: string): ArmJson | undefined {
   const subnets = world.of('azurerm_subnet').filter((i) => lower(parentOf(str(i.attributes.id))) === lower(id));
   const assocs = world.of(SUBNET_ASSOC).filter((i) => lower(parentOf(subnetIdOf(i.attributes))) === lower(id));
   const peerings = world.of(PEERING_TYPE).filter((i) => lower(parentOf(str(i.attributes.id))) === lower(id));
-  if (!vnet && subnets.length === 0 && assocs.length === 0 && peerings.length === 0) return undefined;
+  const refs = SUBNET_REFS.flatMap(([type, key, attr]) => world.of(type).filter((i) => lower(parentOf(subnetIdOf(i.attributes))) === lower(id)).map((i) => [i, key, i.attributes[attr]] as const));
+  if (!vnet && subnets.length === 0 && assocs.length === 0 && peerings.length === 0 && refs.length === 0) return undefined;
   const byName = new Map<string, ArmJson>();
   for (const s of list(vnet?.attributes.subnet)) byName.set(lower(s.name), inlineSubnet(s));
   for (const s of subnets) byName.set(lower(str(s.attributes.name) || nameOf(str(s.attributes.id))), subnetFromState(s.attributes));
   // Associations are references on the subnet: an NSG's, and a route table's (another area's type).
-  const tables = world.of('azurerm_subnet_route_table_association').filter((i) => lower(parentOf(subnetIdOf(i.attributes))) === lower(id));
-  for (const [as, key, value] of [...assocs.map((i) => [i, 'networkSecurityGroup', i.attributes.network_security_group_id] as const), ...tables.map((i) => [i, 'routeTable', i.attributes.route_table_id] as const)]) {
+  for (const [as, key, value] of [...assocs.map((i) => [i, 'networkSecurityGroup', i.attributes.network_security_group_id] as const), ...refs]) {
     const name = lower(nameOf(subnetIdOf(as.attributes)));
     const s = byName.get(name) ?? { name: nameOf(subnetIdOf(as.attributes)), id: subnetIdOf(as.attributes), properties: {} };
     s.properties[key] = { id: value };
@@ -150,11 +156,16 @@ function vnetToState(j: ArmJson, instance: StateInstance, world?: FakeWorld) {
   // Provider 3 writes ARM's `addressPrefix` as the block's address_prefix ('' for a subnet with
   // `addressPrefixes`); provider 4 writes address_prefixes. The live block takes the state's shape.
   const v4 = list(instance.attributes.subnet).length === 0 || list(instance.attributes.subnet).some((s) => s && 'address_prefixes' in s);
-  const subnet = list(p.subnets).filter((s) => !managed.has(lower(s.name)) || inState.has(lower(s.name))).map((s) => ({
+  // A subnet an azurerm_subnet resource of the state manages is compared there (its prefixes, its
+  // NSG through its association), never on the vnet: the block's element for it is the state's own.
+  const stateElement = new Map(list(instance.attributes.subnet).map((s) => [lower(str(s?.name)), s]));
+  const subnet = list(p.subnets).filter((s) => !managed.has(lower(s.name)) || inState.has(lower(s.name))).map((s) => (managed.has(lower(s.name)) ? stateElement.get(lower(s.name)) : {
     name: s.name, id: s.id,
     ...(v4 ? { address_prefixes: prefixesOf(s.properties ?? {}) } : { address_prefix: s.properties?.addressPrefix ?? '' }),
     security_group: associated.has(lower(s.name)) && stateGroup.has(lower(s.name)) ? stateGroup.get(lower(s.name)) : s.properties?.networkSecurityGroup?.id ?? '',
   }));
+  // Deleted live, a managed subnet is its own resource's deletion, not the vnet's change.
+  for (const name of managed) if (inState.has(name) && !list(p.subnets).some((s) => lower(s.name) === name)) subnet.push(stateElement.get(name));
   return {
     location: location(j.location), tags: j.tags ?? {}, address_space: list(p.addressSpace?.addressPrefixes), dns_servers: list(p.dhcpOptions?.dnsServers),
     bgp_community: p.bgpCommunities?.virtualNetworkCommunity ?? '', ddos_protection_plan: ddos, edge_zone: j.extendedLocation?.name ?? '',
@@ -190,3 +201,13 @@ export const subnetNsgAssociationReader = netReader({
   pick: (vnet, a) => childOf(vnet, 'subnets', nameOf(subnetIdOf(a))),
   toState: (s) => (s.properties?.networkSecurityGroup?.id ? { network_security_group_id: s.properties.networkSecurityGroup.id } : null),
 });
+
+/** One subnet reference (route table, NAT gateway) as an association: gone when the subnet no longer has it. */
+const subnetRefReader = ([type, key, attr]: (typeof SUBNET_REFS)[number]) => netReader({
+  type, apiVersion: NETWORK_API,
+  source: (a) => parentOf(subnetIdOf(a)), known: vnetIds,
+  pick: (vnet, a) => childOf(vnet, 'subnets', nameOf(subnetIdOf(a))),
+  toState: (s) => (s.properties?.[key]?.id ? { [attr]: s.properties[key].id } : null),
+});
+export const subnetRouteTableAssociationReader = subnetRefReader(SUBNET_REFS[0]);
+export const subnetNatGatewayAssociationReader = subnetRefReader(SUBNET_REFS[1]);

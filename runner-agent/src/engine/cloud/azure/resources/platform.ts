@@ -46,10 +46,15 @@ const WORKSPACES = group('Microsoft.OperationalInsights/workspaces');
 
 export const logAnalyticsWorkspaceReader = armReader({
   type: 'azurerm_log_analytics_workspace', apiVersion: '2022-10-01', path: `${WORKSPACES}/:name`, list: WORKSPACES,
-  toState: (json) => {
+  toState: (json, instance) => {
     const p = json.properties ?? {};
+    // Older providers wrote ARM's lowercase spelling (`pergb2018`), later ones their own; the
+    // provider compares SKUs case-insensitively, so a SKU equal but for case is the state's.
+    const sku = lawSku(p.sku?.name);
+    const stateSku = instance.attributes.sku;
     return {
-      name: json.name, location: location(json.location), tags: tags(json), sku: lawSku(p.sku?.name),
+      name: json.name, location: location(json.location), tags: tags(json),
+      sku: typeof sku === 'string' && typeof stateSku === 'string' && sku.toLowerCase() === stateSku.toLowerCase() ? stateSku : sku,
       retention_in_days: opt(p.retentionInDays), daily_quota_gb: p.workspaceCapping?.dailyQuotaGb ?? -1,
       internet_ingestion_enabled: enabled(p.publicNetworkAccessForIngestion), internet_query_enabled: enabled(p.publicNetworkAccessForQuery),
       local_authentication_disabled: !!p.features?.disableLocalAuth, workspace_id: opt(p.customerId),
