@@ -20,6 +20,10 @@ import { AZURE_MORE_IGNORED } from './cloud/azure/more/ignore.ts';
 import { AZURE_NETWORK_IGNORED } from './cloud/azure/network/ignore.ts';
 import { AZURE_RESOURCES_IGNORED } from './cloud/azure/resources/ignore.ts';
 import { insideCheckout } from './paths.ts';
+import { EC2NET_IGNORED } from './cloud/aws/ec2net/index.ts';
+import { S3MORE_IGNORED } from './cloud/aws/s3more/index.ts';
+import { EFS_IGNORED } from './cloud/aws/efs/index.ts';
+import { FLEET_IGNORED } from './cloud/aws/fleet/index.ts';
 import { globRegExp } from './values.ts';
 import { PLATFORM_IGNORED } from './cloud/google/platform/index.ts';
 import { GCP_DATA_IGNORED } from './cloud/google/data/ignore.ts';
@@ -93,6 +97,10 @@ export const IGNORED_ATTRIBUTES: Record<string, string[]> = {
   ...PLATFORM_IGNORED,
   ...GCP_DATA_IGNORED,
   ...MORE_IGNORED,
+  ...EC2NET_IGNORED,
+  ...S3MORE_IGNORED,
+  ...EFS_IGNORED,
+  ...FLEET_IGNORED,
   ...AZURE_RESOURCES_IGNORED,
 };
 

@@ -17,6 +17,10 @@
 //                  source ranges and ports changed together)
 import { AZURE_RULES } from './cloud/azure/rules.ts';
 import { GOOGLE_RULES } from './cloud/google/rules.ts';
+import { EC2NET_RULES } from './cloud/aws/ec2net/index.ts';
+import { S3MORE_RULES } from './cloud/aws/s3more/index.ts';
+import { EFS_RULES } from './cloud/aws/efs/index.ts';
+import { FLEET_RULES } from './cloud/aws/fleet/index.ts';
 import type { ChangeType, DiffEntry, Severity } from './types.ts';
 import { globRegExp, isEmpty, isObject, normalizePolicy, scalarKey } from './values.ts';
 
@@ -142,6 +146,10 @@ export const SEVERITY_RULES: SeverityRule[] = [
   { id: 'access-key-reactivated', severity: 'high', description: 'An IAM access key the state holds inactive was made active',
     rationale: 'A credential the code keeps disabled can sign requests again.',
     types: ['aws_iam_access_key'], attributes: ['status'], becomes: ['Active'] },
+  ...EC2NET_RULES,
+  ...S3MORE_RULES,
+  ...EFS_RULES,
+  ...FLEET_RULES,
   ...AZURE_RULES,
   ...GOOGLE_RULES,
   { id: 'tags-only', severity: 'low', description: 'Only tags changed',

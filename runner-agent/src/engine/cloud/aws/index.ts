@@ -4,6 +4,10 @@ import { instanceReader } from './ec2.ts';
 import { securityGroupReader, securityGroupRuleReader, vpcRuleReader } from './security-groups.ts';
 import { policyReader, rolePolicyReader, roleReader } from './iam.ts';
 import type { TypeReader } from './reader.ts';
+import { EC2NET_READERS } from './ec2net/index.ts';
+import { S3MORE_READERS } from './s3more/index.ts';
+import { EFS_READERS } from './efs/index.ts';
+import { FLEET_READERS } from './fleet/index.ts';
 import { kmsAliasReader } from './kms-alias.ts';
 import { accessKeyReader, userPolicyAttachmentReader, userPolicyReader } from './iam-user-policies.ts';
 import { autoscalingGroupReader } from './autoscaling.ts';
@@ -27,6 +31,11 @@ import {
 } from './s3.ts';
 
 export const AWS_READERS: Record<string, TypeReader> = {
+  // First: their replay answers extend the ones of readers below (ec2net/overlay.ts; the first answer per operation wins).
+  ...EC2NET_READERS,
+  ...S3MORE_READERS,
+  ...EFS_READERS,
+  ...FLEET_READERS,
   aws_instance: instanceReader,
   aws_security_group: securityGroupReader,
   aws_security_group_rule: securityGroupRuleReader,
