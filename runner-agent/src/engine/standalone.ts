@@ -11,9 +11,10 @@
 //     the state manages with their own resources (role-policies.ts);
 //   - an aws_route_table's `route` is compared without the destinations aws_route resources
 //     manage (MANAGED_ROUTES; each aws_route compares its own route);
-//   - a network ACL's ingress/egress/subnet_ids without the entries and subnets aws_network_acl_rule
-//     and aws_network_acl_association resources manage (MANAGED_ACL, cloud/aws/ec2net/managed.ts).
-import { MANAGED_ACL, managedAcls } from './cloud/aws/ec2net/managed.ts';
+//   - a network ACL's ingress/egress/subnet_ids, a VPC endpoint's route_table_ids and an EIP's
+//     association fields without what aws_network_acl_rule / _association,
+//     aws_vpc_endpoint_route_table_association and aws_eip_association manage (cloud/aws/ec2net/managed.ts).
+import { ec2netView } from './cloud/aws/ec2net/managed.ts';
 import { ruleAtoms } from './cloud/aws/security-groups.ts';
 import { MANAGED_POLICIES, managedRolePolicies, withoutManaged } from './role-policies.ts';
 import { MANAGED_ATOMS, type ManagedAtoms, type StateInstance } from './types.ts';
@@ -45,7 +46,7 @@ export function standaloneView(instances: StateInstance[]): (i: StateInstance) =
   const rolePolicies = managedRolePolicies(instances);
   const groupAtoms = new Map<string, ManagedAtoms>();
   const tableRoutes = new Map<string, Set<string>>();
-  const acls = managedAcls(instances);
+  const ec2net = ec2netView(instances);
   const atomsOf = (group: string) => {
     let m = groupAtoms.get(group);
     if (!m) groupAtoms.set(group, (m = { ingress: new Set(), egress: new Set() }));
@@ -95,10 +96,8 @@ export function standaloneView(instances: StateInstance[]): (i: StateInstance) =
       const managed = tableRoutes.get(s(i.attributes.id));
       if (managed) return Object.assign({ ...i.attributes }, { [MANAGED_ROUTES]: managed });
     }
-    if (i.type === 'aws_network_acl' || i.type === 'aws_default_network_acl') {
-      const managed = acls.get(s(i.type === 'aws_network_acl' ? i.attributes.id : i.attributes.default_network_acl_id || i.attributes.id));
-      if (managed) return Object.assign({ ...i.attributes }, { [MANAGED_ACL]: managed });
-    }
+    const net = ec2net(i);
+    if (net) return net;
     if (i.type === 'aws_security_group' || i.type === 'aws_default_security_group') {
       const managed = groupAtoms.get(s(i.attributes.id));
       if (managed) return Object.assign({ ...i.attributes }, { [MANAGED_ATOMS]: managed });

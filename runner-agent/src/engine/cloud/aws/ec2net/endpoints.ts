@@ -7,6 +7,7 @@ import { ec2Answer, ec2Records, type Ec2Describe } from '../ec2-describe.ts';
 import { byRegion, str, type FakeWorld, type TypeReader } from '../reader.ts';
 import { attrsOf, bool, list, opt, stateTags, tagList } from '../replay/kit.ts';
 import type { LiveAttributes } from '../../../types.ts';
+import { managedRouteTables } from './managed.ts';
 
 const ENDPOINTS: Ec2Describe<VpcEndpoint> = {
   command: DescribeVpcEndpointsCommand, schema: DescribeVpcEndpoints$, what: 'DescribeVpcEndpoints', idsField: 'VpcEndpointIds',
@@ -41,8 +42,11 @@ const endpointsOf = (idOf: (a: Record<string, unknown>) => string, build: (e: Vp
     return out;
   };
 
+/** Route tables an aws_vpc_endpoint_route_table_association of the state manages are compared there (managed.ts). */
+const ownTableKey = (e: unknown, owner: Record<string, unknown>) => (managedRouteTables(owner)?.has(str(e)) ? [] : [str(e)]);
+
 export const vpcEndpointReader: TypeReader = {
-  spec: { policies: ['policy'] },
+  spec: { policies: ['policy'], sets: { route_table_ids: ownTableKey } },
   answers,
   read: endpointsOf((a) => str(a.id), (e) => {
     const tags = tagMap(e.Tags);

@@ -21,7 +21,9 @@ export const EC2NET_READERS: Record<string, TypeReader> = {
 /** Computed attributes (and ones only the configuration holds) never reported. */
 export const EC2NET_IGNORED: Record<string, string[]> = {
   aws_network_acl: ['owner_id'],
-  aws_default_network_acl: ['owner_id', 'default_network_acl_id'],
+  // Every subnet not associated elsewhere joins the default ACL, new ones included: the moves that
+  // matter show on the other ACL or its association.
+  aws_default_network_acl: ['owner_id', 'default_network_acl_id', 'subnet_ids'],
   aws_network_acl_rule: [],
   aws_vpc_endpoint: ['owner_id', 'dns_entry', 'network_interface_ids', 'prefix_list_id', 'cidr_blocks', 'requester_managed', 'auto_accept', 'dns_options', 'subnet_configuration', 'state'],
   aws_eip_association: ['allow_reassociation', 'public_ip'],
