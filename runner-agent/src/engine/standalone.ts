@@ -10,7 +10,11 @@
 //   - an aws_iam_role's managed_policy_arns / inline_policy are compared without the policies
 //     the state manages with their own resources (role-policies.ts);
 //   - an aws_route_table's `route` is compared without the destinations aws_route resources
-//     manage (MANAGED_ROUTES; each aws_route compares its own route).
+//     manage (MANAGED_ROUTES; each aws_route compares its own route);
+//   - a network ACL's ingress/egress/subnet_ids, a VPC endpoint's route_table_ids and an EIP's
+//     association fields without what aws_network_acl_rule / _association,
+//     aws_vpc_endpoint_route_table_association and aws_eip_association manage (cloud/aws/ec2net/managed.ts).
+import { ec2netView } from './cloud/aws/ec2net/managed.ts';
 import { ruleAtoms } from './cloud/aws/vpc/security-group-rules.ts';
 import { MANAGED_POLICIES, managedRolePolicies, withoutManaged } from './role-policies.ts';
 import { MANAGED_ATOMS, type ManagedAtoms, type StateInstance } from './types.ts';
@@ -42,6 +46,7 @@ export function standaloneView(instances: StateInstance[]): (i: StateInstance) =
   const rolePolicies = managedRolePolicies(instances);
   const groupAtoms = new Map<string, ManagedAtoms>();
   const tableRoutes = new Map<string, Set<string>>();
+  const ec2net = ec2netView(instances);
   const atomsOf = (group: string) => {
     let m = groupAtoms.get(group);
     if (!m) groupAtoms.set(group, (m = { ingress: new Set(), egress: new Set() }));
@@ -91,6 +96,8 @@ export function standaloneView(instances: StateInstance[]): (i: StateInstance) =
       const managed = tableRoutes.get(s(i.attributes.id));
       if (managed) return Object.assign({ ...i.attributes }, { [MANAGED_ROUTES]: managed });
     }
+    const net = ec2net(i);
+    if (net) return net;
     if (i.type === 'aws_security_group' || i.type === 'aws_default_security_group') {
       const managed = groupAtoms.get(s(i.attributes.id));
       if (managed) return Object.assign({ ...i.attributes }, { [MANAGED_ATOMS]: managed });

@@ -15,6 +15,10 @@ import { IAM_IGNORED, IAM_READERS, IAM_RULES } from './iam/index.ts';
 import { KMS_IGNORED, KMS_READERS, KMS_RULES } from './kms/index.ts';
 import { LOGS_IGNORED, LOGS_READERS, LOGS_RULES } from './logs/index.ts';
 import { MESSAGING_IGNORED, MESSAGING_READERS, MESSAGING_RULES } from './messaging/index.ts';
+import { EC2NET_IGNORED, EC2NET_READERS, EC2NET_RULES } from './ec2net/index.ts';
+import { S3MORE_IGNORED, S3MORE_READERS, S3MORE_RULES } from './s3more/index.ts';
+import { EFS_IGNORED, EFS_READERS, EFS_RULES } from './efs/index.ts';
+import { FLEET_IGNORED, FLEET_READERS, FLEET_RULES } from './fleet/index.ts';
 import type { TypeReader } from './reader.ts';
 import { AWS_SHARED_RULES } from './rules.ts';
 import { S3_IGNORED, S3_READERS, S3_RULES } from './s3/index.ts';
@@ -22,6 +26,10 @@ import { SERVERLESS_IGNORED, SERVERLESS_READERS, SERVERLESS_RULES } from './serv
 import { VPC_IGNORED, VPC_READERS, VPC_RULES } from './vpc/index.ts';
 
 export const AWS_READERS: Record<string, TypeReader> = {
+  ...FLEET_READERS,
+  ...EFS_READERS,
+  ...S3MORE_READERS,
+  ...EC2NET_READERS,
   ...EC2_READERS,
   ...VPC_READERS,
   ...IAM_READERS,
@@ -52,6 +60,10 @@ export const AWS_IGNORED: Record<string, string[]> = {
   ...DNS_IGNORED,
   ...KMS_IGNORED,
   ...LOGS_IGNORED,
+  ...FLEET_IGNORED,
+  ...EFS_IGNORED,
+  ...S3MORE_IGNORED,
+  ...EC2NET_IGNORED,
   ...APIGATEWAYV2_IGNORED,
   ...EVENTS_IGNORED,
 };
@@ -76,6 +88,10 @@ export const AWS_RULES: SeverityRule[] = [
   ...LOGS_RULES,
   ...APIGATEWAYV2_RULES,
   ...EVENTS_RULES,
+  ...EC2NET_RULES,
+  ...S3MORE_RULES,
+  ...EFS_RULES,
+  ...FLEET_RULES,
   ...AWS_SHARED_RULES,
 ];
 

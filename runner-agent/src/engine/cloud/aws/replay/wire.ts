@@ -200,6 +200,8 @@ export function writeOutput(wire: ServiceWire, op: OperationSchema, output: Reco
     if (v === undefined || v === null) continue;
     const t = m.getMergedTraits();
     if (typeof t.httpHeader === 'string') headers[t.httpHeader.toLowerCase()] = v instanceof Date ? v.toUTCString() : String(v);
+    // A map spread over prefixed headers (S3 object metadata: x-amz-meta-<key>).
+    else if (typeof t.httpPrefixHeaders === 'string') for (const [k, x] of Object.entries(v as Record<string, unknown>)) headers[`${t.httpPrefixHeaders}${k}`.toLowerCase()] = String(x);
     else if (t.httpPayload) payload = [m, v];
     else body[member] = v;
   }
@@ -211,7 +213,8 @@ export function writeOutput(wire: ServiceWire, op: OperationSchema, output: Reco
   if (payload && !payload[0].isStructSchema()) return { status: 200, headers, body: String(payload[1]) };
   const node = payload ? xmlStruct(payload[0], payload[1] as Record<string, unknown>) : Object.keys(body).length ? xmlStruct(ns, body) : undefined;
   if (node && wire.xmlNamespace) node.addAttribute('xmlns', wire.xmlNamespace);
-  return { status: 200, headers: { ...headers, 'content-type': 'application/xml' }, body: node ? node.toString() : '' };
+  // An output bound to Content-Type (HeadObject's ContentType) keeps its own value.
+  return { status: 200, headers: { 'content-type': 'application/xml', ...headers }, body: node ? node.toString() : '' };
 }
 
 function xmlStruct(ns: NormalizedSchema, value: Record<string, unknown>): XmlNode {
