@@ -88,7 +88,7 @@ export function compareOne(
   ignore: IgnoreRules, stats: Pick<ScanStats, 'ignoredDiffs'>,
 ): DetectedDrift | undefined {
   const base = { resourceType: instance.type, resourceAddress: instance.address, ...placementOf(instance, region, declaredIn), ...(account ? { account } : {}) };
-  const sensitive = instance.sensitivePaths ?? [];
+  const sensitive = [...(instance.sensitivePaths ?? []), ...(spec.sensitive ?? []).map((p) => p.split('.'))];
   if (live === null) {
     const diff = redactDiff([{ attribute: 'id', before: instance.attributes.id ?? null, after: null }], sensitive);
     return { ...base, changeType: 'deleted', diff, ...classify({ resourceType: instance.type, changeType: 'deleted', diff }, instance.attributes) };

@@ -17,6 +17,11 @@ export interface CompareSpec {
    * state holds as enabled implies key_state "Enabled": a key scheduled for deletion then shows).
    */
   implied?: (state: Record<string, unknown>) => Record<string, unknown>;
+  /**
+   * Attributes the provider's schema marks sensitive (a secret's value), hashed and redacted like
+   * the state's own `sensitive_attributes` even when an older state does not list them.
+   */
+  sensitive?: string[];
 }
 
 export interface CompareResult { diff: DiffEntry[]; ignored: number }

@@ -20,6 +20,12 @@ import { AZURE_MORE_IGNORED } from './cloud/azure/more/ignore.ts';
 import { AZURE_NETWORK_IGNORED } from './cloud/azure/network/ignore.ts';
 import { AZURE_RESOURCES_IGNORED } from './cloud/azure/resources/ignore.ts';
 import { insideCheckout } from './paths.ts';
+import { IAMEXTRA_IGNORED } from './cloud/aws/iamextra/table.ts';
+import { MONITORING_IGNORED } from './cloud/aws/monitoring/table.ts';
+import { DEVTOOLS_IGNORED } from './cloud/aws/devtools/table.ts';
+import { RDSEXTRA_IGNORED } from './cloud/aws/rdsextra/table.ts';
+import { MESSAGING_IGNORED } from './cloud/aws/messaging/table.ts';
+import { SECRETS_IGNORED } from './cloud/aws/secrets/table.ts';
 import { globRegExp } from './values.ts';
 import { PLATFORM_IGNORED } from './cloud/google/platform/index.ts';
 import { GCP_DATA_IGNORED } from './cloud/google/data/ignore.ts';
@@ -94,6 +100,12 @@ export const IGNORED_ATTRIBUTES: Record<string, string[]> = {
   ...GCP_DATA_IGNORED,
   ...MORE_IGNORED,
   ...AZURE_RESOURCES_IGNORED,
+  ...IAMEXTRA_IGNORED,
+  ...MONITORING_IGNORED,
+  ...DEVTOOLS_IGNORED,
+  ...RDSEXTRA_IGNORED,
+  ...MESSAGING_IGNORED,
+  ...SECRETS_IGNORED,
 };
 
 export interface IgnoreRules {

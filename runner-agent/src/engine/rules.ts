@@ -15,6 +15,12 @@
 //                  live attributes after the change; `describe` is its condition in words; `diff` is the
 //                  drift's whole diff, for a condition spread over several attributes (a firewall's
 //                  source ranges and ports changed together)
+import { IAMEXTRA_RULES } from './cloud/aws/iamextra/table.ts';
+import { MONITORING_RULES } from './cloud/aws/monitoring/table.ts';
+import { DEVTOOLS_RULES } from './cloud/aws/devtools/table.ts';
+import { RDSEXTRA_RULES } from './cloud/aws/rdsextra/table.ts';
+import { MESSAGING_RULES } from './cloud/aws/messaging/table.ts';
+import { SECRETS_RULES } from './cloud/aws/secrets/table.ts';
 import { AZURE_RULES } from './cloud/azure/rules.ts';
 import { GOOGLE_RULES } from './cloud/google/rules.ts';
 import type { ChangeType, DiffEntry, Severity } from './types.ts';
@@ -142,6 +148,12 @@ export const SEVERITY_RULES: SeverityRule[] = [
   { id: 'access-key-reactivated', severity: 'high', description: 'An IAM access key the state holds inactive was made active',
     rationale: 'A credential the code keeps disabled can sign requests again.',
     types: ['aws_iam_access_key'], attributes: ['status'], becomes: ['Active'] },
+  ...IAMEXTRA_RULES,
+  ...MONITORING_RULES,
+  ...DEVTOOLS_RULES,
+  ...RDSEXTRA_RULES,
+  ...MESSAGING_RULES,
+  ...SECRETS_RULES,
   ...AZURE_RULES,
   ...GOOGLE_RULES,
   { id: 'tags-only', severity: 'low', description: 'Only tags changed',

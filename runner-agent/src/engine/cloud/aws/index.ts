@@ -4,6 +4,12 @@ import { instanceReader } from './ec2.ts';
 import { securityGroupReader, securityGroupRuleReader, vpcRuleReader } from './security-groups.ts';
 import { policyReader, rolePolicyReader, roleReader } from './iam.ts';
 import type { TypeReader } from './reader.ts';
+import { IAMEXTRA_READERS } from './iamextra/index.ts';
+import { MONITORING_READERS } from './monitoring/index.ts';
+import { DEVTOOLS_READERS } from './devtools/index.ts';
+import { RDSEXTRA_READERS } from './rdsextra/index.ts';
+import { MESSAGING_READERS } from './messaging/index.ts';
+import { SECRETS_READERS } from './secrets/index.ts';
 import { kmsAliasReader } from './kms-alias.ts';
 import { accessKeyReader, userPolicyAttachmentReader, userPolicyReader } from './iam-user-policies.ts';
 import { autoscalingGroupReader } from './autoscaling.ts';
@@ -85,6 +91,12 @@ export const AWS_READERS: Record<string, TypeReader> = {
   aws_iam_user_policy: userPolicyReader,
   aws_kms_alias: kmsAliasReader,
   aws_iam_access_key: accessKeyReader,
+  ...IAMEXTRA_READERS,
+  ...MONITORING_READERS,
+  ...DEVTOOLS_READERS,
+  ...RDSEXTRA_READERS,
+  ...MESSAGING_READERS,
+  ...SECRETS_READERS,
 };
 
 export { AwsContext } from './context.ts';
