@@ -25,7 +25,7 @@ function projectAttributes(p: Project): LiveAttributes {
       compute_type: e.computeType, image: e.image, type: e.type, privileged_mode: e.privilegedMode ?? false, image_pull_credentials_type: e.imagePullCredentialsType ?? 'CODEBUILD',
       certificate: e.certificate ?? '', environment_variable: (e.environmentVariables ?? []).map((v) => ({ name: v.name, value: v.value ?? '', type: v.type ?? 'PLAINTEXT' })),
     }] : [],
-    artifacts: a ? [{ type: a.type, location: a.location ?? '', name: a.name ?? '', path: a.path ?? '', packaging: a.packaging ?? 'NONE', namespace_type: a.namespaceType ?? 'NONE', encryption_disabled: a.encryptionDisabled ?? false }] : [],
+    artifacts: a ? [{ type: a.type, location: a.location ?? '', name: a.name ?? '', path: a.path ?? '', packaging: a.packaging ?? '', namespace_type: a.namespaceType ?? '', encryption_disabled: a.encryptionDisabled ?? false }] : [],
     vpc_config: p.vpcConfig?.vpcId ? [{ vpc_id: p.vpcConfig.vpcId, subnets: p.vpcConfig.subnets ?? [], security_group_ids: p.vpcConfig.securityGroupIds ?? [] }] : [],
     cache: [{ type: p.cache?.type ?? 'NO_CACHE', location: p.cache?.location ?? '', modes: p.cache?.modes ?? [] }],
     tags, tags_all: tags,
