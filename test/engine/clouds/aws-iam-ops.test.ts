@@ -115,15 +115,16 @@ t.test('out-of-band changes: drifts, severities and rules', async (t) => {
   t.same(d['aws_secretsmanager_secret_version.db'].diff, [{ attribute: 'secret_string', before: SENSITIVE_CHANGED, after: SENSITIVE_CHANGED }], 'the version shows only that its value changed');
 });
 
-t.test('a user removed from a group the membership lists; an OIDC provider losing a client id is high, not critical', async (t) => {
+t.test('a user removed from a group the membership lists; an OIDC provider losing a client id is high, not critical; a deleted CodeDeploy app', async (t) => {
   const { drifts } = await scan(cloudWith({
     'aws_iam_user_group_membership.carol': { groups: ['ops-readonly'] },
     'aws_iam_openid_connect_provider.github': { client_id_list: [] },
-  }));
+  }, ['aws_codedeploy_app.api']));
   const d = byAddress(drifts);
   t.match(d['aws_iam_user_group_membership.carol'], { severity: 'high', ruleId: 'iam-group-membership-changed', diff: [{ attribute: 'groups', before: ['auditors', 'ops-readonly'], after: ['ops-readonly'] }] });
   t.match(d['aws_iam_openid_connect_provider.github'], { severity: 'high', ruleId: 'oidc-provider-changed' });
-  t.equal(drifts.length, 2);
+  t.match(d['aws_codedeploy_app.api'], { changeType: 'deleted' }, 'found although the batch naming it fails whole');
+  t.equal(drifts.length, 3);
 });
 
 t.test('a secret version no longer current is critical; an older state without sensitive_attributes still hides the value', async (t) => {

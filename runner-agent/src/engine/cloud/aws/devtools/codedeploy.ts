@@ -1,6 +1,7 @@
 // aws_codedeploy_app: BatchGetApplications, 100 names a call per region; aws_codedeploy_deployment_group:
 // BatchGetDeploymentGroups, 100 groups of one application a call. Tags cost one
-// ListTagsForResource per resource (CodeDeploy's batch reads carry none).
+// ListTagsForResource per resource (CodeDeploy's batch reads carry none). A batch naming a deleted
+// application fails whole (ApplicationDoesNotExistException): its names are then asked one by one.
 import {
   BatchGetApplications$, BatchGetApplicationsCommand, BatchGetDeploymentGroups$, BatchGetDeploymentGroupsCommand, ListTagsForResource$, ListTagsForResourceCommand,
   type ApplicationInfo, type BatchGetApplicationsCommandOutput, type BatchGetDeploymentGroupsCommandOutput, type DeploymentGroupInfo, type ListTagsForResourceCommandOutput,
@@ -10,7 +11,7 @@ import type { LiveAttributes } from '../../../types.ts';
 import { isObject, tagMap } from '../../../values.ts';
 import { PER_RESOURCE_CONCURRENCY, type AwsContext } from '../context.ts';
 import { answer, byRegion, str, unlessAbsent, type ReadItem, type TypeReader } from '../reader.ts';
-import { attrsOf, block, bool, list, opt, stateTags, tagList } from '../replay/kit.ts';
+import { attrsOf, block, bool, FakeError, list, opt, stateTags, tagList } from '../replay/kit.ts';
 
 const PER_CALL = 100;
 const appNameOf = (a: Record<string, unknown>) => str(a.name || str(a.id).split(':').pop());
@@ -45,16 +46,23 @@ const tagsAnswer = answer<{ ResourceArn: string }>('codedeploy', ListTagsForReso
 export const codedeployAppReader: TypeReader = {
   spec: {},
   answers: [
-    answer<{ applicationNames: string[] }>('codedeploy', BatchGetApplications$, (input, world) => ({
-      applicationsInfo: attrsOf(world, 'aws_codedeploy_app').filter((a) => input.applicationNames.includes(appNameOf(a))).map((a) => ({
+    answer<{ applicationNames: string[] }>('codedeploy', BatchGetApplications$, (input, world) => {
+      const found = attrsOf(world, 'aws_codedeploy_app').filter((a) => input.applicationNames.includes(appNameOf(a)));
+      // As the service does: one unknown name fails the whole batch.
+      const missing = input.applicationNames.find((n) => !found.some((a) => appNameOf(a) === n));
+      if (missing) throw new FakeError('ApplicationDoesNotExistException', `Application ${missing} does not exist`);
+      return { applicationsInfo: found.map((a) => ({
         applicationId: opt(a.application_id), applicationName: appNameOf(a), computePlatform: opt(a.compute_platform), linkedToGitHub: bool(a.linked_to_github), gitHubAccountName: opt(a.github_account_name),
-      })),
-    })),
+      })) };
+    }),
     tagsAnswer,
   ],
   read: (items, ctx) => batchRead<ApplicationInfo>(items, ctx, appNameOf, async (region, names) => {
-    const out = await unlessAbsent(ctx.send<BatchGetApplicationsCommandOutput>(ctx.codedeploy(region), new BatchGetApplicationsCommand({ applicationNames: names }), 'codedeploy:BatchGetApplications'), GONE);
-    return new Map((out?.applicationsInfo ?? []).map((a) => [str(a.applicationName), a]));
+    const get = (applicationNames: string[]) => unlessAbsent(ctx.send<BatchGetApplicationsCommandOutput>(ctx.codedeploy(region), new BatchGetApplicationsCommand({ applicationNames }), 'codedeploy:BatchGetApplications'), GONE);
+    // One deleted application fails the whole batch: then each name is asked alone (the deleted ones come back empty).
+    const batch = await get(names);
+    const infos = batch ? batch.applicationsInfo ?? [] : (await mapLimit(names, PER_RESOURCE_CONCURRENCY, async (n) => (await get([n]))?.applicationsInfo ?? [])).flat();
+    return new Map(infos.map((a) => [str(a.applicationName), a]));
   }, (a, tags) => ({
     name: a.applicationName, application_id: a.applicationId, compute_platform: a.computePlatform, linked_to_github: a.linkedToGitHub ?? false,
     github_account_name: a.gitHubAccountName ?? '', tags, tags_all: tags,
