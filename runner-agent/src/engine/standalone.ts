@@ -10,7 +10,10 @@
 //   - an aws_iam_role's managed_policy_arns / inline_policy are compared without the policies
 //     the state manages with their own resources (role-policies.ts);
 //   - an aws_route_table's `route` is compared without the destinations aws_route resources
-//     manage (MANAGED_ROUTES; each aws_route compares its own route).
+//     manage (MANAGED_ROUTES; each aws_route compares its own route);
+//   - an aws_sqs_queue's or aws_sns_topic's `policy` is skipped when an aws_sqs_queue_policy or
+//     aws_sns_topic_policy manages it (a state written by the apply that created both holds the
+//     queue's policy empty).
 import { ruleAtoms } from './cloud/aws/security-groups.ts';
 import { MANAGED_POLICIES, managedRolePolicies, withoutManaged } from './role-policies.ts';
 import { MANAGED_ATOMS, type ManagedAtoms, type StateInstance } from './types.ts';
@@ -36,12 +39,21 @@ const S3_INLINE: Record<string, string> = {
 
 const s = (v: unknown) => (typeof v === 'string' ? v : '');
 
+/** Policy resources and the parent whose `policy` they manage: [parent type, the parent's id in the policy resource]. */
+const POLICY_OWNERS: Record<string, [string, (a: Record<string, unknown>) => string]> = {
+  aws_sqs_queue_policy: ['aws_sqs_queue', (a) => s(a.queue_url) || s(a.id)],
+  aws_sns_topic_policy: ['aws_sns_topic', (a) => s(a.arn) || s(a.id)],
+};
+const parentKey = (i: StateInstance) =>
+  (i.type === 'aws_sqs_queue' ? `aws_sqs_queue:${s(i.attributes.id) || s(i.attributes.url)}` : i.type === 'aws_sns_topic' ? `aws_sns_topic:${s(i.attributes.arn) || s(i.attributes.id)}` : '');
+
 /** A function giving the state attributes to compare for each instance. */
 export function standaloneView(instances: StateInstance[]): (i: StateInstance) => Record<string, unknown> {
   const bucketInline = new Map<string, Set<string>>();
   const rolePolicies = managedRolePolicies(instances);
   const groupAtoms = new Map<string, ManagedAtoms>();
   const tableRoutes = new Map<string, Set<string>>();
+  const policyManaged = new Set<string>();
   const atomsOf = (group: string) => {
     let m = groupAtoms.get(group);
     if (!m) groupAtoms.set(group, (m = { ingress: new Set(), egress: new Set() }));
@@ -50,7 +62,9 @@ export function standaloneView(instances: StateInstance[]): (i: StateInstance) =
   for (const i of instances) {
     const a = i.attributes;
     const inline = S3_INLINE[i.type];
-    if (inline) {
+    const owner = POLICY_OWNERS[i.type];
+    if (owner) policyManaged.add(`${owner[0]}:${owner[1](a)}`);
+    else if (inline) {
       const bucket = s(a.bucket) || s(a.id);
       if (!bucketInline.has(bucket)) bucketInline.set(bucket, new Set());
       bucketInline.get(bucket)!.add(inline);
@@ -78,6 +92,7 @@ export function standaloneView(instances: StateInstance[]): (i: StateInstance) =
     }
   }
   return (i) => {
+    if (policyManaged.has(parentKey(i))) return Object.fromEntries(Object.entries(i.attributes).filter(([k]) => k !== 'policy'));
     if (i.type === 'aws_s3_bucket') {
       const skip = bucketInline.get(s(i.attributes.bucket) || s(i.attributes.id));
       if (!skip) return i.attributes;

@@ -133,7 +133,7 @@ t.test('a secret version no longer current is critical; an older state without s
   const { drifts } = await scan(cloudWith({ 'aws_secretsmanager_secret_version.db': { version_stages: ['AWSPREVIOUS'], secret_string: 'value-put-by-hand' } }), unmarked);
   t.equal(drifts.length, 1);
   t.match(drifts[0], { resourceAddress: version.address, severity: 'critical' });
-  t.ok(['secret-value-changed', 'secret-current-version-replaced'].includes(drifts[0].ruleId), drifts[0].ruleId);
+  t.ok(['secret-value-changed', 'secret-current-version-replaced'].includes(String(drifts[0].ruleId)), String(drifts[0].ruleId));
   t.notOk(JSON.stringify(drifts).includes('value-put-by-hand') || JSON.stringify(drifts).includes('example-only'), 'no value in the drift, from either side');
   const stagesOnly = await scan(cloudWith({ 'aws_secretsmanager_secret_version.db': { version_stages: [] } }));
   t.match(stagesOnly.drifts, [{ severity: 'critical', ruleId: 'secret-current-version-replaced', diff: [{ attribute: 'version_stages', before: ['AWSCURRENT'], after: [] }] }], 'a deprecated version (no stage left) is reported');
@@ -150,4 +150,20 @@ t.test('tag-only edits stay on the generic low rule', async (t) => {
   }));
   t.equal(drifts.length, 4);
   for (const d of drifts) t.match(d, { severity: 'low', ruleId: 'tags-only' }, d.resourceAddress);
+});
+
+t.test('a queue and a topic whose policy resources manage the policy (the parent holds it empty) replay clean; an opened policy drifts once, on the policy resource', async (t) => {
+  const queuePolicy = at('aws_sqs_queue_policy.jobs');
+  const topicPolicy = at('aws_sns_topic_policy.alerts');
+  const url = String(queuePolicy.attributes.queue_url);
+  const parents = [
+    { address: 'aws_sqs_queue.jobs', type: 'aws_sqs_queue', name: 'jobs', attributes: { id: url, url, name: 'jobs', policy: '', arn: 'arn:aws:sqs:eu-west-1:123456789012:jobs', tags: {}, tags_all: {} } },
+    { address: 'aws_sns_topic.alerts', type: 'aws_sns_topic', name: 'alerts', attributes: { id: topicPolicy.attributes.arn, arn: topicPolicy.attributes.arn, name: 'alerts', policy: '', tags: {}, tags_all: {} } },
+  ] as StateInstance[];
+  const state = [...parents, queuePolicy, topicPolicy];
+  t.same((await scan(state, state)).drifts, [], 'no drift on the parents\' stale empty copies');
+  const opened = state.map((i) => (i === queuePolicy ? { ...i, attributes: { ...i.attributes, policy: openPolicy('sqs:*') } } : i));
+  const { drifts } = await scan(opened, state);
+  t.match(drifts, [{ resourceAddress: queuePolicy.address, severity: 'critical', ruleId: 'queue-topic-policy-resource-public' }], 'reported on the policy resource only');
+  t.equal(drifts.length, 1);
 });

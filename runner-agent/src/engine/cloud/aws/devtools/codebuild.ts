@@ -6,28 +6,34 @@ import { chunk } from '../../../limit.ts';
 import type { LiveAttributes } from '../../../types.ts';
 import { isObject, tagMap } from '../../../values.ts';
 import { answer, byRegion, str, type TypeReader } from '../reader.ts';
+import { blockAs, orDefault } from '../readkit/defaults.ts';
 import { attrsOf, block, bool, list, num, opt, stateTags, tagList } from '../replay/kit.ts';
 
 const NAMES_PER_CALL = 100;
 const nameOf = (a: Record<string, unknown>) => str(a.name || a.id).split('/').pop() ?? '';
 
-function projectAttributes(p: Project): LiveAttributes {
+function projectAttributes(p: Project, state: Record<string, unknown>): LiveAttributes {
+  const ss = block(state.source);
+  const se = block(state.environment);
+  const sa = block(state.artifacts);
   const tags = tagMap(p.tags?.map((t) => ({ Key: t.key, Value: t.value })));
   const s = p.source;
   const e = p.environment;
   const a = p.artifacts;
   return {
     name: p.name, arn: p.arn, description: p.description ?? '', service_role: p.serviceRole, build_timeout: p.timeoutInMinutes, queued_timeout: p.queuedTimeoutInMinutes,
-    encryption_key: p.encryptionKey ?? '', badge_enabled: p.badge?.badgeEnabled ?? false, concurrent_build_limit: p.concurrentBuildLimit ?? 0,
+    encryption_key: p.encryptionKey ?? '', badge_enabled: orDefault(p.badge?.badgeEnabled, state.badge_enabled, false), concurrent_build_limit: orDefault(p.concurrentBuildLimit, state.concurrent_build_limit, 0),
     source_version: p.sourceVersion ?? '', project_visibility: p.projectVisibility ?? 'PRIVATE',
-    source: s ? [{ type: s.type, location: s.location ?? '', buildspec: s.buildspec ?? '', git_clone_depth: s.gitCloneDepth ?? 0, insecure_ssl: s.insecureSsl ?? false, report_build_status: s.reportBuildStatus ?? false }] : [],
+    source: s ? [{ type: s.type, location: s.location ?? '', buildspec: s.buildspec ?? '', git_clone_depth: orDefault(s.gitCloneDepth, ss.git_clone_depth, 0),
+      insecure_ssl: orDefault(s.insecureSsl, ss.insecure_ssl, false), report_build_status: orDefault(s.reportBuildStatus, ss.report_build_status, false) }] : [],
     environment: e ? [{
-      compute_type: e.computeType, image: e.image, type: e.type, privileged_mode: e.privilegedMode ?? false, image_pull_credentials_type: e.imagePullCredentialsType ?? 'CODEBUILD',
+      compute_type: e.computeType, image: e.image, type: e.type, privileged_mode: orDefault(e.privilegedMode, se.privileged_mode, false), image_pull_credentials_type: e.imagePullCredentialsType ?? 'CODEBUILD',
       certificate: e.certificate ?? '', environment_variable: (e.environmentVariables ?? []).map((v) => ({ name: v.name, value: v.value ?? '', type: v.type ?? 'PLAINTEXT' })),
     }] : [],
-    artifacts: a ? [{ type: a.type, location: a.location ?? '', name: a.name ?? '', path: a.path ?? '', packaging: a.packaging ?? '', namespace_type: a.namespaceType ?? '', encryption_disabled: a.encryptionDisabled ?? false }] : [],
+    artifacts: a ? [{ type: a.type, location: a.location ?? '', name: a.name ?? '', path: a.path ?? '', packaging: a.packaging ?? '', namespace_type: a.namespaceType ?? '', encryption_disabled: orDefault(a.encryptionDisabled, sa.encryption_disabled, false) }] : [],
     vpc_config: p.vpcConfig?.vpcId ? [{ vpc_id: p.vpcConfig.vpcId, subnets: p.vpcConfig.subnets ?? [], security_group_ids: p.vpcConfig.securityGroupIds ?? [] }] : [],
-    cache: [{ type: p.cache?.type ?? 'NO_CACHE', location: p.cache?.location ?? '', modes: p.cache?.modes ?? [] }],
+    cache: blockAs(p.cache && { type: p.cache.type === 'NO_CACHE' ? undefined : p.cache.type, location: p.cache.location ?? '', modes: p.cache.modes ?? [] }, state.cache)
+      .map((c) => ({ ...c, type: c.type ?? 'NO_CACHE' })),
     tags, tags_all: tags,
   };
 }
@@ -75,7 +81,7 @@ export const codebuildProjectReader: TypeReader = {
       }
       for (const { item, index } of group) {
         const p = found.get(nameOf(item.instance.attributes));
-        out[index] = p ? projectAttributes(p) : null;
+        out[index] = p ? projectAttributes(p, item.instance.attributes) : null;
       }
     }
     return out;

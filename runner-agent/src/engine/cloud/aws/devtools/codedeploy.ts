@@ -11,6 +11,7 @@ import type { LiveAttributes } from '../../../types.ts';
 import { isObject, tagMap } from '../../../values.ts';
 import { PER_RESOURCE_CONCURRENCY, type AwsContext } from '../context.ts';
 import { answer, byRegion, str, unlessAbsent, type ReadItem, type TypeReader } from '../reader.ts';
+import { blockAs } from '../readkit/defaults.ts';
 import { attrsOf, block, bool, FakeError, list, opt, stateTags, tagList } from '../replay/kit.ts';
 
 const PER_CALL = 100;
@@ -25,14 +26,14 @@ async function tagsOf(ctx: AwsContext, region: string, arn: unknown): Promise<Re
 
 /** Fills `out` by index: per region, names in batches of PER_CALL, then the tags of what exists. */
 async function batchRead<T>(items: ReadItem[], ctx: AwsContext, keyOf: (a: Record<string, unknown>) => string,
-  fetch: (region: string, keys: string[]) => Promise<Map<string, T>>, shape: (found: T, tags: Record<string, string>) => LiveAttributes): Promise<(LiveAttributes | null)[]> {
+  fetch: (region: string, keys: string[]) => Promise<Map<string, T>>, shape: (found: T, tags: Record<string, string>, state: Record<string, unknown>) => LiveAttributes): Promise<(LiveAttributes | null)[]> {
   const out: (LiveAttributes | null)[] = new Array(items.length).fill(null);
   for (const [region, group] of byRegion(items)) {
     const found = new Map<string, T>();
     for (const keys of chunk([...new Set(group.map(({ item }) => keyOf(item.instance.attributes)))], PER_CALL)) for (const [k, v] of await fetch(region, keys)) found.set(k, v);
     await mapLimit(group, PER_RESOURCE_CONCURRENCY, async ({ item, index }) => {
       const f = found.get(keyOf(item.instance.attributes));
-      if (f) out[index] = shape(f, await tagsOf(ctx, region, item.instance.attributes.arn));
+      if (f) out[index] = shape(f, await tagsOf(ctx, region, item.instance.attributes.arn), item.instance.attributes);
     });
   }
   return out;
@@ -71,7 +72,7 @@ export const codedeployAppReader: TypeReader = {
 
 const groupKey = (a: Record<string, unknown>) => `${str(a.app_name)}/${str(a.deployment_group_name)}`;
 
-function groupAttributes(g: DeploymentGroupInfo, tags: Record<string, string>): LiveAttributes {
+function groupAttributes(g: DeploymentGroupInfo, tags: Record<string, string>, state: Record<string, unknown>): LiveAttributes {
   const ar = g.autoRollbackConfiguration;
   const al = g.alarmConfiguration;
   return {
@@ -79,8 +80,8 @@ function groupAttributes(g: DeploymentGroupInfo, tags: Record<string, string>): 
     deployment_config_name: g.deploymentConfigName ?? 'CodeDeployDefault.OneAtATime', compute_platform: g.computePlatform, outdated_instances_strategy: g.outdatedInstancesStrategy,
     autoscaling_groups: (g.autoScalingGroups ?? []).map((x) => x.name), ec2_tag_filter: (g.ec2TagFilters ?? []).map((f) => ({ key: f.Key ?? '', type: f.Type ?? '', value: f.Value ?? '' })),
     deployment_style: [{ deployment_option: g.deploymentStyle?.deploymentOption ?? 'WITHOUT_TRAFFIC_CONTROL', deployment_type: g.deploymentStyle?.deploymentType ?? 'IN_PLACE' }],
-    auto_rollback_configuration: ar?.enabled || ar?.events?.length ? [{ enabled: ar.enabled ?? false, events: ar.events ?? [] }] : [],
-    alarm_configuration: al?.enabled || al?.alarms?.length ? [{ enabled: al.enabled ?? false, ignore_poll_alarm_failure: al.ignorePollAlarmFailure ?? false, alarms: (al.alarms ?? []).map((x) => x.name) }] : [],
+    auto_rollback_configuration: blockAs(ar && { enabled: ar.enabled ?? false, events: ar.events ?? [] }, state.auto_rollback_configuration),
+    alarm_configuration: blockAs(al && { enabled: al.enabled ?? false, ignore_poll_alarm_failure: al.ignorePollAlarmFailure ?? false, alarms: (al.alarms ?? []).map((x) => x.name) }, state.alarm_configuration),
     ecs_service: (g.ecsServices ?? []).map((s) => ({ cluster_name: s.clusterName, service_name: s.serviceName })),
     tags, tags_all: tags,
   };

@@ -11,6 +11,7 @@ import type { LiveAttributes } from '../../../types.ts';
 import { isObject, tagMap } from '../../../values.ts';
 import { PER_RESOURCE_CONCURRENCY } from '../context.ts';
 import { answer, byRegion, str, unlessAbsent, type TypeReader } from '../reader.ts';
+import { orDefault, withoutDefaults } from '../readkit/defaults.ts';
 import { attrsOf, block, bool, list, num, opt, stateTags, tagList } from '../replay/kit.ts';
 
 const NAMES_PER_CALL = 100;
@@ -27,12 +28,13 @@ function queryOf(q: MetricDataQuery): Record<string, unknown> {
   };
 }
 
-function alarmAttributes(a: MetricAlarm, tags: Record<string, string>): LiveAttributes {
+function alarmAttributes(a: MetricAlarm, tags: Record<string, string>, state: Record<string, unknown>): LiveAttributes {
   return {
     alarm_name: a.AlarmName, arn: a.AlarmArn, alarm_description: a.AlarmDescription ?? '', comparison_operator: a.ComparisonOperator,
-    evaluation_periods: a.EvaluationPeriods, datapoints_to_alarm: a.DatapointsToAlarm ?? 0, period: a.Period ?? 0, threshold: a.Threshold ?? 0,
+    evaluation_periods: a.EvaluationPeriods, datapoints_to_alarm: orDefault(a.DatapointsToAlarm, state.datapoints_to_alarm, 0), period: orDefault(a.Period, state.period, 0),
+    threshold: orDefault(a.Threshold, state.threshold, 0),
     threshold_metric_id: a.ThresholdMetricId ?? '', statistic: a.Statistic ?? '', extended_statistic: a.ExtendedStatistic ?? '', metric_name: a.MetricName ?? '',
-    namespace: a.Namespace ?? '', unit: a.Unit ?? '', dimensions: dimMap(a.Dimensions), actions_enabled: a.ActionsEnabled ?? true, alarm_actions: a.AlarmActions ?? [],
+    namespace: a.Namespace ?? '', unit: a.Unit ?? '', dimensions: dimMap(a.Dimensions), actions_enabled: orDefault(a.ActionsEnabled, state.actions_enabled, true), alarm_actions: a.AlarmActions ?? [],
     ok_actions: a.OKActions ?? [], insufficient_data_actions: a.InsufficientDataActions ?? [], treat_missing_data: a.TreatMissingData ?? 'missing',
     evaluate_low_sample_count_percentiles: a.EvaluateLowSampleCountPercentile ?? '', metric_query: (a.Metrics ?? []).map(queryOf), tags, tags_all: tags,
   };
@@ -48,7 +50,8 @@ function fakeQuery(q: Record<string, unknown>): Record<string, unknown> {
 }
 
 export const metricAlarmReader: TypeReader = {
-  spec: { sets: { metric_query: (e) => genericKey(e) } },
+  // Elements compared without their defaults: an unset return_data or period is false/0 in one state, null in another.
+  spec: { sets: { metric_query: (e) => genericKey(withoutDefaults(e)) } },
   answers: [
     answer<{ AlarmNames?: string[] }>('monitoring', DescribeAlarms$, (input, world) => {
       const names = new Set(input.AlarmNames ?? []);
@@ -84,7 +87,7 @@ export const metricAlarmReader: TypeReader = {
         const a = found.get(nameOf(item.instance.attributes));
         if (!a) return;
         const tags = a.AlarmArn ? (await unlessAbsent(ctx.send<ListTagsForResourceCommandOutput>(cw, new ListTagsForResourceCommand({ ResourceARN: a.AlarmArn }), 'cloudwatch:ListTagsForResource'), ['ResourceNotFound', 'ResourceNotFoundException']))?.Tags : [];
-        out[index] = alarmAttributes(a, tagMap(tags));
+        out[index] = alarmAttributes(a, tagMap(tags), item.instance.attributes);
       });
     }
     return out;
