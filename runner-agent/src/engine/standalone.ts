@@ -11,9 +11,9 @@
 //     the state manages with their own resources (role-policies.ts);
 //   - an aws_route_table's `route` is compared without the destinations aws_route resources
 //     manage (MANAGED_ROUTES; each aws_route compares its own route);
-//   - an aws_sqs_queue's or aws_sns_topic's `policy` is skipped when an aws_sqs_queue_policy or
-//     aws_sns_topic_policy manages it (a state written by the apply that created both holds the
-//     queue's policy empty).
+//   - an aws_sqs_queue's, aws_sns_topic's or aws_secretsmanager_secret's `policy` is skipped when
+//     an aws_sqs_queue_policy, aws_sns_topic_policy or aws_secretsmanager_secret_policy manages it
+//     (a state written by the apply that created both holds the parent's policy empty).
 import { ruleAtoms } from './cloud/aws/security-groups.ts';
 import { MANAGED_POLICIES, managedRolePolicies, withoutManaged } from './role-policies.ts';
 import { MANAGED_ATOMS, type ManagedAtoms, type StateInstance } from './types.ts';
@@ -43,9 +43,13 @@ const s = (v: unknown) => (typeof v === 'string' ? v : '');
 const POLICY_OWNERS: Record<string, [string, (a: Record<string, unknown>) => string]> = {
   aws_sqs_queue_policy: ['aws_sqs_queue', (a) => s(a.queue_url) || s(a.id)],
   aws_sns_topic_policy: ['aws_sns_topic', (a) => s(a.arn) || s(a.id)],
+  aws_secretsmanager_secret_policy: ['aws_secretsmanager_secret', (a) => s(a.secret_arn) || s(a.id)],
 };
-const parentKey = (i: StateInstance) =>
-  (i.type === 'aws_sqs_queue' ? `aws_sqs_queue:${s(i.attributes.id) || s(i.attributes.url)}` : i.type === 'aws_sns_topic' ? `aws_sns_topic:${s(i.attributes.arn) || s(i.attributes.id)}` : '');
+const parentKey = (i: StateInstance) => {
+  const a = i.attributes;
+  if (i.type === 'aws_sqs_queue') return `${i.type}:${s(a.id) || s(a.url)}`;
+  return i.type === 'aws_sns_topic' || i.type === 'aws_secretsmanager_secret' ? `${i.type}:${s(a.arn) || s(a.id)}` : '';
+};
 
 /** A function giving the state attributes to compare for each instance. */
 export function standaloneView(instances: StateInstance[]): (i: StateInstance) => Record<string, unknown> {

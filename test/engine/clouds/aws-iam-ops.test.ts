@@ -167,3 +167,15 @@ t.test('a queue and a topic whose policy resources manage the policy (the parent
   t.match(drifts, [{ resourceAddress: queuePolicy.address, severity: 'critical', ruleId: 'queue-topic-policy-resource-public' }], 'reported on the policy resource only');
   t.equal(drifts.length, 1);
 });
+
+t.test('values written through write-only arguments (value_wo, secret_string_wo) are in no state: nothing to compare, no drift', async (t) => {
+  const param = at('aws_ssm_parameter.db_password');
+  const version = at('aws_secretsmanager_secret_version.db');
+  const state = [
+    { ...param, attributes: { ...param.attributes, value: null, value_wo_version: 1 } },
+    { ...version, attributes: { ...version.attributes, secret_string: null, secret_string_wo_version: 1 } },
+  ];
+  t.same((await scan([param, version], state)).drifts, [], 'the live values are not compared with an absent one');
+  const { drifts } = await scan([param, { ...version, attributes: { ...version.attributes, version_stages: ['AWSPREVIOUS'] } }], state);
+  t.match(drifts, [{ resourceAddress: version.address, ruleId: 'secret-current-version-replaced' }], 'the stages still are');
+});

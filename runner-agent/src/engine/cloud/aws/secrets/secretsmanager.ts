@@ -79,10 +79,13 @@ export const secretVersionReader: TypeReader = {
     const { secret, version } = versionKey(instance.attributes);
     const v = await unlessAbsent(ctx.send<GetSecretValueCommandOutput>(ctx.secretsmanager(region), new GetSecretValueCommand({ SecretId: secret, VersionId: version }), 'secretsmanager:GetSecretValue'), VALUE_GONE);
     if (!v) return null;
+    const { secret_string: text, secret_binary: binary } = instance.attributes;
+    // A value written through the write-only secret_string_wo is in no state: then only the stages compare.
+    const stated = [text, binary].some((x) => x !== null && x !== undefined && x !== '');
     return {
       version_id: v.VersionId,
       // Hashed before leaving the reader: the value itself is never returned.
-      secret_string: digest(v.SecretString ?? ''), secret_binary: digest(v.SecretBinary ? Buffer.from(v.SecretBinary).toString('base64') : ''),
+      ...(stated ? { secret_string: digest(v.SecretString ?? ''), secret_binary: digest(v.SecretBinary ? Buffer.from(v.SecretBinary).toString('base64') : '') } : {}),
       // A version with no stage left is deprecated (and soon deleted by the service): this shows it.
       version_stages: v.VersionStages ?? [],
     };

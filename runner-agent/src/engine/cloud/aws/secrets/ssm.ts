@@ -65,12 +65,13 @@ export const ssmParameterReader: TypeReader = {
         if (!p) return;
         const m = meta.get(name);
         const tags = tagMap((await unlessAbsent(ctx.send<ListTagsForResourceCommandOutput>(ssm, new ListTagsForResourceCommand({ ResourceType: 'Parameter', ResourceId: name }), 'ssm:ListTagsForResource'), ['InvalidResourceId']))?.TagList);
-        const insecure = item.instance.attributes.insecure_value;
+        const { insecure_value: insecure, value: stated } = item.instance.attributes;
         out[index] = {
           name, arn: p.ARN, type: p.Type, data_type: p.DataType ?? 'text', description: m?.Description ?? '', tier: m?.Tier ?? 'Standard', key_id: m?.KeyId ?? '',
           allowed_pattern: m?.AllowedPattern ?? '',
-          // A value the code wrote as insecure_value is no secret: compared as text; `value` is compared by its hash only.
-          ...(insecure !== null && insecure !== undefined ? { insecure_value: p.Value ?? '' } : { value: digest(p.Value ?? '') }),
+          // A value the code wrote as insecure_value is no secret: compared as text; `value` is compared by its hash only,
+          // and not at all when the state holds none (written through the write-only value_wo).
+          ...(insecure !== null && insecure !== undefined ? { insecure_value: p.Value ?? '' } : stated === null || stated === undefined || stated === '' ? {} : { value: digest(p.Value ?? '') }),
           tags, tags_all: tags,
         };
       });
