@@ -22,8 +22,8 @@ t.test('a state that matches the cloud has no drift', async (t) => {
   const phases = new Set<string>();
   const out = await detectDrift(input({ onProgress: (p) => phases.add(p.phase) }));
   t.same(out.drifts, [], 'no drift records');
-  t.equal(out.resourcesScanned, 11, 'every managed instance of a supported type was compared (the alarm is not)');
-  t.same(out.stats.unsupported, { aws_cloudwatch_metric_alarm: 1 }, 'the unsupported type is counted, the data source is not');
+  t.equal(out.resourcesScanned, 11, 'every managed instance of a supported type was compared (the trail is not)');
+  t.same(out.stats.unsupported, { aws_cloudtrail: 1 }, 'the unsupported type is counted, the data source is not');
   t.match(out.stats.roots, [{ path: 'infra', state: `s3://${w.stateBucket}/${w.stateKey} (backend "s3")`, resources: 12 }], 'the state came from the s3 backend');
   t.match(out.stats.commit, /^[0-9a-f]{40}$/, 'the scanned commit is recorded');
   t.ok(out.stats.ignoredDiffs > 0, 'computed attributes (public_dns, cpu counts...) were ignored, not reported');

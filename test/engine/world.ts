@@ -143,7 +143,7 @@ export async function buildState(w: Omit<World, 'cleanup' | 'repo' | 'repoUrl'>,
       }),
       res('aws_vpc', 'main', { id: g.VpcId, cidr_block: '172.31.0.0/16' }),
       // A type the engine has no reader for: counted in stats.unsupported, never read.
-      res('aws_cloudwatch_metric_alarm', 'cpu', { id: `cpu-high-${w.suffix}`, alarm_name: `cpu-high-${w.suffix}` }),
+      res('aws_cloudtrail', 'audit', { id: `audit-${w.suffix}`, name: `audit-${w.suffix}` }),
       { mode: 'data', type: 'aws_caller_identity', name: 'current', provider: aws, instances: [{ schema_version: 0, attributes: { id: '123456789012' } }] },
     ],
     check_results: null,

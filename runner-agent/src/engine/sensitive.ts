@@ -9,7 +9,13 @@ import { canonicalText, isEmpty, isObject, scalarKey } from './values.ts';
 
 export const SENSITIVE_CHANGED = '(sensitive value changed)';
 
-const digest = (v: unknown) => (isEmpty(v) ? v
+const DIGEST = /^sha256:[0-9a-f]{64}$/;
+
+/**
+ * A value's hash. A reader that reads a secret (a secret version, a SecureString) hands back this
+ * hash instead of the value, so the value never leaves it; a value already hashed stays as is.
+ */
+export const digest = (v: unknown): unknown => (isEmpty(v) || (typeof v === 'string' && DIGEST.test(v)) ? v
   : `sha256:${createHash('sha256').update(typeof v === 'object' ? canonicalText(v) : scalarKey(v)).digest('hex')}`);
 
 /** A copy of `attrs` with the value at each path replaced by its hash (containers copied along the way only). */

@@ -14,6 +14,9 @@
 //   - a network ACL's ingress/egress/subnet_ids, a VPC endpoint's route_table_ids and an EIP's
 //     association fields without what aws_network_acl_rule / _association,
 //     aws_vpc_endpoint_route_table_association and aws_eip_association manage (cloud/aws/ec2net/managed.ts).
+//   - an aws_sqs_queue's, aws_sns_topic's or aws_secretsmanager_secret's `policy` is skipped when
+//     an aws_sqs_queue_policy, aws_sns_topic_policy or aws_secretsmanager_secret_policy manages it
+//     (a state written by the apply that created both holds the parent's policy empty).
 import { ec2netView } from './cloud/aws/ec2net/managed.ts';
 import { ruleAtoms } from './cloud/aws/vpc/security-group-rules.ts';
 import { MANAGED_POLICIES, managedRolePolicies, withoutManaged } from './role-policies.ts';
@@ -40,6 +43,18 @@ const S3_INLINE: Record<string, string> = {
 
 const s = (v: unknown) => (typeof v === 'string' ? v : '');
 
+/** Policy resources and the parent whose `policy` they manage: [parent type, the parent's id in the policy resource]. */
+const POLICY_OWNERS: Record<string, [string, (a: Record<string, unknown>) => string]> = {
+  aws_sqs_queue_policy: ['aws_sqs_queue', (a) => s(a.queue_url) || s(a.id)],
+  aws_sns_topic_policy: ['aws_sns_topic', (a) => s(a.arn) || s(a.id)],
+  aws_secretsmanager_secret_policy: ['aws_secretsmanager_secret', (a) => s(a.secret_arn) || s(a.id)],
+};
+const parentKey = (i: StateInstance) => {
+  const a = i.attributes;
+  if (i.type === 'aws_sqs_queue') return `${i.type}:${s(a.id) || s(a.url)}`;
+  return i.type === 'aws_sns_topic' || i.type === 'aws_secretsmanager_secret' ? `${i.type}:${s(a.arn) || s(a.id)}` : '';
+};
+
 /** A function giving the state attributes to compare for each instance. */
 export function standaloneView(instances: StateInstance[]): (i: StateInstance) => Record<string, unknown> {
   const bucketInline = new Map<string, Set<string>>();
@@ -47,6 +62,7 @@ export function standaloneView(instances: StateInstance[]): (i: StateInstance) =
   const groupAtoms = new Map<string, ManagedAtoms>();
   const tableRoutes = new Map<string, Set<string>>();
   const ec2net = ec2netView(instances);
+  const policyManaged = new Set<string>();
   const atomsOf = (group: string) => {
     let m = groupAtoms.get(group);
     if (!m) groupAtoms.set(group, (m = { ingress: new Set(), egress: new Set() }));
@@ -55,7 +71,9 @@ export function standaloneView(instances: StateInstance[]): (i: StateInstance) =
   for (const i of instances) {
     const a = i.attributes;
     const inline = S3_INLINE[i.type];
-    if (inline) {
+    const owner = POLICY_OWNERS[i.type];
+    if (owner) policyManaged.add(`${owner[0]}:${owner[1](a)}`);
+    else if (inline) {
       const bucket = s(a.bucket) || s(a.id);
       if (!bucketInline.has(bucket)) bucketInline.set(bucket, new Set());
       bucketInline.get(bucket)!.add(inline);
@@ -83,6 +101,7 @@ export function standaloneView(instances: StateInstance[]): (i: StateInstance) =
     }
   }
   return (i) => {
+    if (policyManaged.has(parentKey(i))) return Object.fromEntries(Object.entries(i.attributes).filter(([k]) => k !== 'policy'));
     if (i.type === 'aws_s3_bucket') {
       const skip = bucketInline.get(s(i.attributes.bucket) || s(i.attributes.id));
       if (!skip) return i.attributes;

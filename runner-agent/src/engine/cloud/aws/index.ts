@@ -19,6 +19,11 @@ import { EC2NET_IGNORED, EC2NET_READERS, EC2NET_RULES } from './ec2net/index.ts'
 import { S3MORE_IGNORED, S3MORE_READERS, S3MORE_RULES } from './s3more/index.ts';
 import { EFS_IGNORED, EFS_READERS, EFS_RULES } from './efs/index.ts';
 import { FLEET_IGNORED, FLEET_READERS, FLEET_RULES } from './fleet/index.ts';
+import { IAMEXTRA_IGNORED, IAMEXTRA_READERS, IAMEXTRA_RULES } from './iamextra/index.ts';
+import { MONITORING_IGNORED, MONITORING_READERS, MONITORING_RULES } from './monitoring/index.ts';
+import { DEVTOOLS_IGNORED, DEVTOOLS_READERS, DEVTOOLS_RULES } from './devtools/index.ts';
+import { RDSEXTRA_IGNORED, RDSEXTRA_READERS, RDSEXTRA_RULES } from './rdsextra/index.ts';
+import { SECRETS_IGNORED, SECRETS_READERS, SECRETS_RULES } from './secrets/index.ts';
 import type { TypeReader } from './reader.ts';
 import { AWS_SHARED_RULES } from './rules.ts';
 import { S3_IGNORED, S3_READERS, S3_RULES } from './s3/index.ts';
@@ -42,6 +47,11 @@ export const AWS_READERS: Record<string, TypeReader> = {
   ...DNS_READERS,
   ...KMS_READERS,
   ...LOGS_READERS,
+  ...SECRETS_READERS,
+  ...RDSEXTRA_READERS,
+  ...DEVTOOLS_READERS,
+  ...MONITORING_READERS,
+  ...IAMEXTRA_READERS,
   ...APIGATEWAYV2_READERS,
   ...EVENTS_READERS,
 };
@@ -60,6 +70,11 @@ export const AWS_IGNORED: Record<string, string[]> = {
   ...DNS_IGNORED,
   ...KMS_IGNORED,
   ...LOGS_IGNORED,
+  ...SECRETS_IGNORED,
+  ...RDSEXTRA_IGNORED,
+  ...DEVTOOLS_IGNORED,
+  ...MONITORING_IGNORED,
+  ...IAMEXTRA_IGNORED,
   ...FLEET_IGNORED,
   ...EFS_IGNORED,
   ...S3MORE_IGNORED,
@@ -92,6 +107,11 @@ export const AWS_RULES: SeverityRule[] = [
   ...S3MORE_RULES,
   ...EFS_RULES,
   ...FLEET_RULES,
+  ...IAMEXTRA_RULES,
+  ...MONITORING_RULES,
+  ...DEVTOOLS_RULES,
+  ...RDSEXTRA_RULES,
+  ...SECRETS_RULES,
   ...AWS_SHARED_RULES,
 ];
 

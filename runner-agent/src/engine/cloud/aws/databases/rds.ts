@@ -92,7 +92,7 @@ export const dbSubnetGroupReader: TypeReader = {
       }] };
     }),
     answer<{ ResourceName: string }>('rds', ListTagsForResource$, (input, world) => {
-      const a = [...attrsOf(world, 'aws_db_subnet_group'), ...attrsOf(world, 'aws_db_instance')].find((x) => str(x.arn) === input.ResourceName);
+      const a = [...attrsOf(world, 'aws_db_subnet_group'), ...attrsOf(world, 'aws_db_instance'), ...attrsOf(world, 'aws_db_parameter_group')].find((x) => str(x.arn) === input.ResourceName);
       return { TagList: a ? tagList(stateTags(a)) : [] };
     }),
   ],

@@ -2,7 +2,7 @@
 // no batch Get: attachments share one ListAttachedRolePolicies per role (not one per
 // attachment); the others cost one Get each, at most PER_RESOURCE_CONCURRENCY at once.
 import {
-  GetGroup$, GetGroupCommand, GetInstanceProfile$, GetInstanceProfileCommand, GetUser$, GetUserCommand, ListAttachedRolePoliciesCommand,
+  GetGroupCommand, GetInstanceProfile$, GetInstanceProfileCommand, GetUser$, GetUserCommand, ListAttachedRolePoliciesCommand,
   type GetGroupCommandOutput, type GetInstanceProfileCommandOutput, type GetUserCommandOutput, type ListAttachedRolePoliciesCommandOutput,
 } from '@aws-sdk/client-iam';
 import { mapLimit } from '../../../limit.ts';
@@ -11,6 +11,7 @@ import { errorName, PER_RESOURCE_CONCURRENCY, type AwsContext } from '../context
 import { listAttachedRolePolicies } from './roles.answers.ts';
 import { answer, once, str, type TypeReader } from '../reader.ts';
 import { attrsOf, date, FakeError, opt, stateTags, tagList } from '../replay/kit.ts';
+import { getGroupAnswer } from '../iamextra/groups.ts';
 
 /** An IAM read; NoSuchEntity gives undefined. */
 async function get<O>(ctx: AwsContext, command: unknown, what: string): Promise<O | undefined> {
@@ -91,14 +92,8 @@ export const userReader: TypeReader = {
 
 export const groupReader: TypeReader = {
   spec: {},
-  answers: [answer<{ GroupName: string }>('iam', GetGroup$, (input, world) => {
-    const a = attrsOf(world, 'aws_iam_group').find((x) => str(x.name || x.id) === input.GroupName);
-    if (!a) throw noSuch(`group with name ${input.GroupName}`);
-    return {
-      Group: { GroupName: input.GroupName, Arn: opt(a.arn) ?? `arn:aws:iam::123456789012:group/${input.GroupName}`, Path: opt(a.path) ?? '/', GroupId: opt(a.unique_id) ?? 'AGPAREPLAY', CreateDate: created(a) },
-      Users: [], IsTruncated: false,
-    };
-  })],
+  // One GetGroup answer for every reader that calls it (memberships read its users).
+  answers: [getGroupAnswer],
   read: (items, ctx) => mapLimit(items, PER_RESOURCE_CONCURRENCY, async ({ instance }) => {
     const name = str(instance.attributes.name || instance.attributes.id);
     // MaxItems 1: the group's own fields are all that is compared, not its member list.

@@ -7,6 +7,7 @@ import { isObject, tagMap } from '../../../values.ts';
 import { PER_RESOURCE_CONCURRENCY } from '../context.ts';
 import { answer, str, unlessAbsent, type FakeWorld, type TypeReader } from '../reader.ts';
 import { attrsOf, FakeError, opt, stateTags, tagList } from '../replay/kit.ts';
+import { policyQueue, policyTopic } from './fake.ts';
 
 const n = (v: string | undefined) => (v === undefined || v === '' ? undefined : Number(v));
 const b = (v: string | undefined) => (v === undefined ? undefined : v === 'true');
@@ -17,15 +18,17 @@ const wire = (m: Record<string, unknown>) => Object.fromEntries(Object.entries(m
 
 const queueName = (url: string) => url.split('/').pop() ?? url;
 function fakeQueue(world: FakeWorld, url: string): Record<string, unknown> {
-  const a = attrsOf(world, 'aws_sqs_queue').find((x) => str(x.id || x.url) === url || str(x.name) === queueName(url));
+  const q = attrsOf(world, 'aws_sqs_queue').find((x) => str(x.id || x.url) === url || str(x.name) === queueName(url));
+  // A queue policy resource manages the policy: its text is what the queue holds.
+  const p = policyQueue(world, url);
+  const a = q && p ? { ...q, policy: p.policy } : q ?? p;
   if (!a) throw new FakeError('QueueDoesNotExist', 'The specified queue does not exist.', 400, 'AWS.SimpleQueueService.NonExistentQueue');
   return a;
 }
 const QUEUE_GONE = ['QueueDoesNotExist', 'AWS.SimpleQueueService.NonExistentQueue'];
 
-export const sqsQueueReader: TypeReader = {
-  spec: { policies: ['policy', 'redrive_policy', 'redrive_allow_policy'] },
-  answers: [
+/** The fake's SQS answers, shared with aws_sqs_queue_policy (messaging/). */
+export const queueAnswers = [
     answer<{ QueueUrl: string }>('sqs', GetQueueAttributes$, (input, world) => {
       const a = fakeQueue(world, input.QueueUrl);
       return { Attributes: wire({
@@ -40,7 +43,11 @@ export const sqsQueueReader: TypeReader = {
       const tags = stateTags(fakeQueue(world, input.QueueUrl));
       return { Tags: isObject(tags) && Object.keys(tags).length ? Object.fromEntries(Object.entries(tags).map(([k, v]) => [k, String(v)])) : undefined };
     }),
-  ],
+];
+
+export const sqsQueueReader: TypeReader = {
+  spec: { policies: ['policy', 'redrive_policy', 'redrive_allow_policy'] },
+  answers: queueAnswers,
   read: (items, ctx) => mapLimit(items, PER_RESOURCE_CONCURRENCY, async ({ instance, region }) => {
     const url = str(instance.attributes.id || instance.attributes.url);
     const sqs = ctx.sqs(region);
@@ -62,14 +69,15 @@ export const sqsQueueReader: TypeReader = {
 // ---- SNS ---------------------------------------------------------------------------------
 
 function fakeTopic(world: FakeWorld, arn: string): Record<string, unknown> {
-  const a = attrsOf(world, 'aws_sns_topic').find((x) => str(x.arn || x.id) === arn);
+  const t = attrsOf(world, 'aws_sns_topic').find((x) => str(x.arn || x.id) === arn);
+  const p = policyTopic(world, arn);
+  const a = t && p ? { ...t, policy: p.policy } : t ?? p;
   if (!a) throw new FakeError('NotFound', 'Topic does not exist', 404);
   return a;
 }
 
-export const snsTopicReader: TypeReader = {
-  spec: { policies: ['policy', 'delivery_policy'] },
-  answers: [
+/** The fake's SNS topic answers, shared with aws_sns_topic_policy (messaging/). */
+export const topicAnswers = [
     answer<{ TopicArn: string }>('sns', GetTopicAttributes$, (input, world) => {
       const a = fakeTopic(world, input.TopicArn);
       return { Attributes: wire({
@@ -79,7 +87,11 @@ export const snsTopicReader: TypeReader = {
       }) };
     }),
     answer<{ ResourceArn: string }>('sns', ListTopicTags$, (input, world) => ({ Tags: tagList(stateTags(fakeTopic(world, input.ResourceArn))) })),
-  ],
+];
+
+export const snsTopicReader: TypeReader = {
+  spec: { policies: ['policy', 'delivery_policy'] },
+  answers: topicAnswers,
   read: (items, ctx) => mapLimit(items, PER_RESOURCE_CONCURRENCY, async ({ instance, region }) => {
     const arn = str(instance.attributes.arn || instance.attributes.id);
     const sns = ctx.sns(region);
