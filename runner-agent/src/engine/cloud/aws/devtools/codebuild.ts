@@ -6,7 +6,7 @@ import { chunk } from '../../../limit.ts';
 import type { LiveAttributes } from '../../../types.ts';
 import { isObject, tagMap } from '../../../values.ts';
 import { answer, byRegion, str, type TypeReader } from '../reader.ts';
-import { blockAs, orDefault } from '../readkit/defaults.ts';
+import { blockAs, orDefault } from '../provider-defaults.ts';
 import { attrsOf, block, bool, list, num, opt, stateTags, tagList } from '../replay/kit.ts';
 
 const NAMES_PER_CALL = 100;

@@ -11,7 +11,7 @@ import type { LiveAttributes } from '../../../types.ts';
 import { isObject, tagMap } from '../../../values.ts';
 import { PER_RESOURCE_CONCURRENCY, type AwsContext } from '../context.ts';
 import { answer, byRegion, str, unlessAbsent, type ReadItem, type TypeReader } from '../reader.ts';
-import { blockAs } from '../readkit/defaults.ts';
+import { blockAs } from '../provider-defaults.ts';
 import { attrsOf, block, bool, FakeError, list, opt, stateTags, tagList } from '../replay/kit.ts';
 
 const PER_CALL = 100;

@@ -1,7 +1,7 @@
 // The IAM extras' ignore list and severity rules (data only: rules.ts and ignore.ts import this
 // file, not the readers, so the shared tables stay free of provider code).
 import type { SeverityRule } from '../../../rules.ts';
-import { gainsEntry } from '../rulekit/list-rules.ts';
+import { gainsEntry } from '../list-rules.ts';
 
 export const IAMEXTRA_IGNORED: Record<string, string[]> = {
   // Write-only or computed: the API never returns a password, its encryption or the key used.

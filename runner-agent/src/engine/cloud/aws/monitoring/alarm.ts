@@ -11,7 +11,7 @@ import type { LiveAttributes } from '../../../types.ts';
 import { isObject, tagMap } from '../../../values.ts';
 import { PER_RESOURCE_CONCURRENCY } from '../context.ts';
 import { answer, byRegion, str, unlessAbsent, type TypeReader } from '../reader.ts';
-import { orDefault, withoutDefaults } from '../readkit/defaults.ts';
+import { orDefault, withoutDefaults } from '../provider-defaults.ts';
 import { attrsOf, block, bool, list, num, opt, stateTags, tagList } from '../replay/kit.ts';
 
 const NAMES_PER_CALL = 100;

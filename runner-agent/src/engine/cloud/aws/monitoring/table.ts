@@ -1,6 +1,6 @@
 // CloudWatch alarms' ignore list and severity rules (data only; see iamextra/table.ts).
 import type { SeverityRule } from '../../../rules.ts';
-import { losesEntry } from '../rulekit/list-rules.ts';
+import { losesEntry } from '../list-rules.ts';
 
 export const MONITORING_IGNORED: Record<string, string[]> = {};
 

@@ -1,7 +1,7 @@
 // Defaults the API leaves out, written the way the state holds them. A provider writes 0 or false
 // for an unset number or flag, but older states (and some resources) hold null: compared with
 // the provider's default, that null would be a drift nobody made.
-import { isEmpty, isObject } from '../../../values.ts';
+import { isEmpty, isObject } from '../../values.ts';
 
 /** The live value; when the API left it out, the provider's default, or the state's own empty value (null). */
 export const orDefault = <T>(live: T | undefined, state: unknown, dflt: T): T | null | undefined =>

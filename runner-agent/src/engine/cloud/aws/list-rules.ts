@@ -1,7 +1,7 @@
 // Rule predicates over scalar lists (client ids, thumbprints, alarm actions, version stages),
 // shared by the family rule tables: "an entry was added" and "an entry was removed".
-import type { DiffEntry } from '../../../types.ts';
-import { scalarKey } from '../../../values.ts';
+import type { DiffEntry } from '../../types.ts';
+import { scalarKey } from '../../values.ts';
 
 const entries = (v: unknown): Set<string> => new Set((Array.isArray(v) ? v : v === null || v === undefined || v === '' ? [] : [v]).map(scalarKey).filter(Boolean));
 
