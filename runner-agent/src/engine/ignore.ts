@@ -25,6 +25,7 @@ import { PLATFORM_IGNORED } from './cloud/google/platform/index.ts';
 import { GCP_DATA_IGNORED } from './cloud/google/data/ignore.ts';
 import { MORE_IGNORED } from './cloud/google/more/index.ts';
 import { COMPUTE_IGNORED } from './cloud/google/compute/ignored.ts';
+import { SECURITY_IGNORED } from './cloud/google/security/ignored.ts';
 
 /** Attribute patterns per resource type; `*` applies to every type. */
 export const IGNORED_ATTRIBUTES: Record<string, string[]> = {
@@ -93,6 +94,7 @@ export const IGNORED_ATTRIBUTES: Record<string, string[]> = {
   ...PLATFORM_IGNORED,
   ...GCP_DATA_IGNORED,
   ...MORE_IGNORED,
+  ...SECURITY_IGNORED,
   ...AZURE_RESOURCES_IGNORED,
 };
 

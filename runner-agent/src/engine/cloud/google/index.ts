@@ -8,6 +8,7 @@ import { COMPUTE_READERS } from './compute/index.ts';
 import { PLATFORM_READERS } from './platform/index.ts';
 import { GCP_DATA_READERS } from './data/index.ts';
 import { MORE_READERS } from './more/index.ts';
+import { SECURITY_READERS } from './security/index.ts';
 import { googleIdScope } from './scope.ts';
 
 /** google-beta resources carry the same google_* types: one reader serves both providers. */
@@ -16,6 +17,7 @@ export const GOOGLE_READERS: Record<string, RestReader> = {
   ...PLATFORM_READERS,
   ...GCP_DATA_READERS,
   ...MORE_READERS,
+  ...SECURITY_READERS,
 };
 
 export const GOOGLE: RestCloud = { readers: GOOGLE_READERS, idScope: googleIdScope };

@@ -5,10 +5,12 @@ import { PLATFORM_RULES } from './platform/rules.ts';
 import { GCP_DATA_RULES } from './data/rules.ts';
 import { COMPUTE_RULES } from './compute/rules.ts';
 import { MORE_RULES } from './more/rules.ts';
+import { SECURITY_RULES } from './security/rules.ts';
 
 export const GOOGLE_RULES: SeverityRule[] = [
   ...PLATFORM_RULES,
   ...GCP_DATA_RULES,
   ...COMPUTE_RULES,
   ...MORE_RULES,
+  ...SECURITY_RULES,
 ];

@@ -38,10 +38,15 @@ export interface IamTarget {
   resourceOfRequest(req: FakeRequest): string;
   /** The instance types of the family, for the fake: member, binding, policy. */
   types: { member: string; binding: string; policy?: string };
+  /** A policy the API does not answer as one (a BigQuery dataset's access list): read it and map it. */
+  fetch?(api: RestApi, resource: string): Promise<Policy | null>;
+  /** The fake's answer for such a policy (default: the policy itself). */
+  answer?(policy: Policy, req: FakeRequest, world: FakeWorld): unknown;
 }
 
 export function readPolicy(api: RestApi, t: IamTarget, resource: string): Promise<Policy | null> {
   const path = t.policyPath(resource);
+  if (t.fetch) return api.once(`gcp-iam:${t.service}${path}`, () => t.fetch!(api, resource));
   return api.once(`gcp-iam:${t.service}${path}`, () => (t.method === 'POST'
     ? api.post<Policy>(t.service, path, { options: { requestedPolicyVersion: 3 } }, `getIamPolicy ${resource}`)
     : api.get<Policy>(t.service, path, `getIamPolicy ${resource}`)));
@@ -132,7 +137,10 @@ export function withoutSiblingMembers(policy: Policy, world: FakeWorld | undefin
 export function iamReader(t: IamTarget, view: (policy: Policy, a: Record<string, any>) => LiveAttributes | null, withRoute: boolean): RestReader {
   const fake: FakeRoute[] = withRoute ? [{
     method: t.method, service: t.service, path: t.route,
-    answer: (req: FakeRequest, world: FakeWorld) => fakePolicy(world, t, t.resourceOfRequest(req)),
+    answer: (req: FakeRequest, world: FakeWorld) => {
+      const policy = fakePolicy(world, t, t.resourceOfRequest(req));
+      return policy && t.answer ? t.answer(policy, req, world) : policy;
+    },
   }] : [];
   return {
     spec: {},
