@@ -46,6 +46,8 @@ t.test('a live change of each compared attribute is a drift at its path, with it
       'google_data_catalog_policy_tag_iam_binding.pii_readers', 'members', 'gcp-identity-iam-public', 'critical'],
     ['dataset policy gains allAuthenticatedUsers', swap('google_bigquery_dataset_iam_policy.scratch', { policy_data: JSON.stringify({ bindings: [{ members: ['group:analysts@acme.example', 'allAuthenticatedUsers'], role: 'roles/bigquery.dataEditor' }, { members: ['projectOwners'], role: 'roles/bigquery.dataOwner' }] }) }),
       'google_bigquery_dataset_iam_policy.scratch', 'policy_data', 'gcp-identity-iam-public', 'critical'],
+    ['dataset binding gains allUsers', swap('google_bigquery_dataset_iam_binding.viewers', { members: ['group:analysts@acme.example', 'allUsers'] }),
+      'google_bigquery_dataset_iam_binding.viewers', 'members', 'gcp-identity-iam-public', 'critical'],
     ['dataset policy loses a grant', swap('google_bigquery_dataset_iam_policy.scratch', { policy_data: JSON.stringify({ bindings: [{ members: ['projectOwners'], role: 'roles/bigquery.dataOwner' }] }) }),
       'google_bigquery_dataset_iam_policy.scratch', 'policy_data', 'gcp-identity-iam-changed', 'high'],
     ['provider condition removed', swap(OIDC, { attribute_condition: '' }), OIDC, 'attribute_condition', 'gcp-wif-trust-widened', 'critical'],
@@ -79,8 +81,10 @@ t.test('a live change of each compared attribute is a drift at its path, with it
 
 t.test('each type gone is deleted; the private key is never compared', async (t) => {
   for (const i of STATE) {
-    // A dataset's IAM instances answer for its access list: gone with it.
-    const gone = (x: StateInstance) => x.type === i.type || (i.type === 'google_bigquery_dataset' && x.type.startsWith('google_bigquery_dataset_iam'));
+    // A dataset's access list is its IAM: the dataset and its IAM instances go together (the
+    // dataset's own access entries still grant what the binding holds).
+    const dataset = (x: StateInstance) => x.type.startsWith('google_bigquery_dataset');
+    const gone = (x: StateInstance) => x.type === i.type || (dataset(i) && dataset(x));
     const { drifts } = await compareAgainst('google', [i], STATE.filter((x) => x !== i && !gone(x)));
     t.match(drifts, [{ resourceAddress: i.address, changeType: 'deleted' }], `${i.address} gone`);
   }

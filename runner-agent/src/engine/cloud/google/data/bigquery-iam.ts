@@ -8,7 +8,7 @@
 import type { RestApi } from '../../rest/api.ts';
 import type { FakeWorld, RestReader } from '../../rest/reader.ts';
 import { ownProject, type GJson } from '../kit.ts';
-import { fakePolicy, iamFamily, type Binding, type IamTarget, type Policy } from '../platform/iam.ts';
+import { iamFamily, type Binding, type IamTarget, type Policy } from '../platform/iam.ts';
 
 type A = Record<string, any>;
 const LEGACY: Record<string, string> = { OWNER: 'roles/bigquery.dataOwner', WRITER: 'roles/bigquery.dataEditor', READER: 'roles/bigquery.dataViewer' };
@@ -83,16 +83,18 @@ export const DATASET_IAM: IamTarget = {
   },
 };
 
-/** A state-shaped access entry (the dataset reader's) as role and member, for matching grants. */
+/** A state-shaped access entry (the dataset reader's) as its IAM role, and role + member, for matching grants. */
+const roleOf = (x: A) => (x.role ? LEGACY[x.role] ?? x.role : '');
 const grantOf = (x: A): string | undefined => {
   const m = accessMember({ groupByEmail: x.group_by_email, domain: x.domain, specialGroup: x.special_group, iamMember: x.iam_member, userByEmail: x.user_by_email });
-  return m && x.role ? `${LEGACY[x.role] ?? x.role}\n${m.toLowerCase()}` : undefined;
+  return m && x.role ? `${roleOf(x)}\n${m.toLowerCase()}` : undefined;
 };
 
 /**
- * The dataset reader, leaving out of the live access list the grants the scan's dataset IAM
- * instances make and the dataset's own state does not hold: their own readers answer for them
- * (the provider's `access` is computed: it takes in whatever they grant).
+ * The dataset reader, with the access entries the scan's dataset IAM instances manage compared by
+ * those instances, not by the dataset (the provider's `access` is computed: it takes in whatever
+ * they grant): a role a binding (or every role a policy) holds compares as the dataset's state has
+ * it, and a grant a member instance makes that the dataset's state lacks is left out.
  */
 export function withoutIamGrants(reader: RestReader): RestReader {
   return {
@@ -101,11 +103,17 @@ export function withoutIamGrants(reader: RestReader): RestReader {
       const live = await reader.read(items, api, world);
       return live.map((l, k) => {
         const resource = datasetOf(items[k].instance.attributes, items[k].scope.account);
-        const granted = l && world && resource ? fakePolicy(world, DATASET_IAM, resource) : undefined;
-        if (!l || !granted || !Array.isArray(l.access)) return l;
-        const iam = new Set((granted.bindings ?? []).flatMap((b) => b.members.map((m) => `${b.role}\n${m.toLowerCase()}`)));
-        const own = new Set(((items[k].instance.attributes.access ?? []) as A[]).map(grantOf));
-        return { ...l, access: (l.access as A[]).filter((x) => { const g = grantOf(x); return !g || own.has(g) || !iam.has(g); }) };
+        if (!l || !world || !resource || !Array.isArray(l.access)) return l;
+        const mine = (type: string) => world.of(type).filter((i) => datasetOf(i.attributes, items[k].scope.account) === resource);
+        const everyRole = mine(DATASET_IAM.types.policy!).length > 0;
+        const roles = new Set(mine(DATASET_IAM.types.binding).map((i) => String(i.attributes.role)));
+        const members = new Set(mine(DATASET_IAM.types.member).map((i) => `${i.attributes.role}\n${String(i.attributes.member).toLowerCase()}`));
+        if (!everyRole && roles.size === 0 && members.size === 0) return l;
+        const stateAccess = (items[k].instance.attributes.access ?? []) as A[];
+        const own = new Set(stateAccess.map(grantOf));
+        const held = (x: A) => everyRole || roles.has(roleOf(x));
+        const kept = (l.access as A[]).filter((x) => { const g = grantOf(x); return !held(x) && !(g && members.has(g) && !own.has(g)); });
+        return { ...l, access: [...kept, ...stateAccess.filter(held)] };
       });
     },
   };
