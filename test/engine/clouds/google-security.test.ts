@@ -74,6 +74,12 @@ t.test('a live change of each compared attribute is a drift at its path, with it
     t.match(drifts[0], { changeType: 'changed', ruleId, severity }, what);
     t.same(drifts[0]?.diff.map((d) => d.attribute), attribute.split(','), `${what}: at ${attribute}`);
   }
+  // A key created out of band on the account (no key resource of the scan holds it): on the account, critical;
+  // a disabled one is no access.
+  const created = (attrs: Record<string, unknown>) => [...STATE, changed(at(KEY), { name: `${at(KEY).attributes.id}`.replace(/keys\/.*$/, 'keys/ffff0000'), id: 'x', ...attrs })];
+  const made = await compareAgainst('google', STATE, created({}));
+  t.match(made.drifts, [{ resourceAddress: 'google_service_account.ci_deployer', ruleId: 'gcp-sa-key-created', severity: 'critical', diff: [{ attribute: 'unmanaged_keys', before: [] }] }]);
+  t.same((await compareAgainst('google', STATE, created({ disabled: true }))).drifts, [], 'a disabled extra key is not reported');
   // A key the state records disabled, live enabled again: re-enabled.
   const reenabled = await compareAgainst('google', swap(KEY, { disabled: true }), STATE);
   t.match(reenabled.drifts, [{ resourceAddress: KEY, ruleId: 'gcp-sa-key-enabled', severity: 'critical' }]);

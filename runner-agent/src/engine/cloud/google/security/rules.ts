@@ -15,6 +15,13 @@ export const SECURITY_RULES: SeverityRule[] = [
   { id: 'gcp-sa-key-enabled', severity: 'critical', description: 'Service account key re-enabled',
     rationale: 'A key the code holds disabled signs in as the service account again, from wherever a copy of it is.',
     types: ['google_service_account_key'], attributes: ['disabled'], becomes: [false] },
+  { id: 'gcp-sa-key-created', severity: 'critical', description: 'Service account key created outside the code',
+    rationale: 'A user-managed key the code does not hold signs in as the service account from wherever it was downloaded to.',
+    types: ['google_service_account'], changeTypes: ['changed'],
+    test: {
+      describe: 'unmanaged_keys (enabled user-managed keys no key resource of the scan manages) gains a key',
+      fn: (d) => d.attribute === 'unmanaged_keys' && (Array.isArray(d.after) ? d.after : []).some((k) => !(Array.isArray(d.before) ? d.before : []).includes(k)),
+    } },
   { id: 'gcp-identity-iam-public', severity: 'critical', description: 'Service account, BigQuery dataset or policy tag IAM grants allUsers or allAuthenticatedUsers',
     rationale: 'Anyone on the internet (or any Google account) can now act as the service account, read the dataset or the tagged columns, as the role allows.',
     types: IAM_TYPES, changeTypes: ['changed'],
