@@ -99,7 +99,7 @@ export function compareOne(
   // The live side loses what the state view left out: policies a role's own resources manage.
   const managed = (state as { [MANAGED_POLICIES]?: ManagedPolicies })[MANAGED_POLICIES];
   const seen = managed ? withoutManaged(live, managed) : live;
-  const found = compareAttributes(instance.type, instance.address, hashSensitive(state, sensitive), hashSensitive(seen, sensitive), spec, ignore);
+  const found = compareAttributes(instance.type, instance.address, hashSensitive(state, sensitive, spec), hashSensitive(seen, sensitive, spec), spec, ignore);
   stats.ignoredDiffs += found.ignored;
   if (found.diff.length === 0) return undefined;
   const diff = redactDiff(found.diff, sensitive);

@@ -4,7 +4,7 @@
 // such as tags are compared key by key over both sides, so a tag added out of band shows up.
 import type { IgnoreRules } from './ignore.ts';
 import type { DiffEntry } from './types.ts';
-import { canonical, canonicalText, isEmpty, isObject, normalizePolicy, scalarKey, scalarSet } from './values.ts';
+import { blank, canonical, canonicalText, isEmpty, isObject, normalizePolicy, sameJsonText, scalarKey, scalarSet, unsetOrFalse } from './values.ts';
 
 /** How the attributes of one resource type compare, beyond the generic rules. */
 export interface CompareSpec {
@@ -34,7 +34,7 @@ const pathMatches = (pattern: string, p: string) => {
 };
 
 /** Element keys of a set of objects: each element may stand for several atoms (e.g. one rule per CIDR). */
-function setKeys(list: unknown, keyOf: NonNullable<CompareSpec['sets']>[string], owner: Record<string, unknown>, attribute: string): string[] {
+export function setKeys(list: unknown, keyOf: NonNullable<CompareSpec['sets']>[string], owner: Record<string, unknown>, attribute: string): string[] {
   // Empty elements are placeholders, not members: the provider writes inline_policy as
   // [{"name":"","policy":""}] for a role without inline policies.
   const arr = (Array.isArray(list) ? list : []).filter((e) => !isEmpty(e));
@@ -94,7 +94,7 @@ export function compareAttributes(
       if (setKeys(a, setKey, owner, p).join('\n') !== setKeys(b, setKey, owner, p).join('\n')) emit(p, a, b);
       return;
     }
-    if (isEmpty(a) && isEmpty(b)) return;
+    if (blank(a) && blank(b)) return;
     if (isObject(a) && isObject(b)) {
       // A map (tags, and the like): keys from both sides.
       for (const k of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) walk(`${p}.${k}`, a[k], b[k], owner);
@@ -124,7 +124,7 @@ export function compareAttributes(
       if (canonicalText(a) !== canonicalText(b) && !(isEmpty(a) && isEmpty(b))) emit(p, a, b);
       return;
     }
-    if (scalarKey(a) !== scalarKey(b)) emit(p, a, b);
+    if (!sameScalar(a, b)) emit(p, a, b);
   };
 
   const view = spec.implied ? { ...spec.implied(state), ...state } : state;
@@ -138,9 +138,12 @@ export function compareAttributes(
     if (spec.policies?.some((pat) => pathMatches(pat, p))) return canonicalText(normalizePolicy(a)) === canonicalText(normalizePolicy(b));
     const setKey = listsOrEmpty(a, b) ? spec.sets?.[p] : undefined;
     if (setKey) return setKeys(a, setKey, owner, p).join('\n') === setKeys(b, setKey, owner, p).join('\n');
-    if (isEmpty(a) && isEmpty(b)) return true;
+    if (blank(a) && blank(b)) return true;
     if (Array.isArray(a) && Array.isArray(b) && !a.some(isObject) && !b.some(isObject)) return scalarSet(a).join('\n') === scalarSet(b).join('\n');
-    if (typeof a !== 'object' && typeof b !== 'object') return scalarKey(a) === scalarKey(b);
+    if ((typeof a !== 'object' || a === null) && (typeof b !== 'object' || b === null)) return sameScalar(a, b);
     return canonicalText(a) === canonicalText(b);
   }
 }
+
+/** Scalars as the providers mean them: 22 == "22", an unset boolean == false, JSON texts by their meaning. */
+const sameScalar = (a: unknown, b: unknown) => scalarKey(a) === scalarKey(b) || unsetOrFalse(a, b) || sameJsonText(a, b);

@@ -79,7 +79,8 @@ export function mapResourceDrift(plan: unknown, ignore: IgnoreRules): { drifts: 
       changeType = 'changed';
       // Google's labels compare as the API has them (effective_labels), as on the API path.
       const after = stateView(isObject(change.after) ? change.after : {});
-      const r = compareAttributes(type, address, hashSensitive(stateView(before), sensitive), hashSensitive(after, sensitive), (AWS_READERS[type] ?? AZURE_READERS[type] ?? GOOGLE_READERS[type])?.spec ?? {}, ignore);
+      const spec = (AWS_READERS[type] ?? AZURE_READERS[type] ?? GOOGLE_READERS[type])?.spec ?? {};
+      const r = compareAttributes(type, address, hashSensitive(stateView(before), sensitive, spec), hashSensitive(after, sensitive, spec), spec, ignore);
       ignored += r.ignored;
       diff = redactDiff(r.diff, sensitive);
       if (diff.length === 0) continue; // only noise changed

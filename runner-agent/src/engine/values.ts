@@ -39,6 +39,39 @@ export function canonical(v: unknown): unknown {
 
 export const canonicalText = (v: unknown): string => JSON.stringify(canonical(v)) ?? 'null';
 
+/**
+ * The value a JSON-text attribute means (a BigQuery schema, an IAM or bucket policy, a Cloud Run
+ * annotation holding JSON), with keys sorted: two texts that differ only in whitespace or key order
+ * mean the same. Undefined for a string that is not a JSON object or array.
+ */
+export function jsonText(v: unknown): unknown {
+  if (typeof v !== 'string') return undefined;
+  const t = v.trim();
+  if (!(t.startsWith('{') && t.endsWith('}')) && !(t.startsWith('[') && t.endsWith(']'))) return undefined;
+  try { return canonical(JSON.parse(t)); } catch { return undefined; }
+}
+
+/** Two JSON texts meaning the same value. */
+export const sameJsonText = (a: unknown, b: unknown): boolean => {
+  const x = jsonText(a);
+  return x !== undefined && canonicalText(x) === canonicalText(jsonText(b) ?? null) && jsonText(b) !== undefined;
+};
+
+/**
+ * An unset boolean and `false`: states written by older providers (or for a block the API left out)
+ * hold null where the API's omitted default is false; the provider reads both as false.
+ */
+export const unsetOrFalse = (a: unknown, b: unknown): boolean =>
+  (a === false && (b === null || b === undefined)) || (b === false && (a === null || a === undefined));
+
+/** Empty, or false, at every depth: a block the API left out and the provider wrote with its defaults off (`[{auto_repair = false}]`). */
+export function blank(v: unknown): boolean {
+  if (v === false || isEmpty(v)) return true;
+  if (Array.isArray(v)) return v.every(blank);
+  if (isObject(v)) return Object.values(v).every(blank);
+  return false;
+}
+
 /** Sorted unique scalar keys of a list, for lists whose order carries no meaning (sets). */
 export function scalarSet(v: unknown): string[] {
   const arr = Array.isArray(v) ? v : isEmpty(v) ? [] : [v];

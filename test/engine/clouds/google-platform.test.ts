@@ -39,10 +39,10 @@ t.test('a live change of each compared attribute is a drift at its path, with it
     ['bucket policy gains allAuthenticatedUsers', swap(byName('google_storage_bucket_iam_policy', 'site'), { policy_data: JSON.stringify({ bindings: [...JSON.parse(POLICY).bindings, { members: ['allAuthenticatedUsers'], role: 'roles/storage.objectViewer' }] }) }), 'policy_data', 'gcp-bucket-iam-public', 'critical'],
     ['bucket policy loses a member', swap(byName('google_storage_bucket_iam_policy', 'site'), { policy_data: JSON.stringify({ bindings: [JSON.parse(POLICY).bindings[0]] }) }), 'policy_data', 'gcp-iam-changed', 'high'],
     ['public bucket member loses its condition', swap(byName('google_storage_bucket_iam_member', 'public'), { condition: [] }), 'condition', 'gcp-bucket-iam-public', 'critical'],
-    ['GKE authorized networks removed', swap(c, { master_authorized_networks_config: [] }), 'master_authorized_networks_config', 'gcp-gke-api-server-opened', 'high'],
-    ['GKE authorized networks gain 0.0.0.0/0', deepSwap(c, 'master_authorized_networks_config', { cidr_blocks: [{ cidr_block: '0.0.0.0/0', display_name: 'all' }] }), 'master_authorized_networks_config.0.cidr_blocks', 'gcp-gke-api-server-opened', 'high'],
-    ['GKE Google Cloud IPs let in', deepSwap(c, 'master_authorized_networks_config', { gcp_public_cidrs_access_enabled: true }), 'master_authorized_networks_config.0.gcp_public_cidrs_access_enabled', 'gcp-gke-api-server-opened', 'high'],
-    ['GKE private endpoint off', deepSwap(c, 'private_cluster_config', { enable_private_endpoint: false }), 'private_cluster_config.0.enable_private_endpoint', 'gcp-gke-api-server-opened', 'high'],
+    ['GKE authorized networks removed', swap(c, { master_authorized_networks_config: [] }), 'master_authorized_networks_config', 'gcp-gke-api-server-opened', 'critical'],
+    ['GKE authorized networks gain 0.0.0.0/0', deepSwap(c, 'master_authorized_networks_config', { cidr_blocks: [{ cidr_block: '0.0.0.0/0', display_name: 'all' }] }), 'master_authorized_networks_config.0.cidr_blocks', 'gcp-gke-api-server-opened', 'critical'],
+    ['GKE Google Cloud IPs let in', deepSwap(c, 'master_authorized_networks_config', { gcp_public_cidrs_access_enabled: true }), 'master_authorized_networks_config.0.gcp_public_cidrs_access_enabled', 'gcp-gke-api-server-opened', 'critical'],
+    ['GKE private endpoint off', deepSwap(c, 'private_cluster_config', { enable_private_endpoint: false }), 'private_cluster_config.0.enable_private_endpoint', 'gcp-gke-api-server-opened', 'critical'],
     ['GKE private nodes off', deepSwap(c, 'private_cluster_config', { enable_private_nodes: false }), 'private_cluster_config.0.enable_private_nodes', 'changed', 'medium'],
     ['GKE legacy ABAC on', swap(c, { enable_legacy_abac: true }), 'enable_legacy_abac', 'gcp-gke-legacy-access', 'high'],
     ['GKE alpha on', swap(c, { enable_kubernetes_alpha: true }), 'enable_kubernetes_alpha', 'gcp-gke-legacy-access', 'high'],
@@ -241,7 +241,7 @@ t.test('older provider shapes (google-beta 3.x GKE, no effective labels) compare
   const byId = { ...state[1], attributes: { ...state[1].attributes, cluster: `projects/${P}/locations/europe-west1/clusters/main` } };
   t.same((await compareAgainst('google', [state[0], byId])).drifts, [], 'a pool naming its cluster by id');
   const open = await compareAgainst('google', state, [changed(state[0], { master_authorized_networks_config: [] }), state[1]]);
-  t.match(open.drifts, [{ ruleId: 'gcp-gke-api-server-opened', severity: 'high' }]);
+  t.match(open.drifts, [{ ruleId: 'gcp-gke-api-server-opened', severity: 'critical' }]);
 });
 
 t.test('documented API answers map to the provider attributes', async (t) => {

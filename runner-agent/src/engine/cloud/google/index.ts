@@ -14,6 +14,8 @@ import { MORE_IGNORED, MORE_READERS } from './more/index.ts';
 import { LB_IGNORED, LB_READERS } from './lb/index.ts';
 import { OPS_IGNORED, OPS_READERS } from './ops/index.ts';
 import { EDGE_IGNORED, EDGE_READERS } from './edge/index.ts';
+import { SECURITY_READERS } from './security/index.ts';
+import { SECURITY_IGNORED } from './security/ignored.ts';
 import { googleIdScope } from './scope.ts';
 
 /** google-beta resources carry the same google_* types: one reader serves both providers. */
@@ -25,6 +27,7 @@ export const GOOGLE_READERS: Record<string, RestReader> = {
   ...LB_READERS,
   ...OPS_READERS,
   ...EDGE_READERS,
+  ...SECURITY_READERS,
 };
 
 /** Attribute patterns never reported, per google type. */
@@ -36,6 +39,7 @@ export const GOOGLE_IGNORED: Record<string, string[]> = {
   ...LB_IGNORED,
   ...OPS_IGNORED,
   ...EDGE_IGNORED,
+  ...SECURITY_IGNORED,
 };
 
 export { GOOGLE_RULES } from './rules.ts';

@@ -1,7 +1,7 @@
 // google_bigquery_dataset and google_bigquery_table: bigquery/v2. Both are read one GET each:
 // the API's lists answer summaries only (no access list, no schema), so a list cannot replace them.
 import { googleReader, ownProject, type GJson } from '../kit.ts';
-import { canonicalText } from '../../../values.ts';
+import { canonical, canonicalText, isEmpty } from '../../../values.ts';
 import { int, opt, setOfNonEmpty } from './kit.ts';
 
 const datasetPath = (a: Record<string, any>, project: string) => (a.dataset_id && project ? `/bigquery/v2/projects/${project}/datasets/${a.dataset_id}` : undefined);
@@ -70,18 +70,28 @@ export function normalizeSchema(v: unknown): unknown {
     const out: GJson = {};
     for (const k of Object.keys(f ?? {}).sort()) {
       const x = f[k];
-      if (x === undefined || x === null || x === '' || (Array.isArray(x) && x.length === 0)) continue;
-      out[k] = k === 'fields' ? normalizeSchema(x) : k === 'type' && typeof x === 'string' ? TYPE[x.toUpperCase()] ?? x.toUpperCase() : x;
+      if (isEmpty(x)) continue;
+      // int64 fields (maxLength, precision, scale) the API answers as strings, configurations write as numbers.
+      out[k] = k === 'fields' ? normalizeSchema(x) : k === 'type' && typeof x === 'string' ? TYPE[x.toUpperCase()] ?? x.toUpperCase()
+        : typeof x === 'number' ? String(x) : canonical(x);
     }
     out.mode ??= 'NULLABLE';
     return out;
   });
 }
-/** The state's schema text when it means the live schema (the provider rewrites it freely), else the live schema. */
-function schemaOf(j: GJson, state: unknown): string {
+/** A schema's meaning as text: no schema (null, "", "[]") is no fields. */
+const schemaMeaning = (v: unknown) => canonicalText(normalizeSchema(typeof v === 'string' && v.trim() ? v : '[]'));
+/**
+ * The state's schema text when it means the live schema (the provider rewrites the text freely,
+ * and writes null or "" for a table whose schema the API leaves out), else the live schema.
+ */
+function schemaOf(j: GJson, state: unknown): unknown {
   const live = JSON.stringify(j.schema?.fields ?? []);
-  return canonicalText(normalizeSchema(live)) === canonicalText(normalizeSchema(state ?? '[]')) && typeof state === 'string' ? state : live;
+  return schemaMeaning(live) === schemaMeaning(state) ? state : live;
 }
+
+/** The fake's schema from the state's text: absent when the state holds none (or text that is not JSON). */
+const parsedSchema = (v: unknown) => { try { return typeof v === 'string' && v.trim() ? { fields: JSON.parse(v) } : undefined; } catch { return undefined; } };
 
 const tablePath = (a: Record<string, any>, project: string) => (a.dataset_id && a.table_id && project ? `/bigquery/v2/projects/${project}/datasets/${a.dataset_id}/tables/${a.table_id}` : undefined);
 
@@ -118,7 +128,7 @@ export const bigqueryTableReader = googleReader({
       tableReference: { projectId: project, datasetId: a.dataset_id, tableId: a.table_id },
       friendlyName: a.friendly_name || undefined, description: a.description || undefined, labels: a.effective_labels ?? a.labels ?? undefined,
       type: a.type || 'TABLE', location: a.location, expirationTime: a.expiration_time ? String(a.expiration_time) : undefined,
-      schema: typeof a.schema === 'string' && a.schema ? { fields: JSON.parse(a.schema) } : undefined,
+      schema: parsedSchema(a.schema),
       clustering: a.clustering?.length ? { fields: a.clustering } : undefined,
       timePartitioning: tp && { type: tp.type, field: tp.field || undefined, expirationMs: tp.expiration_ms ? String(tp.expiration_ms) : undefined, requirePartitionFilter: tp.require_partition_filter || undefined },
       rangePartitioning: rp && { field: rp.field, range: { start: String(rp.range?.[0]?.start ?? 0), end: String(rp.range?.[0]?.end ?? 0), interval: String(rp.range?.[0]?.interval ?? 0) } },

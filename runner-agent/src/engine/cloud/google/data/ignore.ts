@@ -15,4 +15,9 @@ export const GCP_DATA_IGNORED: Record<string, string[]> = {
   google_sql_database: ['self_link', 'deletion_policy'],
   google_sql_user: ['password', 'deletion_policy', 'sql_server_user_details'],
   google_artifact_registry_repository: ['create_time', 'update_time', 'terraform_labels', 'effective_labels'],
+  google_bigquery_dataset_iam_member: ['etag'],
+  google_bigquery_dataset_iam_binding: ['etag'],
+  google_bigquery_dataset_iam_policy: ['etag'],
+  google_firestore_index: ['name', 'deletion_policy'],
+  google_storage_notification: ['self_link', 'notification_id'],
 };

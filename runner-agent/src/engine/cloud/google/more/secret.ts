@@ -21,9 +21,15 @@ const listPath = (project: string) => `/v1/projects/${project}/secrets?pageSize=
 const cmeState = (c: GJson | undefined) => opt(c, () => ({ kms_key_name: c!.kmsKeyName ?? '' }));
 const cmeJson = (v: unknown) => (list(v).length ? { kmsKeyName: first(v).kms_key_name } : undefined);
 
-function replicationState(r: GJson | undefined): A[] {
+/**
+ * Provider 4.x writes automatic replication as `automatic = true` (4.x late: beside an empty `auto`),
+ * 5+ as an `auto` block: the live block carries the spelling the state uses.
+ */
+function replicationState(r: GJson | undefined, state: unknown): A[] {
   if (!r) return [];
+  const own = first(state);
   return [{
+    ...('automatic' in own ? { automatic: !!r.automatic } : {}),
     auto: opt(r.automatic, () => ({ customer_managed_encryption: cmeState(r.automatic.customerManagedEncryption) })),
     user_managed: opt(r.userManaged, () => ({
       replicas: (r.userManaged.replicas ?? []).map((x: GJson) => ({ location: x.location, customer_managed_encryption: cmeState(x.customerManagedEncryption) })),
@@ -33,6 +39,7 @@ function replicationState(r: GJson | undefined): A[] {
 
 function replicationJson(v: unknown): GJson | undefined {
   const r = first(v);
+  if (r.automatic === true && !list(r.auto).length) return { automatic: {} };
   if (list(r.auto).length) return { automatic: { customerManagedEncryption: cmeJson(first(r.auto).customer_managed_encryption) } };
   if (list(r.user_managed).length) {
     return { userManaged: { replicas: list(first(r.user_managed).replicas).map((x) => ({ location: x.location, customerManagedEncryption: cmeJson(x.customer_managed_encryption) })) } };
@@ -49,7 +56,7 @@ const base = listedReader({
     name: j.name, secret_id: short(j.name), labels: j.labels ?? {},
     // Provider 5+ keeps the configuration's annotations apart from every one (effective_annotations).
     ...('effective_annotations' in instance.attributes ? { effective_annotations: j.annotations ?? {} } : { annotations: j.annotations ?? {} }),
-    replication: replicationState(j.replication),
+    replication: replicationState(j.replication, instance.attributes.replication),
     rotation: opt(j.rotation, () => ({ next_rotation_time: j.rotation.nextRotationTime ?? '', rotation_period: j.rotation.rotationPeriod ?? '' })),
     topics: (j.topics ?? []).map((t: GJson) => ({ name: t.name })),
     expire_time: j.expireTime ?? '', version_aliases: j.versionAliases ?? {}, version_destroy_ttl: j.versionDestroyTtl ?? '',

@@ -38,10 +38,15 @@ export interface IamTarget {
   resourceOfRequest(req: FakeRequest): string;
   /** The instance types of the family, for the fake: member, binding, policy. */
   types: { member: string; binding: string; policy?: string };
+  /** A policy the API does not answer as one (a BigQuery dataset's access list): read it and map it. */
+  fetch?(api: RestApi, resource: string): Promise<Policy | null>;
+  /** The fake's answer for such a policy (default: the policy itself). */
+  answer?(policy: Policy, req: FakeRequest, world: FakeWorld): unknown;
 }
 
 export function readPolicy(api: RestApi, t: IamTarget, resource: string): Promise<Policy | null> {
   const path = t.policyPath(resource);
+  if (t.fetch) return api.once(`gcp-iam:${t.service}${path}`, () => t.fetch!(api, resource));
   return api.once(`gcp-iam:${t.service}${path}`, () => (t.method === 'POST'
     ? api.post<Policy>(t.service, path, { options: { requestedPolicyVersion: 3 } }, `getIamPolicy ${resource}`)
     : api.get<Policy>(t.service, path, `getIamPolicy ${resource}`)));
@@ -107,21 +112,47 @@ export function fakePolicy(world: FakeWorld, t: IamTarget, resource: string): Po
   return { version: bindings.some((b) => b.condition) ? 3 : 1, etag: 'BwXhqDZ1qZk=', bindings };
 }
 
+/**
+ * The policy a binding instance is compared with: without the members that `*_iam_member`
+ * instances of the same scan grant on the same resource, role and condition and the binding does
+ * not list. Both resources write the role (the binding authoritatively): the member's own reader
+ * answers for them, and the binding is not reported for a grant its sibling manages.
+ */
+export function withoutSiblingMembers(policy: Policy, world: FakeWorld | undefined, t: IamTarget, resource: string, project: string, a: Record<string, any>): Policy {
+  const siblings = (world?.of(t.types.member) ?? []).filter((i) => i.attributes.role === a.role
+    && t.resourceOf(i.attributes, String(i.attributes.project ?? project)) === resource
+    && conditionKey(stateCondition(i.attributes)) === conditionKey(stateCondition(a)));
+  if (siblings.length === 0) return policy;
+  const own: string[] = Array.isArray(a.members) ? a.members : [];
+  const managed = siblings.map((i) => String(i.attributes.member ?? '')).filter((m) => !own.some((o) => sameMember(o, m)));
+  const want = conditionKey(stateCondition(a));
+  return {
+    ...policy,
+    bindings: (policy.bindings ?? []).map((b) => (b.role === a.role && conditionKey(b.condition) === want
+      ? { ...b, members: (b.members ?? []).filter((m) => !managed.some((x) => sameMember(x, m))) } : b)),
+  };
+}
+
 /** One reader of a family: `view` maps the policy to the instance's attributes (null: gone). */
 export function iamReader(t: IamTarget, view: (policy: Policy, a: Record<string, any>) => LiveAttributes | null, withRoute: boolean): RestReader {
   const fake: FakeRoute[] = withRoute ? [{
     method: t.method, service: t.service, path: t.route,
-    answer: (req: FakeRequest, world: FakeWorld) => fakePolicy(world, t, t.resourceOfRequest(req)),
+    answer: (req: FakeRequest, world: FakeWorld) => {
+      const policy = fakePolicy(world, t, t.resourceOfRequest(req));
+      return policy && t.answer ? t.answer(policy, req, world) : policy;
+    },
   }] : [];
   return {
     spec: {},
     fake,
-    async read(items: RestItem[], api: RestApi) {
+    async read(items: RestItem[], api: RestApi, world?: FakeWorld) {
       return mapLimit(items, CONCURRENCY, async (it: RestItem) => {
         const resource = t.resourceOf(it.instance.attributes, it.scope.account);
         if (!resource) return null;
         const policy = await readPolicy(api, t, resource);
-        return policy ? view(policy, it.instance.attributes) : null;
+        if (!policy) return null;
+        const a = it.instance.attributes;
+        return view(it.instance.type === t.types.binding ? withoutSiblingMembers(policy, world, t, resource, it.scope.account, a) : policy, a);
       });
     },
   };

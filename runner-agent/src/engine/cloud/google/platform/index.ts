@@ -7,12 +7,13 @@ import { IAM_READERS } from './iam-readers.ts';
 import { cloudRunServiceReader } from './run.ts';
 import { cloudRunV2ServiceReader } from './run-v2.ts';
 import { projectServiceReader, serviceAccountReader } from './services.ts';
+import { withUnmanagedKeys } from '../security/sa-key.ts';
 
 export { PLATFORM_RULES } from './rules.ts';
 
 export const PLATFORM_READERS: Record<string, RestReader> = {
   google_project_service: projectServiceReader,
-  google_service_account: serviceAccountReader,
+  google_service_account: withUnmanagedKeys(serviceAccountReader),
   ...IAM_READERS,
   google_container_cluster: containerClusterReader,
   google_container_node_pool: containerNodePoolReader,

@@ -64,7 +64,7 @@ export const PLATFORM_RULES: SeverityRule[] = [
   { id: 'gcp-iam-changed', severity: 'high', description: 'IAM grant changed (project or bucket member, binding or policy)',
     rationale: 'Who may do what in the project or bucket changed outside review.',
     types: [...PROJECT_IAM, ...BUCKET_IAM], changeTypes: ['changed'] },
-  { id: 'gcp-gke-api-server-opened', severity: 'high', description: 'GKE API server opened to the internet',
+  { id: 'gcp-gke-api-server-opened', severity: 'critical', description: 'GKE API server opened to the internet',
     rationale: 'The Kubernetes control plane now accepts connections from outside the networks the code allows.',
     types: ['google_container_cluster'], changeTypes: ['changed'],
     test: {
