@@ -25,6 +25,11 @@ import { PLATFORM_IGNORED } from './cloud/google/platform/index.ts';
 import { GCP_DATA_IGNORED } from './cloud/google/data/ignore.ts';
 import { MORE_IGNORED } from './cloud/google/more/index.ts';
 import { COMPUTE_IGNORED } from './cloud/google/compute/ignored.ts';
+import { ACM_IGNORED } from './cloud/aws/acm/index.ts';
+import { APIGATEWAY_IGNORED } from './cloud/aws/apigateway/index.ts';
+import { CLOUDFRONT_IGNORED } from './cloud/aws/cloudfront/index.ts';
+import { EKS_IGNORED } from './cloud/aws/eks/index.ts';
+import { LAMBDA_EXTRA_IGNORED } from './cloud/aws/lambdaextra/index.ts';
 
 /** Attribute patterns per resource type; `*` applies to every type. */
 export const IGNORED_ATTRIBUTES: Record<string, string[]> = {
@@ -94,6 +99,11 @@ export const IGNORED_ATTRIBUTES: Record<string, string[]> = {
   ...GCP_DATA_IGNORED,
   ...MORE_IGNORED,
   ...AZURE_RESOURCES_IGNORED,
+  ...EKS_IGNORED,
+  ...APIGATEWAY_IGNORED,
+  ...LAMBDA_EXTRA_IGNORED,
+  ...CLOUDFRONT_IGNORED,
+  ...ACM_IGNORED,
 };
 
 export interface IgnoreRules {

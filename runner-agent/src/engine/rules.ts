@@ -17,6 +17,11 @@
 //                  source ranges and ports changed together)
 import { AZURE_RULES } from './cloud/azure/rules.ts';
 import { GOOGLE_RULES } from './cloud/google/rules.ts';
+import { ACM_RULES } from './cloud/aws/acm/index.ts';
+import { APIGATEWAY_RULES } from './cloud/aws/apigateway/index.ts';
+import { CLOUDFRONT_RULES } from './cloud/aws/cloudfront/index.ts';
+import { EKS_RULES } from './cloud/aws/eks/index.ts';
+import { LAMBDA_EXTRA_RULES } from './cloud/aws/lambdaextra/index.ts';
 import type { ChangeType, DiffEntry, Severity } from './types.ts';
 import { globRegExp, isEmpty, isObject, normalizePolicy, scalarKey } from './values.ts';
 
@@ -142,6 +147,11 @@ export const SEVERITY_RULES: SeverityRule[] = [
   { id: 'access-key-reactivated', severity: 'high', description: 'An IAM access key the state holds inactive was made active',
     rationale: 'A credential the code keeps disabled can sign requests again.',
     types: ['aws_iam_access_key'], attributes: ['status'], becomes: ['Active'] },
+  ...EKS_RULES,
+  ...APIGATEWAY_RULES,
+  ...LAMBDA_EXTRA_RULES,
+  ...CLOUDFRONT_RULES,
+  ...ACM_RULES,
   ...AZURE_RULES,
   ...GOOGLE_RULES,
   { id: 'tags-only', severity: 'low', description: 'Only tags changed',

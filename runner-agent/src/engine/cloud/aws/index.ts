@@ -4,6 +4,11 @@ import { instanceReader } from './ec2.ts';
 import { securityGroupReader, securityGroupRuleReader, vpcRuleReader } from './security-groups.ts';
 import { policyReader, rolePolicyReader, roleReader } from './iam.ts';
 import type { TypeReader } from './reader.ts';
+import { ACM_READERS } from './acm/index.ts';
+import { APIGATEWAY_READERS } from './apigateway/index.ts';
+import { CLOUDFRONT_READERS } from './cloudfront/index.ts';
+import { EKS_READERS } from './eks/index.ts';
+import { LAMBDA_EXTRA_READERS } from './lambdaextra/index.ts';
 import { kmsAliasReader } from './kms-alias.ts';
 import { accessKeyReader, userPolicyAttachmentReader, userPolicyReader } from './iam-user-policies.ts';
 import { autoscalingGroupReader } from './autoscaling.ts';
@@ -85,6 +90,11 @@ export const AWS_READERS: Record<string, TypeReader> = {
   aws_iam_user_policy: userPolicyReader,
   aws_kms_alias: kmsAliasReader,
   aws_iam_access_key: accessKeyReader,
+  ...EKS_READERS,
+  ...APIGATEWAY_READERS,
+  ...LAMBDA_EXTRA_READERS,
+  ...CLOUDFRONT_READERS,
+  ...ACM_READERS,
 };
 
 export { AwsContext } from './context.ts';
