@@ -43,7 +43,7 @@ export const CLOUDFRONT_RULES: SeverityRule[] = [
     types: ['aws_cloudfront_distribution'], attributes: ['origin.*.origin_access_control_id', 'origin.*.s3_origin_config', 'origin.*.s3_origin_config.*.origin_access_identity'], becomes: [''] },
   { id: 'cloudfront-origins-replaced', severity: 'critical', description: 'CloudFront origins changed: one points elsewhere or lost its access control',
     rationale: 'The distribution now serves another bucket or host, or a bucket left open to serve it.',
-    types: ['aws_cloudfront_distribution'], attributes: ['origin'], test: { describe: 'an origin of the state now points at another domain or lost its access control', fn: originRetargeted } },
+    types: ['aws_cloudfront_distribution'], attributes: ['origin'], test: { describe: 'holds an origin of the state now pointing at another domain or stripped of its access control', fn: originRetargeted } },
   { id: 'cloudfront-web-acl-removed', severity: 'high', description: 'CloudFront distribution lost its WAF web ACL',
     rationale: 'Requests reach the origins without the firewall rules the code attached.',
     types: ['aws_cloudfront_distribution'], attributes: ['web_acl_id'], becomes: [''] },
