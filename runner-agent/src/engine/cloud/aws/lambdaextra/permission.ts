@@ -9,7 +9,8 @@ import { attrsOf, FakeError, opt } from '../replay/kit.ts';
 
 /** The function's name or ARN as configured, and the qualifier (an ARN with a version or alias carries it). */
 const fnOf = (a: Record<string, unknown>) => ({ fn: str(a.function_name), qualifier: str(a.qualifier) });
-const bare = (fn: string) => fn.replace(/^arn:[^:]+:lambda:[^:]+:[^:]+:function:/, '').split(':')[0];
+const unprefixed = (fn: string) => fn.replace(/^arn:[^:]+:lambda:[^:]+:[^:]+:function:/, '');
+const bare = (fn: string) => unprefixed(fn).split(':')[0];
 
 type Statement = Record<string, unknown>;
 
@@ -44,7 +45,8 @@ export function permissionAttributes(s: Statement): Record<string, unknown> {
 
 /** The policy's statements, or undefined when the function (or its policy) is gone. */
 function statements(ctx: AwsContext, region: string, fn: string, qualifier: string): Promise<Statement[] | undefined> {
-  return once(ctx, `lambda:policy:${region}:${bare(fn)}:${qualifier}`, async () => {
+  // Keyed by the name with any qualifier an ARN carries: a name and its ARN share one read.
+  return once(ctx, `lambda:policy:${region}:${unprefixed(fn)}:${qualifier}`, async () => {
     const out = await unlessAbsent(ctx.send<GetPolicyCommandOutput>(ctx.lambda(region), new GetPolicyCommand({ FunctionName: fn, Qualifier: qualifier || undefined }),
       'lambda:GetPolicy'), ['ResourceNotFoundException']);
     if (!out?.Policy) return undefined;
