@@ -155,3 +155,28 @@ t.test('the real EKS state (terraboard) replays clean, and a cluster opened drif
   const out = await against([cluster], [closed]);
   t.match(out.drifts, [{ severity: 'critical', ruleId: 'eks-endpoint-open-to-world' }]);
 });
+
+t.test('API Gateway extras (driftctl states): authorizers, validators, models, stages and API policies read from one list per API', async (t) => {
+  const load = (f: string) => parseState(readFileSync(join(CORPUS, `driftctl-aws_api_gateway_${f}.tfstate`), 'utf8'), f);
+  const state = ['authorizer', 'request_validator', 'model', 'stage', 'rest_api_policy'].flatMap(load).filter((i) => AWS_READERS[i.type]);
+  const clean = await against(state, state);
+  t.equal(clean.compared, state.length);
+  t.same(clean.drifts, [], 'no drift');
+  const edit = (type: string, attrs: Record<string, unknown>) => state.map((i, n) => (i.type === type && state.findIndex((x) => x.type === type) === n ? { ...i, attributes: { ...i.attributes, ...attrs } } : i));
+  const first = (type: string) => state.find((i) => i.type === type)!.address;
+  const wide = JSON.stringify({ Version: '2012-10-17', Statement: [{ Effect: 'Allow', Principal: '*', Action: 'execute-api:Invoke', Resource: '*' }] });
+  let cloud = edit('aws_api_gateway_authorizer', { authorizer_uri: 'arn:aws:apigateway:us-east-1:lambda:path/2015-03-31/functions/arn:aws:lambda:us-east-1:1:function:other/invocations' });
+  cloud = cloud.map((i) => (i.address === first('aws_api_gateway_request_validator') ? { ...i, attributes: { ...i.attributes, validate_request_body: false } } : i));
+  cloud = cloud.map((i) => (i.address === first('aws_api_gateway_model') ? { ...i, attributes: { ...i.attributes, schema: '{"type":"object"}' } } : i));
+  cloud = cloud.map((i) => (i.address === first('aws_api_gateway_rest_api_policy') ? { ...i, attributes: { ...i.attributes, policy: wide } } : i));
+  cloud = cloud.map((i) => (i.address === first('aws_api_gateway_stage') ? { ...i, attributes: { ...i.attributes, deployment_id: 'newdep' } } : i));
+  const out = await against(cloud, state);
+  t.match(out.by[first('aws_api_gateway_authorizer')], { severity: 'high', ruleId: 'apigw-authorizer-changed' });
+  t.match(out.by[first('aws_api_gateway_request_validator')], { diff: [{ attribute: 'validate_request_body', before: true, after: false }] });
+  t.notOk(out.by[first('aws_api_gateway_model')], 'a schema written differently is the same document');
+  t.match(out.by[first('aws_api_gateway_rest_api_policy')], { severity: 'high', ruleId: 'apigw-rest-api-policy-changed' });
+  t.match(out.by[first('aws_api_gateway_stage')], { diff: [{ attribute: 'deployment_id', after: 'newdep' }] });
+  t.equal(out.drifts.length, 4);
+  const gone = await against(state.filter((i) => i.type !== 'aws_api_gateway_stage'), state);
+  t.same(gone.drifts.filter((d) => d.changeType === 'deleted').map((d) => d.resourceType), ['aws_api_gateway_stage', 'aws_api_gateway_stage'].slice(0, state.filter((i) => i.type === 'aws_api_gateway_stage').length));
+});

@@ -3,6 +3,7 @@
 import type { SeverityRule } from '../../../rules.ts';
 import type { TypeReader } from '../reader.ts';
 import { apiIntegrationReader, apiIntegrationResponseReader, apiMethodReader, apiMethodResponseReader, apiResourceReader } from './children.ts';
+import { authorizerReader, modelReader, requestValidatorReader, restApiPolicyReader, stageReader } from './extras.ts';
 import { deploymentReader, restApiReader } from './rest-api.ts';
 
 export const APIGATEWAY_READERS: Record<string, TypeReader> = {
@@ -13,6 +14,11 @@ export const APIGATEWAY_READERS: Record<string, TypeReader> = {
   aws_api_gateway_method_response: apiMethodResponseReader,
   aws_api_gateway_integration_response: apiIntegrationResponseReader,
   aws_api_gateway_deployment: deploymentReader,
+  aws_api_gateway_rest_api_policy: restApiPolicyReader,
+  aws_api_gateway_authorizer: authorizerReader,
+  aws_api_gateway_request_validator: requestValidatorReader,
+  aws_api_gateway_model: modelReader,
+  aws_api_gateway_stage: stageReader,
 };
 
 export const APIGATEWAY_IGNORED: Record<string, string[]> = {
@@ -24,6 +30,12 @@ export const APIGATEWAY_IGNORED: Record<string, string[]> = {
   aws_api_gateway_method_response: ['rest_api_id', 'resource_id', 'http_method'],
   aws_api_gateway_integration_response: ['rest_api_id', 'resource_id', 'http_method'],
   // Stage arguments and triggers act at creation only; the URLs and date are computed.
+  aws_api_gateway_rest_api_policy: ['rest_api_id'],
+  aws_api_gateway_authorizer: ['rest_api_id'],
+  aws_api_gateway_request_validator: ['rest_api_id'],
+  aws_api_gateway_model: ['rest_api_id'],
+  // The URLs and ARNs are computed; the WAF association is its own resource (aws_wafv2_web_acl_association).
+  aws_api_gateway_stage: ['rest_api_id', 'stage_name', 'execution_arn', 'invoke_url', 'web_acl_arn', 'canary_settings'],
   aws_api_gateway_deployment: ['created_date', 'execution_arn', 'invoke_url', 'stage_name', 'stage_description', 'variables', 'triggers', 'canary_settings', 'rest_api_id'],
 };
 
@@ -42,5 +54,11 @@ export const APIGATEWAY_RULES: SeverityRule[] = [
     types: ['aws_api_gateway_integration'], attributes: ['uri', 'type', 'credentials', 'connection_id', 'connection_type'] },
   { id: 'apigw-rest-api-policy-changed', severity: 'high', description: 'API Gateway REST API resource policy or endpoint type changed',
     rationale: 'Who may reach the API, or from where, changed outside review.',
-    types: ['aws_api_gateway_rest_api'], attributes: ['policy', 'endpoint_configuration*', 'disable_execute_api_endpoint'] },
+    types: ['aws_api_gateway_rest_api', 'aws_api_gateway_rest_api_policy'], attributes: ['policy', 'endpoint_configuration*', 'disable_execute_api_endpoint'] },
+  { id: 'apigw-authorizer-changed', severity: 'high', description: 'API Gateway authorizer function, credentials or identity source changed',
+    rationale: 'What decides who may call the API changed outside review.',
+    types: ['aws_api_gateway_authorizer'], attributes: ['authorizer_uri', 'authorizer_credentials', 'identity_source', 'provider_arns', 'type'] },
+  { id: 'apigw-stage-access-log-removed', severity: 'medium', description: 'API Gateway stage access logging removed',
+    rationale: 'Calls to the stage are no longer recorded.',
+    types: ['aws_api_gateway_stage'], attributes: ['access_log_settings'], becomes: [''] },
 ];

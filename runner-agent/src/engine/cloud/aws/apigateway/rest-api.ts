@@ -8,11 +8,11 @@ import {
 import { mapLimit } from '../../../limit.ts';
 import { isObject } from '../../../values.ts';
 import { PER_RESOURCE_CONCURRENCY, type AwsContext } from '../context.ts';
-import { answer, once, str, unlessAbsent, type TypeReader } from '../reader.ts';
+import { answer, once, str, unlessAbsent, type FakeWorld, type TypeReader } from '../reader.ts';
 import { attrsOf, block, bool, FakeError, list, num, opt, stateTags } from '../replay/kit.ts';
 import { CHILD_TYPES } from './resources.ts';
 
-function restApis(ctx: AwsContext, region: string): Promise<Map<string, RestApi>> {
+export function restApis(ctx: AwsContext, region: string): Promise<Map<string, RestApi>> {
   return once(ctx, `apigateway:restapis:${region}`, async () => {
     const out = new Map<string, RestApi>();
     let position: string | undefined;
@@ -26,7 +26,7 @@ function restApis(ctx: AwsContext, region: string): Promise<Map<string, RestApi>
 }
 
 /** The service returns the policy with its quotes escaped (`{\"Version\"...`); the provider unescapes them. */
-const unescapePolicy = (p: string | undefined) => (p ? p.replace(/\\"/g, '"').replace(/\\\\/g, '\\') : '');
+export const unescapePolicy = (p: string | undefined) => (p ? p.replace(/\\"/g, '"').replace(/\\\\/g, '\\') : '');
 const escapePolicy = (p: unknown) => (opt(p) ? str(p).replace(/\\/g, '\\\\').replace(/"/g, '\\"') : undefined);
 
 export function restApiAttributes(a: RestApi, state: Record<string, unknown>): Record<string, unknown> {
@@ -42,14 +42,26 @@ export function restApiAttributes(a: RestApi, state: Record<string, unknown>): R
   };
 }
 
+/** Whether the fake knows the API: its own instance, or any part of it, names it. */
+export function apiKnown(world: FakeWorld, restApiId: string): boolean {
+  return attrsOf(world, 'aws_api_gateway_rest_api').some((a) => str(a.id) === restApiId)
+    || [...PART_TYPES, ...CHILD_TYPES].some((t) => attrsOf(world, t).some((a) => str(a.rest_api_id) === restApiId));
+}
+const PART_TYPES = ['aws_api_gateway_deployment', 'aws_api_gateway_rest_api_policy', 'aws_api_gateway_authorizer', 'aws_api_gateway_request_validator',
+  'aws_api_gateway_model', 'aws_api_gateway_stage'];
+
 const restApiAnswer = answer<{ position?: string; limit?: number }>('apigateway', GetRestApis$, (input, world) => {
-  const all = attrsOf(world, 'aws_api_gateway_rest_api').map((a) => {
+  // An aws_api_gateway_rest_api_policy is the API's policy: it wins over the API's own copy, and stands for an API the state lacks.
+  const policies = new Map(attrsOf(world, 'aws_api_gateway_rest_api_policy').map((p) => [str(p.rest_api_id), p.policy]));
+  const apis = attrsOf(world, 'aws_api_gateway_rest_api');
+  const listed = [...apis, ...[...policies.keys()].filter((id) => !apis.some((a) => str(a.id) === id)).map((id) => ({ id }))];
+  const all = listed.map((a: Record<string, unknown>) => {
     const ep = block(a.endpoint_configuration);
     const size = num(a.minimum_compression_size);
     const tags = stateTags(a);
     return {
       id: str(a.id), name: opt(a.name), description: opt(a.description), apiKeySource: opt(a.api_key_source), binaryMediaTypes: list(a.binary_media_types),
-      disableExecuteApiEndpoint: bool(a.disable_execute_api_endpoint), policy: escapePolicy(a.policy), rootResourceId: opt(a.root_resource_id),
+      disableExecuteApiEndpoint: bool(a.disable_execute_api_endpoint), policy: escapePolicy(policies.get(str(a.id)) ?? a.policy), rootResourceId: opt(a.root_resource_id),
       endpointConfiguration: { types: list(ep.types), vpcEndpointIds: list(ep.vpc_endpoint_ids).length ? list(ep.vpc_endpoint_ids) : undefined },
       minimumCompressionSize: size !== undefined && size >= 0 ? size : undefined, createdDate: new Date(0), tags: isObject(tags) ? tags : undefined,
     };
@@ -84,9 +96,7 @@ function deployments(ctx: AwsContext, region: string, restApiId: string): Promis
 }
 
 const deploymentAnswer = answer<{ restApiId: string; position?: string; limit?: number }>('apigateway', GetDeployments$, (input, world) => {
-  const known = attrsOf(world, 'aws_api_gateway_rest_api').some((a) => str(a.id) === input.restApiId)
-    || ['aws_api_gateway_deployment', ...CHILD_TYPES].some((t) => attrsOf(world, t).some((a) => str(a.rest_api_id) === input.restApiId));
-  if (!known) throw new FakeError('NotFoundException', 'Invalid API identifier specified', 404);
+  if (!apiKnown(world, input.restApiId)) throw new FakeError('NotFoundException', 'Invalid API identifier specified', 404);
   const all = attrsOf(world, 'aws_api_gateway_deployment').filter((a) => str(a.rest_api_id) === input.restApiId)
     .map((a) => ({ id: str(a.id), description: opt(a.description), createdDate: new Date(0) }));
   const start = Number(input.position ?? 0);
