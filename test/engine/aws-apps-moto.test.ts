@@ -5,7 +5,8 @@
 import t from 'tap';
 import {
   CreateDeploymentCommand, CreateResourceCommand, CreateRestApiCommand, APIGatewayClient, GetResourcesCommand, PutIntegrationCommand,
-  PutIntegrationResponseCommand, PutMethodCommand, PutMethodResponseCommand, DeleteMethodCommand,
+  PutIntegrationResponseCommand, PutMethodCommand, PutMethodResponseCommand, DeleteMethodCommand, CreateAuthorizerCommand, CreateRequestValidatorCommand, CreateModelCommand,
+  CreateStageCommand, DeleteStageCommand, DeleteRequestValidatorCommand,
 } from '@aws-sdk/client-api-gateway';
 import { ACMClient, DeleteCertificateCommand, RequestCertificateCommand } from '@aws-sdk/client-acm';
 import { CloudFrontClient, CreateDistributionCommand, GetDistributionConfigCommand, UpdateDistributionCommand, type DistributionConfig } from '@aws-sdk/client-cloudfront';
@@ -101,6 +102,38 @@ t.test('API Gateway: resource, method, integration and responses read clean from
   }
   await apigw.send(new DeleteMethodCommand(m));
   t.match((await scan(state)).by['aws_api_gateway_method.get'], { changeType: 'deleted' });
+});
+
+t.test('API Gateway extras: authorizer, request validator, model and stage read clean; a stage and a validator deleted out of band', async (t) => {
+  const apigw = new APIGatewayClient(cfg);
+  const api = await apigw.send(new CreateRestApiCommand({ name: `apps-extra-${sfx}` }));
+  const uri = `arn:aws:apigateway:${REGION}:lambda:path/2015-03-31/functions/arn:aws:lambda:${REGION}:123456789012:function:auth/invocations`;
+  const auth = await apigw.send(new CreateAuthorizerCommand({ restApiId: api.id, name: 'tok', type: 'TOKEN', authorizerUri: uri, identitySource: 'method.request.header.Authorization',
+    authorizerResultTtlInSeconds: 120 }));
+  const val = await apigw.send(new CreateRequestValidatorCommand({ restApiId: api.id, name: 'body', validateRequestBody: true, validateRequestParameters: false }));
+  const model = await apigw.send(new CreateModelCommand({ restApiId: api.id, name: 'Order', contentType: 'application/json', description: 'an order', schema: '{"type": "object"}' }));
+  // A deployment needs a method: GET / answering from a mock.
+  const root = (await apigw.send(new GetResourcesCommand({ restApiId: api.id }))).items!.find((r) => r.path === '/')!;
+  await apigw.send(new PutMethodCommand({ restApiId: api.id, resourceId: root.id, httpMethod: 'GET', authorizationType: 'NONE' }));
+  await apigw.send(new PutIntegrationCommand({ restApiId: api.id, resourceId: root.id, httpMethod: 'GET', type: 'MOCK' }));
+  const dep = await apigw.send(new CreateDeploymentCommand({ restApiId: api.id, description: 'v1' }));
+  await apigw.send(new CreateStageCommand({ restApiId: api.id, stageName: 'prod', deploymentId: dep.id, description: 'live', variables: { color: 'blue' } }));
+  const state = [
+    inst('aws_api_gateway_authorizer', 'tok', { id: auth.id, rest_api_id: api.id, name: 'tok', type: 'TOKEN', authorizer_uri: uri,
+      identity_source: 'method.request.header.Authorization', authorizer_result_ttl_in_seconds: 120, authorizer_credentials: '', identity_validation_expression: '' }),
+    inst('aws_api_gateway_request_validator', 'body', { id: val.id, rest_api_id: api.id, name: 'body', validate_request_body: true, validate_request_parameters: false }),
+    inst('aws_api_gateway_model', 'order', { id: model.id, rest_api_id: api.id, name: 'Order', content_type: 'application/json', description: 'an order', schema: '{\n  "type": "object"\n}' }),
+    inst('aws_api_gateway_stage', 'prod', { id: `ags-${api.id}-prod`, rest_api_id: api.id, stage_name: 'prod', deployment_id: dep.id, description: 'live', variables: { color: 'blue' } }),
+  ];
+  const clean = await scan(state);
+  t.equal(clean.compared, 4);
+  t.same(clean.drifts, [], 'no drift');
+  await apigw.send(new DeleteStageCommand({ restApiId: api.id, stageName: 'prod' }));
+  await apigw.send(new DeleteRequestValidatorCommand({ restApiId: api.id, requestValidatorId: val.id }));
+  const after = await scan(state);
+  t.match(after.by['aws_api_gateway_stage.prod'], { changeType: 'deleted' });
+  t.match(after.by['aws_api_gateway_request_validator.body'], { changeType: 'deleted' });
+  t.equal(after.drifts.length, 2);
 });
 
 t.test('Lambda: a permission and a function URL read clean; the URL opened and the permission removed', async (t) => {
