@@ -19,7 +19,7 @@ const withTags = (tags: Record<string, string>) => ({ tags, tags_all: tags });
 const tagList = (tags: Record<string, string>) => Object.entries(tags).map(([Key, Value]) => ({ Key, Value }));
 
 /** A one-file zip (index.js), enough for CreateFunction. */
-function zipOf(name: string, text: string): Uint8Array {
+export function zipOf(name: string, text: string): Uint8Array {
   const data = Buffer.from(text);
   const body = deflateRawSync(data);
   const crc = crc32(data);

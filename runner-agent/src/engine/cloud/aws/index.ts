@@ -24,6 +24,11 @@ import { MONITORING_IGNORED, MONITORING_READERS, MONITORING_RULES } from './moni
 import { DEVTOOLS_IGNORED, DEVTOOLS_READERS, DEVTOOLS_RULES } from './devtools/index.ts';
 import { RDSEXTRA_IGNORED, RDSEXTRA_READERS, RDSEXTRA_RULES } from './rdsextra/index.ts';
 import { SECRETS_IGNORED, SECRETS_READERS, SECRETS_RULES } from './secrets/index.ts';
+import { EKS_IGNORED, EKS_READERS, EKS_RULES } from './eks/index.ts';
+import { APIGATEWAY_IGNORED, APIGATEWAY_READERS, APIGATEWAY_RULES } from './apigateway/index.ts';
+import { LAMBDA_EXTRA_IGNORED, LAMBDA_EXTRA_READERS, LAMBDA_EXTRA_RULES } from './lambdaextra/index.ts';
+import { CLOUDFRONT_IGNORED, CLOUDFRONT_READERS, CLOUDFRONT_RULES } from './cloudfront/index.ts';
+import { ACM_IGNORED, ACM_READERS, ACM_RULES } from './acm/index.ts';
 import type { TypeReader } from './reader.ts';
 import { AWS_SHARED_RULES } from './rules.ts';
 import { S3_IGNORED, S3_READERS, S3_RULES } from './s3/index.ts';
@@ -47,6 +52,11 @@ export const AWS_READERS: Record<string, TypeReader> = {
   ...DNS_READERS,
   ...KMS_READERS,
   ...LOGS_READERS,
+  ...ACM_READERS,
+  ...CLOUDFRONT_READERS,
+  ...LAMBDA_EXTRA_READERS,
+  ...APIGATEWAY_READERS,
+  ...EKS_READERS,
   ...SECRETS_READERS,
   ...RDSEXTRA_READERS,
   ...DEVTOOLS_READERS,
@@ -70,6 +80,11 @@ export const AWS_IGNORED: Record<string, string[]> = {
   ...DNS_IGNORED,
   ...KMS_IGNORED,
   ...LOGS_IGNORED,
+  ...ACM_IGNORED,
+  ...CLOUDFRONT_IGNORED,
+  ...LAMBDA_EXTRA_IGNORED,
+  ...APIGATEWAY_IGNORED,
+  ...EKS_IGNORED,
   ...SECRETS_IGNORED,
   ...RDSEXTRA_IGNORED,
   ...DEVTOOLS_IGNORED,
@@ -112,6 +127,11 @@ export const AWS_RULES: SeverityRule[] = [
   ...DEVTOOLS_RULES,
   ...RDSEXTRA_RULES,
   ...SECRETS_RULES,
+  ...EKS_RULES,
+  ...APIGATEWAY_RULES,
+  ...LAMBDA_EXTRA_RULES,
+  ...CLOUDFRONT_RULES,
+  ...ACM_RULES,
   ...AWS_SHARED_RULES,
 ];
 
