@@ -1,7 +1,11 @@
 // `drift-runner replay <state file>`: the engine's own readers, comparison, ignore and severity
 // code run against a fake cloud that answers every call with exactly what the state says (the
 // SDK's real request path, over loopback HTTP). Whatever drift it reports is a false positive by
-// construction. Offline, no credentials.
+// construction. Offline, no credentials. Each instance is placed and read in the region a scan
+// would read it in (region.ts withRegions: its provider block and alias, variables, tfvars,
+// module arguments, then its ARN...; the replay's credentials region, us-east-1, is the last
+// resort), with the configuration that wrote the state when one is given (`--config DIR`); the
+// fake answers a regional request only with the instances placed in that region.
 import { AWS_READERS, AwsContext } from './cloud/aws/index.ts';
 import { AZURE, azureApi } from './cloud/azure/index.ts';
 import { azureScope } from './cloud/azure/scope.ts';
@@ -15,7 +19,8 @@ import type { Answer } from './cloud/aws/reader.ts';
 import { startFakeCloud, stateWorld } from './cloud/aws/replay/server.ts';
 import { compareLive } from './compare.ts';
 import { buildIgnoreRules } from './ignore.ts';
-import { arnRegion } from './region.ts';
+import { parseRootModule } from './hcl.ts';
+import { noConfiguration, withRegions } from './region.ts';
 import { parseState } from './state.ts';
 import type { DiffEntry } from './types.ts';
 
@@ -64,26 +69,33 @@ async function replayRest(provider: 'azurerm' | 'google', instances: StateInstan
   }
 }
 
-export async function replayState(text: string, where: string): Promise<ReplayResult> {
+export interface ReplayOptions {
+  /** The folder of the configuration that wrote the state (a root module), for the regions a scan would resolve. */
+  config?: string;
+}
+
+export async function replayState(text: string, where: string, opts: ReplayOptions = {}): Promise<ReplayResult> {
   const all = parseState(text, where);
   const rest = { azurerm: all.filter((i) => providerOfType(i.type) === 'azurerm'), google: all.filter((i) => providerOfType(i.type) === 'google') };
   // Everything else goes the AWS way: aws_* compared, other providers counted unsupported.
-  const result = await replayAws(all.filter((i) => { const p = providerOfType(i.type); return p !== 'azurerm' && p !== 'google'; }));
+  const result = await replayAws(all.filter((i) => { const p = providerOfType(i.type); return p !== 'azurerm' && p !== 'google'; }), opts);
   for (const p of ['azurerm', 'google'] as const) if (rest[p].length) await replayRest(p, rest[p], result);
   return result;
 }
 
-async function replayAws(instances: StateInstance[]): Promise<ReplayResult> {
-  const fake = await startFakeCloud(stateWorld(instances), allAnswers());
-  const region = 'us-east-1';
-  const aws = new AwsContext({ accessKeyId: 'replay', secretAccessKey: 'replay', region }, region, fake.endpoint);
+/** The replay's credentials region: what a scan falls back to when nothing else names one. */
+const REPLAY_REGION = 'us-east-1';
+
+async function replayAws(instances: StateInstance[], opts: ReplayOptions): Promise<ReplayResult> {
+  const module = opts.config ? await parseRootModule(opts.config, '') : noConfiguration(process.cwd());
+  const stats = { unsupported: {} as Record<string, number>, ignoredDiffs: 0, regionSources: {}, regionUnknown: {} };
+  // The same resolution as a scan (index.ts): the configuration's root is the checkout's.
+  const entries = await withRegions([{ module, instances }], opts.config ?? module.dir, REPLAY_REGION, (t) => !!AWS_READERS[t], stats);
+  const placement = new Map(entries.filter((e) => e.region).map((e) => [e.instance, e.region]));
+  const fake = await startFakeCloud(stateWorld(instances, placement), allAnswers());
+  const aws = new AwsContext({ accessKeyId: 'replay', secretAccessKey: 'replay', region: REPLAY_REGION }, REPLAY_REGION, fake.endpoint);
   try {
-    const entries = instances.map((instance) => {
-      const own = instance.attributes.region;
-      return { instance, region: (typeof own === 'string' && own) || arnRegion(instance.attributes) || region };
-    });
-    const stats = { unsupported: {} as Record<string, number>, ignoredDiffs: 0 };
-    const { drifts, compared } = await compareLive(entries, aws, buildIgnoreRules([]), stats);
+    const { drifts, compared } = await compareLive(entries, aws, buildIgnoreRules([]), stats, { allInstances: instances });
     return {
       compared, unsupported: stats.unsupported, sdkCalls: aws.totalCalls, sdkCallsByService: { ...aws.calls },
       drifts: drifts.map(({ resourceAddress, resourceType, diff }) => ({ resourceAddress, resourceType, attributes: diff })),
