@@ -4,7 +4,7 @@
 // such as tags are compared key by key over both sides, so a tag added out of band shows up.
 import type { IgnoreRules } from './ignore.ts';
 import type { DiffEntry } from './types.ts';
-import { canonical, canonicalText, isEmpty, isObject, normalizePolicy, scalarKey, scalarSet } from './values.ts';
+import { canonical, canonicalText, isEmpty, isObject, normalizePolicy, sameJson, scalarKey, scalarSet } from './values.ts';
 
 /** How the attributes of one resource type compare, beyond the generic rules. */
 export interface CompareSpec {
@@ -17,6 +17,12 @@ export interface CompareSpec {
    * state holds as enabled implies key_state "Enabled": a key scheduled for deletion then shows).
    */
   implied?: (state: Record<string, unknown>) => Record<string, unknown>;
+  /**
+   * The value the provider writes for an attribute the API leaves out (glob-free paths, `*` = any
+   * list index): an empty side (null, absent, "") compares as this value, so a state holding
+   * null and an API answering nothing, or the provider's false or 0, are the same.
+   */
+  defaults?: Record<string, unknown>;
 }
 
 export interface CompareResult { diff: DiffEntry[]; ignored: number }
@@ -73,7 +79,13 @@ export function compareAttributes(
     diff.push({ attribute, before: show(before, policy), after: show(after, policy) });
   };
 
+  const defaults = Object.entries(spec.defaults ?? {});
   const walk = (p: string, a: unknown, b: unknown, owner: Record<string, unknown>): void => {
+    const byDefault = defaults.find(([pat]) => pathMatches(pat, p));
+    if (byDefault) {
+      if (isEmpty(a)) a = byDefault[1];
+      if (isEmpty(b)) b = byDefault[1];
+    }
     // An ignored subtree is skipped whole: its size says nothing (one count per subtree).
     if (ignore.ignores(resourceType, address, p)) {
       if (!sameValue(p, a, b, owner)) ignored++;
@@ -89,6 +101,12 @@ export function compareAttributes(
       return;
     }
     if (isEmpty(a) && isEmpty(b)) return;
+    // JSON held as text (schemas, container definitions, documents): compared as documents.
+    const json = sameJson(a, b);
+    if (json !== undefined) {
+      if (!json) emit(p, a, b);
+      return;
+    }
     if (isObject(a) && isObject(b)) {
       // A map (tags, and the like): keys from both sides.
       for (const k of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) walk(`${p}.${k}`, a[k], b[k], owner);
@@ -133,6 +151,8 @@ export function compareAttributes(
     const setKey = listsOrEmpty(a, b) ? spec.sets?.[p] : undefined;
     if (setKey) return setKeys(a, setKey, owner, p).join('\n') === setKeys(b, setKey, owner, p).join('\n');
     if (isEmpty(a) && isEmpty(b)) return true;
+    const json = sameJson(a, b);
+    if (json !== undefined) return json;
     if (Array.isArray(a) && Array.isArray(b) && !a.some(isObject) && !b.some(isObject)) return scalarSet(a).join('\n') === scalarSet(b).join('\n');
     if (typeof a !== 'object' && typeof b !== 'object') return scalarKey(a) === scalarKey(b);
     return canonicalText(a) === canonicalText(b);
