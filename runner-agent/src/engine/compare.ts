@@ -3,11 +3,15 @@
 // and classified. Instances of types without a reader are counted in stats.unsupported.
 // Whatever is not found where it was looked for is looked for again in the region its ARN
 // names before it is reported deleted; sensitive attributes are compared by hash (sensitive.ts);
-// tags compare as `tags_all` (values.ts withAllTags).
+// tags compare as `tags_all` (values.ts withAllTags). Besides the ignore table and .driftignore,
+// each instance's own `ignore_changes` (lifecycle.ts) and the known provider noise (noise.ts)
+// are dropped before the severity rules see the diff.
 import { AWS_READERS, type AwsContext } from './cloud/aws/index.ts';
 import { compareAttributes, type CompareSpec } from './diff.ts';
 import { timeoutError } from './errors.ts';
 import type { IgnoreRules } from './ignore.ts';
+import { withInstanceIgnores, type IgnoreChanges } from './lifecycle.ts';
+import { noiseContext, noiseFor } from './noise.ts';
 import { arnRegion } from './region.ts';
 import { classify } from './rules.ts';
 import { MANAGED_POLICIES, withoutManaged, type ManagedPolicies } from './role-policies.ts';
@@ -19,7 +23,11 @@ import { placementOf } from './where.ts';
 
 /** `regionSource`: where the region came from (region.ts); an assumed one is noted on a deletion. */
 /** `account`: the Azure subscription or Google project (AWS takes it from the ARN). */
-export interface CompareEntry { instance: StateInstance; region: string; regionSource?: string; declaredIn?: DeclaredIn | null; account?: string | null }
+/** `ignoreChanges`: the declaring block's lifecycle ignore_changes; `noise`: provider noise paths that apply (noise.ts). */
+export interface CompareEntry {
+  instance: StateInstance; region: string; regionSource?: string; declaredIn?: DeclaredIn | null; account?: string | null;
+  ignoreChanges?: IgnoreChanges; noise?: string[];
+}
 const ASSUMED = new Set(['credentials', 'peers']);
 
 export async function compareLive(
@@ -40,6 +48,7 @@ export async function compareLive(
     byType.set(type, [...(byType.get(type) ?? []), entry]);
   }
   const view = standaloneView(opts.allInstances ?? entries.map((e) => e.instance));
+  const noise = noiseContext(opts.allInstances ?? entries.map((e) => e.instance));
   const total = [...byType.values()].reduce((n, l) => n + l.length, 0);
   const drifts: DetectedDrift[] = [];
   let done = 0;
@@ -51,7 +60,7 @@ export async function compareLive(
     await recheckInArnRegion(list, live, aws, stats);
     list.forEach((entry, i) => {
       const { instance, region, regionSource } = entry;
-      const drift = compareOne(entry, withAllTags(view(instance)), live[i], reader.spec, ignore, stats);
+      const drift = compareOne({ ...entry, noise: noiseFor(instance, noise) }, withAllTags(view(instance)), live[i], reader.spec, ignore, stats);
       if (drift) drifts.push(drift);
       if (drift?.changeType === 'deleted' && regionSource && ASSUMED.has(regionSource)) {
         const names = (stats.deletedInAssumedRegion ??= []);
@@ -84,9 +93,10 @@ async function recheckInArnRegion(
 }
 
 export function compareOne(
-  { instance, region, declaredIn, account }: CompareEntry, state: Record<string, unknown>, live: Record<string, unknown> | null, spec: CompareSpec,
-  ignore: IgnoreRules, stats: Pick<ScanStats, 'ignoredDiffs'>,
+  { instance, region, declaredIn, account, ignoreChanges, noise }: CompareEntry, state: Record<string, unknown>, live: Record<string, unknown> | null, spec: CompareSpec,
+  tableAndFile: IgnoreRules, stats: Pick<ScanStats, 'ignoredDiffs'>,
 ): DetectedDrift | undefined {
+  const ignore = withInstanceIgnores(withInstanceIgnores(tableAndFile, ignoreChanges), noise);
   const base = { resourceType: instance.type, resourceAddress: instance.address, ...placementOf(instance, region, declaredIn), ...(account ? { account } : {}) };
   const sensitive = instance.sensitivePaths ?? [];
   if (live === null) {
