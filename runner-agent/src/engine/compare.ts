@@ -8,7 +8,9 @@
 // are dropped before the severity rules see the diff.
 import { AWS_READERS, type AwsContext } from './cloud/aws/index.ts';
 import { compareAttributes, type CompareSpec } from './diff.ts';
-import { timeoutError } from './errors.ts';
+import { isPermissionDenied, timeoutError } from './errors.ts';
+import { readerIdOf } from './inventory.ts';
+import { countNotCompared } from './not-compared.ts';
 import type { IgnoreRules } from './ignore.ts';
 import { withInstanceIgnores, type IgnoreChanges } from './lifecycle.ts';
 import { noiseContext, noiseFor } from './noise.ts';
@@ -31,7 +33,8 @@ export interface CompareEntry {
 const ASSUMED = new Set(['credentials', 'peers']);
 
 export async function compareLive(
-  entries: CompareEntry[], aws: AwsContext, ignore: IgnoreRules, stats: Pick<ScanStats, 'unsupported' | 'ignoredDiffs' | 'foundInArnRegion' | 'deletedInAssumedRegion'>,
+  entries: CompareEntry[], aws: AwsContext, ignore: IgnoreRules,
+  stats: Pick<ScanStats, 'unsupported' | 'ignoredDiffs' | 'foundInArnRegion' | 'deletedInAssumedRegion' | 'accessDenied' | 'unsupportedShape'>,
   opts: {
     signal?: AbortSignal; onProgress?: (done: number, total: number) => void;
     /** Every instance of the states, when `entries` leaves some out (unknown region): standalone resources still count. */
@@ -45,6 +48,8 @@ export async function compareLive(
       stats.unsupported[type] = (stats.unsupported[type] ?? 0) + 1;
       continue;
     }
+    // Without the id its reader looks it up by, an instance would read as deleted: not compared.
+    if (readerIdOf(type, entry.instance.attributes) === null) { countNotCompared(stats, 'unsupportedShape', type); continue; }
     byType.set(type, [...(byType.get(type) ?? []), entry]);
   }
   const view = standaloneView(opts.allInstances ?? entries.map((e) => e.instance));
@@ -52,12 +57,25 @@ export async function compareLive(
   const total = [...byType.values()].reduce((n, l) => n + l.length, 0);
   const drifts: DetectedDrift[] = [];
   let done = 0;
+  let denied: unknown;
+  let refused = 0;
   opts.onProgress?.(0, total);
   for (const [type, list] of byType) {
     if (opts.signal?.aborted) throw timeoutError(opts.signal);
     const reader = AWS_READERS[type];
-    const live = await reader.read(list, aws);
-    await recheckInArnRegion(list, live, aws, stats);
+    let live: (LiveAttributes | null)[];
+    try {
+      live = await reader.read(list, aws);
+      await recheckInArnRegion(list, live, aws, stats);
+    } catch (e) {
+      // A type the credentials may not read is named in the stats; the other types are still compared.
+      if (!isPermissionDenied(e)) throw e;
+      denied ??= e;
+      countNotCompared(stats, 'accessDenied', type, list.length);
+      refused += list.length;
+      done += list.length;
+      continue;
+    }
     list.forEach((entry, i) => {
       const { instance, region, regionSource } = entry;
       const drift = compareOne({ ...entry, noise: noiseFor(instance, noise) }, withAllTags(view(instance)), live[i], reader.spec, ignore, stats);
@@ -70,7 +88,9 @@ export async function compareLive(
     done += list.length;
     opts.onProgress?.(done, total);
   }
-  return { drifts, compared: total };
+  // Nothing readable at all: the credentials' problem, reported as the scan's failure.
+  if (denied && refused >= total) throw denied;
+  return { drifts, compared: total - refused };
 }
 
 const LISTED = 100;
