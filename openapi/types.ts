@@ -20212,6 +20212,19 @@ export interface operations {
                             newDrifts: number;
                             resolvedDrifts: number;
                             error: string | null;
+                            /** @description A completed scan's coverage: how many instances it compared and, per type, what it did not and why; null before completion and for scans recorded before it was kept */
+                            stats: {
+                                /** @description Managed instances compared against the cloud */
+                                compared: number | null;
+                                /** @description What the scan did not compare, per resource type and reason, largest count first; [] when it compared everything (a tofu/terraform plan refreshes every instance) */
+                                notCompared: {
+                                    resourceType: string;
+                                    /** @description no_reader: the engine reads no such type; unknown_region: no region/scope could be resolved for the instance (never reported deleted); access_denied: the credentials may not read the type (the rest of the scan went on); unsupported_shape: the state holds no attributes, or not the id the reader looks the resource up by */
+                                    reason: "no_reader" | "unknown_region" | "access_denied" | "unsupported_shape";
+                                    /** @description Managed instances of the type not compared for this reason */
+                                    count: number;
+                                }[];
+                            } | null;
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -20310,6 +20323,19 @@ export interface operations {
                                 newDrifts: number;
                                 resolvedDrifts: number;
                                 error: string | null;
+                                /** @description A completed scan's coverage: how many instances it compared and, per type, what it did not and why; null before completion and for scans recorded before it was kept */
+                                stats: {
+                                    /** @description Managed instances compared against the cloud */
+                                    compared: number | null;
+                                    /** @description What the scan did not compare, per resource type and reason, largest count first; [] when it compared everything (a tofu/terraform plan refreshes every instance) */
+                                    notCompared: {
+                                        resourceType: string;
+                                        /** @description no_reader: the engine reads no such type; unknown_region: no region/scope could be resolved for the instance (never reported deleted); access_denied: the credentials may not read the type (the rest of the scan went on); unsupported_shape: the state holds no attributes, or not the id the reader looks the resource up by */
+                                        reason: "no_reader" | "unknown_region" | "access_denied" | "unsupported_shape";
+                                        /** @description Managed instances of the type not compared for this reason */
+                                        count: number;
+                                    }[];
+                                } | null;
                                 /** Format: date-time */
                                 createdAt: string;
                                 /** Format: date-time */
@@ -20408,6 +20434,19 @@ export interface operations {
                             newDrifts: number;
                             resolvedDrifts: number;
                             error: string | null;
+                            /** @description A completed scan's coverage: how many instances it compared and, per type, what it did not and why; null before completion and for scans recorded before it was kept */
+                            stats: {
+                                /** @description Managed instances compared against the cloud */
+                                compared: number | null;
+                                /** @description What the scan did not compare, per resource type and reason, largest count first; [] when it compared everything (a tofu/terraform plan refreshes every instance) */
+                                notCompared: {
+                                    resourceType: string;
+                                    /** @description no_reader: the engine reads no such type; unknown_region: no region/scope could be resolved for the instance (never reported deleted); access_denied: the credentials may not read the type (the rest of the scan went on); unsupported_shape: the state holds no attributes, or not the id the reader looks the resource up by */
+                                    reason: "no_reader" | "unknown_region" | "access_denied" | "unsupported_shape";
+                                    /** @description Managed instances of the type not compared for this reason */
+                                    count: number;
+                                }[];
+                            } | null;
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -20502,6 +20541,19 @@ export interface operations {
                             newDrifts: number;
                             resolvedDrifts: number;
                             error: string | null;
+                            /** @description A completed scan's coverage: how many instances it compared and, per type, what it did not and why; null before completion and for scans recorded before it was kept */
+                            stats: {
+                                /** @description Managed instances compared against the cloud */
+                                compared: number | null;
+                                /** @description What the scan did not compare, per resource type and reason, largest count first; [] when it compared everything (a tofu/terraform plan refreshes every instance) */
+                                notCompared: {
+                                    resourceType: string;
+                                    /** @description no_reader: the engine reads no such type; unknown_region: no region/scope could be resolved for the instance (never reported deleted); access_denied: the credentials may not read the type (the rest of the scan went on); unsupported_shape: the state holds no attributes, or not the id the reader looks the resource up by */
+                                    reason: "no_reader" | "unknown_region" | "access_denied" | "unsupported_shape";
+                                    /** @description Managed instances of the type not compared for this reason */
+                                    count: number;
+                                }[];
+                            } | null;
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -20593,6 +20645,19 @@ export interface operations {
                             newDrifts: number;
                             resolvedDrifts: number;
                             error: string | null;
+                            /** @description A completed scan's coverage: how many instances it compared and, per type, what it did not and why; null before completion and for scans recorded before it was kept */
+                            stats: {
+                                /** @description Managed instances compared against the cloud */
+                                compared: number | null;
+                                /** @description What the scan did not compare, per resource type and reason, largest count first; [] when it compared everything (a tofu/terraform plan refreshes every instance) */
+                                notCompared: {
+                                    resourceType: string;
+                                    /** @description no_reader: the engine reads no such type; unknown_region: no region/scope could be resolved for the instance (never reported deleted); access_denied: the credentials may not read the type (the rest of the scan went on); unsupported_shape: the state holds no attributes, or not the id the reader looks the resource up by */
+                                    reason: "no_reader" | "unknown_region" | "access_denied" | "unsupported_shape";
+                                    /** @description Managed instances of the type not compared for this reason */
+                                    count: number;
+                                }[];
+                            } | null;
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -20684,6 +20749,19 @@ export interface operations {
                             newDrifts: number;
                             resolvedDrifts: number;
                             error: string | null;
+                            /** @description A completed scan's coverage: how many instances it compared and, per type, what it did not and why; null before completion and for scans recorded before it was kept */
+                            stats: {
+                                /** @description Managed instances compared against the cloud */
+                                compared: number | null;
+                                /** @description What the scan did not compare, per resource type and reason, largest count first; [] when it compared everything (a tofu/terraform plan refreshes every instance) */
+                                notCompared: {
+                                    resourceType: string;
+                                    /** @description no_reader: the engine reads no such type; unknown_region: no region/scope could be resolved for the instance (never reported deleted); access_denied: the credentials may not read the type (the rest of the scan went on); unsupported_shape: the state holds no attributes, or not the id the reader looks the resource up by */
+                                    reason: "no_reader" | "unknown_region" | "access_denied" | "unsupported_shape";
+                                    /** @description Managed instances of the type not compared for this reason */
+                                    count: number;
+                                }[];
+                            } | null;
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -20841,6 +20919,19 @@ export interface operations {
                             newDrifts: number;
                             resolvedDrifts: number;
                             error: string | null;
+                            /** @description A completed scan's coverage: how many instances it compared and, per type, what it did not and why; null before completion and for scans recorded before it was kept */
+                            stats: {
+                                /** @description Managed instances compared against the cloud */
+                                compared: number | null;
+                                /** @description What the scan did not compare, per resource type and reason, largest count first; [] when it compared everything (a tofu/terraform plan refreshes every instance) */
+                                notCompared: {
+                                    resourceType: string;
+                                    /** @description no_reader: the engine reads no such type; unknown_region: no region/scope could be resolved for the instance (never reported deleted); access_denied: the credentials may not read the type (the rest of the scan went on); unsupported_shape: the state holds no attributes, or not the id the reader looks the resource up by */
+                                    reason: "no_reader" | "unknown_region" | "access_denied" | "unsupported_shape";
+                                    /** @description Managed instances of the type not compared for this reason */
+                                    count: number;
+                                }[];
+                            } | null;
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -21021,6 +21112,19 @@ export interface operations {
                             newDrifts: number;
                             resolvedDrifts: number;
                             error: string | null;
+                            /** @description A completed scan's coverage: how many instances it compared and, per type, what it did not and why; null before completion and for scans recorded before it was kept */
+                            stats: {
+                                /** @description Managed instances compared against the cloud */
+                                compared: number | null;
+                                /** @description What the scan did not compare, per resource type and reason, largest count first; [] when it compared everything (a tofu/terraform plan refreshes every instance) */
+                                notCompared: {
+                                    resourceType: string;
+                                    /** @description no_reader: the engine reads no such type; unknown_region: no region/scope could be resolved for the instance (never reported deleted); access_denied: the credentials may not read the type (the rest of the scan went on); unsupported_shape: the state holds no attributes, or not the id the reader looks the resource up by */
+                                    reason: "no_reader" | "unknown_region" | "access_denied" | "unsupported_shape";
+                                    /** @description Managed instances of the type not compared for this reason */
+                                    count: number;
+                                }[];
+                            } | null;
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */

@@ -10,6 +10,7 @@
 import type { AppContext } from '../../core/context.ts';
 import type { ScanService } from '../scans/service.ts';
 import { ConfigProblem, failureMessage } from '../scans/scan-job.ts';
+import { scanStatsOf } from '../scans/execution.ts';
 import { detectDrift, type ScanInput, type ScanOutcome } from '../../runner-agent/src/engine/index.ts';
 import type { CloneGuard } from '../../runner-agent/src/engine/types.ts';
 export interface ExecutorSettings {
@@ -58,7 +59,7 @@ export function createExecutor(ctx: AppContext, scans: Pick<ScanService, 'execut
           ...input, ...(settings.ca && input.provider !== 'cloud_a' ? { ca: settings.ca } : {}),
           ...(settings.cloneGuard ? { cloneGuard: settings.cloneGuard } : {}), confined: true, signal: abort.signal,
         });
-        await execution.record(orgId, scanId, { status: 'completed', drifts: outcome.drifts, inventory: outcome.inventory });
+        await execution.record(orgId, scanId, { status: 'completed', drifts: outcome.drifts, inventory: outcome.inventory, stats: scanStatsOf(outcome.resourcesScanned, outcome.stats) });
         ctx.log.info({ orgId, scanId, drifts: outcome.drifts.length, resources: outcome.resourcesScanned, ms: outcome.stats.durationMs }, 'scan completed');
         return 'ran' as const;
       } catch (err) {

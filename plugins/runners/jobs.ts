@@ -3,11 +3,13 @@
 // and recording the result are the scans plugin's execution module (one for the built-in
 // executor and runners); this file keeps which runner holds which scan (runner_jobs).
 import { badRequest, notFound } from '../../core/errors.ts';
-import type { Execution, RunnerHolds } from '../scans/execution.ts';
+import { scanStatsOf, type Execution, type RunnerHolds } from '../scans/execution.ts';
 import type { DetectedDrift } from '../../runner-agent/src/engine/index.ts';
 import type { Runner, RunnerStore } from './store.ts';
 import type { JobStore } from './jobs-store.ts';
 import type { JobStatusBody } from './schemas.ts';
+
+const withStats = <T>(stats: T | undefined) => (stats ? { stats } : {});
 
 export function createJobService(execution: Execution, runners: RunnerStore, jobs: JobStore, invalidate: (runner: Pick<Runner, 'tokenHash'>) => Promise<void>) {
   const holds: RunnerHolds = {
@@ -61,6 +63,8 @@ export function createJobService(execution: Execution, runners: RunnerStore, job
     } else if (body.status === 'completed') {
       outcome = await execution.record(runner.orgId, job._id, {
         status: 'completed', drifts: body.result!.drifts as DetectedDrift[], ...(body.result!.inventory ? { inventory: body.result!.inventory } : {}),
+        // What the runner's engine did not compare; a runner older than it sends none (stats then null).
+        ...withStats(scanStatsOf(body.result!.resourcesScanned, body.result!.stats)),
       });
     } else {
       const error = (body.error?.trim() || 'The runner reported a failure without a message').slice(0, 2000);

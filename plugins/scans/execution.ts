@@ -13,6 +13,8 @@ import type { DetectedDrift, InventoryItem } from '../../runner-agent/src/engine
 import type { RecordOutcome, ScanResults } from './record.ts';
 import { isForRunners, labelsMatch, scanInputOrFail, toReportedDrifts, type CredentialReaders, type Endpoints, type ScanJobInput } from './scan-job.ts';
 import type { Scan, ScanStore } from './store.ts';
+import { NOT_COMPARED_MAX, ScanStats } from './schemas.ts';
+import { Value } from 'typebox/value';
 
 /** Pending scans one runner poll looks at, oldest first: enough to get past those other runners are claiming. */
 const CANDIDATES = 200;
@@ -45,10 +47,28 @@ export interface RunnerHolds {
   drop(orgId: string, scanId: string): Promise<void>;
 }
 
-/** An engine's report: the running mark, its drifts (and the states' inventory, absent from old runners), or its failure. */
+/**
+ * The scan record's stats from an engine's outcome stats (runner-agent ScanStats): compared and
+ * notCompared, the largest rows kept within the bound; undefined when the engine sent none
+ * (a runner older than it) or not in the expected shape.
+ */
+export function scanStatsOf(resourcesScanned: unknown, engine: unknown): ScanStats | undefined {
+  const rows = (engine as { notCompared?: unknown } | null | undefined)?.notCompared;
+  if (!Array.isArray(rows)) return undefined;
+  const stats = {
+    compared: Number.isInteger(resourcesScanned) && (resourcesScanned as number) >= 0 ? (resourcesScanned as number) : null,
+    notCompared: rows.slice(0, NOT_COMPARED_MAX),
+  };
+  return Value.Check(ScanStats, stats) ? stats : undefined;
+}
+
+/**
+ * An engine's report: the running mark, its drifts (and the states' inventory and what it did
+ * not compare, absent from old runners), or its failure.
+ */
 export type EngineReport =
   | { status: 'running' }
-  | { status: 'completed'; drifts: DetectedDrift[]; inventory?: InventoryItem[] }
+  | { status: 'completed'; drifts: DetectedDrift[]; inventory?: InventoryItem[]; stats?: ScanStats }
   | { status: 'failed'; error: string };
 
 export function createExecution(ctx: AppContext, d: Deps) {
@@ -153,6 +173,7 @@ export function createExecution(ctx: AppContext, d: Deps) {
       if (report.status === 'completed') {
         return d.results.recordScanResult(orgId, scanId, {
           status: 'completed', drifts: toReportedDrifts(report.drifts), ...(report.inventory ? { inventory: report.inventory } : {}),
+          ...(report.stats ? { stats: report.stats } : {}),
         });
       }
       return d.results.recordScanResult(orgId, scanId, report);

@@ -24,7 +24,7 @@ import type { DriftService } from '../drifts/service.ts';
 import type { RepoConfigService } from '../repo-configs/service.ts';
 import { isoDay } from '../drifts/trend.ts';
 import { FINAL, type Scan, type ScanStore } from './store.ts';
-import { ScanResult, scanView, type InventoryItem, type ReportedDrift } from './schemas.ts';
+import { ScanResult, scanView, type InventoryItem, type ReportedDrift, type ScanStats } from './schemas.ts';
 import type { ManagedStore } from './managed-store.ts';
 import { placementView } from '../drifts/schemas.ts';
 
@@ -90,7 +90,7 @@ export function createRecorder(ctx: AppContext, d: Deps) {
     return notes;
   }
 
-  async function completed(scan: Scan, reported: ReportedDrift[], inventory: InventoryItem[] | undefined): Promise<RecordOutcome> {
+  async function completed(scan: Scan, reported: ReportedDrift[], inventory: InventoryItem[] | undefined, stats: ScanStats | undefined): Promise<RecordOutcome> {
     const { orgId, _id: scanId, repositoryConfig } = scan;
     const now = new Date();
     // One record per resource address; a repeated address in one report counts once (the last wins).
@@ -189,7 +189,7 @@ export function createRecorder(ctx: AppContext, d: Deps) {
     const driftCount = [...byAddress.keys()].filter((a) => !noteOf(a).suppressed).length;
     const outcome = await finish(scan, {
       status: 'completed', completedAt: now, error: null, startedAt: scan.startedAt ?? now,
-      driftCount, newDrifts: shown.length, resolvedDrifts: resolvedShown.length,
+      driftCount, newDrifts: shown.length, resolvedDrifts: resolvedShown.length, stats: stats ?? null,
     });
     const about = { scanId, repositoryConfigId: repositoryConfig, repositoryName: scan.repositoryName };
     await ctx.bus.emit('scan.completed', orgId, { ...about, driftCount, newDrifts: shown.length, resolvedDrifts: resolvedShown.length, triggeredBy: scan.triggeredBy });
@@ -236,7 +236,7 @@ export function createRecorder(ctx: AppContext, d: Deps) {
 
     const now = new Date();
     const final = await ctx.once.runOnce(`scan:${scanId}:final`, orgId, () => (result.status === 'completed'
-      ? completed(scan, result.drifts, result.inventory)
+      ? completed(scan, result.drifts, result.inventory, result.stats)
       : finish(scan, { status: 'failed', completedAt: now, error: result.error })), { staleAfterMs: CLAIM_STALE_MS });
     if (!final.won) return unchanged(scan);
     if (result.status === 'failed') {

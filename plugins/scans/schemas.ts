@@ -10,6 +10,25 @@ export { ReportedPlacement };
 const PageQuery = corePageQuery();
 
 export const ScanStatus = Type.Enum(SCAN_STATUSES);
+
+/** Rows a scan's stats carry (one per resource type and reason): more are cut, the largest kept. */
+export const NOT_COMPARED_MAX = 2000;
+export const NotComparedRow = Type.Object({
+  resourceType: Type.String({ minLength: 1, maxLength: 200 }),
+  reason: Type.Union([Type.Literal('no_reader'), Type.Literal('unknown_region'), Type.Literal('access_denied'), Type.Literal('unsupported_shape')], {
+    description: 'no_reader: the engine reads no such type; unknown_region: no region/scope could be resolved for the instance (never reported deleted); '
+      + 'access_denied: the credentials may not read the type (the rest of the scan went on); unsupported_shape: the state holds no attributes, or not the id the reader looks the resource up by',
+  }),
+  count: Type.Integer({ minimum: 1, description: 'Managed instances of the type not compared for this reason' }),
+});
+export const ScanStats = Type.Object({
+  compared: Nullable(Type.Integer({ minimum: 0, description: 'Managed instances compared against the cloud' })),
+  notCompared: Type.Array(NotComparedRow, {
+    maxItems: NOT_COMPARED_MAX,
+    description: 'What the scan did not compare, per resource type and reason, largest count first; [] when it compared everything (a tofu/terraform plan refreshes every instance)',
+  }),
+});
+export type ScanStats = Static<typeof ScanStats>;
 export const ScanView = Type.Object({
   _id: Type.String(),
   repositoryConfig: Type.String(),
@@ -26,6 +45,9 @@ export const ScanView = Type.Object({
   newDrifts: Type.Integer(),
   resolvedDrifts: Type.Integer(),
   error: Nullable(Type.String()),
+  stats: Nullable(Type.Object(ScanStats.properties, {
+    description: 'A completed scan\'s coverage: how many instances it compared and, per type, what it did not and why; null before completion and for scans recorded before it was kept',
+  })),
   createdAt: Timestamp,
   startedAt: Nullable(Timestamp),
   completedAt: Nullable(Timestamp),
@@ -35,7 +57,7 @@ export type ScanView = Static<typeof ScanView>;
 export const scanView = (s: Scan): ScanView => ({
   _id: s._id, repositoryConfig: s.repositoryConfig, repositoryName: s.repositoryName, branch: s.branch, status: s.status,
   triggeredBy: s.triggeredBy, trigger: s.trigger ?? null, driftCount: s.driftCount, newDrifts: s.newDrifts, resolvedDrifts: s.resolvedDrifts, error: s.error,
-  createdAt: s.createdAt.toISOString(), startedAt: s.startedAt?.toISOString() ?? null, completedAt: s.completedAt?.toISOString() ?? null,
+  stats: s.stats ?? null, createdAt: s.createdAt.toISOString(), startedAt: s.startedAt?.toISOString() ?? null, completedAt: s.completedAt?.toISOString() ?? null,
 });
 
 export const ScanDetails = Type.Object({
@@ -94,7 +116,7 @@ export const Inventory = Type.Array(InventoryItem, {
 
 export const ScanResult = Type.Union([
   Type.Object({ status: Type.Literal('running') }),
-  Type.Object({ status: Type.Literal('completed'), drifts: Type.Array(ReportedDrift), inventory: Type.Optional(Inventory) }),
+  Type.Object({ status: Type.Literal('completed'), drifts: Type.Array(ReportedDrift), inventory: Type.Optional(Inventory), stats: Type.Optional(ScanStats) }),
   Type.Object({ status: Type.Literal('failed'), error: Type.String({ minLength: 1, maxLength: 2000 }) }),
 ]);
 export type ScanResult = Static<typeof ScanResult>;

@@ -30,6 +30,8 @@ export interface Scan {
   newDrifts: number;
   resolvedDrifts: number;
   error: string | null;
+  /** A completed scan's coverage (schemas.ts ScanStats); absent before completion and on older records. */
+  stats?: { compared: number | null; notCompared: { resourceType: string; reason: 'no_reader' | 'unknown_region' | 'access_denied' | 'unsupported_shape'; count: number }[] } | null;
   createdAt: Date;
   /** UTC day of createdAt: the Free plan's scans-per-day count. */
   day: string;

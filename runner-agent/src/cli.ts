@@ -2,7 +2,7 @@
 //   drift-runner start --url <api> --token <rn_...> [--state-dir DIR] [--poll-interval s]
 //                      [--heartbeat-interval s] [--grace-period s] [--cloud-a-endpoint URL]
 //   drift-runner coverage <state file | s3://bucket/key> [--json] ...  (coverage-cli.ts)
-//   drift-runner replay <state file> [--json]                          (replay-cli.ts)
+//   drift-runner replay <state file> [--json] [--config DIR]             (replay-cli.ts)
 //   drift-runner evaluate --plan plan.json --repository ID --url ... --token ci_... (evaluate-cli.ts)
 //   drift-runner check  (same options as start: one heartbeat, exit 0 when accepted; the setup script's upgrade check)
 //   drift-runner --version | --help
@@ -26,7 +26,7 @@ Options (or environment variables):
   --cloud-a-endpoint URL       DRIFT_CLOUD_A_ENDPOINT    cloud_a API endpoint override (replaces the job's)
                                DRIFT_CLOUD_CA_FILE       extra CA certificates (PEM) for cloud_b/cloud_c API calls
   drift-runner coverage <state file | s3://bucket/key> [--json]   what share of a state the engine compares (--help for options)
-  drift-runner replay <state file> [--json]   the engine against a fake cloud built from the state: every drift is a false positive
+  drift-runner replay <state file> [--json] [--config DIR]   the engine against a fake cloud built from the state: every drift is a false positive
   drift-runner evaluate --plan <plan.json> --repository <id> --url <api> --token <ci_ token>   guardrails on a plan (exit 0 allowed, 1 blocked, 2 pending approval)
   drift-runner check           start, report in once (one heartbeat with the options above) and exit: 0 when the service accepted it
   drift-runner --version       print the version and the runtime`;

@@ -1,7 +1,7 @@
 // drift-runner replay: every state of the corpus replays with zero drifts (each one would be a
 // false positive of the engine); the fake is no mirror that hides differences (a state compared
 // against another state's fake drifts exactly where they differ); the CLI's output and errors.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import t from 'tap';
@@ -23,7 +23,10 @@ t.test('every corpus state replays with zero drifts', async (t) => {
   t.ok(states.length > 50, `${states.length} states in the corpus`);
   let compared = 0;
   for (const file of states) {
-    const r = await replayState(readFileSync(join(CORPUS, file), 'utf8'), file);
+    // The configuration that wrote the state, when the corpus has it: the regions a scan resolves.
+    const cfg = join(CORPUS, file.replace(/\.tfstate$/, ''));
+    const config = existsSync(cfg) && statSync(cfg).isDirectory() ? cfg : undefined;
+    const r = await replayState(readFileSync(join(CORPUS, file), 'utf8'), file, config ? { config } : {});
     compared += r.compared;
     t.same(r.drifts, [], `${file}: ${r.compared} compared, no drift`);
   }

@@ -3,12 +3,18 @@
 // and classified. Instances of types without a reader are counted in stats.unsupported.
 // Whatever is not found where it was looked for is looked for again in the region its ARN
 // names before it is reported deleted; sensitive attributes are compared by hash (sensitive.ts);
-// tags compare as `tags_all` (values.ts withAllTags).
+// tags compare as `tags_all` (values.ts withAllTags). Besides the ignore table and .driftignore,
+// each instance's own `ignore_changes` (lifecycle.ts) and the known provider noise (noise.ts)
+// are dropped before the severity rules see the diff.
 import { AWS_READERS, SEVERITY_RULES } from './catalogue.ts';
 import type { AwsContext } from './cloud/aws/index.ts';
 import { compareAttributes, type CompareSpec } from './diff.ts';
-import { timeoutError } from './errors.ts';
+import { isPermissionDenied, timeoutError } from './errors.ts';
+import { readerIdOf } from './inventory.ts';
+import { countNotCompared } from './not-compared.ts';
 import type { IgnoreRules } from './ignore.ts';
+import { withInstanceIgnores, type IgnoreChanges } from './lifecycle.ts';
+import { noiseContext, noiseFor } from './noise.ts';
 import { arnRegion } from './region.ts';
 import { classify } from './rules.ts';
 import { MANAGED_POLICIES, withoutManaged, type ManagedPolicies } from './role-policies.ts';
@@ -20,11 +26,16 @@ import { placementOf } from './where.ts';
 
 /** `regionSource`: where the region came from (region.ts); an assumed one is noted on a deletion. */
 /** `account`: the Azure subscription or Google project (AWS takes it from the ARN). */
-export interface CompareEntry { instance: StateInstance; region: string; regionSource?: string; declaredIn?: DeclaredIn | null; account?: string | null }
+/** `ignoreChanges`: the declaring block's lifecycle ignore_changes; `noise`: provider noise paths that apply (noise.ts). */
+export interface CompareEntry {
+  instance: StateInstance; region: string; regionSource?: string; declaredIn?: DeclaredIn | null; account?: string | null;
+  ignoreChanges?: IgnoreChanges; noise?: string[];
+}
 const ASSUMED = new Set(['credentials', 'peers']);
 
 export async function compareLive(
-  entries: CompareEntry[], aws: AwsContext, ignore: IgnoreRules, stats: Pick<ScanStats, 'unsupported' | 'ignoredDiffs' | 'foundInArnRegion' | 'deletedInAssumedRegion'>,
+  entries: CompareEntry[], aws: AwsContext, ignore: IgnoreRules,
+  stats: Pick<ScanStats, 'unsupported' | 'ignoredDiffs' | 'foundInArnRegion' | 'deletedInAssumedRegion' | 'accessDenied' | 'unsupportedShape'>,
   opts: {
     signal?: AbortSignal; onProgress?: (done: number, total: number) => void;
     /** Every instance of the states, when `entries` leaves some out (unknown region): standalone resources still count. */
@@ -38,21 +49,37 @@ export async function compareLive(
       stats.unsupported[type] = (stats.unsupported[type] ?? 0) + 1;
       continue;
     }
+    // Without the id its reader looks it up by, an instance would read as deleted: not compared.
+    if (readerIdOf(type, entry.instance.attributes) === null) { countNotCompared(stats, 'unsupportedShape', type); continue; }
     byType.set(type, [...(byType.get(type) ?? []), entry]);
   }
   const view = standaloneView(opts.allInstances ?? entries.map((e) => e.instance));
+  const noise = noiseContext(opts.allInstances ?? entries.map((e) => e.instance));
   const total = [...byType.values()].reduce((n, l) => n + l.length, 0);
   const drifts: DetectedDrift[] = [];
   let done = 0;
+  let denied: unknown;
+  let refused = 0;
   opts.onProgress?.(0, total);
   for (const [type, list] of byType) {
     if (opts.signal?.aborted) throw timeoutError(opts.signal);
     const reader = AWS_READERS[type];
-    const live = await reader.read(list, aws);
-    await recheckInArnRegion(list, live, aws, stats);
+    let live: (LiveAttributes | null)[];
+    try {
+      live = await reader.read(list, aws);
+      await recheckInArnRegion(list, live, aws, stats);
+    } catch (e) {
+      // A type the credentials may not read is named in the stats; the other types are still compared.
+      if (!isPermissionDenied(e)) throw e;
+      denied ??= e;
+      countNotCompared(stats, 'accessDenied', type, list.length);
+      refused += list.length;
+      done += list.length;
+      continue;
+    }
     list.forEach((entry, i) => {
       const { instance, region, regionSource } = entry;
-      const drift = compareOne(entry, withAllTags(view(instance)), live[i], reader.spec, ignore, stats);
+      const drift = compareOne({ ...entry, noise: noiseFor(instance, noise) }, withAllTags(view(instance)), live[i], reader.spec, ignore, stats);
       if (drift) drifts.push(drift);
       if (drift?.changeType === 'deleted' && regionSource && ASSUMED.has(regionSource)) {
         const names = (stats.deletedInAssumedRegion ??= []);
@@ -62,7 +89,9 @@ export async function compareLive(
     done += list.length;
     opts.onProgress?.(done, total);
   }
-  return { drifts, compared: total };
+  // Nothing readable at all: the credentials' problem, reported as the scan's failure.
+  if (denied && refused >= total) throw denied;
+  return { drifts, compared: total - refused };
 }
 
 const LISTED = 100;
@@ -85,9 +114,10 @@ async function recheckInArnRegion(
 }
 
 export function compareOne(
-  { instance, region, declaredIn, account }: CompareEntry, state: Record<string, unknown>, live: Record<string, unknown> | null, spec: CompareSpec,
-  ignore: IgnoreRules, stats: Pick<ScanStats, 'ignoredDiffs'>,
+  { instance, region, declaredIn, account, ignoreChanges, noise }: CompareEntry, state: Record<string, unknown>, live: Record<string, unknown> | null, spec: CompareSpec,
+  tableAndFile: IgnoreRules, stats: Pick<ScanStats, 'ignoredDiffs'>,
 ): DetectedDrift | undefined {
+  const ignore = withInstanceIgnores(withInstanceIgnores(tableAndFile, ignoreChanges), noise);
   const base = { resourceType: instance.type, resourceAddress: instance.address, ...placementOf(instance, region, declaredIn), ...(account ? { account } : {}) };
   const own = instance.sensitivePaths ?? [];
   const schema = (spec.sensitive ?? []).map((p) => p.split('.')).filter((p) => !own.some((q) => q.join('.') === p.join('.')));

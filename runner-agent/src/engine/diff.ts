@@ -4,7 +4,7 @@
 // such as tags are compared key by key over both sides, so a tag added out of band shows up.
 import type { IgnoreRules } from './ignore.ts';
 import type { DiffEntry } from './types.ts';
-import { blank, canonical, canonicalText, isEmpty, isObject, normalizePolicy, sameJsonText, scalarKey, scalarSet, unsetOrFalse } from './values.ts';
+import { blank, canonical, canonicalText, isEmpty, isObject, normalizePolicy, sameJson, scalarKey, scalarSet, unsetOrFalse } from './values.ts';
 
 /** How the attributes of one resource type compare, beyond the generic rules. */
 export interface CompareSpec {
@@ -23,6 +23,12 @@ export interface CompareSpec {
    * does not list them (Terraform records only the paths its configuration marked).
    */
   sensitive?: string[];
+  /**
+   * The value the provider writes for an attribute the API leaves out (glob-free paths, `*` = any
+   * list index): an empty side (null, absent, "") compares as this value, so a state holding
+   * null and an API answering nothing, or the provider's false or 0, are the same.
+   */
+  defaults?: Record<string, unknown>;
 }
 
 export interface CompareResult { diff: DiffEntry[]; ignored: number }
@@ -79,7 +85,13 @@ export function compareAttributes(
     diff.push({ attribute, before: show(before, policy), after: show(after, policy) });
   };
 
+  const defaults = Object.entries(spec.defaults ?? {});
   const walk = (p: string, a: unknown, b: unknown, owner: Record<string, unknown>): void => {
+    const byDefault = defaults.find(([pat]) => pathMatches(pat, p));
+    if (byDefault) {
+      if (isEmpty(a)) a = byDefault[1];
+      if (isEmpty(b)) b = byDefault[1];
+    }
     // An ignored subtree is skipped whole: its size says nothing (one count per subtree).
     if (ignore.ignores(resourceType, address, p)) {
       if (!sameValue(p, a, b, owner)) ignored++;
@@ -95,6 +107,12 @@ export function compareAttributes(
       return;
     }
     if (blank(a) && blank(b)) return;
+    // JSON held as text (schemas, container definitions, documents): compared as documents.
+    const json = sameJson(a, b);
+    if (json !== undefined) {
+      if (!json) emit(p, a, b);
+      return;
+    }
     if (isObject(a) && isObject(b)) {
       // A map (tags, and the like): keys from both sides.
       for (const k of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) walk(`${p}.${k}`, a[k], b[k], owner);
@@ -139,6 +157,8 @@ export function compareAttributes(
     const setKey = listsOrEmpty(a, b) ? spec.sets?.[p] : undefined;
     if (setKey) return setKeys(a, setKey, owner, p).join('\n') === setKeys(b, setKey, owner, p).join('\n');
     if (blank(a) && blank(b)) return true;
+    const json = sameJson(a, b);
+    if (json !== undefined) return json;
     if (Array.isArray(a) && Array.isArray(b) && !a.some(isObject) && !b.some(isObject)) return scalarSet(a).join('\n') === scalarSet(b).join('\n');
     if ((typeof a !== 'object' || a === null) && (typeof b !== 'object' || b === null)) return sameScalar(a, b);
     return canonicalText(a) === canonicalText(b);
@@ -146,4 +166,4 @@ export function compareAttributes(
 }
 
 /** Scalars as the providers mean them: 22 == "22", an unset boolean == false, JSON texts by their meaning. */
-const sameScalar = (a: unknown, b: unknown) => scalarKey(a) === scalarKey(b) || unsetOrFalse(a, b) || sameJsonText(a, b);
+const sameScalar = (a: unknown, b: unknown) => scalarKey(a) === scalarKey(b) || unsetOrFalse(a, b) || sameJson(a, b) === true;

@@ -20,6 +20,21 @@ const DENIED = new Set([
   'SignatureDoesNotMatch', 'AuthFailure', 'InvalidAccessKeyId', 'ExpiredToken', 'ExpiredTokenException',
   'UnrecognizedClientException', 'InvalidToken', 'AllAccessDisabled', 'OptInRequired', 'Forbidden',
 ]);
+// Of those, the ones saying "not this action": the credentials are valid and read other types.
+const PERMISSION = new Set(['AccessDenied', 'AccessDeniedException', 'UnauthorizedOperation', 'Forbidden', 'AuthorizationError', 'OptInRequired']);
+const INVALID_CREDENTIALS = new Set([
+  'InvalidClientTokenId', 'SignatureDoesNotMatch', 'AuthFailure', 'InvalidAccessKeyId', 'ExpiredToken', 'ExpiredTokenException', 'UnrecognizedClientException', 'InvalidToken',
+]);
+
+/** An access_denied ScanError for one action the credentials lack (not credentials that are invalid altogether). */
+export function isPermissionDenied(err: unknown): boolean {
+  if (!(err instanceof ScanError) || err.code !== 'access_denied') return false;
+  const cause = (err.cause ?? {}) as SdkLikeError;
+  const name = cause.name ?? '';
+  if (INVALID_CREDENTIALS.has(name) || INVALID_CREDENTIALS.has(cause.code ?? '')) return false;
+  return PERMISSION.has(name) || PERMISSION.has(cause.code ?? '') || cause.$metadata?.httpStatusCode === 403;
+}
+
 const NETWORK = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT']);
 
 interface SdkLikeError { name?: string; code?: string; message?: string; $metadata?: { httpStatusCode?: number }; cause?: unknown }

@@ -11,6 +11,7 @@ import { jsonProblem, ScanError } from './errors.ts';
 import { templateLiteral } from './hcl-string.ts';
 import { insideCheckout } from './paths.ts';
 import { isObject } from './values.ts';
+import { parseIgnoreChanges, type IgnoreChanges } from './lifecycle.ts';
 
 export interface Backend { type: string; config: Record<string, unknown> }
 
@@ -36,6 +37,8 @@ export interface RootModule {
   moduleCalls: Map<string, { source: string; args: Record<string, unknown> }>;
   /** Declared managed resources, as `type.name`. */
   resources: Set<string>;
+  /** `lifecycle { ignore_changes }` of declared resources, by `type.name` (lifecycle.ts). */
+  ignoreChanges?: Map<string, IgnoreChanges>;
   hasAwsProvider: boolean;
 }
 
@@ -151,7 +154,12 @@ function collect(mod: RootModule, doc: Json, file: string): void {
   }
   if (isObject(doc.resource)) {
     for (const [type, byName] of Object.entries(doc.resource)) {
-      if (isObject(byName)) for (const name of Object.keys(byName)) mod.resources.add(`${type}.${name}`);
+      if (!isObject(byName)) continue;
+      for (const [name, bodies] of Object.entries(byName)) {
+        mod.resources.add(`${type}.${name}`);
+        const ignored = parseIgnoreChanges(blocks(blocks(bodies)[0]?.lifecycle)[0]?.ignore_changes);
+        if (ignored) (mod.ignoreChanges ??= new Map()).set(`${type}.${name}`, ignored);
+      }
     }
   }
 }

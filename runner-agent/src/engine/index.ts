@@ -21,11 +21,12 @@ import { findTofu, mapResourceDrift, runRefreshOnlyPlan } from './tofu.ts';
 import type { AwsCredentials, DetectedDrift, InventoryItem, ScanInput, ScanOutcome, ScanStats, StateInstance } from './types.ts';
 import { inventoryOf, inventoryOfPlan } from './inventory.ts';
 import { Declarations } from './where.ts';
+import { countNotCompared, notComparedOf } from './not-compared.ts';
 
 const moduleAddress = (address: string) => { try { return parseAddress(address); } catch { return undefined; } };
 
 export type {
-  AwsCredentials, ChangeType, DetectedDrift, DiffEntry, InventoryItem, Provider, ScanInput, ScanOutcome, ScanStats, Severity,
+  AwsCredentials, ChangeType, DetectedDrift, DiffEntry, InventoryItem, NotCompared, NotComparedReason, Provider, ScanInput, ScanOutcome, ScanStats, Severity,
 } from './types.ts';
 export { readerIdOf } from './inventory.ts';
 export { ScanError, type ScanErrorCode } from './errors.ts';
@@ -186,6 +187,7 @@ async function detectRestDrift(input: ScanInput, started: number): Promise<ScanO
       const viaTofu = await scanWithTofu(bin, repo.root, roots, modules, { env: tofuEnv(input) }, input, ignore, stats);
       if (viaTofu) {
         stats.durationMs = Math.round(performance.now() - started);
+        stats.notCompared = []; // the plan refreshes every instance through the provider itself
         return { drifts: withSource(viaTofu.drifts, repo.commit, input.provider), resourcesScanned: viaTofu.scanned, stats, inventory: viaTofu.inventory };
       }
     }
@@ -197,6 +199,7 @@ async function detectRestDrift(input: ScanInput, started: number): Promise<ScanO
     stats.sdkCalls = setup.api.totalCalls;
     stats.sdkCallsByService = { ...setup.api.calls };
     stats.durationMs = Math.round(performance.now() - started);
+    stats.notCompared = notComparedOf(stats);
     return { drifts: withSource(drifts, repo.commit, input.provider), resourcesScanned: compared, stats, inventory };
   } finally {
     await setup.close();
@@ -226,6 +229,7 @@ function noteSkipped(doc: StateDocument, stats: ScanStats): void {
     stats.flatInstances = { count: prev.count + flat.length, addresses: [...prev.addresses, ...flat].slice(0, 100) };
   }
   if (doc.empty.length) stats.emptyInstances = [...(stats.emptyInstances ?? []), ...doc.empty.map((e) => e.address)].slice(0, 100);
+  for (const e of doc.empty) countNotCompared(stats, 'unsupportedShape', e.type);
 }
 
 async function scanWithTofu(
@@ -270,6 +274,7 @@ function finish(
   stats.sdkCalls = aws.totalCalls;
   stats.sdkCallsByService = { ...aws.calls };
   stats.durationMs = Math.round(performance.now() - started);
+  stats.notCompared = stats.mode === 'tofu' ? [] : notComparedOf(stats);
   return { drifts, resourcesScanned: scanned, stats, inventory };
 }
 

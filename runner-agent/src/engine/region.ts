@@ -17,6 +17,7 @@ import path from 'node:path';
 import { moduleOf, type ProviderRef } from './address.ts';
 import { evaluate, type Scope } from './hcl-expr.ts';
 import { parseRootModule, type RootModule } from './hcl.ts';
+import type { IgnoreChanges } from './lifecycle.ts';
 import type { DeclaredIn, ScanStats, StateInstance } from './types.ts';
 import { Declarations } from './where.ts';
 
@@ -176,6 +177,9 @@ export function defaultProviderRegion(root: RootModule): string | undefined {
   return typeof region === 'string' && REGION.test(region) ? region : undefined;
 }
 
+/** An instance with where to read it, where it is declared and what its block's lifecycle ignores. */
+export interface RegionEntry { instance: StateInstance; region: string; regionSource?: RegionSource; declaredIn?: DeclaredIn | null; ignoreChanges?: IgnoreChanges }
+
 /**
  * Each instance with the region to read it in. Instances of types `compared` says are read but
  * whose region is unknown are left out and counted in `stats.regionUnknown`; the sources of the
@@ -184,8 +188,8 @@ export function defaultProviderRegion(root: RootModule): string | undefined {
 export async function withRegions(
   roots: { module: RootModule; instances: StateInstance[] }[], repoRoot: string, credentialsRegion: string,
   compared: (type: string) => boolean, stats: Pick<ScanStats, 'regionSources' | 'regionUnknown'>,
-): Promise<{ instance: StateInstance; region: string; regionSource?: RegionSource; declaredIn?: DeclaredIn | null }[]> {
-  const out: { instance: StateInstance; region: string; regionSource?: RegionSource; declaredIn?: DeclaredIn | null }[] = [];
+): Promise<RegionEntry[]> {
+  const out: RegionEntry[] = [];
   const declarations = new Declarations(repoRoot);
   for (const { module, instances } of roots) {
     const resolver = new RegionResolver(module, repoRoot, credentialsRegion);
@@ -198,8 +202,10 @@ export async function withRegions(
       counts[key] = (counts[key] ?? 0) + 1;
       if (!region) continue;
       // Instance keys do not change a module's source: one parse per module call, whatever its count or for_each.
-      const declaredIn = await declarations.find((await resolver.moduleAt(moduleOf(instance.module)))?.module, instance.type, instance.name);
-      out.push({ instance, region, regionSource: source, declaredIn });
+      const declaring = (await resolver.moduleAt(moduleOf(instance.module)))?.module;
+      const declaredIn = await declarations.find(declaring, instance.type, instance.name);
+      const ignoreChanges = declaring?.ignoreChanges?.get(`${instance.type}.${instance.name}`);
+      out.push({ instance, region, regionSource: source, declaredIn, ...(ignoreChanges ? { ignoreChanges } : {}) });
     }
   }
   return out;

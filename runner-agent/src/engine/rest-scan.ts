@@ -96,8 +96,10 @@ export async function withScopes(
       const key = scope ? scope.source : instance.type;
       counts[key] = (counts[key] ?? 0) + 1;
       if (!scope) { out.push({ instance, scope: { account: '', location: null, source: UNKNOWN } }); continue; }
-      const declaredIn = await declarations.find((await modules.moduleAt(moduleOf(instance.module)))?.module, instance.type, instance.name);
-      out.push({ instance, scope, declaredIn });
+      const declaring = (await modules.moduleAt(moduleOf(instance.module)))?.module;
+      const declaredIn = await declarations.find(declaring, instance.type, instance.name);
+      const ignoreChanges = declaring?.ignoreChanges?.get(`${instance.type}.${instance.name}`);
+      out.push({ instance, scope, declaredIn, ...(ignoreChanges ? { ignoreChanges } : {}) });
     }
   }
   return out;

@@ -115,7 +115,20 @@ export interface ScanStats {
   flatInstances?: { count: number; addresses: string[] };
   /** Managed instances the state holds with no attributes at all, not compared (first 100 addresses). */
   emptyInstances?: string[];
+  /** Instances of a type the credentials may not read (the reader's calls were denied), by type: not compared, the scan goes on. */
+  accessDenied?: Record<string, number>;
+  /** Instances whose state shape the engine cannot compare (no attributes, no id its reader looks it up by), by type. */
+  unsupportedShape?: Record<string, number>;
+  /**
+   * What the scan did not compare, per resource type and reason (not-compared.ts), from the counts
+   * above: `no_reader` (unsupported), `unknown_region` (regionUnknown), `access_denied`,
+   * `unsupported_shape`. Sorted by count, largest first.
+   */
+  notCompared?: NotCompared[];
 }
+
+export type NotComparedReason = 'no_reader' | 'unknown_region' | 'access_denied' | 'unsupported_shape';
+export interface NotCompared { resourceType: string; reason: NotComparedReason; count: number }
 
 /**
  * One managed resource instance of the states a scan read (inventory.ts): its address and type,

@@ -40,22 +40,46 @@ export function canonical(v: unknown): unknown {
 export const canonicalText = (v: unknown): string => JSON.stringify(canonical(v)) ?? 'null';
 
 /**
- * The value a JSON-text attribute means (a BigQuery schema, an IAM or bucket policy, a Cloud Run
- * annotation holding JSON), with keys sorted: two texts that differ only in whitespace or key order
- * mean the same. Undefined for a string that is not a JSON object or array.
+ * The value of a JSON object or array held as text (a BigQuery schema, a policy, container
+ * definitions, a Cloud Run annotation holding JSON), else undefined.
  */
 export function jsonText(v: unknown): unknown {
   if (typeof v !== 'string') return undefined;
   const t = v.trim();
   if (!(t.startsWith('{') && t.endsWith('}')) && !(t.startsWith('[') && t.endsWith(']'))) return undefined;
-  try { return canonical(JSON.parse(t)); } catch { return undefined; }
+  try { return JSON.parse(t) as unknown; } catch { return undefined; }
 }
 
-/** Two JSON texts meaning the same value. */
-export const sameJsonText = (a: unknown, b: unknown): boolean => {
+/**
+ * A JSON document's canonical text: keys sorted, members that are empty (null, "", [], {})
+ * dropped (an API adds or leaves out empty members that the configuration never wrote), list
+ * order kept (it carries meaning in schemas and container definitions).
+ */
+export function canonicalJson(v: unknown): string {
+  const norm = (x: unknown): unknown => {
+    if (Array.isArray(x)) return x.map(norm);
+    if (!isObject(x)) return x;
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(x).sort()) if (!isEmpty(x[k])) out[k] = norm(x[k]);
+    return out;
+  };
+  return JSON.stringify(norm(v)) ?? 'null';
+}
+
+/**
+ * Whether `a` and `b` are one JSON document, when at least one is JSON text and the other is
+ * JSON text or a parsed document; undefined when the pair is no JSON pair.
+ */
+export function sameJson(a: unknown, b: unknown): boolean | undefined {
   const x = jsonText(a);
-  return x !== undefined && canonicalText(x) === canonicalText(jsonText(b) ?? null) && jsonText(b) !== undefined;
-};
+  const y = jsonText(b);
+  if (x === undefined && y === undefined) return undefined;
+  const doc = (parsed: unknown, raw: unknown) => (parsed !== undefined ? parsed : isObject(raw) || Array.isArray(raw) ? raw : undefined);
+  const dx = doc(x, a);
+  const dy = doc(y, b);
+  if (dx === undefined || dy === undefined) return undefined;
+  return canonicalJson(dx) === canonicalJson(dy);
+}
 
 /**
  * An unset boolean and `false`: states written by older providers (or for a block the API left out)

@@ -81,7 +81,7 @@ t.test('a failure after the claim gives the claim back: the next run claims and 
   const credentials = w.services.credentials!;
   const executor = createExecutor(w.ctx, w.services.scans!, {
     concurrency: 1, endpoint: undefined, localSources: true, timeoutMs: 60_000,
-    detect: async () => ({ drifts: [], resourcesScanned: 0, stats: { durationMs: 1 } }) as never,
+    detect: async () => ({ drifts: [], resourcesScanned: 0, stats: { durationMs: 1, notCompared: [{ resourceType: 'aws_eks_cluster', reason: 'no_reader', count: 2 }] } }) as never,
   });
   const id = await w.config('acme/flaky');
   await w.ctx.db.db.collection('repo_configs').updateOne({ _id: id as never }, { $set: { repositoryUrl: 'file:///nowhere' } });
@@ -93,4 +93,6 @@ t.test('a failure after the claim gives the claim back: the next run claims and 
   t.equal((await w.api('GET', `/api/scans/${scan._id}`)).body.data.status, 'pending', 'the scan is still pending');
   t.equal(await executor.execute(w.owner.orgId, scan._id), 'ran', 'the next run claims it again and runs it');
   t.equal((await w.api('GET', `/api/scans/${scan._id}`)).body.data.status, 'completed');
+  t.same((await w.api('GET', `/api/scans/${scan._id}`)).body.data.stats, { compared: 0, notCompared: [{ resourceType: 'aws_eks_cluster', reason: 'no_reader', count: 2 }] },
+    "the engine's notCompared is on the scan record");
 });

@@ -59,11 +59,14 @@ t.test('a runner claims the scans its labels match, reports, and counts its jobs
   t.same((await status({ status: 'running' })).body.data, { jobId: scan._id, status: 'running' }, 'running again is idempotent');
   const bare = await status({ status: 'completed' });
   t.equal(bare.status, 400, 'completed without result.drifts: 400 (it would resolve every open drift)');
-  const done = await status({ status: 'completed', result: { drifts: [engineDrift, gone, tags], resourcesScanned: 12 } });
+  // The engine's own stats (runner-agent ScanStats): the scan record keeps what it did not compare.
+  const notCompared = [{ resourceType: 'aws_mq_broker', reason: 'no_reader', count: 2 }, { resourceType: 'aws_kms_key', reason: 'access_denied', count: 1 }];
+  const done = await status({ status: 'completed', result: { drifts: [engineDrift, gone, tags], resourcesScanned: 12, stats: { mode: 'sdk', sdkCalls: 9, notCompared } } });
   t.same(done.body.data, { jobId: scan._id, status: 'completed' }, 'completed');
   t.same((await status({ status: 'completed', result: { drifts: [] } })).body.data, { jobId: scan._id, status: 'completed' }, 'a repeated report changes nothing');
   const scanNow = (await w.api('GET', `/api/scans/${scan._id}`)).body.data;
   t.match(scanNow, { status: 'completed', driftCount: 3, newDrifts: 3 }, 'the first report counted');
+  t.same(scanNow.stats, { compared: 12, notCompared }, 'GET /api/scans/:id shows what the runner did not compare, and why');
   const drifts = (await w.api('GET', `/api/drifts/scan/${scan._id}`)).body.data as { resourceAddress: string; changeType: string; severity: string; diff: unknown }[];
   const sg = drifts.find((d) => d.resourceAddress === 'aws_security_group.web');
   t.same(sg?.diff, { changes: [{ attribute: 'ingress', before: [], after: [{ cidr_blocks: ['0.0.0.0/0'] }] }] }, 'diff: {changes: [{attribute, before, after}]}');

@@ -3,6 +3,7 @@
 // live through their reader in batches, compared. What is not found in the scope it was read in
 // is read again in the scope its own id names before it is reported deleted.
 import { compareOne } from '../../compare.ts';
+import type { IgnoreChanges } from '../../lifecycle.ts';
 import { timeoutError } from '../../errors.ts';
 import type { IgnoreRules } from '../../ignore.ts';
 import type { DeclaredIn, DetectedDrift, LiveAttributes, ScanStats, StateInstance } from '../../types.ts';
@@ -10,7 +11,7 @@ import { isObject } from '../../values.ts';
 import type { RestApi } from './api.ts';
 import type { FakeWorld, RestReader, Scope } from './reader.ts';
 
-export interface RestEntry { instance: StateInstance; scope: Scope; declaredIn?: DeclaredIn | null }
+export interface RestEntry { instance: StateInstance; scope: Scope; declaredIn?: DeclaredIn | null; ignoreChanges?: IgnoreChanges }
 
 export interface RestCloud {
   readers: Record<string, RestReader>;
@@ -56,8 +57,8 @@ export async function compareRest(
     const live = await reader.read(list, api, world);
     await recheckInIdScope(list, live, cloud, reader, api, stats, world);
     list.forEach((entry, i) => {
-      const { instance, scope, declaredIn } = entry;
-      const drift = compareOne({ instance, region: scope.location ?? '', declaredIn, account: scope.account || null }, stateView(instance.attributes), live[i], reader.spec, ignore, stats);
+      const { instance, scope, declaredIn, ignoreChanges } = entry;
+      const drift = compareOne({ instance, region: scope.location ?? '', declaredIn, account: scope.account || null, ignoreChanges }, stateView(instance.attributes), live[i], reader.spec, ignore, stats);
       if (drift) drifts.push(drift);
     });
     done += list.length;

@@ -29,7 +29,8 @@ function groupAttributes(g: AutoScalingGroup, state: Record<string, unknown>): L
 }
 
 export const autoscalingGroupReader: TypeReader = {
-  spec: { sets: { tag: genericKey } },
+  // The API leaves MaxInstanceLifetime out when unset; the provider writes 0 (older states null).
+  spec: { sets: { tag: genericKey }, defaults: { max_instance_lifetime: 0 } },
   answers: [answer<{ AutoScalingGroupNames?: string[] }>('autoscaling', DescribeAutoScalingGroups$, (input, world) => {
     const want = new Set(input.AutoScalingGroupNames ?? []);
     return { AutoScalingGroups: attrsOf(world, 'aws_autoscaling_group').filter((a) => want.has(nameOf(a))).map((a) => {

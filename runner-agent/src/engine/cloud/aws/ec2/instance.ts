@@ -1,12 +1,16 @@
 // EC2 instances, read in batches: one DescribeInstances per 1,000 ids (security groups and their
 // rules are in vpc/security-groups.ts).
-import { DescribeInstances$, DescribeInstancesCommand, type DescribeInstancesCommandInput, type DescribeInstancesCommandOutput, type Instance } from '@aws-sdk/client-ec2';
+import {
+  DescribeInstanceAttribute$, DescribeInstanceAttributeCommand, DescribeInstances$, DescribeInstancesCommand, type DescribeInstanceAttributeCommandOutput,
+  type DescribeInstancesCommandInput, type DescribeInstancesCommandOutput, type Instance,
+} from '@aws-sdk/client-ec2';
+import { chunk, mapLimit } from '../../../limit.ts';
 import type { LiveAttributes } from '../../../types.ts';
 import { tagMap } from '../../../values.ts';
-import type { AwsContext } from '../context.ts';
+import { errorName, PER_RESOURCE_CONCURRENCY, type AwsContext } from '../context.ts';
 import { describeByIds } from '../ec2-describe.ts';
 import { answer, byRegion, str, type TypeReader } from '../reader.ts';
-import { bool, ec2Select, filterValues, list, opt, stateTags, tagList } from '../replay/kit.ts';
+import { bool, ec2Select, FakeError, filterValues, list, opt, stateTags, tagList } from '../replay/kit.ts';
 
 const INSTANCE_BATCH = 1000;
 
@@ -67,18 +71,49 @@ const instancesAnswer = answer<{ InstanceIds?: string[]; Filters?: { Name?: stri
   }] })) };
 });
 
+/**
+ * disable_api_termination: DescribeInstances does not carry it, and DescribeInstanceAttribute
+ * takes one instance and one attribute a call; asked only for the instances found whose state
+ * holds the attribute, PER_RESOURCE_CONCURRENCY at a time. An instance gone meanwhile keeps
+ * what DescribeInstances said.
+ */
+async function terminationProtection(ctx: AwsContext, region: string, ids: string[]): Promise<Map<string, boolean>> {
+  const out = new Map<string, boolean>();
+  await mapLimit(ids, PER_RESOURCE_CONCURRENCY, async (id) => {
+    try {
+      const r = await ctx.send<DescribeInstanceAttributeCommandOutput>(ctx.ec2(region),
+        new DescribeInstanceAttributeCommand({ InstanceId: id, Attribute: 'disableApiTermination' }), 'ec2:DescribeInstanceAttribute');
+      out.set(id, r.DisableApiTermination?.Value ?? false);
+    } catch (e) {
+      if (!/^InvalidInstanceID\.(NotFound|Malformed)$/.test(errorName(e))) throw e;
+    }
+  });
+  return out;
+}
+
+const attributeAnswer = answer<{ InstanceId?: string; Attribute?: string }>('ec2', DescribeInstanceAttribute$, (input, world) => {
+  const a = world.of('aws_instance').map((i) => i.attributes).find((x) => str(x.id) === input.InstanceId);
+  if (!a) throw new FakeError('InvalidInstanceID.NotFound', `The instance ID '${input.InstanceId}' does not exist`);
+  return { InstanceId: str(a.id), DisableApiTermination: { Value: bool(a.disable_api_termination) ?? false } };
+});
+
+const holdsProtection = (a: Record<string, unknown>) => a.disable_api_termination !== undefined && a.disable_api_termination !== null;
+
 export const instanceReader: TypeReader = {
   spec: {},
-  answers: [instancesAnswer],
+  answers: [instancesAnswer, attributeAnswer],
   async read(items, ctx) {
     const out: (LiveAttributes | null)[] = new Array(items.length).fill(null);
     for (const [region, group] of byRegion(items)) {
       const live = await describeInstances(ctx, region, [...new Set(group.map((g) => str(g.item.instance.attributes.id)))]);
-      for (const { item, index } of group) {
-        const i = live.get(str(item.instance.attributes.id));
-        if (!i || GONE_STATES.has(i.State?.Name ?? '')) continue;
+      const present = group.filter(({ item }) => { const i = live.get(str(item.instance.attributes.id)); return i && !GONE_STATES.has(i.State?.Name ?? ''); });
+      const protectedIds = [...new Set(present.filter(({ item }) => holdsProtection(item.instance.attributes)).map(({ item }) => str(item.instance.attributes.id)))];
+      const protection = await terminationProtection(ctx, region, protectedIds);
+      for (const { item, index } of present) {
+        const id = str(item.instance.attributes.id);
         const arn = str(item.instance.attributes.arn);
-        out[index] = instanceAttributes(i, region, arn.split(':')[4] ?? '');
+        out[index] = instanceAttributes(live.get(id)!, region, arn.split(':')[4] ?? '');
+        if (protection.has(id)) out[index]!.disable_api_termination = protection.get(id);
       }
     }
     return out;

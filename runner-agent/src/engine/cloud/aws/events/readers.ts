@@ -1,13 +1,14 @@
 // aws_cloudwatch_event_rule: one paged ListRules per event bus and region answers every rule of
 // the scan; tags cost one ListTagsForResource per rule. aws_cloudwatch_event_target: one
-// ListTargetsByRule per rule, shared by all its targets.
+// ListTargetsByRule per rule, shared by all its targets. Event patterns and inputs are JSON text,
+// which diff.ts compares as documents.
 import {
   ListRules$, ListRulesCommand, ListTagsForResource$, ListTagsForResourceCommand, ListTargetsByRule$, ListTargetsByRuleCommand,
   type ListRulesCommandOutput, type ListTagsForResourceCommandOutput, type ListTargetsByRuleCommandOutput, type Rule, type Target,
 } from '@aws-sdk/client-eventbridge';
 import { mapLimit } from '../../../limit.ts';
 import type { LiveAttributes } from '../../../types.ts';
-import { canonicalText, isObject, tagMap } from '../../../values.ts';
+import { isObject, tagMap } from '../../../values.ts';
 import { PER_RESOURCE_CONCURRENCY, type AwsContext } from '../context.ts';
 import { answer, byRegion, once, str, unlessAbsent, type FakeWorld, type TypeReader } from '../reader.ts';
 import { attrsOf, block, FakeError, opt, stateTags, tagList } from '../replay/kit.ts';
@@ -16,16 +17,6 @@ const NOT_FOUND = ['ResourceNotFoundException'];
 const busOf = (a: Record<string, unknown>) => str(a.event_bus_name) || 'default';
 /** The rule's name: `name`, else the id (`<name>` on the default bus, `<bus>/<name>` on another). */
 const ruleNameOf = (a: Record<string, unknown>) => str(a.name) || str(a.id).split('/').pop()!;
-
-/** The live JSON text, or the state's own text when both hold the same JSON (key order and spacing are no drift). */
-function jsonText(state: unknown, live: string | undefined): string {
-  if (!live) return '';
-  try {
-    return typeof state === 'string' && canonicalText(JSON.parse(state)) === canonicalText(JSON.parse(live)) ? state : live;
-  } catch {
-    return live;
-  }
-}
 
 async function rulesOf(ctx: AwsContext, region: string, bus: string): Promise<Map<string, Rule>> {
   return once(ctx, `events:rules:${region}:${bus}`, async () => {
@@ -67,7 +58,7 @@ export const eventRuleReader: TypeReader = {
         if (!r) return;
         const tags = tagMap((await unlessAbsent(ctx.send<ListTagsForResourceCommandOutput>(ctx.events(region), new ListTagsForResourceCommand({ ResourceARN: r.Arn }), 'events:ListTagsForResource'), NOT_FOUND))?.Tags);
         out[index] = {
-          name: r.Name, event_bus_name: r.EventBusName ?? busOf(a), description: r.Description ?? '', event_pattern: jsonText(a.event_pattern, r.EventPattern),
+          name: r.Name, event_bus_name: r.EventBusName ?? busOf(a), description: r.Description ?? '', event_pattern: r.EventPattern ?? '',
           schedule_expression: r.ScheduleExpression ?? '', role_arn: r.RoleArn ?? '', state: r.State, is_enabled: r.State !== 'DISABLED', tags, tags_all: tags,
         };
       });
@@ -105,7 +96,7 @@ export const eventTargetReader: TypeReader = {
     const t = targets?.find((x) => x.Id === targetIdOf(a));
     if (!t) return null;
     return {
-      rule: str(a.rule), target_id: t.Id, arn: t.Arn, role_arn: t.RoleArn ?? '', input: jsonText(a.input, t.Input), input_path: t.InputPath ?? '',
+      rule: str(a.rule), target_id: t.Id, arn: t.Arn, role_arn: t.RoleArn ?? '', input: t.Input ?? '', input_path: t.InputPath ?? '',
       input_transformer: t.InputTransformer ? [{ input_template: t.InputTransformer.InputTemplate ?? '', input_paths: t.InputTransformer.InputPathsMap ?? {} }] : [],
     };
   }),

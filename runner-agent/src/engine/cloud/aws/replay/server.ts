@@ -28,15 +28,29 @@ function serviceWire(service: AwsService): ServiceWire {
 
 const opKey = (op: OperationSchema) => `${op[1]}#${op[2]}`;
 
-export function stateWorld(instances: StateInstance[]): FakeWorld {
+/**
+ * The fake's world: the state's instances by type. With `placement` (each instance's region, as
+ * the scan resolves it), a regional service's request sees only the instances of the region it
+ * was signed for, so a reader asking the wrong region finds nothing or another region's copy,
+ * as it would in the cloud; instances without a placement, and global services, see all.
+ */
+export function stateWorld(instances: StateInstance[], placement?: Map<StateInstance, string>): RegionalWorld {
   const byType = new Map<string, StateInstance[]>();
   for (const i of instances) byType.set(i.type, [...(byType.get(i.type) ?? []), i]);
-  return { of: (type) => byType.get(type) ?? [] };
+  const world: RegionalWorld = { of: (type) => byType.get(type) ?? [] };
+  if (placement?.size) {
+    world.in = (region) => ({ of: (type) => (byType.get(type) ?? []).filter((i) => { const r = placement.get(i); return !r || r === region; }) });
+  }
+  return world;
 }
+
+export interface RegionalWorld extends FakeWorld { in?: (region: string) => FakeWorld }
+/** Services whose one endpoint answers for every region (their clients sign for us-east-1). */
+const GLOBAL_SERVICES = new Set(['iam', 'route53', 'cloudfront', 'sts', 'organizations']);
 
 export interface FakeCloud { endpoint: string; calls: number; close(): Promise<void> }
 
-export async function startFakeCloud(world: FakeWorld, answers: Answer[]): Promise<FakeCloud> {
+export async function startFakeCloud(world: RegionalWorld, answers: Answer[]): Promise<FakeCloud> {
   const byService = new Map<string, { wire: ServiceWire; ops: OperationSchema[]; handlers: Map<string, Answer> }>();
   // Keyed by signing name, as requests name their service; two clients may share one (API
   // Gateway v1 and v2: same protocol, distinct paths), so operations are keyed by namespace too.
@@ -58,7 +72,9 @@ export async function startFakeCloud(world: FakeWorld, answers: Answer[]): Promi
     const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v ?? '']));
     const wireReq: WireRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers, body: Buffer.concat(chunks).toString('utf8') };
     // SigV4: Credential=<key>/<date>/<region>/<service>/aws4_request
-    const service = /Credential=[^/]+\/[^/]+\/[^/]+\/([^/]+)\//.exec(headers.authorization ?? '')?.[1] ?? '';
+    const scope = /Credential=[^/]+\/[^/]+\/([^/]+)\/([^/]+)\//.exec(headers.authorization ?? '');
+    const service = scope?.[2] ?? '';
+    const seen = world.in && scope && !GLOBAL_SERVICES.has(service) ? world.in(scope[1]) : world;
     const s = byService.get(service);
     const op = s && operationOf(s.wire, wireReq, s.ops);
     if (!s || !op) {
@@ -67,7 +83,9 @@ export async function startFakeCloud(world: FakeWorld, answers: Answer[]): Promi
     }
     try {
       const input = readInput(s.wire, op, wireReq);
-      const output = await s.handlers.get(opKey(op))!.answer(input, world);
+const opKey = (op: OperationSchema) => `${op[1]}#${op[2]}`;
+
+      const output = await s.handlers.get(op[2])!.answer(input, seen);
       send(res, writeOutput(s.wire, op, (output ?? {}) as Record<string, unknown>));
     } catch (e) {
       if (e instanceof FakeError) return send(res, writeError(s.wire, e, wireReq.method));

@@ -14,6 +14,8 @@ import { once, str, type ReadItem, type TypeReader } from '../reader.ts';
 import { S3_ANSWERS } from './buckets.answers.ts';
 
 const policyPaths = { policies: ['policy'] };
+// The API leaves BucketKeyEnabled out when false; the provider writes false (some states null).
+const bucketSpec = { ...policyPaths, defaults: { 'server_side_encryption_configuration.*.rule.*.bucket_key_enabled': false } };
 
 /** Runs an S3 read; the listed error names (and 404s, e.g. a bucket deleted mid-scan) mean "not there": undefined. */
 async function get<O>(ctx: AwsContext, region: string, bucket: string, op: string, command: unknown, absent: string[]): Promise<O | undefined> {
@@ -91,7 +93,7 @@ export const bucketReader = perBucket(async (ctx, region, bucket, state) => {
   }
   if ('policy' in state) live.policy = pol?.Policy ?? '';
   return live;
-}, policyPaths);
+}, bucketSpec);
 
 export const bucketVersioningReader = perBucket(async (ctx, region, bucket) => {
   const v = await versioning(ctx, region, bucket);
@@ -102,7 +104,7 @@ export const bucketEncryptionReader = perBucket(async (ctx, region, bucket) => {
   const enc = await encryption(ctx, region, bucket);
   const rules = encryptionRules(enc?.ServerSideEncryptionConfiguration?.Rules);
   return rules.length ? { bucket, rule: rules } : null;
-});
+}, { defaults: { 'rule.*.bucket_key_enabled': false } });
 
 export const publicAccessBlockReader = perBucket(async (ctx, region, bucket) => {
   const c = (await publicAccess(ctx, region, bucket))?.PublicAccessBlockConfiguration;
