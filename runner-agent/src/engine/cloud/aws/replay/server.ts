@@ -83,9 +83,7 @@ export async function startFakeCloud(world: RegionalWorld, answers: Answer[]): P
     }
     try {
       const input = readInput(s.wire, op, wireReq);
-const opKey = (op: OperationSchema) => `${op[1]}#${op[2]}`;
-
-      const output = await s.handlers.get(op[2])!.answer(input, seen);
+      const output = await s.handlers.get(opKey(op))!.answer(input, seen);
       send(res, writeOutput(s.wire, op, (output ?? {}) as Record<string, unknown>));
     } catch (e) {
       if (e instanceof FakeError) return send(res, writeError(s.wire, e, wireReq.method));
