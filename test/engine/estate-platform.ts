@@ -85,7 +85,7 @@ export async function buildPlatform(endpoint: string, suffix: string, net: Netwo
   } });
   const listener = (await elb.send(new CreateListenerCommand({ LoadBalancerArn: lb.LoadBalancerArn, Protocol: 'HTTP', Port: 80, DefaultActions: [{ Type: 'forward', TargetGroupArn: tg.TargetGroupArn }] }))).Listeners![0];
   out.push({ type: 'aws_lb_listener', name: 'http', attributes: {
-    id: listener.ListenerArn, arn: listener.ListenerArn, load_balancer_arn: lb.LoadBalancerArn, port: 80, protocol: 'HTTP', ssl_policy: '', certificate_arn: null, alpn_policy: null,
+    id: listener.ListenerArn, arn: listener.ListenerArn, load_balancer_arn: lb.LoadBalancerArn, port: 80, protocol: 'HTTP', ssl_policy: listener.SslPolicy ?? '', certificate_arn: null, alpn_policy: null, // ssl_policy: what the API answers, as the provider stores it
     default_action: [{ type: 'forward', order: 1, target_group_arn: tg.TargetGroupArn, redirect: [], fixed_response: [], forward: [], authenticate_oidc: [], authenticate_cognito: [] }],
     tags: {}, tags_all: {},
   } });

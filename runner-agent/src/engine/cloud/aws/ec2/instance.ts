@@ -1,12 +1,17 @@
-// EC2 instances, read in batches: one DescribeInstances per 1,000 ids (security groups and their
-// rules are in vpc/security-groups.ts).
-import { DescribeInstances$, DescribeInstancesCommand, type DescribeInstancesCommandInput, type DescribeInstancesCommandOutput, type Instance } from '@aws-sdk/client-ec2';
+// EC2 instances, read in batches: one DescribeInstances per 1,000 ids, plus one
+// DescribeInstanceAttribute per instance for termination protection, which DescribeInstances does
+// not return (the provider reads it the same way). Security groups are in vpc/security-groups.ts.
+import {
+  DescribeInstanceAttribute$, DescribeInstanceAttributeCommand, DescribeInstances$, DescribeInstancesCommand, type DescribeInstanceAttributeCommandOutput,
+  type DescribeInstancesCommandInput, type DescribeInstancesCommandOutput, type Instance,
+} from '@aws-sdk/client-ec2';
+import { mapLimit } from '../../../limit.ts';
 import type { LiveAttributes } from '../../../types.ts';
 import { tagMap } from '../../../values.ts';
-import type { AwsContext } from '../context.ts';
+import { errorName, PER_RESOURCE_CONCURRENCY, type AwsContext } from '../context.ts';
 import { describeByIds } from '../ec2-describe.ts';
 import { answer, byRegion, str, type TypeReader } from '../reader.ts';
-import { bool, ec2Select, filterValues, list, opt, stateTags, tagList } from '../replay/kit.ts';
+import { bool, ec2Select, FakeError, filterValues, list, opt, stateTags, tagList } from '../replay/kit.ts';
 
 const INSTANCE_BATCH = 1000;
 
@@ -21,6 +26,21 @@ async function describeInstances(ctx: AwsContext, region: string, ids: string[])
     for (const r of out.Reservations ?? []) for (const i of r.Instances ?? []) if (i.InstanceId) found.set(i.InstanceId, i);
   });
   return found;
+}
+
+/** Termination protection by instance id, for the ids given (gone ones left out). */
+async function terminationProtection(ctx: AwsContext, region: string, ids: string[]): Promise<Map<string, boolean>> {
+  const out = new Map<string, boolean>();
+  await mapLimit(ids, PER_RESOURCE_CONCURRENCY, async (id) => {
+    try {
+      const r = await ctx.send<DescribeInstanceAttributeCommandOutput>(ctx.ec2(region),
+        new DescribeInstanceAttributeCommand({ InstanceId: id, Attribute: 'disableApiTermination' }), 'ec2:DescribeInstanceAttribute');
+      out.set(id, r.DisableApiTermination?.Value ?? false);
+    } catch (e) {
+      if (!/^InvalidInstanceID\.(NotFound|Malformed)$/.test(errorName(e))) throw e;
+    }
+  });
+  return out;
 }
 
 function instanceAttributes(i: Instance, region: string, ownerId: string): LiveAttributes {
@@ -67,18 +87,29 @@ const instancesAnswer = answer<{ InstanceIds?: string[]; Filters?: { Name?: stri
   }] })) };
 });
 
+/** Replay: the state's termination protection, as DescribeInstanceAttribute returns it. */
+const instanceAttributeAnswer = answer<{ InstanceId?: string; Attribute?: string }>('ec2', DescribeInstanceAttribute$, (input, world) => {
+  const a = world.of('aws_instance').map((i) => i.attributes).find((x) => str(x.id) === input.InstanceId);
+  if (!a) throw new FakeError('InvalidInstanceID.NotFound', `The instance ID '${input.InstanceId}' does not exist`);
+  return { InstanceId: str(a.id), DisableApiTermination: { Value: bool(a.disable_api_termination) ?? false } };
+});
+
 export const instanceReader: TypeReader = {
   spec: {},
-  answers: [instancesAnswer],
+  answers: [instancesAnswer, instanceAttributeAnswer],
   async read(items, ctx) {
     const out: (LiveAttributes | null)[] = new Array(items.length).fill(null);
     for (const [region, group] of byRegion(items)) {
       const live = await describeInstances(ctx, region, [...new Set(group.map((g) => str(g.item.instance.attributes.id)))]);
-      for (const { item, index } of group) {
-        const i = live.get(str(item.instance.attributes.id));
-        if (!i || GONE_STATES.has(i.State?.Name ?? '')) continue;
+      const here = group.filter(({ item }) => { const i = live.get(str(item.instance.attributes.id)); return i && !GONE_STATES.has(i.State?.Name ?? ''); });
+      // Asked only where the state holds the flag (a state without it has nothing to compare).
+      const protection = await terminationProtection(ctx, region, [...new Set(here
+        .filter(({ item }) => typeof item.instance.attributes.disable_api_termination === 'boolean').map(({ item }) => str(item.instance.attributes.id)))]);
+      for (const { item, index } of here) {
+        const id = str(item.instance.attributes.id);
         const arn = str(item.instance.attributes.arn);
-        out[index] = instanceAttributes(i, region, arn.split(':')[4] ?? '');
+        out[index] = instanceAttributes(live.get(id)!, region, arn.split(':')[4] ?? '');
+        if (protection.has(id)) out[index]!.disable_api_termination = protection.get(id);
       }
     }
     return out;

@@ -97,8 +97,9 @@ function actionKey(e: unknown): string[] {
 export const listenerReader = arnReader<Listener>('listener', async (ctx, region, arns) => byArns(arns, async (part) =>
   (await ctx.send<{ Listeners?: Listener[] }>(ctx.elbv2(region), new DescribeListenersCommand({ ListenerArns: part }), 'elasticloadbalancing:DescribeListeners')).Listeners ?? []),
 (l) => l.ListenerArn, (l, tags) => ({
-  // Only TLS listeners carry a security policy (moto names one on plain HTTP listeners too).
-  arn: l.ListenerArn, load_balancer_arn: l.LoadBalancerArn, port: l.Port, protocol: l.Protocol, ssl_policy: l.Protocol === 'HTTPS' || l.Protocol === 'TLS' ? l.SslPolicy ?? '' : '',
+  // ssl_policy as the API answers it: the provider stores that, even on a plain HTTP listener
+  // (moto names a policy there; AWS none), so blanking it there reported drift Terraform does not.
+  arn: l.ListenerArn, load_balancer_arn: l.LoadBalancerArn, port: l.Port, protocol: l.Protocol, ssl_policy: l.SslPolicy ?? '',
   certificate_arn: l.Certificates?.find((c) => c.IsDefault !== false)?.CertificateArn ?? '', alpn_policy: l.AlpnPolicy?.[0] ?? '',
   default_action: (l.DefaultActions ?? []).map(actionElement), tags, tags_all: tags,
 }));
