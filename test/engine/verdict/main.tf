@@ -1,4 +1,4 @@
-# The estate terraform-verdict.test.ts applies into moto: 48 resources of 45 types the engine
+# The estate terraform-verdict.test.ts applies into moto: 52 resources of 49 types the engine
 # reads natively (cloud/aws/index.ts), the region from a variable set in terraform.tfvars (the
 # default names another region, so a scan that ignored tfvars would read in the wrong place).
 # Names carry var.suffix: moto is shared.
