@@ -12,11 +12,15 @@ import { attrsOf, block, FakeError, list, opt, stateTags, tagList } from '../rep
 
 const arnOf = (a: Record<string, unknown>) => str(a.arn || a.id);
 
-/** The provider's attributes: SANs without the domain name itself; an imported certificate's method is NONE. */
-export function certificateAttributes(c: CertificateDetail, tags: Record<string, string>): Record<string, unknown> {
+/**
+ * The provider's attributes: SANs without the domain name itself (an imported certificate's state
+ * may hold it among them, as public states do: then it stays); an imported certificate's method is NONE.
+ */
+export function certificateAttributes(c: CertificateDetail, tags: Record<string, string>, state: Record<string, unknown> = {}): Record<string, unknown> {
   const method = c.Type === 'AMAZON_ISSUED' ? c.DomainValidationOptions?.[0]?.ValidationMethod ?? '' : 'NONE';
+  const keepDomain = list(state.subject_alternative_names).includes(str(c.DomainName));
   return {
-    domain_name: c.DomainName, subject_alternative_names: (c.SubjectAlternativeNames ?? []).filter((s) => s !== c.DomainName),
+    domain_name: c.DomainName, subject_alternative_names: (c.SubjectAlternativeNames ?? []).filter((s) => keepDomain || s !== c.DomainName),
     validation_method: method, key_algorithm: c.KeyAlgorithm, certificate_authority_arn: c.CertificateAuthorityArn ?? '',
     options: [{ certificate_transparency_logging_preference: c.Options?.CertificateTransparencyLoggingPreference ?? 'ENABLED' }],
     tags, tags_all: tags,
@@ -59,6 +63,6 @@ export const acmCertificateReader: TypeReader = {
       unlessAbsent(ctx.send<ListTagsForCertificateCommandOutput>(acm, new ListTagsForCertificateCommand({ CertificateArn: arn }), 'acm:ListTagsForCertificate'), NOT_FOUND),
     ]);
     if (!out?.Certificate) return null;
-    return certificateAttributes(out.Certificate, tagMap(tags?.Tags));
+    return certificateAttributes(out.Certificate, tagMap(tags?.Tags), instance.attributes);
   }),
 };
