@@ -14,6 +14,7 @@ import { MORE_IGNORED, MORE_READERS } from './more/index.ts';
 import { LB_IGNORED, LB_READERS } from './lb/index.ts';
 import { OPS_IGNORED, OPS_READERS } from './ops/index.ts';
 import { EDGE_IGNORED, EDGE_READERS } from './edge/index.ts';
+import { FLEET_IGNORED, FLEET_READERS } from './fleet/index.ts';
 import { SECURITY_READERS } from './security/index.ts';
 import { SECURITY_IGNORED } from './security/ignored.ts';
 import { googleIdScope } from './scope.ts';
@@ -27,6 +28,7 @@ export const GOOGLE_READERS: Record<string, RestReader> = {
   ...LB_READERS,
   ...OPS_READERS,
   ...EDGE_READERS,
+  ...FLEET_READERS,
   ...SECURITY_READERS,
 };
 
@@ -39,6 +41,7 @@ export const GOOGLE_IGNORED: Record<string, string[]> = {
   ...LB_IGNORED,
   ...OPS_IGNORED,
   ...EDGE_IGNORED,
+  ...FLEET_IGNORED,
   ...SECURITY_IGNORED,
 };
 

@@ -8,6 +8,7 @@ import { MORE_RULES } from './more/rules.ts';
 import { LB_RULES } from './lb/rules.ts';
 import { OPS_RULES } from './ops/rules.ts';
 import { EDGE_RULES } from './edge/index.ts';
+import { FLEET_RULES } from './fleet/index.ts';
 import { SECURITY_RULES } from './security/rules.ts';
 
 export const GOOGLE_RULES: SeverityRule[] = [
@@ -18,5 +19,6 @@ export const GOOGLE_RULES: SeverityRule[] = [
   ...LB_RULES,
   ...OPS_RULES,
   ...EDGE_RULES,
+  ...FLEET_RULES,
   ...SECURITY_RULES,
 ];
