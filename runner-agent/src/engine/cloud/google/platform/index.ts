@@ -5,6 +5,7 @@ import type { RestReader } from '../../rest/reader.ts';
 import { containerClusterReader, containerNodePoolReader } from './container.ts';
 import { IAM_READERS } from './iam-readers.ts';
 import { cloudRunServiceReader } from './run.ts';
+import { cloudRunV2JobReader } from './run-v2-job.ts';
 import { cloudRunV2ServiceReader } from './run-v2.ts';
 import { projectServiceReader, serviceAccountReader } from './services.ts';
 import { withUnmanagedKeys } from '../security/sa-key.ts';
@@ -19,6 +20,7 @@ export const PLATFORM_READERS: Record<string, RestReader> = {
   google_container_node_pool: containerNodePoolReader,
   google_cloud_run_service: cloudRunServiceReader,
   google_cloud_run_v2_service: cloudRunV2ServiceReader,
+  google_cloud_run_v2_job: cloudRunV2JobReader,
 };
 
 /** Computed or provider-only attributes of the platform types that the readers might otherwise compare. */
@@ -53,6 +55,12 @@ export const PLATFORM_IGNORED: Record<string, string[]> = {
     'uid', 'generation', 'etag', 'observed_generation', 'terminal_condition', 'conditions', 'latest_ready_revision', 'latest_created_revision',
     'traffic_statuses', 'uri', 'urls', 'reconciling', 'create_time', 'update_time', 'delete_time', 'expire_time', 'creator', 'last_modifier',
     'client', 'client_version', 'deletion_protection', 'terraform_labels', 'annotations.run.googleapis.com/*', 'effective_annotations.run.googleapis.com/*',
+    'template.*.labels.run.googleapis.com/*', 'template.*.annotations.run.googleapis.com/*',
+  ],
+  google_cloud_run_v2_job: [
+    'uid', 'generation', 'etag', 'observed_generation', 'terminal_condition', 'conditions', 'latest_created_execution', 'execution_count',
+    'reconciling', 'create_time', 'update_time', 'delete_time', 'expire_time', 'creator', 'last_modifier', 'client', 'client_version',
+    'deletion_protection', 'deletion_policy', 'terraform_labels', 'annotations.run.googleapis.com/*', 'effective_annotations.run.googleapis.com/*',
     'template.*.labels.run.googleapis.com/*', 'template.*.annotations.run.googleapis.com/*',
   ],
   google_container_node_pool: ['version', 'node_count', 'instance_group_urls', 'managed_instance_group_urls', 'operation', 'name_prefix', 'node_config.*.effective_taints'],

@@ -97,4 +97,7 @@ export const PLATFORM_RULES: SeverityRule[] = [
     rationale: 'The service now accepts requests from the internet, not only from the networks the code allows.',
     types: ['google_cloud_run_service', 'google_cloud_run_v2_service'],
     attributes: ['metadata.*.annotations.run.googleapis.com/ingress', 'ingress'], becomes: ['all', 'INGRESS_TRAFFIC_ALL'] },
+  { id: 'gcp-cloud-run-job-code-or-identity-changed', severity: 'high', description: 'Cloud Run job runs another image or as another service account',
+    rationale: 'Each execution now runs code or holds permissions the code does not declare.',
+    types: ['google_cloud_run_v2_job'], attributes: ['template.*.template.*.service_account', 'template.*.template.*.containers.*.image'] },
 ];

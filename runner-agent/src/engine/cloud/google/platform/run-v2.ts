@@ -17,7 +17,7 @@ const path = (a: A, project: string) => {
   return name && project && a.location ? `/v2/projects/${project}/locations/${a.location}/services/${name}` : undefined;
 };
 
-function containers(cs: A[] | undefined): A[] {
+export function containers(cs: A[] | undefined): A[] {
   return (cs ?? []).map((c) => ({
     name: c.name ?? '', image: c.image, command: c.command ?? [], args: c.args ?? [], working_dir: c.workingDir ?? '',
     env: (c.env ?? []).map((e: A) => compact({
