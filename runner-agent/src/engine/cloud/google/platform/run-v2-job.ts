@@ -6,17 +6,12 @@ import type { LiveAttributes } from '../../../types.ts';
 import { last, type GJson } from '../kit.ts';
 import { compact } from './container-map.ts';
 import { listedReader } from './listed.ts';
-import { containers } from './run-v2.ts';
+import { containers, containersFromState, first, list, v2Path } from './run-v2.ts';
 
 type A = Record<string, any>;
-const first = (v: unknown): A => (Array.isArray(v) && v[0] && typeof v[0] === 'object' ? v[0] : {});
-const list = (v: unknown): A[] => (Array.isArray(v) ? v.filter((x) => x && typeof x === 'object') : []);
 const ENV_SETS = Object.fromEntries(Array.from({ length: 10 }, (_, k) => [`template.0.template.0.containers.${k}.env`, genericKey]));
 
-const path = (a: A, project: string) => {
-  const name = typeof a.name === 'string' ? a.name.split('/').pop() : undefined;
-  return name && project && a.location ? `/v2/projects/${project}/locations/${a.location}/jobs/${name}` : undefined;
-};
+const path = v2Path('jobs');
 
 function toState(j: GJson, a: A): LiveAttributes {
   const t = j.template ?? {};
@@ -50,15 +45,7 @@ function fromState(a: A, project: string): GJson {
         timeout: task.timeout, serviceAccount: task.service_account, maxRetries: task.max_retries || undefined,
         executionEnvironment: task.execution_environment || undefined, encryptionKey: task.encryption_key || undefined,
         vpcAccess: list(task.vpc_access).length ? { connector: vpc.connector || undefined, egress: vpc.egress || undefined } : undefined,
-        containers: list(task.containers).map((c) => ({
-          name: c.name || undefined, image: c.image, command: c.command ?? undefined, args: c.args ?? undefined, workingDir: c.working_dir || undefined,
-          env: list(c.env).map((e) => {
-            const ref = first(first(e.value_source).secret_key_ref);
-            return { name: e.name, value: e.value || undefined, valueSource: ref.secret ? { secretKeyRef: { secret: ref.secret, version: ref.version } } : undefined };
-          }),
-          ports: list(c.ports).map((p) => ({ name: p.name || undefined, containerPort: p.container_port })),
-          resources: list(c.resources).length ? { limits: first(c.resources).limits } : undefined,
-        })),
+        containers: containersFromState(task.containers),
       },
     },
   };

@@ -8,14 +8,16 @@ import { compact } from './container-map.ts';
 import { listedReader } from './listed.ts';
 
 type A = Record<string, any>;
-const first = (v: unknown): A => (Array.isArray(v) && v[0] && typeof v[0] === 'object' ? v[0] : {});
-const list = (v: unknown): A[] => (Array.isArray(v) ? v.filter((x) => x && typeof x === 'object') : []);
+export const first = (v: unknown): A => (Array.isArray(v) && v[0] && typeof v[0] === 'object' ? v[0] : {});
+export const list = (v: unknown): A[] => (Array.isArray(v) ? v.filter((x) => x && typeof x === 'object') : []);
 const ENV_SETS = Object.fromEntries(Array.from({ length: 10 }, (_, k) => [`template.0.containers.${k}.env`, genericKey]));
 
-const path = (a: A, project: string) => {
+/** `/v2/projects/P/locations/L/<kind>/N` of a Cloud Run v2 service or job. */
+export const v2Path = (kind: 'services' | 'jobs') => (a: A, project: string) => {
   const name = typeof a.name === 'string' ? a.name.split('/').pop() : undefined;
-  return name && project && a.location ? `/v2/projects/${project}/locations/${a.location}/services/${name}` : undefined;
+  return name && project && a.location ? `/v2/projects/${project}/locations/${a.location}/${kind}/${name}` : undefined;
 };
+const path = v2Path('services');
 
 export function containers(cs: A[] | undefined): A[] {
   return (cs ?? []).map((c) => ({
@@ -49,6 +51,19 @@ export function runV2ToState(j: GJson, a: A): LiveAttributes {
   });
 }
 
+/** The fake's containers for state ones (the same mapping as containers(), the other way). */
+export function containersFromState(cs: unknown): GJson[] {
+  return list(cs).map((c) => ({
+    name: c.name || undefined, image: c.image, command: c.command ?? undefined, args: c.args ?? undefined, workingDir: c.working_dir || undefined,
+    env: list(c.env).map((e) => {
+      const ref = first(first(e.value_source).secret_key_ref);
+      return { name: e.name, value: e.value || undefined, valueSource: ref.secret ? { secretKeyRef: { secret: ref.secret, version: ref.version } } : undefined };
+    }),
+    ports: list(c.ports).map((p) => ({ name: p.name || undefined, containerPort: p.container_port })),
+    resources: list(c.resources).length ? { limits: first(c.resources).limits, cpuIdle: first(c.resources).cpu_idle, startupCpuBoost: first(c.resources).startup_cpu_boost || undefined } : undefined,
+  }));
+}
+
 export function runV2FromState(a: A, project: string): GJson {
   const t = first(a.template);
   const sc = first(t.scaling);
@@ -64,15 +79,7 @@ export function runV2FromState(a: A, project: string): GJson {
       maxInstanceRequestConcurrency: t.max_instance_request_concurrency,
       scaling: list(t.scaling).length ? { minInstanceCount: sc.min_instance_count || undefined, maxInstanceCount: sc.max_instance_count || undefined } : undefined,
       vpcAccess: list(t.vpc_access).length ? { connector: vpc.connector || undefined, egress: vpc.egress || undefined } : undefined,
-      containers: list(t.containers).map((c) => ({
-        name: c.name || undefined, image: c.image, command: c.command ?? undefined, args: c.args ?? undefined, workingDir: c.working_dir || undefined,
-        env: list(c.env).map((e) => {
-          const ref = first(first(e.value_source).secret_key_ref);
-          return { name: e.name, value: e.value || undefined, valueSource: ref.secret ? { secretKeyRef: { secret: ref.secret, version: ref.version } } : undefined };
-        }),
-        ports: list(c.ports).map((p) => ({ name: p.name || undefined, containerPort: p.container_port })),
-        resources: list(c.resources).length ? { limits: first(c.resources).limits, cpuIdle: first(c.resources).cpu_idle, startupCpuBoost: first(c.resources).startup_cpu_boost || undefined } : undefined,
-      })),
+      containers: containersFromState(t.containers),
     },
     traffic: list(a.traffic).map((x) => ({ type: x.type || undefined, revision: x.revision || undefined, percent: x.percent, tag: x.tag || undefined })),
     uri: a.uri,
