@@ -6,14 +6,11 @@ import {
   type Api, type ApiMapping, type DomainName,
 } from '@aws-sdk/client-apigatewayv2';
 import type { LiveAttributes } from '../../../types.ts';
-import { isObject } from '../../../values.ts';
 import type { AwsContext } from '../context.ts';
 import { answer, byRegion, once, str, type TypeReader } from '../reader.ts';
 import { attrsOf, block, bool, FakeError, list, num, opt, stateTags } from '../replay/kit.ts';
-import { listAll, stringMap, type Page } from './kit.ts';
+import { listAll, stringMap, strMap, type Page } from './kit.ts';
 
-const strMap = (v: unknown): Record<string, string> | undefined =>
-  (isObject(v) && Object.keys(v).length ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, str(x)])) : undefined);
 
 /** A reader over one region-wide list: each instance found in it by `key` of its state. */
 function regionListReader<T>(o: {

@@ -11,11 +11,9 @@ import { mapLimit } from '../../../limit.ts';
 import { PER_RESOURCE_CONCURRENCY, type AwsContext } from '../context.ts';
 import { answer, str, unlessAbsent, type TypeReader } from '../reader.ts';
 import { attrsOf, block, bool, FakeError, list, num, opt, stateTags } from '../replay/kit.ts';
-import { childReader, NOT_FOUND, stringMap, type Page } from './kit.ts';
+import { childReader, NOT_FOUND, stringMap, strMap, type Page } from './kit.ts';
 
 const send = <O>(ctx: AwsContext, region: string, command: unknown, what: string) => ctx.send<O>(ctx.apigatewayv2(region), command, what);
-const strMap = (v: unknown): Record<string, string> | undefined =>
-  (isObject(v) && Object.keys(v).length ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, str(x)])) : undefined);
 
 const routeSettings = (s: RouteSettings | undefined) => ({
   data_trace_enabled: s?.DataTraceEnabled ?? false, detailed_metrics_enabled: s?.DetailedMetricsEnabled ?? false, logging_level: s?.LoggingLevel ?? '',

@@ -6,6 +6,7 @@ import type { LiveAttributes, StateInstance } from '../../../types.ts';
 import type { AwsContext } from '../context.ts';
 import { answer, byRegion, once, str, unlessAbsent, type Answer, type FakeWorld, type TypeReader } from '../reader.ts';
 import { attrsOf, FakeError } from '../replay/kit.ts';
+import { isObject } from '../../../values.ts';
 import type { CompareSpec } from '../../../diff.ts';
 
 export const NOT_FOUND = ['NotFoundException'];
@@ -78,6 +79,10 @@ function childrenOf<T>(ctx: AwsContext, kind: ChildKind<T>, region: string, inst
   const apiId = str(instance.attributes.api_id);
   return once(ctx, `apigatewayv2:${region}:${kind.type}:${apiId}`, () => listAll(ctx, (token) => kind.list(ctx, region, apiId, token)));
 }
+
+/** A state map as the API answers it: string values, undefined for none. */
+export const strMap = (v: unknown): Record<string, string> | undefined =>
+  (isObject(v) && Object.keys(v).length ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, str(x)])) : undefined);
 
 /** A string map, {} for none (the provider writes empty maps for unset map attributes). */
 export const stringMap = (v: Record<string, string> | undefined): Record<string, string> => ({ ...(v ?? {}) });
