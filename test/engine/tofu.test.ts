@@ -96,7 +96,7 @@ resource "aws_s3_bucket_versioning" "data" {
   await c.ec2.send(new AuthorizeSecurityGroupIngressCommand({ GroupId: sgId, IpPermissions: [{ IpProtocol: 'tcp', FromPort: 22, ToPort: 22, IpRanges: [{ CidrIp: '0.0.0.0/0' }] }] }));
   await c.s3.send(new PutBucketVersioningCommand({ Bucket: `tofu-data-${suffix}`, VersioningConfiguration: { Status: 'Suspended' } }));
 
-  const viaTofu = await detectDrift(input({ useTofu: true }));
+  const viaTofu = await detectDrift(input({ comparison: 'provider', providerPlans: true }));
   t.equal(viaTofu.stats.mode, 'tofu', `the plan ran (${viaTofu.stats.tofuSkipped ?? 'no fallback'})`);
   t.equal(viaTofu.resourcesScanned, 3);
   const expected = [

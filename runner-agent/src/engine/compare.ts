@@ -118,7 +118,7 @@ export function compareOne(
   tableAndFile: IgnoreRules, stats: Pick<ScanStats, 'ignoredDiffs'>,
 ): DetectedDrift | undefined {
   const ignore = withInstanceIgnores(withInstanceIgnores(tableAndFile, ignoreChanges), noise);
-  const base = { resourceType: instance.type, resourceAddress: instance.address, ...placementOf(instance, region, declaredIn), ...(account ? { account } : {}) };
+  const base = { resourceType: instance.type, resourceAddress: instance.address, comparedBy: 'native' as const, ...placementOf(instance, region, declaredIn), ...(account ? { account } : {}) };
   const own = instance.sensitivePaths ?? [];
   const schema = (spec.sensitive ?? []).map((p) => p.split('.')).filter((p) => !own.some((q) => q.join('.') === p.join('.')));
   const sensitive = schema.length ? [...own, ...schema] : own;

@@ -25,8 +25,9 @@ import { countNotCompared, notComparedOf } from './not-compared.ts';
 
 const moduleAddress = (address: string) => { try { return parseAddress(address); } catch { return undefined; } };
 
+export { planCapability, type PlanBinary } from './plan-binary.ts';
 export type {
-  AwsCredentials, ChangeType, DetectedDrift, DiffEntry, InventoryItem, NotCompared, NotComparedReason, Provider, ScanInput, ScanOutcome, ScanStats, Severity,
+  AwsCredentials, ChangeType, Comparison, ComparedBy, ProviderPlanStats, DetectedDrift, DiffEntry, InventoryItem, NotCompared, NotComparedReason, Provider, ScanInput, ScanOutcome, ScanStats, Severity,
 } from './types.ts';
 export { readerIdOf } from './inventory.ts';
 export { ScanError, type ScanErrorCode } from './errors.ts';
@@ -130,7 +131,7 @@ type Progress = (phase: string, done: number, total: number) => void;
 async function prepare(input: ScanInput, repo: { root: string; commit?: string }, roots: string[], progress: Progress) {
   const ignore = buildIgnoreRules(await loadIgnoreFile(repo.root), IGNORED_ATTRIBUTES);
   const stats: ScanStats = {
-    mode: 'sdk', durationMs: 0, sdkCalls: 0, sdkCallsByService: {}, roots: [], unsupported: {}, ignoredDiffs: 0,
+    mode: 'sdk', comparedBy: { native: 0, provider: 0 }, durationMs: 0, sdkCalls: 0, sdkCallsByService: {}, roots: [], unsupported: {}, ignoredDiffs: 0,
     ignorePatterns: ignore.patternCount, ...(repo.commit ? { commit: repo.commit } : {}),
   };
   const modules: RootModule[] = [];
@@ -145,7 +146,7 @@ async function prepare(input: ScanInput, repo: { root: string; commit?: string }
 
 /** The tofu/terraform binary a requested plan runs with, or undefined with the reason in stats.tofuSkipped. */
 function tofuBinary(input: ScanInput, stats: ScanStats, other: 'SDK' | 'API'): string | undefined {
-  if (!input.useTofu) return undefined;
+  if (input.comparison !== 'provider' || !input.providerPlans) return undefined;
   const bin = findTofu();
   if (input.addresses) stats.tofuSkipped = `a targeted re-check reads its addresses through the ${other}`;
   else if (!bin) stats.tofuSkipped = 'neither tofu nor terraform is on PATH';

@@ -65,7 +65,7 @@ async function replayRest(provider: 'azurerm' | 'google', instances: StateInstan
   const api = r.api(REPLAY_TOKENS, { endpoint: fake.endpoint });
   try {
     const setup = { cloud: r.cloud, api, credentialsProject: REPLAY_PROJECT, remote: {}, close: async () => {} };
-    const stats: ScanStats = { mode: 'sdk', durationMs: 0, sdkCalls: 0, sdkCallsByService: {}, roots: [], unsupported: out.unsupported, ignoredDiffs: 0, ignorePatterns: 0 };
+    const stats: ScanStats = { mode: 'sdk', comparedBy: { native: 0, provider: 0 }, durationMs: 0, sdkCalls: 0, sdkCallsByService: {}, roots: [], unsupported: out.unsupported, ignoredDiffs: 0, ignorePatterns: 0 };
     const entries = await withScopes(provider === 'azurerm' ? 'cloud_b' : 'cloud_c', [{ module, instances }], repoRoot, setup, stats);
     const { drifts, compared } = await compareScoped(entries, setup, buildIgnoreRules([], IGNORED_ATTRIBUTES), stats, {});
     out.compared += compared;

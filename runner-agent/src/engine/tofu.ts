@@ -4,7 +4,6 @@
 // severity tables. The binary needs the provider plugins (a registry, or a filesystem mirror
 // named in the CLI configuration, TF_CLI_CONFIG_FILE).
 import { execFile } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,23 +17,10 @@ import type { IgnoreRules } from './ignore.ts';
 import { moduleOf, parseAddress } from './address.ts';
 import { classify } from './rules.ts';
 import { hashSensitive, redactDiff } from './sensitive.ts';
+export { findTofu } from './plan-binary.ts';
 import type { AwsCredentials, ChangeType, DetectedDrift, DiffEntry } from './types.ts';
 import { isObject } from './values.ts';
 import { accountOf, resourceIdOf } from './where.ts';
-
-/** `tofu` if on PATH, else `terraform`, else undefined. */
-export function findTofu(envPath = process.env.PATH ?? ''): string | undefined {
-  for (const name of ['tofu', 'terraform']) {
-    for (const dir of envPath.split(path.delimiter).filter(Boolean)) {
-      const file = path.join(dir, name);
-      try {
-        accessSync(file, constants.X_OK);
-        return file;
-      } catch { /* next */ }
-    }
-  }
-  return undefined;
-}
 
 type Json = Record<string, unknown>;
 
@@ -88,7 +74,7 @@ export function mapResourceDrift(plan: unknown, ignore: IgnoreRules): { drifts: 
     const { severity, ruleId } = classify({ resourceType: type, changeType, diff }, before, SEVERITY_RULES);
     // A plan names no region per resource: location stays null on this path (index.ts adds declaredIn).
     drifts.push({
-      resourceType: type, resourceAddress: address, changeType, severity, diff, ruleId,
+      resourceType: type, resourceAddress: address, comparedBy: 'provider', changeType, severity, diff, ruleId,
       resourceId: resourceIdOf(before), location: null, account: accountOf(before), module: moduleOf(moduleOfAddress(address)), declaredIn: null,
     });
   }

@@ -36,8 +36,23 @@ export interface ScanInput {
    * still read whole, for rules that standalone resources manage). Absent: every address.
    */
   addresses?: string[];
-  /** Run a refresh-only plan with `tofu` or `terraform` when one is on PATH. */
-  useTofu?: boolean;
+  /**
+   * How the scan compares (the repository config's `comparison`): `auto` (default) reads every
+   * instance a native reader compares and sends the rest through one targeted refresh-only plan;
+   * `native` never plans; `provider` compares everything through the plan.
+   */
+  comparison?: Comparison;
+  /**
+   * Whether this host may run provider plans: a self-hosted runner with tofu/terraform, or the
+   * built-in executor when the operator set EXECUTOR_PROVIDER_PLANS. Off: native only, and the
+   * scan's stats say why (`providerPlan.reason`).
+   */
+  providerPlans?: boolean;
+  /**
+   * On a confined host (the built-in executor), let a planned configuration declare programs
+   * (`data "external"`, provisioners): the operator's EXECUTOR_PLAN_PROGRAMS. Refused otherwise.
+   */
+  allowPlanPrograms?: boolean;
   /**
    * The built-in executor's confinement (plugins/executor/clone-guard.ts): checks a git URL
    * before the clone and returns the URL to clone with the git settings that pin it (protocols,
@@ -55,6 +70,10 @@ export interface ScanInput {
   onProgress?: (p: { phase: string; done: number; total: number }) => void;
 }
 
+export type Comparison = 'auto' | 'native' | 'provider';
+/** Who compared an instance: the engine's own reader, or the provider through a refresh-only plan. */
+export type ComparedBy = 'native' | 'provider';
+
 export interface DiffEntry { attribute: string; before: unknown; after: unknown }
 
 export interface DetectedDrift {
@@ -63,6 +82,7 @@ export interface DetectedDrift {
   changeType: ChangeType;
   severity: Severity;
   diff: DiffEntry[];
+  comparedBy: ComparedBy;
   /** Id of the severity rule that decided `severity` (rules.ts). */
   ruleId?: string;
   /** Where the resource lives and is declared (where.ts); absent or null when unknown. */
@@ -79,8 +99,25 @@ export interface DetectedDrift {
 /** The `resource` block of a drifted instance: the file relative to the repository root, its 1-based line. */
 export interface DeclaredIn { file: string; line: number }
 
+/** The refresh-only plan of a scan: whether it ran, with what, on how many addresses, or why not. */
+export interface ProviderPlanStats {
+  ran: boolean;
+  /** Binary name and version (`terraform 1.11.4`), null when none was found or asked for. */
+  binary: string | null;
+  /** Addresses the plan was targeted at (0 for a plan of everything: comparison `provider`). */
+  targets: number;
+  /** Instances the plan compared. */
+  compared: number;
+  durationMs: number;
+  /** Why it did not run or failed (the instances stay in notCompared). */
+  reason?: string;
+}
+
 export interface ScanStats {
   mode: 'sdk' | 'tofu';
+  /** Instances compared by the engine's readers and through the provider's plan. */
+  comparedBy: Record<ComparedBy, number>;
+  providerPlan?: ProviderPlanStats;
   durationMs: number;
   /** SDK requests sent (each retry counted once more), and per service. */
   sdkCalls: number;

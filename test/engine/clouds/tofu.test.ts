@@ -44,7 +44,7 @@ t.test('cloud_b: ARM_* from the stored credentials; an NSG rule drift mapped and
   };
   const { bin, envLog } = standIn(plan);
   const out = await withPath(bin, () => detectDrift({
-    source: { kind: 'path', path: repo('provider "azurerm" {\n  features {}\n}\n') }, iacPaths: [], provider: 'cloud_b', useTofu: true,
+    source: { kind: 'path', path: repo('provider "azurerm" {\n  features {}\n}\n') }, iacPaths: [], provider: 'cloud_b', comparison: 'provider', providerPlans: true,
     credentials: { subscriptionId: 's1', tenantId: 't1', clientId: 'c1', clientSecret: 'secret-1' },
   }));
   t.equal(out.stats.mode, 'tofu');
@@ -60,7 +60,7 @@ t.test('cloud_c: GOOGLE_CREDENTIALS and GOOGLE_PROJECT; a label-only change is l
   const plan = { resource_drift: [{ address: 'google_compute_network.n', mode: 'managed', type: 'google_compute_network', change: { actions: ['update'], before, after: { ...before, labels: { team: 'b' }, effective_labels: { team: 'b' } } } }] };
   const { bin, envLog } = standIn(plan);
   const out = await withPath(bin, () => detectDrift({
-    source: { kind: 'path', path: repo('provider "google" {}\n') }, iacPaths: [], provider: 'cloud_c', useTofu: true, credentials: { projectId: 'p1', serviceAccountKey: key },
+    source: { kind: 'path', path: repo('provider "google" {}\n') }, iacPaths: [], provider: 'cloud_c', comparison: 'provider', providerPlans: true, credentials: { projectId: 'p1', serviceAccountKey: key },
   }));
   const env = readFileSync(envLog, 'utf8');
   t.match(env, 'GOOGLE_PROJECT=p1');
@@ -82,7 +82,7 @@ t.test('a real refresh-only plan of a google network against the fake API', { sk
   process.env.TF_CLI_CONFIG_FILE = rc;
   const r = repo(`provider "google" {\n  project = "p1"\n  access_token = "x"\n  compute_custom_endpoint = "${fake.endpoint}/compute/compute/v1/"\n}\nresource "google_compute_network" "n" {\n  name = "n"\n  auto_create_subnetworks = false\n}\n`);
   writeFileSync(join(r, 'terraform.tfstate'), JSON.stringify({ version: 4, serial: 1, lineage: 'l', resources: [{ mode: 'managed', type: 'google_compute_network', name: 'n', provider: 'provider["registry.terraform.io/hashicorp/google"]', instances: [{ attributes: net.attributes }] }] }));
-  const out = await detectDrift({ source: { kind: 'path', path: r }, iacPaths: [], provider: 'cloud_c', useTofu: true, credentials: { projectId: 'p1', serviceAccountKey: key } });
+  const out = await detectDrift({ source: { kind: 'path', path: r }, iacPaths: [], provider: 'cloud_c', comparison: 'provider', providerPlans: true, credentials: { projectId: 'p1', serviceAccountKey: key } });
   t.equal(out.stats.mode, 'tofu', out.stats.tofuSkipped ?? '');
   t.match(out.drifts, [{ resourceAddress: 'google_compute_network.n', diff: [{ attribute: 'routing_mode', before: 'REGIONAL', after: 'GLOBAL' }] }]);
 });
