@@ -85,7 +85,7 @@ t.test('hybrid scans: native readers plus one targeted refresh-only plan', { ski
   t.same(one('aws_cloudwatch_metric_alarm.cpu')?.diff.map((d) => [d.attribute, d.before, d.after]), [['threshold', 80, 95]], 'the alarm diff from the native reader');
   t.same(auto.stats.comparedBy, { native: NATIVE.length, provider: NO_READER.length }, 'auto: stats.comparedBy counts each side');
   t.equal(auto.stats.comparedBy.native + auto.stats.comparedBy.provider, auto.resourcesScanned, 'and the counts add up to the instances compared');
-  t.match(auto.stats.providerPlan, { ran: true, targets: NO_READER.length, compared: NO_READER.length, binary: /^terraform 1\.\d+\.\d+$/ }, 'one plan, targeted at the no-reader addresses');
+  t.match(auto.stats.providerPlan, { ran: true, targets: NO_READER.length, compared: NO_READER.length, binary: /^terraform 1\.\d+\.\d+$/ }, `one plan, targeted at the no-reader addresses (${auto.stats.providerPlan?.reason ?? 'no reason given'})`);
   t.same(noReaderRows(auto), [], 'notCompared no longer lists the no-reader types');
 
   // ---- comparison native: never a plan, says so, the no-reader instances not compared -------
@@ -103,7 +103,7 @@ t.test('hybrid scans: native readers plus one targeted refresh-only plan', { ski
   t.same(addresses(provider.drifts), [...NATIVE, ...NO_READER].sort(), 'provider: every change found through the plan');
   t.ok(provider.drifts.every((d) => d.comparedBy === 'provider'), 'each compared by the provider');
   t.same(provider.stats.comparedBy, { native: 0, provider: NATIVE.length + NO_READER.length }, 'provider: stats.comparedBy all provider');
-  t.match(provider.stats.providerPlan, { ran: true }, 'provider: the plan ran');
+  t.match(provider.stats.providerPlan, { ran: true }, `provider: the plan ran (${provider.stats.providerPlan?.reason ?? provider.stats.tofuSkipped ?? 'no reason given'})`);
   t.same(leftInTmp(), [], 'nothing left in TMPDIR after every scan');
 
   // ---- no credential on a command line or in a file left behind ----------------------------
