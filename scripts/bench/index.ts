@@ -80,12 +80,12 @@ function orgsReport(r: OrgsResult, set: OrgsSettings, loadAvg: number[]): string
 const verdict = (ratio: number) => `${fmt(ratio)} ${ratio >= 0.5 ? 'met' : 'NOT met'}`;
 
 /** Benchmarks that are scripts of their own (each starts what it measures), run as child processes. */
-const SCRIPTS = ['scan', 'runners', 'guardrails', 'guardrail-redos', 'gin', 'predictions', 'discovery', 'events', 'events-path', 'runtime', 'clouds'] as const;
+const SCRIPTS = ['scan', 'runners', 'guardrails', 'guardrail-redos', 'gin', 'predictions', 'discovery', 'events', 'events-path', 'runtime', 'clouds', 'hybrid'] as const;
 const BENCHES = ['engine', 'orgs', 'drifts', 'billing', 'scim', 'drift-watch', 'webhooks', ...SCRIPTS] as const;
 
-function runScript(name: (typeof SCRIPTS)[number]): Promise<void> {
+function runScript(name: (typeof SCRIPTS)[number], args: string[] = []): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(REPO, 'scripts', 'bench', `${name}.ts`)], { stdio: 'inherit', cwd: REPO });
+    const child = spawn(process.execPath, [path.join(REPO, 'scripts', 'bench', `${name}.ts`), ...args], { stdio: 'inherit', cwd: REPO });
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`bench ${name} exited ${code}`))));
   });
@@ -93,7 +93,9 @@ function runScript(name: (typeof SCRIPTS)[number]): Promise<void> {
 type BenchName = (typeof BENCHES)[number];
 
 async function main(): Promise<number> {
-  const wanted = process.argv.slice(2);
+  // A list of sizes (`npm run bench -- hybrid 500,1000,5000`) goes to the hybrid benchmark.
+  const sizes = process.argv.slice(2).filter((a) => /^\d+(,\d+)*$/.test(a));
+  const wanted = process.argv.slice(2).filter((a) => !sizes.includes(a));
   const unknown = wanted.filter((w) => !(BENCHES as readonly string[]).includes(w));
   if (unknown.length) {
     console.error(`usage: npm run bench [-- ${BENCHES.join('|')}] (unknown: ${unknown.join(', ')})`);
@@ -171,7 +173,7 @@ async function main(): Promise<number> {
     for (const name of SCRIPTS) {
       if (!run(name)) continue;
       if (wanted.length !== 1) console.log('');
-      await runScript(name);
+      await runScript(name, name === 'hybrid' ? sizes : []);
     }
     return 0;
   } finally {
