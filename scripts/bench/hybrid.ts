@@ -138,6 +138,7 @@ async function measure(size: number, bin: string): Promise<Row> {
       ratioVsEngineProvider: engine ? Math.round((hybridMs / engine.ms) * 100) / 100 : null,
     };
   } finally {
+    delete process.env.TF_CLI_CONFIG_FILE;
     moto.stop();
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -152,9 +153,9 @@ async function main(): Promise<void> {
   const arg = process.argv[2] && /^[\d,]+$/.test(process.argv[2]) ? process.argv[2] : undefined;
   const sizes = (arg ?? process.env.BENCH_HYBRID_SIZES ?? '500,5000').split(',').map(Number).filter((x) => x > 0).sort((a, b) => a - b);
   const loadAvg = os.loadavg();
+  const version = execFileSync(bin, ['version'], { env: { ...process.env, CHECKPOINT_DISABLE: '1' } }).toString().split('\n')[0];
   const rows: Row[] = [];
   for (const size of sizes) rows.push(await measure(size, bin));
-  const version = execFileSync(bin, ['version'], { env: { ...process.env, CHECKPOINT_DISABLE: '1' } }).toString().split('\n')[0];
   const widths = [6, 9, 7, 8, 8, 8, 8, 8, 7, 8, 8, 8, 7];
   const lines = [
     `Hybrid scan benchmark: ${version}, node ${process.version}, ${os.cpus().length} CPUs, load average before ${loadAvg.map((l) => l.toFixed(2)).join(' ')}, a private moto per size`,
