@@ -153,7 +153,7 @@ async function main(): Promise<void> {
   const arg = process.argv[2] && /^[\d,]+$/.test(process.argv[2]) ? process.argv[2] : undefined;
   const sizes = (arg ?? process.env.BENCH_HYBRID_SIZES ?? '500,5000').split(',').map(Number).filter((x) => x > 0).sort((a, b) => a - b);
   const loadAvg = os.loadavg();
-  const version = execFileSync(bin, ['version'], { env: { ...process.env, CHECKPOINT_DISABLE: '1' } }).toString().split('\n')[0];
+  const version = execFileSync(bin, ['version'], { env: { ...process.env, CHECKPOINT_DISABLE: '1' }, stdio: ['ignore', 'pipe', 'ignore'] }).toString().split('\n')[0];
   const rows: Row[] = [];
   for (const size of sizes) rows.push(await measure(size, bin));
   const widths = [6, 9, 7, 8, 8, 8, 8, 8, 7, 8, 8, 8, 7];
