@@ -9,7 +9,10 @@
 //   npm run bench -- hybrid                       (BENCH_HYBRID_SIZES=500,5000 by default)
 //   node scripts/bench/hybrid.ts 500,1000,5000    (sizes as an argument)
 // Each size gets its own moto and its own estate. BENCH_HYBRID_PARALLELISM (default 30) sets
-// the building apply's -parallelism. Needs terraform/tofu and the hashicorp/aws provider mirror.
+// the building apply's -parallelism. BENCH_HYBRID_KEEP=1 keeps each estate and its moto running
+// (recorded in .data/bench/hybrid-estate-<size>.json) for the next run to measure again without
+// rebuilding; BENCH_HYBRID_BUILD_ONLY=1 builds and stops there (stop a kept moto by the pid its
+// file records). Needs terraform/tofu and the hashicorp/aws provider mirror.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -54,46 +57,88 @@ interface Row {
   engineProviderSecs: number | null; engineProviderCalls: number | null; engineProviderFindings: number | null; ratioVsEngineProvider: number | null;
 }
 
-async function measure(size: number, bin: string): Promise<Row> {
+interface Built {
+  size: number; endpoint: string; motoPid: number; scratch: string; work: string; repo: string; rc: string; logName: string;
+  changed: string[]; applySecs: number; settleSecs: number;
+}
+const keptFile = (size: number) => path.join(DATA, 'bench', `hybrid-estate-${size}.json`);
+const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+const userEnv = (rc: string, endpoint: string) => ({ ...process.env, TF_CLI_CONFIG_FILE: rc, AWS_ENDPOINT_URL: endpoint, AWS_ACCESS_KEY_ID: CREDS.accessKeyId,
+  AWS_SECRET_ACCESS_KEY: CREDS.secretAccessKey, AWS_REGION: CREDS.region, CHECKPOINT_DISABLE: '1' });
+
+/** Applies, settles and changes the estate in a private moto of its own. */
+async function build(size: number, bin: string): Promise<Built> {
   const n = counts(size);
-  const noReader = MIX.filter((m) => !m.native).reduce((a, m) => a + n[m.name], 0);
   const logName = `moto-bench-hybrid-${size}.log`;
   const moto = await startMoto(REPO, DATA, logName, log);
-  const motoLog = path.join(DATA, 'logs', logName);
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'drift-bench-hybrid-'));
+  const rc = writeCliConfig(scratch, MIRROR);
+  const work = path.join(scratch, 'work');
+  mkdirSync(work);
+  writeFileSync(path.join(work, 'main.tf'), mainTf(n));
+  const tf = terraform(bin, work, userEnv(rc, moto.endpoint));
+  await tf('init', '-input=false', '-no-color');
+  const parallelism = Number(process.env.BENCH_HYBRID_PARALLELISM ?? 30);
+  log(`${size}: applying ${JSON.stringify(n)} (-parallelism=${parallelism})`);
+  let t0 = performance.now();
+  await tf('apply', '-auto-approve', '-input=false', '-no-color', `-parallelism=${parallelism}`);
+  const applySecs = secs(performance.now() - t0);
+  t0 = performance.now();
+  await tf('apply', '-refresh-only', '-auto-approve', '-input=false', '-no-color', `-parallelism=${parallelism}`);
+  const settleSecs = secs(performance.now() - t0);
+  log(`${size}: applied in ${applySecs}s, settled in ${settleSecs}s`);
+
+  // The repository a scan reads: the code and the settled state, committed.
+  const repo = path.join(scratch, 'repo');
+  mkdirSync(repo);
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.com', ...args], { cwd: repo, stdio: 'pipe' });
+  git('init', '-q', '-b', 'main');
+  copyFileSync(path.join(work, 'main.tf'), path.join(repo, 'main.tf'));
+  copyFileSync(path.join(work, 'terraform.tfstate'), path.join(repo, 'terraform.tfstate'));
+  git('add', '-A');
+  git('commit', '-q', '-m', 'estate');
+  const changes = await changeOutOfBand(moto.endpoint, JSON.parse(readFileSync(path.join(repo, 'terraform.tfstate'), 'utf8')));
+  log(`${size}: ${changes.native.length} native and ${changes.provider.length} no-reader instances changed out of band`);
+  return { size, endpoint: moto.endpoint, motoPid: moto.pid, scratch, work, repo, rc, logName, changed: [...changes.native, ...changes.provider].sort(), applySecs, settleSecs };
+}
+
+/**
+ * The estate of a size: one kept by an earlier run with BENCH_HYBRID_KEEP=1 when its moto still
+ * runs (nothing a measurement does changes the estate: refresh-only plans, no lock, no apply),
+ * else a new one.
+ */
+async function estate(size: number, bin: string): Promise<Built> {
+  if (existsSync(keptFile(size))) {
+    const kept = JSON.parse(readFileSync(keptFile(size), 'utf8')) as Built;
+    if (alive(kept.motoPid) && existsSync(kept.repo)) { log(`${size}: reusing the estate kept in ${kept.scratch}`); return kept; }
+    rmSync(keptFile(size));
+  }
+  const built = await build(size, bin);
+  if (process.env.BENCH_HYBRID_KEEP === '1') {
+    mkdirSync(path.dirname(keptFile(size)), { recursive: true });
+    writeFileSync(keptFile(size), JSON.stringify(built, null, 2));
+  }
+  return built;
+}
+
+function discard(b: Built): void {
+  if (process.env.BENCH_HYBRID_KEEP === '1') return;
+  try { process.kill(b.motoPid, 'SIGTERM'); } catch { /* already gone */ }
+  rmSync(b.scratch, { recursive: true, force: true });
+  rmSync(keptFile(b.size), { force: true });
+}
+
+async function measure(size: number, bin: string): Promise<Row | null> {
+  const n = counts(size);
+  const noReader = MIX.filter((m) => !m.native).reduce((a, m) => a + n[m.name], 0);
+  const b = await estate(size, bin);
+  const { repo, rc, changed, applySecs, settleSecs } = b;
+  const moto = { endpoint: b.endpoint };
+  const motoLog = path.join(DATA, 'logs', b.logName);
+  const tf = terraform(bin, b.work, userEnv(rc, b.endpoint));
+  let t0: number;
   try {
-    const rc = writeCliConfig(scratch, MIRROR);
-    const work = path.join(scratch, 'work');
-    mkdirSync(work);
-    writeFileSync(path.join(work, 'main.tf'), mainTf(n));
-    const env = { ...process.env, TF_CLI_CONFIG_FILE: rc, AWS_ENDPOINT_URL: moto.endpoint, AWS_ACCESS_KEY_ID: CREDS.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: CREDS.secretAccessKey, AWS_REGION: CREDS.region, CHECKPOINT_DISABLE: '1' };
-    const tf = terraform(bin, work, env);
-    await tf('init', '-input=false', '-no-color');
-    const parallelism = Number(process.env.BENCH_HYBRID_PARALLELISM ?? 30);
-    log(`${size}: applying ${JSON.stringify(n)} (-parallelism=${parallelism})`);
-    let t0 = performance.now();
-    await tf('apply', '-auto-approve', '-input=false', '-no-color', `-parallelism=${parallelism}`);
-    const applySecs = secs(performance.now() - t0);
-    t0 = performance.now();
-    await tf('apply', '-refresh-only', '-auto-approve', '-input=false', '-no-color', `-parallelism=${parallelism}`);
-    const settleSecs = secs(performance.now() - t0);
-    log(`${size}: applied in ${applySecs}s, settled in ${settleSecs}s`);
-
-    // The repository a scan reads: the code and the settled state, committed.
-    const repo = path.join(scratch, 'repo');
-    mkdirSync(repo);
-    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.com', ...args], { cwd: repo, stdio: 'pipe' });
-    git('init', '-q', '-b', 'main');
-    copyFileSync(path.join(work, 'main.tf'), path.join(repo, 'main.tf'));
-    copyFileSync(path.join(work, 'terraform.tfstate'), path.join(repo, 'terraform.tfstate'));
-    git('add', '-A');
-    git('commit', '-q', '-m', 'estate');
-    const state = JSON.parse(readFileSync(path.join(repo, 'terraform.tfstate'), 'utf8'));
-    const changes = await changeOutOfBand(moto.endpoint, state);
-    const changed = [...changes.native, ...changes.provider].sort();
-    log(`${size}: ${changes.native.length} native and ${changes.provider.length} no-reader instances changed out of band`);
-
+    if (process.env.BENCH_HYBRID_BUILD_ONLY === '1') return null;
     // A. the full refresh-only plan, as a user runs it.
     let mark = statSync(motoLog).size;
     t0 = performance.now();
@@ -139,8 +184,7 @@ async function measure(size: number, bin: string): Promise<Row> {
     };
   } finally {
     delete process.env.TF_CLI_CONFIG_FILE;
-    moto.stop();
-    rmSync(scratch, { recursive: true, force: true });
+    discard(b);
   }
 }
 
@@ -155,7 +199,8 @@ async function main(): Promise<void> {
   const loadAvg = os.loadavg();
   const version = execFileSync(bin, ['version'], { env: { ...process.env, CHECKPOINT_DISABLE: '1' }, stdio: ['ignore', 'pipe', 'ignore'] }).toString().split('\n')[0];
   const rows: Row[] = [];
-  for (const size of sizes) rows.push(await measure(size, bin));
+  for (const size of sizes) { const r = await measure(size, bin); if (r) rows.push(r); }
+  if (!rows.length) return;
   const widths = [6, 9, 7, 8, 8, 8, 8, 8, 7, 8, 8, 8, 7];
   const lines = [
     `Hybrid scan benchmark: ${version}, node ${process.version}, ${os.cpus().length} CPUs, load average before ${loadAvg.map((l) => l.toFixed(2)).join(' ')}, a private moto per size`,
@@ -180,7 +225,8 @@ async function main(): Promise<void> {
   log(`wrote ${file}`);
 }
 
-main().catch((e: unknown) => {
+// exit explicitly: a kept estate's moto is a child this process must not wait for.
+main().then(() => process.exit(0), (e: unknown) => {
   console.error(`bench hybrid: ${e instanceof Error ? e.message : String(e)}`);
   process.exit(1);
 });
