@@ -83,6 +83,6 @@ t.test('a real refresh-only plan of a google network against the fake API', { sk
   const r = repo(`provider "google" {\n  project = "p1"\n  access_token = "x"\n  compute_custom_endpoint = "${fake.endpoint}/compute/compute/v1/"\n}\nresource "google_compute_network" "n" {\n  name = "n"\n  auto_create_subnetworks = false\n}\n`);
   writeFileSync(join(r, 'terraform.tfstate'), JSON.stringify({ version: 4, serial: 1, lineage: 'l', resources: [{ mode: 'managed', type: 'google_compute_network', name: 'n', provider: 'provider["registry.terraform.io/hashicorp/google"]', instances: [{ attributes: net.attributes }] }] }));
   const out = await detectDrift({ source: { kind: 'path', path: r }, iacPaths: [], provider: 'cloud_c', comparison: 'provider', providerPlans: true, credentials: { projectId: 'p1', serviceAccountKey: key } });
-  t.equal(out.stats.mode, 'tofu', out.stats.tofuSkipped ?? '');
+  t.equal(out.stats.mode, 'tofu', out.stats.providerPlan?.reason ?? '');
   t.match(out.drifts, [{ resourceAddress: 'google_compute_network.n', diff: [{ attribute: 'routing_mode', before: 'REGIONAL', after: 'GLOBAL' }] }]);
 });
