@@ -74,9 +74,6 @@ t.test('a backend of any kind passes: the plan overrides it to local (tofu-run.t
     await t.resolves(confineConfiguration(dir, dir), backend.split('"')[0]);
   }
 });
-    await t.resolves(confineConfiguration(dir, dir), backend.split(' ')[0]);
-  }
-});
 
 t.test('programs pass only when the operator allows them (EXECUTOR_PLAN_PROGRAMS)', async (t) => {
   const external = { 'main.tf': '\ndata "external" "x" {\n  program = ["sh", "-c", "id"]\n}\n' };
