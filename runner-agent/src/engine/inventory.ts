@@ -47,7 +47,8 @@ export function readerIdOf(type: string, attributes: Record<string, unknown>): s
 
 const REGION = /^[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-\d+$/;
 /** A region the instance's own attributes name (attribute, ARN, zone). */
-function ownRegion(attributes: Record<string, unknown>): string | undefined {
+/** The AWS region an instance's own attributes name (region, ARN, availability zone). */
+export function ownRegion(attributes: Record<string, unknown>): string | undefined {
   const own = text(attributes.region);
   if (own && REGION.test(own)) return own;
   const zone = /^([a-z]{2}(?:-gov)?-[a-z]+-\d+)/.exec(text(attributes.availability_zone) ?? '')?.[1];

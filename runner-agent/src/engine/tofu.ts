@@ -14,6 +14,7 @@ export { findTofu } from './plan-binary.ts';
 import type { ChangeType, DetectedDrift, DiffEntry } from './types.ts';
 import { isObject } from './values.ts';
 import { accountOf, resourceIdOf } from './where.ts';
+import { ownRegion } from './inventory.ts';
 
 type Json = Record<string, unknown>;
 
@@ -79,10 +80,10 @@ export function mapResourceDrift(plan: unknown, ignore: IgnoreRules, opts: MapOp
       if (diff.length === 0) continue; // only noise changed
     } else continue;
     const { severity, ruleId } = classify({ resourceType: type, changeType, diff }, before, SEVERITY_RULES);
-    // A plan names no region per resource: location stays null on this path (index.ts adds declaredIn).
+    // A plan names no region per resource: the one its own attributes name (region, ARN, zone), else null.
     drifts.push({
       resourceType: type, resourceAddress: address, comparedBy: 'provider', changeType, severity, diff, ruleId,
-      resourceId: resourceIdOf(before), location: null, account: accountOf(before), module: moduleOf(moduleOfAddress(address)), declaredIn: null,
+      resourceId: resourceIdOf(before), location: (type.startsWith('aws_') ? ownRegion(before) : undefined) ?? null, account: accountOf(before), module: moduleOf(moduleOfAddress(address)), declaredIn: null,
     });
   }
   // prior_state is the refreshed state: resources found deleted are no longer in it.
