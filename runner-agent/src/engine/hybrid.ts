@@ -81,48 +81,74 @@ export async function comparePlanned(
   const { input, stats } = ctx;
   const drifts: DetectedDrift[] = [];
   const compared: PlanTarget[] = [];
-  const declarations = new Declarations(ctx.repoRoot);
   const wanted = input.addresses && new Set(input.addresses);
-  let failure: string | undefined;
+  const targeted = !!(targets || wanted);
+  const failures: string[] = [];
   let asked = 0;
   for (const [i, root] of roots.entries()) {
     const own = targets ? targets[i] : root.instances.filter((x) => !wanted || wanted.has(x.address)).map((instance) => ({ instance, because: 'unsupported' as const }));
     if (own.length === 0) continue;
     asked += own.length;
     input.onProgress?.({ phase: 'plan', done: i, total: roots.length });
-    let plan: unknown;
-    try {
-      plan = await runRefreshOnlyPlan({
-        bin: host.path, repoRoot: ctx.repoRoot, modulePath: root.path, module: root.module, state: root.text,
-        ...(targets || wanted ? { targets: own.map((x) => x.instance.address) } : {}),
-        credentials: ctx.credentials, endpoint: input.endpoint, signal: input.signal, confine: input.confined === true, allowPrograms: input.allowPlanPrograms === true,
-      });
-    } catch (e) {
-      if (input.signal?.aborted) throw timeoutError(input.signal);
-      if (e instanceof ScanError && e.code === 'plan_refused') throw e;
-      failure ??= (e as Error).message;
-      continue;
-    }
-    const byAddress = new Map(own.map((x) => [x.instance.address, x]));
-    const mapped = mapResourceDrift(plan, ctx.ignore, {
-      only: new Set(byAddress.keys()), ignoreOf: await ignoresOf(root, ctx.repoRoot, ctx.ignore, own.map((x) => x.instance)),
-    });
-    const resolver = new RegionResolver(root.module, ctx.repoRoot, '');
-    for (const d of mapped.drifts) {
-      const at = parsed(d.resourceAddress);
-      if (at) d.declaredIn = await declarations.find((await resolver.moduleAt(moduleOf(at.module)))?.module, at.type, at.name);
-    }
-    drifts.push(...mapped.drifts);
-    compared.push(...mapped.compared.map((a) => byAddress.get(a)).filter((x): x is PlanTarget => !!x));
-    stats.ignoredDiffs += mapped.ignored;
+    // One plan for the root; should it fail, one per provider, so a provider that cannot plan here
+    // (no credentials on this host, say) leaves only its own instances not compared.
+    const groups = targeted ? byProvider(own) : [];
+    const attempt = async (list: PlanTarget[], label?: string): Promise<boolean> => {
+      try {
+        const found = await planRoot(host, root, list, targeted, ctx);
+        drifts.push(...found.drifts);
+        compared.push(...found.compared);
+        return true;
+      } catch (e) {
+        if (input.signal?.aborted) throw timeoutError(input.signal);
+        if (e instanceof ScanError && e.code === 'plan_refused') throw e;
+        if (label !== undefined) failures.push(`${label ? `${label}: ` : ''}${(e as Error).message}`);
+        return false;
+      }
+    };
+    if (groups.length < 2) await attempt(own, '');
+    else if (!(await attempt(own))) for (const [provider, list] of groups) await attempt(list, provider);
   }
   input.onProgress?.({ phase: 'plan', done: roots.length, total: roots.length });
+  const reason = failures.join('; ').slice(0, 1000);
   stats.providerPlan = {
-    ran: asked > 0 && compared.length > 0, binary: labelOf(host), targets: targets || wanted ? asked : 0, compared: compared.length,
-    durationMs: Math.round(performance.now() - started), ...(failure ? { reason: failure } : {}),
+    ran: compared.length > 0, binary: labelOf(host), targets: targeted ? asked : 0, compared: compared.length,
+    durationMs: Math.round(performance.now() - started), ...(reason ? { reason } : {}),
   };
   stats.binary = `${path.basename(host.path)} ${host.version}`;
-  return { drifts, compared, planned: !failure };
+  return { drifts, compared, planned: failures.length === 0 };
+}
+
+/** Targets grouped by the provider their configuration names (aws, cloudflare...), else their type's prefix. */
+function byProvider(list: PlanTarget[]): [string, PlanTarget[]][] {
+  const out = new Map<string, PlanTarget[]>();
+  for (const x of list) {
+    const p = x.instance.provider?.type || x.instance.type.split('_')[0];
+    out.set(p, [...(out.get(p) ?? []), x]);
+  }
+  return [...out.entries()];
+}
+
+/** One refresh-only plan of a root at `list` (or everything), mapped to drift records. */
+async function planRoot(host: PlanBinary, root: PlanRoot, list: readonly PlanTarget[], targeted: boolean, ctx: PlanContext) {
+  const { input } = ctx;
+  const plan = await runRefreshOnlyPlan({
+    bin: host.path, repoRoot: ctx.repoRoot, modulePath: root.path, module: root.module, state: root.text,
+    ...(targeted ? { targets: list.map((x) => x.instance.address) } : {}),
+    credentials: ctx.credentials, endpoint: input.endpoint, signal: input.signal, confine: input.confined === true, allowPrograms: input.allowPlanPrograms === true,
+  });
+  const byAddress = new Map(list.map((x) => [x.instance.address, x]));
+  const mapped = mapResourceDrift(plan, ctx.ignore, {
+    only: new Set(byAddress.keys()), ignoreOf: await ignoresOf(root, ctx.repoRoot, ctx.ignore, list.map((x) => x.instance)),
+  });
+  const declarations = new Declarations(ctx.repoRoot);
+  const resolver = new RegionResolver(root.module, ctx.repoRoot, '');
+  for (const d of mapped.drifts) {
+    const at = parsed(d.resourceAddress);
+    if (at) d.declaredIn = await declarations.find((await resolver.moduleAt(moduleOf(at.module)))?.module, at.type, at.name);
+  }
+  ctx.stats.ignoredDiffs += mapped.ignored;
+  return { drifts: mapped.drifts, compared: mapped.compared.map((a) => byAddress.get(a)).filter((x): x is PlanTarget => !!x) };
 }
 
 /** The plan compared these: they leave the not-compared counts they were in. */

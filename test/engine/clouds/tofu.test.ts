@@ -18,7 +18,7 @@ const dir = mkdtempSync(join(tmpdir(), 'drift-tofu-clouds-'));
 t.teardown(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A `tofu` that logs its env and answers `show -json` with `plan`. */
-function standIn(plan: unknown): { bin: string; envLog: string; argLog: string } {
+function standIn(plan: unknown, failWhen?: string): { bin: string; envLog: string; argLog: string } {
   const bin = mkdtempSync(join(dir, 'bin-'));
   const envLog = join(bin, 'env.log');
   writeFileSync(join(bin, 'plan.json'), JSON.stringify(plan));
@@ -28,6 +28,7 @@ function standIn(plan: unknown): { bin: string; envLog: string; argLog: string }
     'if [ "$1" = "version" ]; then echo \'{"terraform_version":"1.9.0"}\'; exit 0; fi',
     `env > "${envLog}"`,
     `echo "$@" >> "${argLog}"`,
+    ...(failWhen ? [`case "$*" in *${failWhen}*) echo 'Error: no credentials for this provider' >&2; exit 1;; esac`] : []),
     `if [ "$1" = "show" ]; then cat "${join(bin, 'plan.json')}"; fi`,
     'exit 0',
   ].join('\n'));
@@ -123,6 +124,27 @@ t.test('a targeted re-check (cloud event, Drift Watch) plans only the addresses 
   t.match(planLine, / -target=azurerm_monitor_action_group\.b$/, 'targeted at the re-checked address');
   t.notMatch(planLine, /action_group\.a/, 'not at the others');
   t.match(out.stats.providerPlan, { ran: true, targets: 1, compared: 1 });
+});
+
+t.test('a plan that fails is retried per provider: one provider without credentials leaves only its own instances not compared', async (t) => {
+  const group = { id: '/subscriptions/s1/resourceGroups/rg/providers/Microsoft.Insights/actionGroups/ops', name: 'ops', short_name: 'ops', enabled: true, resource_group_name: 'rg' };
+  const plan = {
+    prior_state: { values: { root_module: { resources: [{ address: 'azurerm_monitor_action_group.ops', mode: 'managed', type: 'azurerm_monitor_action_group', values: group }] } } },
+    resource_drift: [{ address: 'azurerm_monitor_action_group.ops', mode: 'managed', type: 'azurerm_monitor_action_group', change: { actions: ['update'], before: group, after: { ...group, enabled: false } } }],
+  };
+  const { bin, argLog } = standIn(plan, '-target=cloudflare_');
+  const r = repo('provider "azurerm" {\n  features {}\n}\n', [
+    { type: 'azurerm_monitor_action_group', name: 'ops', provider: 'azurerm', attributes: group },
+    { type: 'cloudflare_record', name: 'www', provider: 'cloudflare', attributes: { id: 'rec1', name: 'www' } },
+  ]);
+  const out = await withPath(bin, () => detectDrift({
+    source: { kind: 'path', path: r }, iacPaths: [], provider: 'cloud_b', providerPlans: true,
+    credentials: { subscriptionId: 's1', tenantId: 't1', clientId: 'c1', clientSecret: 'secret-1' },
+  }));
+  t.match(out.drifts, [{ resourceAddress: 'azurerm_monitor_action_group.ops', comparedBy: 'provider' }], 'the azurerm instance is compared');
+  t.equal(readFileSync(argLog, 'utf8').split('\n').filter((l) => l.startsWith('plan ')).length, 3, 'one plan for both, then one per provider');
+  t.match(out.stats.providerPlan, { ran: true, targets: 2, compared: 1, reason: /^cloudflare: tofu plan failed: .*no credentials/ });
+  t.same(out.stats.notCompared, [{ resourceType: 'cloudflare_record', reason: 'no_reader', count: 1 }], 'the cloudflare record stays not compared');
 });
 
 const mirror = process.env.DRIFT_TF_PLUGIN_MIRROR ?? '/opt/tf-plugins';
