@@ -12,7 +12,7 @@ import { parseRootModule, type RootModule } from './engine/hcl.ts';
 import { readStateDocument } from './engine/state-v4.ts';
 
 export const COVERAGE_USAGE = `Usage: drift-runner coverage <state file | s3://bucket/key> [options]
-  --json           print one JSON document: {total, compared, percent, byType, other, providers}
+  --json           print one JSON document: {total, compared, percent, byType, other, providers, byProvider}
                    (providers: {aws, azurerm, google}, each {total, compared, percent}; the rest is aws_*)
   --config DIR     folder of the .tf/.tofu files that wrote the state, for provider regions
                    (default: the state file's folder when it holds any)

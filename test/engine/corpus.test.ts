@@ -138,7 +138,7 @@ t.test('drift-runner coverage --json prints one document', async (t) => {
   const withConfig = await run(['--json', file, '--config', path.join(dir, 'written-variable-regions')]);
   t.equal(withConfig.code, 0);
   const doc = JSON.parse(withConfig.stdout);
-  t.same(Object.keys(doc), ['total', 'compared', 'percent', 'byType', 'other', 'providers'], 'the documented keys');
+  t.same(Object.keys(doc), ['total', 'compared', 'percent', 'byType', 'other', 'byProvider', 'providers'], 'the documented keys');
   t.same(Object.keys(doc.providers), ['aws', 'azurerm', 'google'], 'per provider');
   t.same(doc.byType.aws_security_group_rule, { total: 3, compared: 3 }, 'every rule has a region with the configuration');
   const alone = JSON.parse((await run(['--json', file])).stdout);

@@ -157,6 +157,7 @@ t.test('drift-runner coverage reads an s3:// state', async (t) => {
   t.same(JSON.parse(text), {
     total: 1, compared: 1, percent: 100, byType: { aws_security_group: { total: 1, compared: 1 } }, other: 1,
     providers: { aws: { total: 1, compared: 1, percent: 100 }, azurerm: { total: 0, compared: 0, percent: 100 }, google: { total: 0, compared: 0, percent: 100 } },
+    byProvider: { aws: { total: 1, native: 1, plan: 0, planTypes: {} }, random: { total: 1, native: 0, plan: 1, planTypes: { random_id: 1 } } },
   });
 });
 

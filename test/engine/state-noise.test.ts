@@ -165,6 +165,10 @@ t.test('coverage: deposed objects left out, instances without attributes named',
     total: 3, compared: 1, percent: 33.3, other: 1,
     byType: { aws_instance: { total: 2, compared: 1, reason: 'no attributes in the state' }, aws_glue_job: { total: 1, compared: 0, reason: 'type not supported' } },
     providers: { aws: { total: 3, compared: 1, percent: 33.3 }, azurerm: { total: 0, compared: 0, percent: 100 }, google: { total: 0, compared: 0, percent: 100 } },
+    byProvider: {
+      aws: { total: 3, native: 1, plan: 1, planTypes: { aws_glue_job: 1 } },
+      tls: { total: 1, native: 0, plan: 1, planTypes: { tls_private_key: 1 } },
+    },
   });
 });
 

@@ -54,9 +54,6 @@ const REFUSED: [string, Record<string, string>, RegExp][] = [
   ['a git module source', { 'main.tf': 'module "m" {\n  source = "git::http://127.0.0.1:9/x.git"\n}\n' }, /^main\.tf:1: module "m" comes from "git::http:\/\/127\.0\.0\.1:9\/x\.git"/],
   ['a registry module', { 'main.tf': 'module "m" {\n  source = "internal.example/ns/name/aws"\n}\n' }, /^main\.tf:1: module "m"/],
   ['a local module outside the repository', { 'main.tf': 'module "m" {\n  source = "../../../../tmp"\n}\n' }, /^main\.tf:1: module "m"/],
-  ['a local backend', { 'main.tf': 'terraform {\n  backend "local" {\n    path = "/etc/x.tfstate"\n  }\n}\n' }, /^main\.tf:2: backend "local"/],
-  ['an http backend', { 'main.tf': 'terraform {\n  backend "http" {\n    address = "http://127.0.0.1/"\n  }\n}\n' }, /^main\.tf:2: backend "http"/],
-  ['an s3 backend endpoint', { 'main.tf': 'terraform {\n  backend "s3" {\n    bucket = "b"\n    endpoints = { s3 = "http://10.0.0.1" }\n  }\n}\n' }, /^main\.tf:4: backend "s3" sets endpoints/],
   ['a provider reading host credentials', { 'main.tf': 'provider "aws" {\n  region = "us-east-1"\n  shared_credentials_files = ["/root/.aws/credentials"]\n}\n' }, /^main\.tf:3: provider "aws" sets shared_credentials_files/],
   ['a provider using a host profile', { 'main.tf': 'provider "aws" {\n  profile = "prod"\n}\n' }, /^main\.tf:2: provider "aws" sets profile/],
   ['a provider endpoint', { 'main.tf': 'provider "aws" {\n  endpoints {\n    sts = "http://127.0.0.1:1"\n  }\n}\n' }, /^main\.tf:2: provider "aws" sets endpoints/],
@@ -69,6 +66,26 @@ for (const [name, files, message] of REFUSED) {
     await t.rejects(confineConfiguration(dir, dir), { name: 'ScanError', message }, name);
   });
 }
+
+t.test('a backend of any kind passes: the plan overrides it to local (tofu-run.ts) and never reaches it', async (t) => {
+  const backends = ['local" {\n    path = "/etc/x.tfstate"', 'http" {\n    address = "http://127.0.0.1/"', 'remote" {\n    organization = "o"'];
+  for (const backend of backends) {
+    const dir = repo(t, { 'main.tf': `terraform {\n  backend "${backend}\n  }\n}\n` });
+    await t.resolves(confineConfiguration(dir, dir), backend.split('"')[0]);
+  }
+});
+
+t.test('programs pass only when the operator allows them (EXECUTOR_PLAN_PROGRAMS)', async (t) => {
+  const external = { 'main.tf': '\ndata "external" "x" {\n  program = ["sh", "-c", "id"]\n}\n' };
+  const provisioner = { 'main.tf': 'resource "terraform_data" "x" {\n  provisioner "local-exec" {\n    command = "id"\n  }\n}\n' };
+  for (const files of [external, provisioner]) {
+    const dir = repo(t, files);
+    await t.rejects(confineConfiguration(dir, dir), { name: 'ScanError', code: 'plan_refused', message: /EXECUTOR_PLAN_PROGRAMS=true/ });
+    await t.resolves(confineConfiguration(dir, dir, { allowPrograms: true }));
+  }
+  const host = repo(t, { 'main.tf': 'data "local_file" "x" {\n  filename = "/etc/passwd"\n}\n' });
+  await t.rejects(confineConfiguration(host, host, { allowPrograms: true }), { message: /data "local_file" reads the host/ }, 'reading the host stays refused');
+});
 
 t.test('copyConfined: links stay inside the copy; a link leading out is refused', async (t) => {
   const src = repo(t, { 'main.tf': 'terraform {}\n', 'shared/vars.tf': 'variable "x" {}\n', '.git/config': 'x', '.terraform/p': 'x' });

@@ -97,7 +97,7 @@ resource "aws_s3_bucket_versioning" "data" {
   await c.s3.send(new PutBucketVersioningCommand({ Bucket: `tofu-data-${suffix}`, VersioningConfiguration: { Status: 'Suspended' } }));
 
   const viaTofu = await detectDrift(input({ comparison: 'provider', providerPlans: true }));
-  t.equal(viaTofu.stats.mode, 'tofu', `the plan ran (${viaTofu.stats.tofuSkipped ?? 'no fallback'})`);
+  t.equal(viaTofu.stats.mode, 'tofu', `the plan ran (${viaTofu.stats.providerPlan?.reason ?? 'no fallback'})`);
   t.equal(viaTofu.resourcesScanned, 3);
   const expected = [
     ['aws_s3_bucket_versioning.data', 'changed', 'medium', 's3-versioning-disabled'],

@@ -150,7 +150,7 @@ t.test('plan JSON (terraform show -json of a refresh-only plan) maps to the same
   t.equal(out.resourcesScanned, 5, 'refreshed resources plus the deleted one');
   const ignoring = mapResourceDrift(plan, buildIgnoreRules(['aws_security_group.*.tags'], IGNORED_ATTRIBUTES));
   t.same(ignoring.drifts[3].diff.map((d) => d.attribute), ['ingress'], '.driftignore applies to the plan path too');
-  t.same(mapResourceDrift({}, noIgnore), { drifts: [], resourcesScanned: 0, ignored: 0 }, 'an empty document maps to nothing');
+  t.same(mapResourceDrift({}, noIgnore), { drifts: [], resourcesScanned: 0, ignored: 0, compared: [] }, 'an empty document maps to nothing');
 });
 
 t.test('SDK errors map to actionable scan errors', async (t) => {

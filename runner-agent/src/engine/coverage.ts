@@ -27,7 +27,16 @@ export interface CoverageReport {
    * provider block, or the credentials' project given as `credentialsProject`).
    */
   providers: Record<'aws' | 'azurerm' | 'google', ProviderCoverage>;
+  /**
+   * Every managed instance by the provider that writes it (its configuration's type: aws,
+   * cloudflare, random...): how many the native readers compare and how many a hybrid scan
+   * (comparison `auto`) would compare through the provider's refresh-only plan, by type. Instances
+   * with no attributes in the state are in `total` only.
+   */
+  byProvider: Record<string, HybridCoverage>;
 }
+
+export interface HybridCoverage { total: number; native: number; plan: number; planTypes: Record<string, number> }
 
 export interface ProviderCoverage { total: number; compared: number; percent: number }
 const percentOf = (compared: number, total: number) => (total ? Math.round((compared / total) * 1000) / 10 : 100);
@@ -65,18 +74,30 @@ export async function stateCoverage(doc: StateDocument, opts: CoverageOptions): 
   const clouds = { azurerm: { total: 0, compared: 0 }, google: { total: 0, compared: 0 } };
   const google = new GoogleScopes(module, opts.repoRoot ?? module.dir, opts.credentialsProject ?? '');
   await google.prepare(doc.instances);
+  const byProvider: Record<string, HybridCoverage> = {};
+  const hybrid = (provider: string, type: string, native: boolean) => {
+    const p = (byProvider[provider] ??= { total: 0, native: 0, plan: 0, planTypes: {} });
+    p.total++;
+    if (native) p.native++;
+    else { p.plan++; p.planTypes[type] = (p.planTypes[type] ?? 0) + 1; }
+  };
   for (const i of doc.instances) {
+    const provider = providerOf(i.type, i.provider?.type);
     if (i.type.startsWith('azurerm_') || i.type.startsWith('google_')) {
       const c = i.type.startsWith('azurerm_') ? clouds.azurerm : clouds.google;
       c.total++;
       const read = i.type.startsWith('azurerm_') ? !!AZURE_READERS[i.type] && !!azureScope(i) : !!GOOGLE_READERS[i.type] && !!(await google.scopeOf(i));
       if (read) c.compared++;
+      hybrid(provider, i.type, read);
     }
-    if (!i.type.startsWith('aws_')) { other++; continue; }
+    if (!i.type.startsWith('aws_')) { other++; if (!/^(azurerm|google)_/.test(i.type)) hybrid(provider, i.type, false); continue; }
+    const native = opts.supported(i.type) && !!regions.regionOf(i).region;
+    hybrid(provider, i.type, native);
     if (!opts.supported(i.type)) count(i.type, REASONS.unsupported);
-    else count(i.type, regions.regionOf(i).region ? undefined : REASONS.region);
+    else count(i.type, native ? undefined : REASONS.region);
   }
   for (const { type } of doc.empty) {
+    (byProvider[providerOf(type)] ??= { total: 0, native: 0, plan: 0, planTypes: {} }).total++;
     if (type.startsWith('aws_')) count(type, REASONS.empty);
     else other++;
     if (type.startsWith('azurerm_')) clouds.azurerm.total++;
@@ -93,6 +114,7 @@ export async function stateCoverage(doc: StateDocument, opts: CoverageOptions): 
       return [type, { total: n, compared: c, ...(why.size ? { reason: [...why].join('; ') } : {}) }];
     })),
     other,
+    byProvider,
     providers: {
       aws: { total, compared, percent: percentOf(compared, total) },
       azurerm: { ...clouds.azurerm, percent: percentOf(clouds.azurerm.compared, clouds.azurerm.total) },
@@ -100,6 +122,9 @@ export async function stateCoverage(doc: StateDocument, opts: CoverageOptions): 
     },
   };
 }
+
+/** The provider of an instance: its configuration's type when the state names it, else its type's prefix (`cloudflare_record` → cloudflare). */
+const providerOf = (type: string, configured?: string) => configured || type.split('_')[0];
 
 /** The report as a table for a terminal. */
 export function formatCoverage(r: CoverageReport): string {
@@ -113,5 +138,6 @@ export function formatCoverage(r: CoverageReport): string {
     `${r.compared} of ${r.total} aws_* instances compared (${r.percent}%); ${r.other} instances of other providers not counted`,
     ...(['azurerm', 'google'] as const).filter((p) => r.providers[p].total)
       .map((p) => `${r.providers[p].compared} of ${r.providers[p].total} ${p}_* instances compared (${r.providers[p].percent}%)`),
+    ...Object.entries(r.byProvider).filter(([, h]) => h.plan).map(([p, h]) => `${h.plan} ${p} instances a hybrid scan compares through the provider's plan`),
   ].join('\n');
 }

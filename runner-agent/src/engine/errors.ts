@@ -3,7 +3,9 @@
 
 export type ScanErrorCode =
   | 'no_credentials' | 'state_not_found' | 'access_denied' | 'timeout'
-  | 'source_unavailable' | 'parse_error' | 'unsupported_provider';
+  | 'source_unavailable' | 'parse_error' | 'unsupported_provider'
+  /** A provider plan failed (the instances it was for stay not compared), or its configuration is refused on this host. */
+  | 'plan_failed' | 'plan_refused';
 
 export class ScanError extends Error {
   readonly code: ScanErrorCode;

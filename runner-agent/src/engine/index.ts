@@ -14,16 +14,13 @@ import { buildIgnoreRules, loadIgnoreFile } from './ignore.ts';
 import { IGNORED_ATTRIBUTES } from './catalogue.ts';
 import { repoPathProblem } from './paths.ts';
 import { checkout } from './source.ts';
-import { moduleOf, parseAddress } from './address.ts';
-import { defaultProviderRegion, RegionResolver, withRegions } from './region.ts';
+import { defaultProviderRegion, withRegions } from './region.ts';
 import { locateState, readStateDocument, readStateText, type StateDocument } from './state.ts';
-import { findTofu, mapResourceDrift, runRefreshOnlyPlan } from './tofu.ts';
+import { comparePlanned, leftToPlan, notPlanned, planHost, takeBack, type PlanRoot, type PlanTarget } from './hybrid.ts';
+import type { PlanBinary } from './plan-binary.ts';
 import type { AwsCredentials, DetectedDrift, InventoryItem, ScanInput, ScanOutcome, ScanStats, StateInstance } from './types.ts';
-import { inventoryOf, inventoryOfPlan } from './inventory.ts';
-import { Declarations } from './where.ts';
+import { inventoryOf } from './inventory.ts';
 import { countNotCompared, notComparedOf } from './not-compared.ts';
-
-const moduleAddress = (address: string) => { try { return parseAddress(address); } catch { return undefined; } };
 
 export { planCapability, type PlanBinary } from './plan-binary.ts';
 export type {
@@ -98,15 +95,14 @@ export async function detectDrift(input: ScanInput): Promise<ScanOutcome> {
     const region = credentials.region || modules.map(defaultProviderRegion).find(Boolean) || DEFAULT_REGION;
     aws = new AwsContext({ ...credentials, region }, region, input.endpoint, signal);
 
-    const bin = tofuBinary(input, stats, 'SDK');
-    if (bin) {
-      const viaTofu = await scanWithTofu(bin, repo.root, roots, modules, { ...credentials, region }, input, ignore, stats);
-      if (viaTofu) return finish(withSource(viaTofu.drifts, repo.commit), viaTofu.scanned, stats, aws, started, viaTofu.inventory);
-    }
-
-    // States first (all roots), then live reads batched per resource type across roots.
     const context = aws;
     const states = await readStates(modules, roots, input, (loc) => readStateText(loc, context, repo.root), stats, progress);
+    const plan = await planHost(input);
+    const planning = { repoRoot: repo.root, input, credentials: { ...credentials, region }, ignore, stats };
+    if (input.comparison === 'provider' && plan.host) {
+      const whole = await comparePlanned(plan.host, states, undefined, planning);
+      if (whole.planned) return finish(withSource(whole.drifts, repo.commit), { native: 0, provider: whole.compared.length }, stats, aws, started, inventoryOf(states.flatMap((st) => st.instances), new Map()), true);
+    }
 
     // The credentials' region is the last resort; with none, an instance of unknown region is not compared.
     const all = await withRegions(states, repo.root, credentials.region, (t) => !!AWS_READERS[t], stats);
@@ -116,9 +112,12 @@ export async function detectDrift(input: ScanInput): Promise<ScanOutcome> {
     const { drifts, compared } = await compareLive(entries, aws, ignore, stats, {
       signal, onProgress: (done, total) => progress('compare', done, total), allInstances: states.flatMap((st) => st.instances),
     });
+    const located = new Set(all.filter((e) => e.region).map((e) => e.instance));
+    const left = leftToPlan(states, (i) => (!AWS_READERS[i.type] ? 'unsupported' : located.has(i) ? undefined : 'regionUnknown'), input.addresses);
+    const provider = await planLeft(plan, states, left, planning);
     const regions = new Map(entries.filter((e) => e.region).map((e) => [e.instance, e.region]));
     const inventory = inventoryOf(states.flatMap((st) => st.instances), regions);
-    return finish(withSource(drifts, repo.commit), compared, stats, aws, started, inventory);
+    return finish(withSource([...drifts, ...provider.drifts], repo.commit), { native: compared, provider: provider.compared }, stats, aws, started, inventory);
   } finally {
     aws?.destroy();
     await repo.cleanup();
@@ -144,28 +143,38 @@ async function prepare(input: ScanInput, repo: { root: string; commit?: string }
   return { ignore, stats, modules };
 }
 
-/** The tofu/terraform binary a requested plan runs with, or undefined with the reason in stats.tofuSkipped. */
-function tofuBinary(input: ScanInput, stats: ScanStats, other: 'SDK' | 'API'): string | undefined {
-  if (input.comparison !== 'provider' || !input.providerPlans) return undefined;
-  const bin = findTofu();
-  if (input.addresses) stats.tofuSkipped = `a targeted re-check reads its addresses through the ${other}`;
-  else if (!bin) stats.tofuSkipped = 'neither tofu nor terraform is on PATH';
-  else if (input.statePath) stats.tofuSkipped = `a configured state path is read by the ${other} path only`;
-  else return bin;
-  return undefined;
+/**
+ * The hybrid step: what the native readers left goes through one targeted refresh-only plan per
+ * root (hybrid.ts), unless the comparison is native or a whole plan was already tried; without a
+ * binary, the stats say why those instances stay not compared.
+ */
+async function planLeft(
+  plan: { host?: PlanBinary; reason?: string }, roots: PlanRoot[], left: PlanTarget[][], planning: Parameters<typeof comparePlanned>[3],
+): Promise<{ drifts: DetectedDrift[]; compared: number }> {
+  const { input, stats } = planning;
+  const count = left.reduce((n, l) => n + l.length, 0);
+  if (input.comparison === 'native' || stats.providerPlan || count === 0) {
+    if (count && !stats.providerPlan) notPlanned(stats, count, plan.reason ?? 'the repository config\'s comparison is native');
+    return { drifts: [], compared: 0 };
+  }
+  if (!plan.host) { notPlanned(stats, count, plan.reason ?? 'this host runs no provider plans'); return { drifts: [], compared: 0 }; }
+  const found = await comparePlanned(plan.host, roots, left, planning);
+  takeBack(stats, found.compared);
+  return { drifts: found.drifts, compared: found.compared.length };
 }
 
 /** Every root module's state, in order; where each came from goes into stats.roots. */
 async function readStates(
   modules: RootModule[], roots: string[], input: ScanInput, readText: (loc: ReturnType<typeof locateState>) => Promise<string>, stats: ScanStats, progress: Progress,
-): Promise<{ module: RootModule; instances: StateInstance[] }[]> {
-  const states: { module: RootModule; instances: StateInstance[] }[] = [];
+): Promise<PlanRoot[]> {
+  const states: PlanRoot[] = [];
   for (const [i, mod] of modules.entries()) {
     progress('state', i, modules.length);
     const loc = locateState(mod, roots[i], input.statePath);
-    const doc = readStateDocument(await readText(loc), loc.describe);
+    const text = await readText(loc);
+    const doc = readStateDocument(text, loc.describe);
     stats.roots.push({ path: roots[i] || '.', state: loc.describe, resources: doc.instances.length });
-    states.push({ module: mod, instances: doc.instances });
+    states.push({ path: roots[i], module: mod, text, instances: doc.instances });
     noteSkipped(doc, stats);
   }
   progress('state', modules.length, modules.length);
@@ -183,25 +192,22 @@ async function detectRestDrift(input: ScanInput, started: number): Promise<ScanO
   try {
     progress('source', 1, 1);
     const { ignore, stats, modules } = await prepare(input, repo, roots, progress);
-    const bin = tofuBinary(input, stats, 'API');
-    if (bin) {
-      const viaTofu = await scanWithTofu(bin, repo.root, roots, modules, { env: tofuEnv(input) }, input, ignore, stats);
-      if (viaTofu) {
-        stats.durationMs = Math.round(performance.now() - started);
-        stats.notCompared = []; // the plan refreshes every instance through the provider itself
-        return { drifts: withSource(viaTofu.drifts, repo.commit, input.provider), resourcesScanned: viaTofu.scanned, stats, inventory: viaTofu.inventory };
-      }
-    }
     const states = await readStates(modules, roots, input, (loc) => readStateText(loc, undefined, repo.root, setup.remote), stats, progress);
+    const plan = await planHost(input);
+    const planning = { repoRoot: repo.root, input, credentials: { env: tofuEnv(input) }, ignore, stats };
+    const everyInstance = () => inventoryOf(states.flatMap((st) => st.instances), new Map());
+    if (input.comparison === 'provider' && plan.host) {
+      const whole = await comparePlanned(plan.host, states, undefined, planning);
+      if (whole.planned) return finish(withSource(whole.drifts, repo.commit, input.provider), { native: 0, provider: whole.compared.length }, stats, setup.api, started, everyInstance(), true);
+    }
     const entries = await withScopes(input.provider, states, repo.root, setup, stats);
     const { drifts, compared, inventory } = await compareScoped(entries, setup, ignore, stats, {
       signal, onProgress: (done, total) => progress('compare', done, total), ...(input.addresses ? { addresses: new Set(input.addresses) } : {}),
     });
-    stats.sdkCalls = setup.api.totalCalls;
-    stats.sdkCallsByService = { ...setup.api.calls };
-    stats.durationMs = Math.round(performance.now() - started);
-    stats.notCompared = notComparedOf(stats);
-    return { drifts: withSource(drifts, repo.commit, input.provider), resourcesScanned: compared, stats, inventory };
+    const scoped = new Set(entries.filter((e) => e.scope.source !== 'unknown').map((e) => e.instance));
+    const left = leftToPlan(states, (i) => (!setup.cloud.readers[i.type] ? 'unsupported' : scoped.has(i) ? undefined : 'regionUnknown'), input.addresses);
+    const provider = await planLeft(plan, states, left, planning);
+    return finish(withSource([...drifts, ...provider.drifts], repo.commit, input.provider), { native: compared, provider: provider.compared }, stats, setup.api, started, inventory);
   } finally {
     await setup.close();
     await repo.cleanup();
@@ -233,49 +239,20 @@ function noteSkipped(doc: StateDocument, stats: ScanStats): void {
   for (const e of doc.empty) countNotCompared(stats, 'unsupportedShape', e.type);
 }
 
-async function scanWithTofu(
-  bin: string, repoRoot: string, roots: string[], modules: RootModule[], credentials: AwsCredentials | { env: Record<string, string> },
-  input: ScanInput, ignore: ReturnType<typeof buildIgnoreRules>, stats: ScanStats,
-): Promise<{ drifts: DetectedDrift[]; scanned: number; inventory: InventoryItem[] } | undefined> {
-  const drifts: DetectedDrift[] = [];
-  const inventory: InventoryItem[] = [];
-  const declarations = new Declarations(repoRoot);
-  let scanned = 0;
-  for (const [i, mod] of modules.entries()) {
-    input.onProgress?.({ phase: 'plan', done: i, total: modules.length });
-    let plan: unknown;
-    try {
-      plan = await runRefreshOnlyPlan({ bin, repoRoot, modulePath: roots[i], module: mod, credentials, endpoint: input.endpoint, signal: input.signal, confine: input.confined === true });
-    } catch (e) {
-      checkAbort(input.signal);
-      // The SDK path still gives an answer; the reason is kept for the scan record.
-      stats.tofuSkipped = (e as Error).message;
-      return undefined;
-    }
-    const mapped = mapResourceDrift(plan, ignore);
-    const resolver = new RegionResolver(mod, repoRoot, '');
-    for (const d of mapped.drifts) {
-      const at = moduleAddress(d.resourceAddress);
-      if (at) d.declaredIn = await declarations.find((await resolver.moduleAt(moduleOf(at.module)))?.module, at.type, at.name);
-    }
-    drifts.push(...mapped.drifts);
-    inventory.push(...inventoryOfPlan(plan));
-    scanned += mapped.resourcesScanned;
-    stats.ignoredDiffs += mapped.ignored;
-    stats.roots.push({ path: roots[i] || '.', state: `${path.basename(bin)} refresh-only plan`, resources: mapped.resourcesScanned });
-  }
-  stats.mode = 'tofu';
-  stats.binary = bin;
-  return { drifts, scanned, inventory };
-}
-
+/**
+ * The outcome: the calls made, the time taken, and what was not compared. A scan whose whole
+ * comparison went through the plan (comparison `provider`) is mode `tofu`: the plan refreshed
+ * every instance through the provider itself.
+ */
 function finish(
-  drifts: DetectedDrift[], scanned: number, stats: ScanStats, aws: AwsContext, started: number, inventory: InventoryItem[],
+  drifts: DetectedDrift[], comparedBy: ScanStats['comparedBy'], stats: ScanStats, calls: { totalCalls: number; calls: Record<string, number> },
+  started: number, inventory: InventoryItem[], whole = false,
 ): ScanOutcome {
-  stats.sdkCalls = aws.totalCalls;
-  stats.sdkCallsByService = { ...aws.calls };
+  stats.mode = whole ? 'tofu' : 'sdk';
+  stats.comparedBy = comparedBy;
+  stats.sdkCalls = calls.totalCalls;
+  stats.sdkCallsByService = { ...calls.calls };
   stats.durationMs = Math.round(performance.now() - started);
   stats.notCompared = stats.mode === 'tofu' ? [] : notComparedOf(stats);
-  return { drifts, resourcesScanned: scanned, stats, inventory };
+  return { drifts, resourcesScanned: comparedBy.native + comparedBy.provider, stats, inventory };
 }
-

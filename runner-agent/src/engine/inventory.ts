@@ -47,7 +47,8 @@ export function readerIdOf(type: string, attributes: Record<string, unknown>): s
 
 const REGION = /^[a-z]{2}(-gov|-iso[a-z]?)?-[a-z]+-\d+$/;
 /** A region the instance's own attributes name (attribute, ARN, zone). */
-function ownRegion(attributes: Record<string, unknown>): string | undefined {
+/** The AWS region an instance's own attributes name (region, ARN, availability zone). */
+export function ownRegion(attributes: Record<string, unknown>): string | undefined {
   const own = text(attributes.region);
   if (own && REGION.test(own)) return own;
   const zone = /^([a-z]{2}(?:-gov)?-[a-z]+-\d+)/.exec(text(attributes.availability_zone) ?? '')?.[1];
@@ -60,33 +61,4 @@ export function inventoryOf(instances: StateInstance[], regions: Map<StateInstan
     address: i.address, type: i.type, resourceId: readerIdOf(i.type, i.attributes),
     region: regions.get(i) || ownRegion(i.attributes) || null, account: accountOf(i.attributes),
   }));
-}
-
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/**
- * The inventory of a refresh-only plan (the tofu path): the managed resources of its prior
- * state, which is the refreshed one, plus those the plan found deleted (resource_drift).
- */
-export function inventoryOfPlan(plan: unknown): InventoryItem[] {
-  const doc = isObject(plan) ? plan : {};
-  const out = new Map<string, InventoryItem>();
-  const add = (r: Json, values: unknown) => {
-    const address = text(r.address);
-    const type = text(r.type);
-    if (!address || !type || (r.mode !== undefined && r.mode !== 'managed') || out.has(address)) return;
-    const attributes = isObject(values) ? values : {};
-    out.set(address, { address, type, resourceId: readerIdOf(type, attributes), region: ownRegion(attributes) ?? null, account: accountOf(attributes) });
-  };
-  const walk = (mod: unknown) => {
-    if (!isObject(mod)) return;
-    for (const r of Array.isArray(mod.resources) ? mod.resources : []) if (isObject(r)) add(r, r.values);
-    for (const c of Array.isArray(mod.child_modules) ? mod.child_modules : []) walk(c);
-  };
-  walk(isObject(doc.prior_state) && isObject(doc.prior_state.values) ? doc.prior_state.values.root_module : undefined);
-  for (const e of Array.isArray(doc.resource_drift) ? doc.resource_drift : []) {
-    if (isObject(e)) add(e, isObject(e.change) ? e.change.before : undefined);
-  }
-  return [...out.values()];
 }

@@ -15,8 +15,11 @@ import { isObject } from './values.ts';
 
 const SKIPPED = new Set(['.git', '.terraform']);
 const inside = (root: string, p: string) => { const r = path.relative(root, p); return r === '' || (!r.startsWith('..') && !path.isAbsolute(r)); };
-const refuse = (where: string, what: string) => new ScanError('source_unavailable',
-  `${where}: ${what}; the built-in executor does not run it (give the config runnerLabels so a self-hosted runner plans it)`);
+const refuse = (where: string, what: string) => new ScanError('plan_refused',
+  `${where}: ${what}; the built-in executor does not plan it (give the config runnerLabels so a self-hosted runner plans it, or set its comparison to native)`);
+/** Programs the operator may allow on the service host (EXECUTOR_PLAN_PROGRAMS=true). */
+const refuseProgram = (where: string, what: string) => new ScanError('plan_refused',
+  `${where}: ${what}; the built-in executor runs no program of a configuration unless the operator sets EXECUTOR_PLAN_PROGRAMS=true (or give the config runnerLabels so a self-hosted runner plans it, or set its comparison to native)`);
 
 /** Copies `src` to `dst` without following links: a link stays a link to the same place inside the copy, one leading out is refused. */
 export async function copyConfined(src: string, dst: string): Promise<void> {
@@ -48,7 +51,9 @@ const FILE_FUNCTIONS = 'file|fileexists|fileset|filebase64|filebase64sha256|file
 const CALL = new RegExp(`\\b(${FILE_FUNCTIONS})(?:\\s|/\\*[^]*?\\*/|#[^\\n]*\\n|//[^\\n]*\\n)*\\(`, 'g');
 const PROVIDER_FUNCTION = /\bprovider::[A-Za-z0-9_-]+::/g;
 /** Resource and data source types that run programs, read local files or fetch URLs. */
-const HOST_TYPES = /^(external|http|local_\w+|template_file|template_dir|archive_file|archive_dir|dns_\w+)$/;
+/** `data "external"` runs a program: refused unless the operator allows programs. */
+const PROGRAM_TYPES = /^external$/;
+const HOST_TYPES = /^(http|local_\w+|template_file|template_dir|archive_file|archive_dir|dns_\w+)$/;
 /**
  * Settings whose value is a path of the host, an address to call, or an identity of the host
  * (a profile of its ~/.aws, its managed identity, its CLI login, a credentials file).
@@ -119,16 +124,17 @@ function checkKeys(rel: string, text: string, where: string, body: Record<string
 }
 
 /** The structure of one configuration file: data sources, resources, provisioners, modules, backends, providers. */
-function checkStructure(root: string, file: string, text: string, doc: Record<string, unknown>): void {
+function checkStructure(root: string, file: string, text: string, doc: Record<string, unknown>, allowPrograms: boolean): void {
   const rel = path.relative(root, file);
   for (const kind of ['data', 'resource'] as const) {
     for (const byType of bodies(doc[kind])) {
       for (const [type, byName] of Object.entries(byType)) {
         const at = `${rel}:${lineMatching(text, new RegExp(`${kind}\\s*"?${esc(type)}"?`))}`;
-        if (HOST_TYPES.test(type)) throw refuse(at, `${kind} "${type}" runs a program, reads the host's files or calls a URL`);
+        if (PROGRAM_TYPES.test(type) && !allowPrograms) throw refuseProgram(at, `${kind} "${type}" runs a program`);
+        if (HOST_TYPES.test(type)) throw refuse(at, `${kind} "${type}" reads the host's files or calls a URL`);
         for (const named of bodies(byName)) {
           for (const body of Object.values(named).flatMap(bodies)) {
-            if (body.provisioner !== undefined) throw refuse(`${rel}:${lineMatching(text, /provisioner/)}`, `a provisioner (local-exec, remote-exec, file) in ${kind} "${type}"`);
+            if (body.provisioner !== undefined && !allowPrograms) throw refuseProgram(`${rel}:${lineMatching(text, /provisioner/)}`, `a provisioner (local-exec, remote-exec, file) in ${kind} "${type}"`);
             if (type === 'terraform_remote_state') {
               const backend = typeof body.backend === 'string' ? body.backend : '';
               if (!BACKENDS.has(backend)) throw refuse(at, `terraform_remote_state reads backend "${backend}"`);
@@ -148,15 +154,7 @@ function checkStructure(root: string, file: string, text: string, doc: Record<st
       }
     }
   }
-  for (const tf of bodies(doc.terraform)) {
-    for (const byType of bodies(tf.backend)) {
-      for (const [type, config] of Object.entries(byType)) {
-        const at = `${rel}:${lineMatching(text, /backend/)}`;
-        if (!BACKENDS.has(type)) throw refuse(at, `backend "${type}" keeps its state on this host or at an address of the configuration's choosing`);
-        for (const c of bodies(config)) checkKeys(rel, text, `backend "${type}"`, c);
-      }
-    }
-  }
+  // No backend check: the plan's backend is overridden to local (tofu-run.ts), the real one is never reached.
   for (const byType of bodies(doc.provider)) {
     for (const [type, blocks] of Object.entries(byType)) for (const b of bodies(blocks)) checkKeys(rel, text, `provider "${type}"`, b);
   }
@@ -166,11 +164,11 @@ function checkStructure(root: string, file: string, text: string, doc: Record<st
  * Refuses, with a ScanError naming the file and line, a configuration under `root` (the scratch
  * copy) that reads host paths through file functions, calls provider-defined functions, uses
  * data sources or resources that run programs or read the host, provisioners, modules from
- * outside the repository, backends other than s3/azurerm/gcs, or host paths and endpoints in
- * backend, provider and remote-state settings. `moduleDir`: the root module planned (the
+ * outside the repository, or host paths and endpoints in provider and remote-state settings.
+ * `allowPrograms` (the operator's EXECUTOR_PLAN_PROGRAMS) lets data "external" and provisioners through. `moduleDir`: the root module planned (the
  * working directory relative paths resolve against).
  */
-export async function confineConfiguration(root: string, moduleDir: string): Promise<void> {
+export async function confineConfiguration(root: string, moduleDir: string, opts: { allowPrograms?: boolean } = {}): Promise<void> {
   const real = await realpath(root);
   const cwd = path.resolve(real, path.relative(root, moduleDir));
   const seen = new Set<string>();
@@ -188,7 +186,7 @@ export async function confineConfiguration(root: string, moduleDir: string): Pro
         } catch {
           throw new ScanError('parse_error', `Could not parse ${path.relative(real, file)}`);
         }
-        if (isObject(doc)) checkStructure(real, file, text, doc);
+        if (isObject(doc)) checkStructure(real, file, text, doc, opts.allowPrograms === true);
       }
     }
   }

@@ -132,8 +132,7 @@ export interface ScanStats {
   ignorePatterns: number;
   /** Commit scanned, for git sources. */
   commit?: string;
-  /** Why a requested tofu/terraform run did not happen or failed (the SDK path ran instead). */
-  tofuSkipped?: string;
+  /** The tofu/terraform binary and version a provider plan ran with. */
   binary?: string;
   /** Compared instances by where their region came from (region.ts: provider, variable, arn, zone, credentials...). */
   regionSources?: Record<string, number>;

@@ -9,7 +9,6 @@ import t from 'tap';
 import { world } from '../../fixtures/world.ts';
 import { createExecutor } from '../../../plugins/executor/service.ts';
 import { detectDrift, type InventoryItem } from '../../../runner-agent/src/engine/index.ts';
-import { inventoryOfPlan } from '../../../runner-agent/src/engine/inventory.ts';
 import { CREDENTIALS, motoUrl } from '../../engine/world.ts';
 
 const P = 'provider["registry.terraform.io/hashicorp/aws"]';
@@ -38,19 +37,6 @@ t.test('the engine inventories every managed instance with its reader id, region
   t.match(by['aws_iam_policy.p'], { resourceId: `arn:aws:iam::123456789012:policy/inv-${suffix}` }, 'a policy by ARN');
   t.match(by['module.net.aws_vpc.v'], { type: 'aws_vpc', resourceId: 'vpc-0inv', account: '123456789012' }, 'module instances by full address');
   t.match(by['aws_cloudfront_distribution.cdn'], { resourceId: 'E2INV' }, 'a type without reader is still inventoried');
-});
-
-t.test('the tofu path inventories the plan: prior state plus resources found deleted', async (t) => {
-  const plan = {
-    prior_state: { values: { root_module: {
-      resources: [{ address: 'aws_s3_bucket.b', mode: 'managed', type: 'aws_s3_bucket', values: { id: 'bkt', bucket: 'bkt', arn: 'arn:aws:s3:::bkt' } }],
-      child_modules: [{ resources: [{ address: 'module.m.aws_instance.i', mode: 'managed', type: 'aws_instance', values: { id: 'i-1', availability_zone: 'us-west-2a' } },
-        { address: 'module.m.data.aws_ami.x', mode: 'data', type: 'aws_ami', values: { id: 'ami-1' } }] }],
-    } } },
-    resource_drift: [{ address: 'aws_eip.gone', mode: 'managed', type: 'aws_eip', change: { actions: ['delete'], before: { id: 'eipalloc-1' }, after: null } }],
-  };
-  t.same(inventoryOfPlan(plan).map((i) => [i.address, i.resourceId, i.region]),
-    [['aws_s3_bucket.b', 'bkt', null], ['module.m.aws_instance.i', 'i-1', 'us-west-2'], ['aws_eip.gone', 'eipalloc-1', null]]);
 });
 
 const item = (address: string, resourceId: string | null, region = 'us-east-1'): InventoryItem =>
