@@ -109,12 +109,11 @@ export async function detectDrift(input: ScanInput): Promise<ScanOutcome> {
     // A targeted re-check: regions are resolved over the whole states (peers), only its addresses read.
     const targeted = input.addresses && new Set(input.addresses);
     const entries = targeted ? all.filter((e) => targeted.has(e.instance.address)) : all;
-    const { drifts, compared } = await compareLive(entries, aws, ignore, stats, {
-      signal, onProgress: (done, total) => progress('compare', done, total), allInstances: states.flatMap((st) => st.instances),
-    });
     const located = new Set(all.filter((e) => e.region).map((e) => e.instance));
     const left = leftToPlan(states, (i) => (!AWS_READERS[i.type] ? 'unsupported' : located.has(i) ? undefined : 'regionUnknown'), input.addresses);
-    const provider = await planLeft(plan, states, left, planning);
+    const [{ drifts, compared }, provider] = await alongside(() => compareLive(entries, context, ignore, stats, {
+      signal, onProgress: (done, total) => progress('compare', done, total), allInstances: states.flatMap((st) => st.instances),
+    }), plan, states, left, planning);
     const regions = new Map(entries.filter((e) => e.region).map((e) => [e.instance, e.region]));
     const inventory = inventoryOf(states.flatMap((st) => st.instances), regions);
     return finish(withSource([...drifts, ...provider.drifts], repo.commit), { native: compared, provider: provider.compared }, stats, aws, started, inventory);
@@ -144,23 +143,40 @@ async function prepare(input: ScanInput, repo: { root: string; commit?: string }
 }
 
 /**
- * The hybrid step: what the native readers left goes through one targeted refresh-only plan per
- * root (hybrid.ts), unless the comparison is native or a whole plan was already tried; without a
- * binary, the stats say why those instances stay not compared.
+ * The hybrid step: the native comparison and, side by side (they read different instances), one
+ * targeted refresh-only plan per root for what the readers leave (hybrid.ts), unless the
+ * comparison is native or a whole plan was already tried; without a binary, the stats say why
+ * those instances stay not compared. The scan takes the longer of the two, not their sum; a
+ * native failure stops the plan. The plan's instances leave the not-compared counts once both
+ * are done (the native side counts them).
  */
-async function planLeft(
-  plan: { host?: PlanBinary; reason?: string }, roots: PlanRoot[], left: PlanTarget[][], planning: Parameters<typeof comparePlanned>[3],
-): Promise<{ drifts: DetectedDrift[]; compared: number }> {
+async function alongside<T>(
+  native: () => Promise<T>, plan: { host?: PlanBinary; reason?: string }, roots: PlanRoot[], left: PlanTarget[][], planning: Parameters<typeof comparePlanned>[3],
+): Promise<[T, { drifts: DetectedDrift[]; compared: number }]> {
   const { input, stats } = planning;
   const count = left.reduce((n, l) => n + l.length, 0);
-  if (input.comparison === 'native' || stats.providerPlan || count === 0) {
-    if (count && !stats.providerPlan) notPlanned(stats, count, plan.reason ?? 'the repository config\'s comparison is native');
-    return { drifts: [], compared: 0 };
+  const skip = input.comparison === 'native' || stats.providerPlan || count === 0 || !plan.host;
+  if (skip) {
+    if (count && !stats.providerPlan) notPlanned(stats, count, plan.reason ?? 'this host runs no provider plans');
+    return [await native(), { drifts: [], compared: 0 }];
   }
-  if (!plan.host) { notPlanned(stats, count, plan.reason ?? 'this host runs no provider plans'); return { drifts: [], compared: 0 }; }
-  const found = await comparePlanned(plan.host, roots, left, planning);
-  takeBack(stats, found.compared);
-  return { drifts: found.drifts, compared: found.compared.length };
+  const stop = new AbortController();
+  const relay = () => stop.abort(input.signal?.reason);
+  input.signal?.addEventListener('abort', relay, { once: true });
+  const planned = comparePlanned(plan.host!, roots, left, { ...planning, input: { ...input, signal: stop.signal } });
+  planned.catch(() => {}); // awaited below; handled now so a failure while the native side runs is no unhandled rejection
+  try {
+    const mine = await native();
+    const found = await planned;
+    takeBack(stats, found.compared);
+    return [mine, { drifts: found.drifts, compared: found.compared.length }];
+  } catch (e) {
+    stop.abort(e);
+    await planned.catch(() => {});
+    throw e;
+  } finally {
+    input.signal?.removeEventListener('abort', relay);
+  }
 }
 
 /** Every root module's state, in order; where each came from goes into stats.roots. */
@@ -201,12 +217,11 @@ async function detectRestDrift(input: ScanInput, started: number): Promise<ScanO
       if (whole.planned) return finish(withSource(whole.drifts, repo.commit, input.provider), { native: 0, provider: whole.compared.length }, stats, setup.api, started, everyInstance(), true);
     }
     const entries = await withScopes(input.provider, states, repo.root, setup, stats);
-    const { drifts, compared, inventory } = await compareScoped(entries, setup, ignore, stats, {
-      signal, onProgress: (done, total) => progress('compare', done, total), ...(input.addresses ? { addresses: new Set(input.addresses) } : {}),
-    });
     const scoped = new Set(entries.filter((e) => e.scope.source !== 'unknown').map((e) => e.instance));
     const left = leftToPlan(states, (i) => (!setup.cloud.readers[i.type] ? 'unsupported' : scoped.has(i) ? undefined : 'regionUnknown'), input.addresses);
-    const provider = await planLeft(plan, states, left, planning);
+    const [{ drifts, compared, inventory }, provider] = await alongside(() => compareScoped(entries, setup, ignore, stats, {
+      signal, onProgress: (done, total) => progress('compare', done, total), ...(input.addresses ? { addresses: new Set(input.addresses) } : {}),
+    }), plan, states, left, planning);
     return finish(withSource([...drifts, ...provider.drifts], repo.commit, input.provider), { native: compared, provider: provider.compared }, stats, setup.api, started, inventory);
   } finally {
     await setup.close();
