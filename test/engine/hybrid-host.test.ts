@@ -3,7 +3,7 @@
 // (`data "external"`, a provisioner) is refused with a ScanError naming the file and how the
 // operator allows it, unless the operator did (allowPlanPrograms). A runner without a binary
 // scans natively only and says so in the scan's stats.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
@@ -90,9 +90,13 @@ t.test('confined host: data "external" allowed is no longer refused by the confi
   // in providerPlan.reason instead of refusing the configuration.
   const scratch = mkdtempSync(join(tmpdir(), 'drift-hybrid-rc-'));
   t.teardown(() => rmSync(scratch, { recursive: true, force: true }));
-  withEnv(t, { TF_CLI_CONFIG_FILE: writeCliConfig(scratch) });
   const repo = repoWith(t, EXTERNAL_TF, DATA_ONLY);
+  // A private TMPDIR: the failed plan's scratch copy must be gone too.
+  const privateTmp = join(scratch, 'tmp');
+  mkdirSync(privateTmp);
+  withEnv(t, { TF_CLI_CONFIG_FILE: writeCliConfig(scratch), TMPDIR: privateTmp });
   const out = await detectDrift(confinedInput(repo, { allowPlanPrograms: true }));
+  t.same(readdirSync(privateTmp), [], 'nothing left in TMPDIR after the failed plan');
   t.equal(out.stats.providerPlan?.ran, false, 'the plan did not complete');
   t.match(out.stats.providerPlan?.reason, /external/, `its reason is the missing provider, not the confinement (${out.stats.providerPlan?.reason})`);
   t.notMatch(out.stats.providerPlan?.reason, /EXECUTOR_PLAN_PROGRAMS/);
