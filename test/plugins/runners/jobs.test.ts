@@ -47,7 +47,7 @@ t.test('a runner claims the scans its labels match, reports, and counts its jobs
   t.equal(claimed.status, 200);
   t.same(claimed.body.data.job, {
     _id: scan._id, type: 'scan', repositoryConfig: forRunners, repositoryName: 'acme/infra', branch: 'main',
-    scan: { source: { kind: 'git', url: 'https://git.example.com/acme/infra.git', branch: 'main' }, iacPaths: [], provider: 'cloud_a', credentials: CREDS, statePath: 's3://b/k' },
+    scan: { source: { kind: 'git', url: 'https://git.example.com/acme/infra.git', branch: 'main' }, iacPaths: [], provider: 'cloud_a', credentials: CREDS, comparison: 'auto', statePath: 's3://b/k' },
   }, 'the job: the scan, where its sources are and the decrypted credentials');
   t.equal((await a1('POST', '/api/runners/jobs')).body.data.job?._id, scan._id, 'polling again while holding it: the same job (its first answer was lost)');
   t.equal((await w.api('GET', `/api/scans/${scan._id}`)).body.data.status, 'running', 'the claimed scan is running');
