@@ -66,7 +66,7 @@ t.test('a runner claims the scans its labels match, reports, and counts its jobs
   t.same((await status({ status: 'completed', result: { drifts: [] } })).body.data, { jobId: scan._id, status: 'completed' }, 'a repeated report changes nothing');
   const scanNow = (await w.api('GET', `/api/scans/${scan._id}`)).body.data;
   t.match(scanNow, { status: 'completed', driftCount: 3, newDrifts: 3 }, 'the first report counted');
-  t.same(scanNow.stats, { compared: 12, notCompared }, 'GET /api/scans/:id shows what the runner did not compare, and why');
+  t.same(scanNow.stats, { compared: 12, notCompared, comparedBy: null, providerPlan: null }, 'GET /api/scans/:id shows what the runner did not compare, and why');
   const drifts = (await w.api('GET', `/api/drifts/scan/${scan._id}`)).body.data as { resourceAddress: string; changeType: string; severity: string; diff: unknown }[];
   const sg = drifts.find((d) => d.resourceAddress === 'aws_security_group.web');
   t.same(sg?.diff, { changes: [{ attribute: 'ingress', before: [], after: [{ cidr_blocks: ['0.0.0.0/0'] }] }] }, 'diff: {changes: [{attribute, before, after}]}');
