@@ -14,12 +14,12 @@ t.test('heartbeat providerPlans: with, without, shown on the runner views, refus
   t.equal(runner.providerPlans, null, 'a new runner: null (never said)');
   const beat = (token: string, payload: unknown) => app.inject({ method: 'POST', url: '/api/runners/heartbeat', headers: { 'x-runner-token': token }, payload: payload as object });
   const view = async (id: string) => (await app.inject({ method: 'GET', url: `/api/runners/${id}`, headers: h })).json().data;
-  const listed = async (id: string) => ((await app.inject({ method: 'GET', url: '/api/runners', headers: h })).json().data as { _id: string }[]).find((r) => r._id === id);
+  const listed = async (id: string) => ((await app.inject({ method: 'GET', url: '/api/runners', headers: h })).json().data as { _id: string; providerPlans: unknown }[]).find((r) => r._id === id);
 
   const plans = { binary: 'terraform', version: '1.11.4' };
   t.equal((await beat(runner.token, { status: 'online', version: '1.0.0', providerPlans: plans })).statusCode, 200, 'a heartbeat with providerPlans');
   t.same((await view(runner._id)).providerPlans, plans, 'GET /api/runners/:runnerId shows it');
-  t.same((await listed(runner._id) as { providerPlans: unknown }).providerPlans, plans, 'and the list');
+  t.same((await listed(runner._id))?.providerPlans, plans, 'and the list');
 
   t.equal((await beat(quiet.token, { status: 'online', version: '0.9.0' })).statusCode, 200, 'a heartbeat without it (an older agent)');
   t.equal((await view(quiet._id)).providerPlans, null, 'null: it never said');
