@@ -9,6 +9,7 @@ import { ApiError, createApi, VERSION, type Api } from './api.ts';
 import { createBackoff, sleep } from './backoff.ts';
 import { providerPlans, systemInfo } from './system-info.ts';
 import { createOutbox, type JobReport, type Outbox } from './outbox.ts';
+import { defaultPluginCache } from './plugin-cache.ts';
 import { detectDrift, ScanError, type ScanInput, type ScanOutcome } from './engine/index.ts';
 
 export interface AgentOptions {
@@ -63,6 +64,8 @@ export class Agent {
   async start(): Promise<void> {
     await mkdir(this.o.stateDir, { recursive: true, mode: 0o700 });
     this.outbox = await createOutbox(this.o.stateDir);
+    const cache = await defaultPluginCache(this.o.stateDir, this.o.env ?? process.env);
+    if (cache) this.o.log('info', `provider plugins for plans are cached in ${cache} (set TF_PLUGIN_CACHE_DIR or a CLI configuration to choose)`);
     await this.recover();
     this.o.log('info', `drift-runner ${VERSION} polling ${this.o.url} every ${this.o.pollIntervalMs / 1000}s (state in ${this.o.stateDir})`);
     const beats = this.heartbeats();
