@@ -34,6 +34,13 @@ const Env = Type.Object({
   EXECUTOR_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 20, default: 2 }),
   EXECUTOR_LOCAL_SOURCES: Type.Boolean({ default: false }),
   /**
+   * Whether the built-in executor runs tofu/terraform refresh-only plans for what no native reader
+   * compares. Off: a plan evaluates the customer's data sources on the service host.
+   */
+  EXECUTOR_PROVIDER_PLANS: Type.Boolean({ default: false }),
+  /** Whether a configuration planned on the built-in executor may declare `data "external"` and provisioners (programs). */
+  EXECUTOR_PLAN_PROGRAMS: Type.Boolean({ default: false }),
+  /**
    * Host names, addresses and CIDRs (comma-separated) the built-in executor may clone from
    * although they are not public (internal git hosts), over https or http (core/net-guard.ts).
    */

@@ -9277,6 +9277,8 @@ export interface operations {
                                 /** @description 1-based line of the resource block */
                                 line: number;
                             } | null;
+                            /** @description How the scan compared the resource: native, the engine's own reader; provider, the provider's refresh-only plan (tofu/terraform). Records and reports from before hybrid scans: native */
+                            comparedBy: "native" | "provider";
                             /** @description The commit the latest scan that found it read */
                             commit: string | null;
                             /** @description Accepted baseline (Drift Watch accept); null when not accepted */
@@ -11740,6 +11742,8 @@ export interface operations {
                                 /** @description 1-based line of the resource block */
                                 line: number;
                             } | null;
+                            /** @description How the scan compared the resource: native, the engine's own reader; provider, the provider's refresh-only plan (tofu/terraform). Records and reports from before hybrid scans: native */
+                            comparedBy: "native" | "provider";
                             /** @description The commit the latest scan that found it read */
                             commit: string | null;
                             /** @description Accepted baseline (Drift Watch accept); null when not accepted */
@@ -11918,6 +11922,8 @@ export interface operations {
                                 /** @description 1-based line of the resource block */
                                 line: number;
                             } | null;
+                            /** @description How the scan compared the resource: native, the engine's own reader; provider, the provider's refresh-only plan (tofu/terraform). Records and reports from before hybrid scans: native */
+                            comparedBy: "native" | "provider";
                             /** @description The commit the latest scan that found it read */
                             commit: string | null;
                             /** @description Accepted baseline (Drift Watch accept); null when not accepted */
@@ -12469,6 +12475,8 @@ export interface operations {
                                 /** @description 1-based line of the resource block */
                                 line: number;
                             } | null;
+                            /** @description How the scan compared the resource: native, the engine's own reader; provider, the provider's refresh-only plan (tofu/terraform). Records and reports from before hybrid scans: native */
+                            comparedBy: "native" | "provider";
                             /** @description The commit the latest scan that found it read */
                             commit: string | null;
                             /** @description Accepted baseline (Drift Watch accept); null when not accepted */
@@ -12623,6 +12631,8 @@ export interface operations {
                                 /** @description 1-based line of the resource block */
                                 line: number;
                             } | null;
+                            /** @description How the scan compared the resource: native, the engine's own reader; provider, the provider's refresh-only plan (tofu/terraform). Records and reports from before hybrid scans: native */
+                            comparedBy: "native" | "provider";
                             /** @description The commit the latest scan that found it read */
                             commit: string | null;
                             /** @description Accepted baseline (Drift Watch accept); null when not accepted */
@@ -12862,6 +12872,8 @@ export interface operations {
                                 /** @description 1-based line of the resource block */
                                 line: number;
                             } | null;
+                            /** @description How the scan compared the resource: native, the engine's own reader; provider, the provider's refresh-only plan (tofu/terraform). Records and reports from before hybrid scans: native */
+                            comparedBy: "native" | "provider";
                             /** @description The commit the latest scan that found it read */
                             commit: string | null;
                             /** @description Accepted baseline (Drift Watch accept); null when not accepted */
@@ -13019,6 +13031,8 @@ export interface operations {
                                 /** @description 1-based line of the resource block */
                                 line: number;
                             } | null;
+                            /** @description How the scan compared the resource: native, the engine's own reader; provider, the provider's refresh-only plan (tofu/terraform). Records and reports from before hybrid scans: native */
+                            comparedBy: "native" | "provider";
                             /** @description The commit the latest scan that found it read */
                             commit: string | null;
                             /** @description Accepted baseline (Drift Watch accept); null when not accepted */
@@ -18457,6 +18471,11 @@ export interface operations {
                             repositoryUrl: string | null;
                             runnerLabels: string[];
                             statePath: string | null;
+                            /**
+                             * @description How scans compare the state with the cloud. auto (default): native readers for the types they read, one targeted `terraform plan -refresh-only` (tofu or terraform) for the rest; native: native readers only, never a plan (the rest is listed as not compared); provider: every instance through the plan. Plans run on self-hosted runners with tofu/terraform, and on the built-in executor only when the operator set EXECUTOR_PROVIDER_PLANS=true; elsewhere a scan compares natively and its stats.providerPlan says why
+                             * @enum {unknown}
+                             */
+                            comparison: "auto" | "native" | "provider";
                             /** @enum {string} */
                             status: "active";
                             /** Format: date-time */
@@ -18537,6 +18556,11 @@ export interface operations {
                     runnerLabels?: string[];
                     /** @description Explicit Terraform state location: a path in the repository, relative to each iacPath (no absolute path, no `..` leaving the repository), or s3://bucket/key (cloud_a), gs://bucket/object (cloud_c), azblob://account/container/blob (cloud_b); otherwise the backend block decides */
                     statePath?: string | null;
+                    /**
+                     * @description How scans compare the state with the cloud. auto (default): native readers for the types they read, one targeted `terraform plan -refresh-only` (tofu or terraform) for the rest; native: native readers only, never a plan (the rest is listed as not compared); provider: every instance through the plan. Plans run on self-hosted runners with tofu/terraform, and on the built-in executor only when the operator set EXECUTOR_PROVIDER_PLANS=true; elsewhere a scan compares natively and its stats.providerPlan says why
+                     * @enum {unknown}
+                     */
+                    comparison?: "auto" | "native" | "provider";
                 };
             };
         };
@@ -18563,6 +18587,11 @@ export interface operations {
                             repositoryUrl: string | null;
                             runnerLabels: string[];
                             statePath: string | null;
+                            /**
+                             * @description How scans compare the state with the cloud. auto (default): native readers for the types they read, one targeted `terraform plan -refresh-only` (tofu or terraform) for the rest; native: native readers only, never a plan (the rest is listed as not compared); provider: every instance through the plan. Plans run on self-hosted runners with tofu/terraform, and on the built-in executor only when the operator set EXECUTOR_PROVIDER_PLANS=true; elsewhere a scan compares natively and its stats.providerPlan says why
+                             * @enum {unknown}
+                             */
+                            comparison: "auto" | "native" | "provider";
                             /** @enum {string} */
                             status: "active";
                             /** Format: date-time */
@@ -18649,6 +18678,11 @@ export interface operations {
                             repositoryUrl: string | null;
                             runnerLabels: string[];
                             statePath: string | null;
+                            /**
+                             * @description How scans compare the state with the cloud. auto (default): native readers for the types they read, one targeted `terraform plan -refresh-only` (tofu or terraform) for the rest; native: native readers only, never a plan (the rest is listed as not compared); provider: every instance through the plan. Plans run on self-hosted runners with tofu/terraform, and on the built-in executor only when the operator set EXECUTOR_PROVIDER_PLANS=true; elsewhere a scan compares natively and its stats.providerPlan says why
+                             * @enum {unknown}
+                             */
+                            comparison: "auto" | "native" | "provider";
                             /** @enum {string} */
                             status: "active";
                             /** Format: date-time */
@@ -18732,6 +18766,11 @@ export interface operations {
                     runnerLabels?: string[];
                     /** @description Explicit Terraform state location: a path in the repository, relative to each iacPath (no absolute path, no `..` leaving the repository), or s3://bucket/key (cloud_a), gs://bucket/object (cloud_c), azblob://account/container/blob (cloud_b); otherwise the backend block decides */
                     statePath?: string | null;
+                    /**
+                     * @description How scans compare the state with the cloud. auto (default): native readers for the types they read, one targeted `terraform plan -refresh-only` (tofu or terraform) for the rest; native: native readers only, never a plan (the rest is listed as not compared); provider: every instance through the plan. Plans run on self-hosted runners with tofu/terraform, and on the built-in executor only when the operator set EXECUTOR_PROVIDER_PLANS=true; elsewhere a scan compares natively and its stats.providerPlan says why
+                     * @enum {unknown}
+                     */
+                    comparison?: "auto" | "native" | "provider";
                 };
             };
         };
@@ -18758,6 +18797,11 @@ export interface operations {
                             repositoryUrl: string | null;
                             runnerLabels: string[];
                             statePath: string | null;
+                            /**
+                             * @description How scans compare the state with the cloud. auto (default): native readers for the types they read, one targeted `terraform plan -refresh-only` (tofu or terraform) for the rest; native: native readers only, never a plan (the rest is listed as not compared); provider: every instance through the plan. Plans run on self-hosted runners with tofu/terraform, and on the built-in executor only when the operator set EXECUTOR_PROVIDER_PLANS=true; elsewhere a scan compares natively and its stats.providerPlan says why
+                             * @enum {unknown}
+                             */
+                            comparison: "auto" | "native" | "provider";
                             /** @enum {string} */
                             status: "active";
                             /** Format: date-time */
@@ -18910,6 +18954,11 @@ export interface operations {
                             repositoryUrl: string | null;
                             runnerLabels: string[];
                             statePath: string | null;
+                            /**
+                             * @description How scans compare the state with the cloud. auto (default): native readers for the types they read, one targeted `terraform plan -refresh-only` (tofu or terraform) for the rest; native: native readers only, never a plan (the rest is listed as not compared); provider: every instance through the plan. Plans run on self-hosted runners with tofu/terraform, and on the built-in executor only when the operator set EXECUTOR_PROVIDER_PLANS=true; elsewhere a scan compares natively and its stats.providerPlan says why
+                             * @enum {unknown}
+                             */
+                            comparison: "auto" | "native" | "provider";
                             /** @enum {string} */
                             status: "active";
                             /** Format: date-time */
@@ -19086,6 +19135,12 @@ export interface operations {
                             tokenPrefix: string;
                             /** Format: date-time */
                             createdAt: string;
+                            /** @description What the runner's latest heartbeat said it runs provider plans with (tofu or terraform and its version); null when it has none or never said */
+                            providerPlans: {
+                                binary: "terraform" | "tofu";
+                                /** @description As `version -json` answers it (1.11.4) */
+                                version: string;
+                            } | null;
                         }[];
                     };
                 };
@@ -19184,6 +19239,12 @@ export interface operations {
                             tokenPrefix: string;
                             /** Format: date-time */
                             createdAt: string;
+                            /** @description What the runner's latest heartbeat said it runs provider plans with (tofu or terraform and its version); null when it has none or never said */
+                            providerPlans: {
+                                binary: "terraform" | "tofu";
+                                /** @description As `version -json` answers it (1.11.4) */
+                                version: string;
+                            } | null;
                         } & {
                             token: string;
                         };
@@ -19279,6 +19340,12 @@ export interface operations {
                             tokenPrefix: string;
                             /** Format: date-time */
                             createdAt: string;
+                            /** @description What the runner's latest heartbeat said it runs provider plans with (tofu or terraform and its version); null when it has none or never said */
+                            providerPlans: {
+                                binary: "terraform" | "tofu";
+                                /** @description As `version -json` answers it (1.11.4) */
+                                version: string;
+                            } | null;
                         };
                     };
                 };
@@ -19379,6 +19446,12 @@ export interface operations {
                             tokenPrefix: string;
                             /** Format: date-time */
                             createdAt: string;
+                            /** @description What the runner's latest heartbeat said it runs provider plans with (tofu or terraform and its version); null when it has none or never said */
+                            providerPlans: {
+                                binary: "terraform" | "tofu";
+                                /** @description As `version -json` answers it (1.11.4) */
+                                version: string;
+                            } | null;
                         };
                     };
                 };
@@ -19606,6 +19679,12 @@ export interface operations {
                             tokenPrefix: string;
                             /** Format: date-time */
                             createdAt: string;
+                            /** @description What the runner's latest heartbeat said it runs provider plans with (tofu or terraform and its version); null when it has none or never said */
+                            providerPlans: {
+                                binary: "terraform" | "tofu";
+                                /** @description As `version -json` answers it (1.11.4) */
+                                version: string;
+                            } | null;
                         };
                     };
                 };
@@ -19658,6 +19737,12 @@ export interface operations {
                 "application/json": {
                     status: "online" | "busy";
                     version?: string;
+                    /** @description The binary the runner runs provider refresh-only plans with (hybrid scans), null when it has none; agents older than it send nothing (shown as null) */
+                    providerPlans?: {
+                        binary: "terraform" | "tofu";
+                        /** @description As `version -json` answers it (1.11.4) */
+                        version: string;
+                    } | null;
                     /** @description Any JSON object up to 8192 bytes; cpu, memory, disk, os and hostname of the documented shape are kept, anything else is ignored */
                     systemInfo?: {
                         [key: string]: unknown;
@@ -19767,6 +19852,11 @@ export interface operations {
                                     statePath?: string;
                                     /** @description A targeted re-check (triggeredBy event): read and compare only these addresses */
                                     addresses?: string[];
+                                    /**
+                                     * @description How scans compare the state with the cloud. auto (default): native readers for the types they read, one targeted `terraform plan -refresh-only` (tofu or terraform) for the rest; native: native readers only, never a plan (the rest is listed as not compared); provider: every instance through the plan. Plans run on self-hosted runners with tofu/terraform, and on the built-in executor only when the operator set EXECUTOR_PROVIDER_PLANS=true; elsewhere a scan compares natively and its stats.providerPlan says why
+                                     * @enum {unknown}
+                                     */
+                                    comparison: "auto" | "native" | "provider";
                                 };
                             } | null;
                         };
@@ -19850,6 +19940,8 @@ export interface operations {
                                 /** @description 1-based line of the resource block */
                                 line: number;
                             } | null;
+                            /** @description How the scan compared the resource: native, the engine's own reader; provider, the provider's refresh-only plan (tofu/terraform). Records and reports from before hybrid scans: native */
+                            comparedBy?: "native" | "provider";
                             /** @description The commit scanned */
                             commit?: string | null;
                         }[];
@@ -20212,7 +20304,7 @@ export interface operations {
                             newDrifts: number;
                             resolvedDrifts: number;
                             error: string | null;
-                            /** @description A completed scan's coverage: how many instances it compared and, per type, what it did not and why; null before completion and for scans recorded before it was kept */
+                            /** @description A completed scan's coverage: how many instances it compared (and how), and, per type, what it did not and why; null before completion and for scans recorded before it was kept */
                             stats: {
                                 /** @description Managed instances compared against the cloud */
                                 compared: number | null;
@@ -20224,6 +20316,27 @@ export interface operations {
                                     /** @description Managed instances of the type not compared for this reason */
                                     count: number;
                                 }[];
+                                /** @description Instances compared natively and through the provider plan; null for scans recorded before it */
+                                comparedBy: {
+                                    /** @description Instances compared by the engine's own readers */
+                                    native: number;
+                                    /** @description Instances compared through the provider's refresh-only plan */
+                                    provider: number;
+                                } | null;
+                                /** @description The scan's refresh-only plan: whether it ran, with what, on how many addresses, or why not; null for scans recorded before it */
+                                providerPlan: {
+                                    /** @description Whether the refresh-only plan ran to the end */
+                                    ran: boolean;
+                                    /** @description Binary and version (terraform 1.11.4); null when none was found or none was needed */
+                                    binary: string | null;
+                                    /** @description Addresses the plan was targeted at (0 for a plan of everything: comparison provider) */
+                                    targets: number;
+                                    /** @description Instances the plan compared */
+                                    compared: number;
+                                    durationMs: number;
+                                    /** @description Why it did not run or failed (its instances are then listed in notCompared) */
+                                    reason?: string;
+                                } | null;
                             } | null;
                             /** Format: date-time */
                             createdAt: string;
@@ -20323,7 +20436,7 @@ export interface operations {
                                 newDrifts: number;
                                 resolvedDrifts: number;
                                 error: string | null;
-                                /** @description A completed scan's coverage: how many instances it compared and, per type, what it did not and why; null before completion and for scans recorded before it was kept */
+                                /** @description A completed scan's coverage: how many instances it compared (and how), and, per type, what it did not and why; null before completion and for scans recorded before it was kept */
                                 stats: {
                                     /** @description Managed instances compared against the cloud */
                                     compared: number | null;
@@ -20335,6 +20448,27 @@ export interface operations {
                                         /** @description Managed instances of the type not compared for this reason */
                                         count: number;
                                     }[];
+                                    /** @description Instances compared natively and through the provider plan; null for scans recorded before it */
+                                    comparedBy: {
+                                        /** @description Instances compared by the engine's own readers */
+                                        native: number;
+                                        /** @description Instances compared through the provider's refresh-only plan */
+                                        provider: number;
+                                    } | null;
+                                    /** @description The scan's refresh-only plan: whether it ran, with what, on how many addresses, or why not; null for scans recorded before it */
+                                    providerPlan: {
+                                        /** @description Whether the refresh-only plan ran to the end */
+                                        ran: boolean;
+                                        /** @description Binary and version (terraform 1.11.4); null when none was found or none was needed */
+                                        binary: string | null;
+                                        /** @description Addresses the plan was targeted at (0 for a plan of everything: comparison provider) */
+                                        targets: number;
+                                        /** @description Instances the plan compared */
+                                        compared: number;
+                                        durationMs: number;
+                                        /** @description Why it did not run or failed (its instances are then listed in notCompared) */
+                                        reason?: string;
+                                    } | null;
                                 } | null;
                                 /** Format: date-time */
                                 createdAt: string;
@@ -20434,7 +20568,7 @@ export interface operations {
                             newDrifts: number;
                             resolvedDrifts: number;
                             error: string | null;
-                            /** @description A completed scan's coverage: how many instances it compared and, per type, what it did not and why; null before completion and for scans recorded before it was kept */
+                            /** @description A completed scan's coverage: how many instances it compared (and how), and, per type, what it did not and why; null before completion and for scans recorded before it was kept */
                             stats: {
                                 /** @description Managed instances compared against the cloud */
                                 compared: number | null;
@@ -20446,6 +20580,27 @@ export interface operations {
                                     /** @description Managed instances of the type not compared for this reason */
                                     count: number;
                                 }[];
+                                /** @description Instances compared natively and through the provider plan; null for scans recorded before it */
+                                comparedBy: {
+                                    /** @description Instances compared by the engine's own readers */
+                                    native: number;
+                                    /** @description Instances compared through the provider's refresh-only plan */
+                                    provider: number;
+                                } | null;
+                                /** @description The scan's refresh-only plan: whether it ran, with what, on how many addresses, or why not; null for scans recorded before it */
+                                providerPlan: {
+                                    /** @description Whether the refresh-only plan ran to the end */
+                                    ran: boolean;
+                                    /** @description Binary and version (terraform 1.11.4); null when none was found or none was needed */
+                                    binary: string | null;
+                                    /** @description Addresses the plan was targeted at (0 for a plan of everything: comparison provider) */
+                                    targets: number;
+                                    /** @description Instances the plan compared */
+                                    compared: number;
+                                    durationMs: number;
+                                    /** @description Why it did not run or failed (its instances are then listed in notCompared) */
+                                    reason?: string;
+                                } | null;
                             } | null;
                             /** Format: date-time */
                             createdAt: string;
@@ -20541,7 +20696,7 @@ export interface operations {
                             newDrifts: number;
                             resolvedDrifts: number;
                             error: string | null;
-                            /** @description A completed scan's coverage: how many instances it compared and, per type, what it did not and why; null before completion and for scans recorded before it was kept */
+                            /** @description A completed scan's coverage: how many instances it compared (and how), and, per type, what it did not and why; null before completion and for scans recorded before it was kept */
                             stats: {
                                 /** @description Managed instances compared against the cloud */
                                 compared: number | null;
@@ -20553,6 +20708,27 @@ export interface operations {
                                     /** @description Managed instances of the type not compared for this reason */
                                     count: number;
                                 }[];
+                                /** @description Instances compared natively and through the provider plan; null for scans recorded before it */
+                                comparedBy: {
+                                    /** @description Instances compared by the engine's own readers */
+                                    native: number;
+                                    /** @description Instances compared through the provider's refresh-only plan */
+                                    provider: number;
+                                } | null;
+                                /** @description The scan's refresh-only plan: whether it ran, with what, on how many addresses, or why not; null for scans recorded before it */
+                                providerPlan: {
+                                    /** @description Whether the refresh-only plan ran to the end */
+                                    ran: boolean;
+                                    /** @description Binary and version (terraform 1.11.4); null when none was found or none was needed */
+                                    binary: string | null;
+                                    /** @description Addresses the plan was targeted at (0 for a plan of everything: comparison provider) */
+                                    targets: number;
+                                    /** @description Instances the plan compared */
+                                    compared: number;
+                                    durationMs: number;
+                                    /** @description Why it did not run or failed (its instances are then listed in notCompared) */
+                                    reason?: string;
+                                } | null;
                             } | null;
                             /** Format: date-time */
                             createdAt: string;
@@ -20645,7 +20821,7 @@ export interface operations {
                             newDrifts: number;
                             resolvedDrifts: number;
                             error: string | null;
-                            /** @description A completed scan's coverage: how many instances it compared and, per type, what it did not and why; null before completion and for scans recorded before it was kept */
+                            /** @description A completed scan's coverage: how many instances it compared (and how), and, per type, what it did not and why; null before completion and for scans recorded before it was kept */
                             stats: {
                                 /** @description Managed instances compared against the cloud */
                                 compared: number | null;
@@ -20657,6 +20833,27 @@ export interface operations {
                                     /** @description Managed instances of the type not compared for this reason */
                                     count: number;
                                 }[];
+                                /** @description Instances compared natively and through the provider plan; null for scans recorded before it */
+                                comparedBy: {
+                                    /** @description Instances compared by the engine's own readers */
+                                    native: number;
+                                    /** @description Instances compared through the provider's refresh-only plan */
+                                    provider: number;
+                                } | null;
+                                /** @description The scan's refresh-only plan: whether it ran, with what, on how many addresses, or why not; null for scans recorded before it */
+                                providerPlan: {
+                                    /** @description Whether the refresh-only plan ran to the end */
+                                    ran: boolean;
+                                    /** @description Binary and version (terraform 1.11.4); null when none was found or none was needed */
+                                    binary: string | null;
+                                    /** @description Addresses the plan was targeted at (0 for a plan of everything: comparison provider) */
+                                    targets: number;
+                                    /** @description Instances the plan compared */
+                                    compared: number;
+                                    durationMs: number;
+                                    /** @description Why it did not run or failed (its instances are then listed in notCompared) */
+                                    reason?: string;
+                                } | null;
                             } | null;
                             /** Format: date-time */
                             createdAt: string;
@@ -20749,7 +20946,7 @@ export interface operations {
                             newDrifts: number;
                             resolvedDrifts: number;
                             error: string | null;
-                            /** @description A completed scan's coverage: how many instances it compared and, per type, what it did not and why; null before completion and for scans recorded before it was kept */
+                            /** @description A completed scan's coverage: how many instances it compared (and how), and, per type, what it did not and why; null before completion and for scans recorded before it was kept */
                             stats: {
                                 /** @description Managed instances compared against the cloud */
                                 compared: number | null;
@@ -20761,6 +20958,27 @@ export interface operations {
                                     /** @description Managed instances of the type not compared for this reason */
                                     count: number;
                                 }[];
+                                /** @description Instances compared natively and through the provider plan; null for scans recorded before it */
+                                comparedBy: {
+                                    /** @description Instances compared by the engine's own readers */
+                                    native: number;
+                                    /** @description Instances compared through the provider's refresh-only plan */
+                                    provider: number;
+                                } | null;
+                                /** @description The scan's refresh-only plan: whether it ran, with what, on how many addresses, or why not; null for scans recorded before it */
+                                providerPlan: {
+                                    /** @description Whether the refresh-only plan ran to the end */
+                                    ran: boolean;
+                                    /** @description Binary and version (terraform 1.11.4); null when none was found or none was needed */
+                                    binary: string | null;
+                                    /** @description Addresses the plan was targeted at (0 for a plan of everything: comparison provider) */
+                                    targets: number;
+                                    /** @description Instances the plan compared */
+                                    compared: number;
+                                    durationMs: number;
+                                    /** @description Why it did not run or failed (its instances are then listed in notCompared) */
+                                    reason?: string;
+                                } | null;
                             } | null;
                             /** Format: date-time */
                             createdAt: string;
@@ -20919,7 +21137,7 @@ export interface operations {
                             newDrifts: number;
                             resolvedDrifts: number;
                             error: string | null;
-                            /** @description A completed scan's coverage: how many instances it compared and, per type, what it did not and why; null before completion and for scans recorded before it was kept */
+                            /** @description A completed scan's coverage: how many instances it compared (and how), and, per type, what it did not and why; null before completion and for scans recorded before it was kept */
                             stats: {
                                 /** @description Managed instances compared against the cloud */
                                 compared: number | null;
@@ -20931,6 +21149,27 @@ export interface operations {
                                     /** @description Managed instances of the type not compared for this reason */
                                     count: number;
                                 }[];
+                                /** @description Instances compared natively and through the provider plan; null for scans recorded before it */
+                                comparedBy: {
+                                    /** @description Instances compared by the engine's own readers */
+                                    native: number;
+                                    /** @description Instances compared through the provider's refresh-only plan */
+                                    provider: number;
+                                } | null;
+                                /** @description The scan's refresh-only plan: whether it ran, with what, on how many addresses, or why not; null for scans recorded before it */
+                                providerPlan: {
+                                    /** @description Whether the refresh-only plan ran to the end */
+                                    ran: boolean;
+                                    /** @description Binary and version (terraform 1.11.4); null when none was found or none was needed */
+                                    binary: string | null;
+                                    /** @description Addresses the plan was targeted at (0 for a plan of everything: comparison provider) */
+                                    targets: number;
+                                    /** @description Instances the plan compared */
+                                    compared: number;
+                                    durationMs: number;
+                                    /** @description Why it did not run or failed (its instances are then listed in notCompared) */
+                                    reason?: string;
+                                } | null;
                             } | null;
                             /** Format: date-time */
                             createdAt: string;
@@ -20995,6 +21234,8 @@ export interface operations {
                                     /** @description 1-based line of the resource block */
                                     line: number;
                                 } | null;
+                                /** @description How the scan compared the resource: native, the engine's own reader; provider, the provider's refresh-only plan (tofu/terraform). Records and reports from before hybrid scans: native */
+                                comparedBy: "native" | "provider";
                                 /** @description The commit the latest scan that found it read */
                                 commit: string | null;
                                 /** @description Accepted baseline (Drift Watch accept); null when not accepted */
@@ -21112,7 +21353,7 @@ export interface operations {
                             newDrifts: number;
                             resolvedDrifts: number;
                             error: string | null;
-                            /** @description A completed scan's coverage: how many instances it compared and, per type, what it did not and why; null before completion and for scans recorded before it was kept */
+                            /** @description A completed scan's coverage: how many instances it compared (and how), and, per type, what it did not and why; null before completion and for scans recorded before it was kept */
                             stats: {
                                 /** @description Managed instances compared against the cloud */
                                 compared: number | null;
@@ -21124,6 +21365,27 @@ export interface operations {
                                     /** @description Managed instances of the type not compared for this reason */
                                     count: number;
                                 }[];
+                                /** @description Instances compared natively and through the provider plan; null for scans recorded before it */
+                                comparedBy: {
+                                    /** @description Instances compared by the engine's own readers */
+                                    native: number;
+                                    /** @description Instances compared through the provider's refresh-only plan */
+                                    provider: number;
+                                } | null;
+                                /** @description The scan's refresh-only plan: whether it ran, with what, on how many addresses, or why not; null for scans recorded before it */
+                                providerPlan: {
+                                    /** @description Whether the refresh-only plan ran to the end */
+                                    ran: boolean;
+                                    /** @description Binary and version (terraform 1.11.4); null when none was found or none was needed */
+                                    binary: string | null;
+                                    /** @description Addresses the plan was targeted at (0 for a plan of everything: comparison provider) */
+                                    targets: number;
+                                    /** @description Instances the plan compared */
+                                    compared: number;
+                                    durationMs: number;
+                                    /** @description Why it did not run or failed (its instances are then listed in notCompared) */
+                                    reason?: string;
+                                } | null;
                             } | null;
                             /** Format: date-time */
                             createdAt: string;

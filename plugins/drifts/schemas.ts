@@ -19,7 +19,10 @@ export const DeclaredIn = Type.Object({
   line: Type.Integer({ minimum: 1, description: '1-based line of the resource block' }),
 });
 
-/** Where a drifted resource lives and is declared, and the rule that rated it; null when unknown. */
+const ComparedBy = Type.Union([Type.Literal('native'), Type.Literal('provider')], {
+  description: "How the scan compared the resource: native, the engine's own reader; provider, the provider's refresh-only plan (tofu/terraform). Records and reports from before hybrid scans: native",
+});
+/** Where a drifted resource lives and is declared, the rule that rated it (null when unknown), and how it was compared. */
 const placementFields = {
   ruleId: Nullable(Type.String({ maxLength: 100, description: 'The severity rule that matched (GET /api/drifts/rules)' })),
   resourceId: Nullable(Type.String({ maxLength: 2048, description: "The cloud's own id: instance or security group id, bucket name, role name or ARN, ARM id, self link" })),
@@ -28,13 +31,14 @@ const placementFields = {
   account: Nullable(Type.String({ maxLength: 100, description: 'AWS account id, Azure subscription id, Google project' })),
   module: Nullable(Type.String({ maxLength: 1000, description: 'Module path of the address (module.a.module.b), "" for the root module' })),
   declaredIn: Nullable(DeclaredIn),
+  comparedBy: ComparedBy,
 };
 /** The same fields as an executor reports them: each optional, so an older runner that sends none still reports. */
 export const ReportedPlacement = {
   ruleId: Type.Optional(placementFields.ruleId), resourceId: Type.Optional(placementFields.resourceId),
   provider: Type.Optional(placementFields.provider), location: Type.Optional(placementFields.location),
   account: Type.Optional(placementFields.account), module: Type.Optional(placementFields.module),
-  declaredIn: Type.Optional(placementFields.declaredIn),
+  declaredIn: Type.Optional(placementFields.declaredIn), comparedBy: Type.Optional(placementFields.comparedBy),
   commit: Type.Optional(Nullable(Type.String({ pattern: '^[0-9a-f]{7,64}$', description: 'The commit scanned' }))),
 };
 /** The change event most likely behind a drift (plugins/cloud-events; docs/cloud-events.md). */
@@ -80,10 +84,10 @@ export const DriftView = Type.Object({
 });
 export type DriftView = Static<typeof DriftView>;
 
-/** Stored placement fields; a record written before they existed reads as null. */
+/** Stored placement fields; a record written before they existed reads as null (comparedBy: native). */
 export const placementView = (d: Partial<DriftPlacement>): DriftPlacement => ({
   ruleId: d.ruleId ?? null, resourceId: d.resourceId ?? null, provider: d.provider ?? null, location: d.location ?? null,
-  account: d.account ?? null, module: d.module ?? null, declaredIn: d.declaredIn ?? null,
+  account: d.account ?? null, module: d.module ?? null, declaredIn: d.declaredIn ?? null, comparedBy: d.comparedBy ?? 'native',
 });
 
 export function driftView(d: Drift): DriftView {

@@ -40,6 +40,8 @@ export interface DriftPlacement {
   /** '' for the root module. */
   module: string | null;
   declaredIn: { file: string; line: number } | null;
+  /** The engine's own reader, or the provider's refresh-only plan (never null: absent reads 'native'). */
+  comparedBy: 'native' | 'provider';
 }
 export interface Drift extends Partial<DriftPlacement> {
   _id: string;
@@ -199,7 +201,7 @@ export function driftSort(sort: string | undefined): Record<string, 1 | -1> {
 const EXPORT_FIELDS = Object.fromEntries(['resourceType', 'resourceAddress', 'severity', 'status', 'changeType', 'repositoryName', 'repositoryConfig',
   'scan', 'detectedAt', 'lastSeenAt', 'resolvedAt', 'resolvedBy', 'ruleId', 'resourceId', 'location', 'account', 'declaredIn', 'cause', 'suppressed'].map((f) => [f, 1]));
 
-const PLACEMENT_PROJECTION = { ruleId: 1, resourceId: 1, provider: 1, location: 1, account: 1, module: 1, declaredIn: 1 } as const;
+const PLACEMENT_PROJECTION = { ruleId: 1, resourceId: 1, provider: 1, location: 1, account: 1, module: 1, declaredIn: 1, comparedBy: 1 } as const;
 
 export function createDriftStore(db: Database) {
   const col = db.collection<Drift>(DRIFTS);

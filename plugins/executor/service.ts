@@ -23,6 +23,13 @@ export interface ExecutorSettings {
    * URL). Off in production: a tenant must not read the service's disk; tests and the demo turn it on.
    */
   localSources: boolean;
+  /**
+   * EXECUTOR_PROVIDER_PLANS: whether scans here may run a tofu/terraform refresh-only plan for what
+   * no native reader compares (off: a plan evaluates the customer's data sources on this host).
+   */
+  providerPlans: boolean;
+  /** EXECUTOR_PLAN_PROGRAMS: whether such a plan may run `data "external"` and provisioners. */
+  allowPlanPrograms: boolean;
   /** The engine is stopped after this long (the scans plugin's timeout job fails the scan too). */
   timeoutMs: number;
   /** Injected in tests; detectDrift otherwise. */
@@ -58,6 +65,7 @@ export function createExecutor(ctx: AppContext, scans: Pick<ScanService, 'execut
         const outcome = await detect({
           ...input, ...(settings.ca && input.provider !== 'cloud_a' ? { ca: settings.ca } : {}),
           ...(settings.cloneGuard ? { cloneGuard: settings.cloneGuard } : {}), confined: true, signal: abort.signal,
+          providerPlans: settings.providerPlans, allowPlanPrograms: settings.allowPlanPrograms,
         });
         await execution.record(orgId, scanId, { status: 'completed', drifts: outcome.drifts, inventory: outcome.inventory, stats: scanStatsOf(outcome.resourcesScanned, outcome.stats) });
         ctx.log.info({ orgId, scanId, drifts: outcome.drifts.length, resources: outcome.resourcesScanned, ms: outcome.stats.durationMs }, 'scan completed');

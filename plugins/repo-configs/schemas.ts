@@ -1,7 +1,7 @@
 // TypeBox schemas of the repository config routes, with their Static<> types beside them.
 import { Type, type Static } from 'typebox';
 import { Id, MAX_RUNNER_LABELS, Nullable, RunnerLabel, Timestamp } from '../../core/schemas.ts';
-import { PROVIDERS } from './store.ts';
+import { COMPARISONS, PROVIDERS } from './store.ts';
 
 export const Provider = Type.Enum(PROVIDERS);
 /** owner/repo as the source host names it. */
@@ -12,6 +12,13 @@ const Cron = Type.String({ maxLength: 100, description: 'Five-field cron express
 const RepositoryUrl = Type.String({ minLength: 1, maxLength: 1000, description: 'Where the IaC sources are: a git URL (https://, ssh://, git://, file://, git@host:owner/repo) cloned at the branch, or an absolute path on the machine that runs the scan' });
 const RunnerLabels = Type.Array(RunnerLabel, { maxItems: MAX_RUNNER_LABELS, uniqueItems: true, description: 'Non-empty: only a self-hosted runner carrying every one of these labels runs the scans; empty: the built-in executor runs them' });
 const StatePath = Type.String({ minLength: 1, maxLength: 1000, description: 'Explicit Terraform state location: a path in the repository, relative to each iacPath (no absolute path, no `..` leaving the repository), or s3://bucket/key (cloud_a), gs://bucket/object (cloud_c), azblob://account/container/blob (cloud_b); otherwise the backend block decides' });
+
+export const Comparison = Type.Enum(COMPARISONS, {
+  description: 'How scans compare the state with the cloud. auto (default): native readers for the types they read, one targeted '
+    + '`terraform plan -refresh-only` (tofu or terraform) for the rest; native: native readers only, never a plan (the rest is listed as not compared); '
+    + 'provider: every instance through the plan. Plans run on self-hosted runners with tofu/terraform, and on the built-in executor only when '
+    + 'the operator set EXECUTOR_PROVIDER_PLANS=true; elsewhere a scan compares natively and its stats.providerPlan says why',
+});
 
 export const CreateRepoConfig = Type.Object({
   repositoryName: RepositoryName,
@@ -24,6 +31,7 @@ export const CreateRepoConfig = Type.Object({
   repositoryUrl: Type.Optional(Nullable(RepositoryUrl)),
   runnerLabels: Type.Optional(RunnerLabels),
   statePath: Type.Optional(Nullable(StatePath)),
+  comparison: Type.Optional(Comparison),
 }, { additionalProperties: false });
 export type CreateRepoConfig = Static<typeof CreateRepoConfig>;
 
@@ -43,6 +51,7 @@ export const RepoConfigView = Type.Object({
   repositoryUrl: Nullable(Type.String()),
   runnerLabels: Type.Array(Type.String()),
   statePath: Nullable(Type.String()),
+  comparison: Comparison,
   status: Type.Literal('active'),
   lastScanAt: Nullable(Timestamp),
   lastScanStatus: Nullable(Type.String()),

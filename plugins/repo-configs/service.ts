@@ -30,7 +30,8 @@ export const configView = (c: RepoConfig) => ({
   _id: c._id, repositoryName: c.repositoryName, branch: c.branch, iacPaths: c.iacPaths, provider: c.provider,
   scheduleCron: c.scheduleCron, workspaceId: c.workspaceId, projectId: c.projectId,
   // Configs stored before these fields existed read as unset.
-  repositoryUrl: c.repositoryUrl ?? null, runnerLabels: c.runnerLabels ?? [], statePath: c.statePath ?? null, status: c.status,
+  repositoryUrl: c.repositoryUrl ?? null, runnerLabels: c.runnerLabels ?? [], statePath: c.statePath ?? null,
+  comparison: c.comparison ?? 'auto', status: c.status,
   lastScanAt: c.lastScanAt?.toISOString() ?? null, lastScanStatus: c.lastScanStatus,
   createdAt: c.createdAt.toISOString(), updatedAt: c.updatedAt.toISOString(),
 });
@@ -149,7 +150,7 @@ export function createRepoConfigService(ctx: AppContext, d: Deps) {
         _id: id, orgId, repositoryName: input.repositoryName, branch: input.branch, iacPaths: input.iacPaths ?? [],
         provider: input.provider, scheduleCron, workspaceId, projectId: input.projectId ?? null,
         repositoryUrl: input.repositoryUrl?.trim() || null, runnerLabels: input.runnerLabels ?? [], statePath: input.statePath?.trim() || null,
-        status: 'active' as const,
+        comparison: input.comparison ?? 'auto', status: 'active' as const,
         lastScanAt: null, lastScanStatus: null, createdAt: now, updatedAt: now,
       };
       // slot: the config's own id (see store.ts).
@@ -161,7 +162,7 @@ export function createRepoConfigService(ctx: AppContext, d: Deps) {
     async update(orgId: string, id: string, input: UpdateRepoConfig) {
       const before = await load(orgId, id);
       const set: Partial<RepoConfig> = { updatedAt: new Date() };
-      for (const k of ['repositoryName', 'branch', 'iacPaths', 'provider', 'workspaceId', 'projectId', 'runnerLabels'] as const) {
+      for (const k of ['repositoryName', 'branch', 'iacPaths', 'provider', 'workspaceId', 'projectId', 'runnerLabels', 'comparison'] as const) {
         if (input[k] !== undefined) (set as Record<string, unknown>)[k] = input[k];
       }
       for (const k of ['repositoryUrl', 'statePath'] as const) {

@@ -6,9 +6,12 @@ import type { CollectionSpec, Database, Changes } from '../../core/db.ts';
 import type { Collection, Document } from 'mongodb';
 
 import path from 'node:path';
+import type { Comparison } from '../../runner-agent/src/engine/types.ts';
 
 export const PROVIDERS = ['cloud_a', 'cloud_b', 'cloud_c'] as const;
 export type Provider = (typeof PROVIDERS)[number];
+/** How a scan compares (runner-agent/src/engine/types.ts Comparison); configs stored before it read as `auto`. */
+export const COMPARISONS = ['auto', 'native', 'provider'] as const satisfies readonly Comparison[];
 
 export interface RepoConfig {
   _id: string;
@@ -26,6 +29,8 @@ export interface RepoConfig {
   runnerLabels: string[];
   /** Explicit state location; null: the backend block decides. */
   statePath: string | null;
+  /** auto (native readers, then a provider plan for the rest), native, or provider; absent on configs stored before it (auto). */
+  comparison?: Comparison;
   status: 'active';
   slot: string;
   lastScanAt: Date | null;

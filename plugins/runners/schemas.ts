@@ -2,6 +2,7 @@ import { Type, type Static, type TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { Id, MAX_RUNNER_LABELS, Nullable, RunnerLabel as Label, Timestamp } from '../../core/schemas.ts';
 import { Inventory, ReportedPlacement } from '../scans/schemas.ts';
+import { Comparison } from '../repo-configs/schemas.ts';
 
 export const RunnerParams = Type.Object({ runnerId: Id });
 export const CreateRunner = Type.Object({
@@ -30,9 +31,18 @@ export const SYSTEM_INFO_MAX_BYTES = 8192;
  * object (up to a size bound) is accepted; the known fields of a valid shape are kept
  * (systemInfoOf), the rest is ignored. Only `status` decides the heartbeat.
  */
+/** The tofu/terraform binary a runner runs provider refresh-only plans with (runner-agent planCapability). */
+export const ProviderPlans = Type.Object({
+  binary: Type.Union([Type.Literal('terraform'), Type.Literal('tofu')]),
+  version: Type.String({ minLength: 1, maxLength: 50, pattern: '^[0-9A-Za-z][0-9A-Za-z.+_-]*$', description: 'As `version -json` answers it (1.11.4)' }),
+}, { additionalProperties: false });
+export type ProviderPlans = Static<typeof ProviderPlans>;
 export const Heartbeat = Type.Object({
   status: Type.Union([Type.Literal('online'), Type.Literal('busy')]),
   version: Type.Optional(Type.String({ maxLength: 50 })),
+  providerPlans: Type.Optional(Type.Union([ProviderPlans, Type.Null()], {
+    description: 'The binary the runner runs provider refresh-only plans with (hybrid scans), null when it has none; agents older than it send nothing (shown as null)',
+  })),
   systemInfo: Type.Optional(Type.Object({}, {
     additionalProperties: true, maxProperties: 100,
     description: `Any JSON object up to ${SYSTEM_INFO_MAX_BYTES} bytes; cpu, memory, disk, os and hostname of the documented shape are kept, anything else is ignored`,
@@ -58,6 +68,9 @@ export const RunnerView = Type.Object({
   status: Type.Union([Type.Literal('online'), Type.Literal('busy'), Type.Literal('offline')]),
   version: Nullable(Type.String()), lastHeartbeat: Nullable(Timestamp), jobsCompleted: Type.Integer(),
   systemInfo: Nullable(SystemInfo), tokenPrefix: Type.String(), createdAt: Timestamp,
+  providerPlans: Type.Union([ProviderPlans, Type.Null()], {
+    description: "What the runner's latest heartbeat said it runs provider plans with (tofu or terraform and its version); null when it has none or never said",
+  }),
 });
 export const CreatedRunner = Type.Intersect([RunnerView, Type.Object({ token: Type.String() })]);
 export const NewToken = Type.Object({ _id: Type.String(), token: Type.String(), tokenPrefix: Type.String() });
@@ -109,6 +122,7 @@ export const Job = Type.Object({
     endpoint: Type.Optional(Type.String()),
     statePath: Type.Optional(Type.String()),
     addresses: Type.Optional(Type.Array(Type.String(), { description: 'A targeted re-check (triggeredBy event): read and compare only these addresses' })),
+    comparison: Comparison,
   }),
 });
 export const JobClaim = Type.Object({ job: Nullable(Job) });

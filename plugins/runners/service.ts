@@ -18,7 +18,7 @@ const HEARTBEAT_WRITE_EVERY_MS = 15_000;
 export const runnerView = (r: Runner) => ({
   _id: r._id, name: r.name, labels: r.labels, status: r.status, version: r.version,
   lastHeartbeat: r.lastHeartbeat?.toISOString() ?? null, jobsCompleted: r.jobsCompleted,
-  systemInfo: r.systemInfo, tokenPrefix: r.tokenPrefix, createdAt: r.createdAt.toISOString(),
+  systemInfo: r.systemInfo, tokenPrefix: r.tokenPrefix, createdAt: r.createdAt.toISOString(), providerPlans: r.providerPlans ?? null,
 });
 
 /** What happens to the scans a runner holds when it goes offline or is deleted (jobs.ts failHeld). */
@@ -118,7 +118,7 @@ export function createRunnerService(ctx: AppContext, store: RunnerStore, byToken
       return runnerView(runner);
     },
     /**
-     * Writes when the status or version changed, or the last write is older than the throttle
+     * Writes when the status, version or plan binary changed, or the last write is older than the throttle
      * window. systemInfo changes on every beat (load, free memory), so it alone does not force a
      * write: it is refreshed with the next one, at most every HEARTBEAT_WRITE_EVERY_MS.
      */
@@ -131,11 +131,14 @@ export function createRunnerService(ctx: AppContext, store: RunnerStore, byToken
       }
       const cached = await byToken.get(tokenHash);
       const now = new Date();
+      // Each heartbeat states the plan binary anew: absent (an agent older than it) is none.
+      const providerPlans = beat.providerPlans ? { binary: beat.providerPlans.binary, version: beat.providerPlans.version } : null;
       const unchanged = cached && cached._id === tokenRunnerId && cached.status === beat.status
         && (beat.version === undefined || cached.version === beat.version)
+        && JSON.stringify(cached.providerPlans ?? null) === JSON.stringify(providerPlans)
         && cached.lastHeartbeat && now.getTime() - cached.lastHeartbeat.getTime() < HEARTBEAT_WRITE_EVERY_MS;
       if (unchanged) return { changed: false, status: beat.status, lastHeartbeat: cached.lastHeartbeat!.toISOString() };
-      const set: Pick<Runner, 'status' | 'lastHeartbeat'> & Partial<Pick<Runner, 'version' | 'systemInfo'>> = { status: beat.status, lastHeartbeat: now };
+      const set: Pick<Runner, 'status' | 'lastHeartbeat'> & Partial<Pick<Runner, 'version' | 'systemInfo' | 'providerPlans'>> = { status: beat.status, lastHeartbeat: now, providerPlans };
       if (beat.version !== undefined) set.version = beat.version;
       if (beat.systemInfo !== undefined) set.systemInfo = systemInfoOf(beat.systemInfo as Record<string, unknown>);
       await store.recordHeartbeat(orgId, tokenRunnerId, set);

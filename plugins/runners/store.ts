@@ -14,6 +14,8 @@ export interface Runner {
   lastHeartbeat: Date | null;
   jobsCompleted: number;
   systemInfo: Record<string, unknown> | null;
+  /** The plan binary the latest heartbeat named; null: none; absent on runners that never said. */
+  providerPlans?: { binary: 'terraform' | 'tofu'; version: string } | null;
   /** SHA-256 of the `rn_` token; the token itself is shown once. */
   tokenHash: string;
   tokenPrefix: string;
@@ -56,7 +58,7 @@ export function createRunnerStore(db: Database) {
     /** Runners of one organization gone silent (the offline sweep). */
     markOffline: (orgId: string, ids: string[]) => col.updateMany({ _id: { $in: ids }, orgId }, { $set: { status: 'offline' } }),
     /** A heartbeat that changed something (status, version, or the throttle window passed). */
-    async recordHeartbeat(orgId: string, id: string, set: Pick<Runner, 'status' | 'lastHeartbeat'> & Partial<Pick<Runner, 'version' | 'systemInfo'>>) {
+    async recordHeartbeat(orgId: string, id: string, set: Pick<Runner, 'status' | 'lastHeartbeat'> & Partial<Pick<Runner, 'version' | 'systemInfo' | 'providerPlans'>>) {
       await col.updateOne({ _id: id, orgId }, { $set: set });
     },
     /** The runner took a job: busy, and a sign of life (without lastHeartbeat the offline sweep would never see it). */

@@ -13,7 +13,7 @@ import type { DetectedDrift, InventoryItem } from '../../runner-agent/src/engine
 import type { RecordOutcome, ScanResults } from './record.ts';
 import { isForRunners, labelsMatch, scanInputOrFail, toReportedDrifts, type CredentialReaders, type Endpoints, type ScanJobInput } from './scan-job.ts';
 import type { Scan, ScanStore } from './store.ts';
-import { NOT_COMPARED_MAX, ScanStats } from './schemas.ts';
+import { NOT_COMPARED_MAX, PLAN_REASON_MAX, ProviderPlan, ScanStats } from './schemas.ts';
 import { Value } from 'typebox/value';
 
 /** Pending scans one runner poll looks at, oldest first: enough to get past those other runners are claiming. */
@@ -47,17 +47,43 @@ export interface RunnerHolds {
   drop(orgId: string, scanId: string): Promise<void>;
 }
 
+const count = (n: unknown) => (Number.isInteger(n) && (n as number) >= 0 ? (n as number) : null);
+
+/** The engine's comparedBy counts, or null (a runner older than hybrid scans, or another shape). */
+function comparedByOf(v: unknown): ScanStats['comparedBy'] {
+  const c = v as { native?: unknown; provider?: unknown } | null | undefined;
+  const native = count(c?.native);
+  const provider = count(c?.provider);
+  return native !== null && provider !== null ? { native, provider } : null;
+}
+
+/** The engine's providerPlan within the record's bounds (binary and reason cut, duration rounded), or null. */
+function providerPlanOf(v: unknown): ScanStats['providerPlan'] {
+  const p = v as Record<string, unknown> | null | undefined;
+  if (!p || typeof p !== 'object') return null;
+  const plan = {
+    ran: p.ran, binary: typeof p.binary === 'string' ? p.binary.slice(0, 100) : p.binary ?? null, targets: p.targets, compared: p.compared,
+    durationMs: typeof p.durationMs === 'number' ? Math.round(p.durationMs) : p.durationMs,
+    ...(typeof p.reason === 'string' ? { reason: p.reason.slice(0, PLAN_REASON_MAX) } : {}),
+  };
+  return Value.Check(ProviderPlan, plan) ? plan : null;
+}
+
 /**
  * The scan record's stats from an engine's outcome stats (runner-agent ScanStats): compared and
- * notCompared, the largest rows kept within the bound; undefined when the engine sent none
- * (a runner older than it) or not in the expected shape.
+ * notCompared, the largest rows kept within the bound, how many instances each path compared and
+ * the provider plan's summary (null when the engine sent none or another shape); undefined when
+ * the engine sent no notCompared (a runner older than it) or not in the expected shape.
  */
 export function scanStatsOf(resourcesScanned: unknown, engine: unknown): ScanStats | undefined {
-  const rows = (engine as { notCompared?: unknown } | null | undefined)?.notCompared;
+  const e = engine as { notCompared?: unknown; comparedBy?: unknown; providerPlan?: unknown } | null | undefined;
+  const rows = e?.notCompared;
   if (!Array.isArray(rows)) return undefined;
   const stats = {
-    compared: Number.isInteger(resourcesScanned) && (resourcesScanned as number) >= 0 ? (resourcesScanned as number) : null,
+    compared: count(resourcesScanned),
     notCompared: rows.slice(0, NOT_COMPARED_MAX),
+    comparedBy: comparedByOf(e?.comparedBy),
+    providerPlan: providerPlanOf(e?.providerPlan),
   };
   return Value.Check(ScanStats, stats) ? stats : undefined;
 }

@@ -5,11 +5,12 @@
 import { REPOSITORY_URL_HINT, repositoryUrlKind, type RepoConfig } from '../repo-configs/store.ts';
 import type { ScanResult } from './schemas.ts';
 import type { ScanResults } from './record.ts';
-import type { DetectedDrift, ScanInput } from '../../runner-agent/src/engine/index.ts';
+import type { Comparison, DetectedDrift, ScanInput } from '../../runner-agent/src/engine/index.ts';
 import { ScanError } from '../../runner-agent/src/engine/index.ts';
 
 /** The engine input minus the per-run parts (signal, progress); what a runner job carries as `scan`. */
-export type ScanJobInput = Pick<ScanInput, 'source' | 'iacPaths' | 'provider' | 'endpoint' | 'statePath' | 'addresses'> & { credentials: Record<string, unknown> | null };
+export type ScanJobInput = Pick<ScanInput, 'source' | 'iacPaths' | 'provider' | 'endpoint' | 'statePath' | 'addresses'>
+  & { credentials: Record<string, unknown> | null; comparison: Comparison };
 
 /** A problem with the config itself: the scan fails with this message, nothing runs. */
 export class ConfigProblem extends Error {}
@@ -76,6 +77,8 @@ export async function buildScanInput(readers: CredentialReaders, config: RepoCon
     iacPaths: config.iacPaths ?? [],
     provider: config.provider,
     credentials: await credentialsFor(readers, config),
+    // Configs stored before the field compare as the engine's default does.
+    comparison: config.comparison ?? 'auto',
     ...(endpoint ? { endpoint } : {}),
     ...(typeof statePath === 'string' && statePath ? { statePath } : {}),
     ...(addresses ? { addresses } : {}),
@@ -123,6 +126,8 @@ export function toReportedDrifts(drifts: DetectedDrift[]): Extract<ScanResult, {
     module: d.module?.slice(0, 1000) ?? null,
     declaredIn: d.declaredIn ? { file: d.declaredIn.file.slice(0, 1000), line: d.declaredIn.line } : null,
     commit: d.commit ?? null,
+    // A runner older than hybrid scans sends none: its engine only had native readers.
+    comparedBy: d.comparedBy === 'provider' ? 'provider' as const : 'native' as const,
   }));
 }
 

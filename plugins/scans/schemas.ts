@@ -21,14 +21,38 @@ export const NotComparedRow = Type.Object({
   }),
   count: Type.Integer({ minimum: 1, description: 'Managed instances of the type not compared for this reason' }),
 });
+/** Longest providerPlan.reason kept (a binary's error can run long; the rest is cut). */
+export const PLAN_REASON_MAX = 1000;
+export const ComparedByCounts = Type.Object({
+  native: Type.Integer({ minimum: 0, description: "Instances compared by the engine's own readers" }),
+  provider: Type.Integer({ minimum: 0, description: "Instances compared through the provider's refresh-only plan" }),
+}, { additionalProperties: false });
+export const ProviderPlan = Type.Object({
+  ran: Type.Boolean({ description: 'Whether the refresh-only plan ran to the end' }),
+  binary: Nullable(Type.String({ maxLength: 100, description: 'Binary and version (terraform 1.11.4); null when none was found or none was needed' })),
+  targets: Type.Integer({ minimum: 0, description: 'Addresses the plan was targeted at (0 for a plan of everything: comparison provider)' }),
+  compared: Type.Integer({ minimum: 0, description: 'Instances the plan compared' }),
+  durationMs: Type.Integer({ minimum: 0 }),
+  reason: Type.Optional(Type.String({ maxLength: PLAN_REASON_MAX, description: 'Why it did not run or failed (its instances are then listed in notCompared)' })),
+}, { additionalProperties: false });
 export const ScanStats = Type.Object({
   compared: Nullable(Type.Integer({ minimum: 0, description: 'Managed instances compared against the cloud' })),
   notCompared: Type.Array(NotComparedRow, {
     maxItems: NOT_COMPARED_MAX,
     description: 'What the scan did not compare, per resource type and reason, largest count first; [] when it compared everything (a tofu/terraform plan refreshes every instance)',
   }),
+  comparedBy: Type.Optional(Nullable(ComparedByCounts)),
+  providerPlan: Type.Optional(Nullable(ProviderPlan)),
 });
 export type ScanStats = Static<typeof ScanStats>;
+/** The stats a scan view shows: comparedBy and providerPlan null for scans recorded before hybrid scans. */
+const ScanStatsView = Type.Object({
+  ...ScanStats.properties,
+  comparedBy: Type.Union([ComparedByCounts, Type.Null()], { description: 'Instances compared natively and through the provider plan; null for scans recorded before it' }),
+  providerPlan: Type.Union([ProviderPlan, Type.Null()], { description: "The scan's refresh-only plan: whether it ran, with what, on how many addresses, or why not; null for scans recorded before it" }),
+}, {
+  description: 'A completed scan\'s coverage: how many instances it compared (and how), and, per type, what it did not and why; null before completion and for scans recorded before it was kept',
+});
 export const ScanView = Type.Object({
   _id: Type.String(),
   repositoryConfig: Type.String(),
@@ -45,9 +69,7 @@ export const ScanView = Type.Object({
   newDrifts: Type.Integer(),
   resolvedDrifts: Type.Integer(),
   error: Nullable(Type.String()),
-  stats: Nullable(Type.Object(ScanStats.properties, {
-    description: 'A completed scan\'s coverage: how many instances it compared and, per type, what it did not and why; null before completion and for scans recorded before it was kept',
-  })),
+  stats: Nullable(ScanStatsView),
   createdAt: Timestamp,
   startedAt: Nullable(Timestamp),
   completedAt: Nullable(Timestamp),
@@ -57,7 +79,7 @@ export type ScanView = Static<typeof ScanView>;
 export const scanView = (s: Scan): ScanView => ({
   _id: s._id, repositoryConfig: s.repositoryConfig, repositoryName: s.repositoryName, branch: s.branch, status: s.status,
   triggeredBy: s.triggeredBy, trigger: s.trigger ?? null, driftCount: s.driftCount, newDrifts: s.newDrifts, resolvedDrifts: s.resolvedDrifts, error: s.error,
-  stats: s.stats ?? null, createdAt: s.createdAt.toISOString(), startedAt: s.startedAt?.toISOString() ?? null, completedAt: s.completedAt?.toISOString() ?? null,
+  stats: s.stats ? { ...s.stats, comparedBy: s.stats.comparedBy ?? null, providerPlan: s.stats.providerPlan ?? null } : null, createdAt: s.createdAt.toISOString(), startedAt: s.startedAt?.toISOString() ?? null, completedAt: s.completedAt?.toISOString() ?? null,
 });
 
 export const ScanDetails = Type.Object({

@@ -1,6 +1,7 @@
 // The only file that touches `scans`; declares its indexes. Every list is scoped by orgId
 // and, for a CLI token limited to some repositories, by repositoryConfig $in those ids
 // (equality for the index check, so the same indexes serve both).
+import type { ScanStats } from './schemas.ts';
 import type { CollectionSpec, Database, Changes } from '../../core/db.ts';
 import type { Collection, Document, Filter } from 'mongodb';
 
@@ -31,7 +32,7 @@ export interface Scan {
   resolvedDrifts: number;
   error: string | null;
   /** A completed scan's coverage (schemas.ts ScanStats); absent before completion and on older records. */
-  stats?: { compared: number | null; notCompared: { resourceType: string; reason: 'no_reader' | 'unknown_region' | 'access_denied' | 'unsupported_shape'; count: number }[] } | null;
+  stats?: ScanStats | null;
   createdAt: Date;
   /** UTC day of createdAt: the Free plan's scans-per-day count. */
   day: string;

@@ -7,8 +7,9 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ApiError, createApi, VERSION, type Api } from './api.ts';
 import { createBackoff, sleep } from './backoff.ts';
-import { systemInfo } from './system-info.ts';
+import { providerPlans, systemInfo } from './system-info.ts';
 import { createOutbox, type JobReport, type Outbox } from './outbox.ts';
+import { defaultPluginCache } from './plugin-cache.ts';
 import { detectDrift, ScanError, type ScanInput, type ScanOutcome } from './engine/index.ts';
 
 export interface AgentOptions {
@@ -25,6 +26,8 @@ export interface AgentOptions {
   cloudAEndpoint?: string;
   log: (level: 'info' | 'warn' | 'error', msg: string) => void;
   detect?: (input: ScanInput) => Promise<ScanOutcome>;
+  /** Where the plan binary is looked up (DRIFT_TOFU_BINARY, PATH); process.env by default. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface Job {
@@ -61,6 +64,8 @@ export class Agent {
   async start(): Promise<void> {
     await mkdir(this.o.stateDir, { recursive: true, mode: 0o700 });
     this.outbox = await createOutbox(this.o.stateDir);
+    const cache = await defaultPluginCache(this.o.stateDir, this.o.env ?? process.env);
+    if (cache) this.o.log('info', `provider plugins for plans are cached in ${cache} (set TF_PLUGIN_CACHE_DIR or a CLI configuration to choose)`);
     await this.recover();
     this.o.log('info', `drift-runner ${VERSION} polling ${this.o.url} every ${this.o.pollIntervalMs / 1000}s (state in ${this.o.stateDir})`);
     const beats = this.heartbeats();
@@ -117,7 +122,12 @@ export class Agent {
 
   /** One heartbeat, no retry: `drift-runner check` (the setup script's proof that an upgrade starts and reaches the service). */
   async reportIn(): Promise<void> {
-    await this.api.post('/heartbeat', { status: 'online', version: VERSION, systemInfo: await systemInfo(this.o.stateDir) }, 10_000);
+    await this.api.post('/heartbeat', await this.beat('online'), 10_000);
+  }
+
+  /** A heartbeat's body: status, version, the machine, and the binary provider plans run with (null: none). */
+  private async beat(status: 'online' | 'busy') {
+    return { status, version: VERSION, systemInfo: await systemInfo(this.o.stateDir), providerPlans: await providerPlans(this.o.env) };
   }
 
   private async heartbeats() {
@@ -125,7 +135,7 @@ export class Agent {
     while (!this.stopping.signal.aborted) {
       let wait = this.o.heartbeatIntervalMs;
       try {
-        await this.api.post('/heartbeat', { status: this.current ? 'busy' : 'online', version: VERSION, systemInfo: await systemInfo(this.o.stateDir) }, 10_000);
+        await this.api.post('/heartbeat', await this.beat(this.current ? 'busy' : 'online'), 10_000);
         backoff.reset();
       } catch (err) {
         wait = backoff.next((err as ApiError).retryAfterMs);
@@ -170,7 +180,11 @@ export class Agent {
       // The runner's own cloud_a endpoint (and CA file) win over the job's: it knows its network.
       const endpoint = (job.scan.provider === 'cloud_a' ? this.o.cloudAEndpoint : undefined) ?? job.scan.endpoint;
       const ca = job.scan.provider !== 'cloud_a' ? this.o.cloudCa : undefined;
-      const out = await (this.o.detect ?? detectDrift)({ ...job.scan, ...(endpoint ? { endpoint } : {}), ...(ca ? { ca } : {}), signal: this.jobAbort.signal });
+      // A runner may always plan: the engine finds the binary itself (DRIFT_TOFU_BINARY, PATH) and,
+      // when there is none, compares natively and says why in the scan's stats.
+      const out = await (this.o.detect ?? detectDrift)({
+        ...job.scan, ...(endpoint ? { endpoint } : {}), ...(ca ? { ca } : {}), providerPlans: true, signal: this.jobAbort.signal,
+      });
       // The inventory (every managed instance of the states) within the service's bound; a larger one is left out.
       const inventory = out.inventory && out.inventory.length <= INVENTORY_MAX ? { inventory: out.inventory } : {};
       if (out.inventory && out.inventory.length > INVENTORY_MAX) this.o.log('warn', `job ${job._id}: ${out.inventory.length} managed instances, more than the ${INVENTORY_MAX} a report carries; inventory left out`);

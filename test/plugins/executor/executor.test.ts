@@ -6,6 +6,7 @@ import { buildTestApp, register, bearer, TEST_SECRETS } from '../../helper.ts';
 import { world } from '../../fixtures/world.ts';
 import { loadConfig } from '../../../core/config.ts';
 import { createExecutor } from '../../../plugins/executor/service.ts';
+import type { ScanInput } from '../../../runner-agent/src/engine/index.ts';
 
 t.test('EXECUTOR_CONCURRENCY, DRIFT_CLOUD_A_ENDPOINT, EXECUTOR_LOCAL_SOURCES and SCAN_TIMEOUT_MINUTES are checked at boot', async (t) => {
   const base = { MONGODB_URI: 'mongodb://x', REDIS_URL: 'redis://x', ...TEST_SECRETS };
@@ -80,7 +81,7 @@ t.test('a failure after the claim gives the claim back: the next run claims and 
   const w = await world(t);
   const credentials = w.services.credentials!;
   const executor = createExecutor(w.ctx, w.services.scans!, {
-    concurrency: 1, endpoint: undefined, localSources: true, timeoutMs: 60_000,
+    concurrency: 1, endpoint: undefined, localSources: true, timeoutMs: 60_000, providerPlans: false, allowPlanPrograms: false,
     detect: async () => ({ drifts: [], resourcesScanned: 0, stats: { durationMs: 1, notCompared: [{ resourceType: 'aws_eks_cluster', reason: 'no_reader', count: 2 }] } }) as never,
   });
   const id = await w.config('acme/flaky');
@@ -93,6 +94,31 @@ t.test('a failure after the claim gives the claim back: the next run claims and 
   t.equal((await w.api('GET', `/api/scans/${scan._id}`)).body.data.status, 'pending', 'the scan is still pending');
   t.equal(await executor.execute(w.owner.orgId, scan._id), 'ran', 'the next run claims it again and runs it');
   t.equal((await w.api('GET', `/api/scans/${scan._id}`)).body.data.status, 'completed');
-  t.same((await w.api('GET', `/api/scans/${scan._id}`)).body.data.stats, { compared: 0, notCompared: [{ resourceType: 'aws_eks_cluster', reason: 'no_reader', count: 2 }] },
+  t.same((await w.api('GET', `/api/scans/${scan._id}`)).body.data.stats, {
+    compared: 0, notCompared: [{ resourceType: 'aws_eks_cluster', reason: 'no_reader', count: 2 }], comparedBy: null, providerPlan: null,
+  },
     "the engine's notCompared is on the scan record");
+});
+
+t.test('provider plans on the built-in executor: off by default; the engine input carries the settings and the config comparison', async (t) => {
+  const base = { MONGODB_URI: 'mongodb://x', REDIS_URL: 'redis://x', ...TEST_SECRETS };
+  t.match(loadConfig({}, base), { EXECUTOR_PROVIDER_PLANS: false, EXECUTOR_PLAN_PROGRAMS: false }, 'both off unless the operator turns them on');
+  t.match(loadConfig({ EXECUTOR_PROVIDER_PLANS: 'true', EXECUTOR_PLAN_PROGRAMS: '1' }, base), { EXECUTOR_PROVIDER_PLANS: true, EXECUTOR_PLAN_PROGRAMS: true });
+  const w = await world(t);
+  const seen: ScanInput[] = [];
+  const make = (providerPlans: boolean, allowPlanPrograms: boolean) => createExecutor(w.ctx, w.services.scans!, {
+    concurrency: 1, endpoint: undefined, localSources: true, timeoutMs: 60_000, providerPlans, allowPlanPrograms,
+    detect: async (input) => { seen.push(input); return { drifts: [], resourcesScanned: 0, inventory: [], stats: { durationMs: 1 } as never }; },
+  });
+  const id = await w.config('acme/hybrid');
+  t.equal((await w.api('PUT', `/api/repo-configs/${id}`, { repositoryUrl: 'file:///nowhere', comparison: 'provider' })).status, 200);
+  for (const [plans, programs] of [[true, false], [false, false], [true, true]] as const) {
+    const scan = await w.scans.trigger(w.owner.orgId, id, null);
+    t.equal(await make(plans, programs).execute(w.owner.orgId, scan._id), 'ran');
+  }
+  t.match(seen, [
+    { comparison: 'provider', providerPlans: true, allowPlanPrograms: false, confined: true },
+    { comparison: 'provider', providerPlans: false, allowPlanPrograms: false, confined: true },
+    { comparison: 'provider', providerPlans: true, allowPlanPrograms: true, confined: true },
+  ], 'each run: the operator settings, confined, and the config comparison');
 });

@@ -47,7 +47,7 @@ t.test('a runner claims the scans its labels match, reports, and counts its jobs
   t.equal(claimed.status, 200);
   t.same(claimed.body.data.job, {
     _id: scan._id, type: 'scan', repositoryConfig: forRunners, repositoryName: 'acme/infra', branch: 'main',
-    scan: { source: { kind: 'git', url: 'https://git.example.com/acme/infra.git', branch: 'main' }, iacPaths: [], provider: 'cloud_a', credentials: CREDS, statePath: 's3://b/k' },
+    scan: { source: { kind: 'git', url: 'https://git.example.com/acme/infra.git', branch: 'main' }, iacPaths: [], provider: 'cloud_a', credentials: CREDS, comparison: 'auto', statePath: 's3://b/k' },
   }, 'the job: the scan, where its sources are and the decrypted credentials');
   t.equal((await a1('POST', '/api/runners/jobs')).body.data.job?._id, scan._id, 'polling again while holding it: the same job (its first answer was lost)');
   t.equal((await w.api('GET', `/api/scans/${scan._id}`)).body.data.status, 'running', 'the claimed scan is running');
@@ -66,7 +66,7 @@ t.test('a runner claims the scans its labels match, reports, and counts its jobs
   t.same((await status({ status: 'completed', result: { drifts: [] } })).body.data, { jobId: scan._id, status: 'completed' }, 'a repeated report changes nothing');
   const scanNow = (await w.api('GET', `/api/scans/${scan._id}`)).body.data;
   t.match(scanNow, { status: 'completed', driftCount: 3, newDrifts: 3 }, 'the first report counted');
-  t.same(scanNow.stats, { compared: 12, notCompared }, 'GET /api/scans/:id shows what the runner did not compare, and why');
+  t.same(scanNow.stats, { compared: 12, notCompared, comparedBy: null, providerPlan: null }, 'GET /api/scans/:id shows what the runner did not compare, and why');
   const drifts = (await w.api('GET', `/api/drifts/scan/${scan._id}`)).body.data as { resourceAddress: string; changeType: string; severity: string; diff: unknown }[];
   const sg = drifts.find((d) => d.resourceAddress === 'aws_security_group.web');
   t.same(sg?.diff, { changes: [{ attribute: 'ingress', before: [], after: [{ cidr_blocks: ['0.0.0.0/0'] }] }] }, 'diff: {changes: [{attribute, before, after}]}');

@@ -47,7 +47,7 @@ t.test('executor and runner paths store the inventory; each completed scan repla
   const org = w.owner.orgId;
   let inventory: InventoryItem[] = [];
   const executor = createExecutor(w.ctx, w.services.scans!, {
-    concurrency: 1, endpoint: undefined, localSources: true, timeoutMs: 60_000,
+    concurrency: 1, endpoint: undefined, localSources: true, timeoutMs: 60_000, providerPlans: false, allowPlanPrograms: false,
     detect: async () => ({ drifts: [], resourcesScanned: inventory.length, stats: { durationMs: 1 } as never, inventory }),
   });
   t.equal((await w.api('POST', '/api/auth/cloud-a-credentials', { ...CREDENTIALS, accessKeyId: 'AKIAEXAMPLEEXAMPLE00', secretAccessKey: 'secret-secret-secret-secret' })).status, 200);
