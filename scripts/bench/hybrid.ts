@@ -51,7 +51,7 @@ function planFindings(plan: Json): string[] {
 interface Row {
   size: number; noReader: number; changed: number; applySecs: number; settleSecs: number;
   fullPlanSecs: number; fullPlanCalls: number; fullPlanFindings: number;
-  hybridSecs: number; hybridCalls: number; hybridSdkCalls: number; hybridPlanSecs: number | null; hybridFindings: number;
+  hybridSecs: number; nativeSecs: number; hybridCalls: number; hybridSdkCalls: number; hybridPlanSecs: number | null; hybridFindings: number;
   comparedBy: Record<string, number>; providerPlan: unknown; ratio: number; callRatio: number;
   missedVsPlan: string[]; extraVsPlan: string[]; missedVsChanges: string[];
   engineProviderSecs: number | null; engineProviderCalls: number | null; engineProviderFindings: number | null; ratioVsEngineProvider: number | null;
@@ -151,7 +151,7 @@ async function measure(size: number, bin: string): Promise<Row | null> {
 
     // B. the hybrid scan.
     process.env.TF_CLI_CONFIG_FILE = rc;
-    const scan = (comparison: 'auto' | 'provider') => detectDrift({ source: { kind: 'git', url: repo, branch: 'main' }, iacPaths: [], provider: 'cloud_a',
+    const scan = (comparison: 'auto' | 'native' | 'provider') => detectDrift({ source: { kind: 'git', url: repo, branch: 'main' }, iacPaths: [], provider: 'cloud_a',
       credentials: CREDS, endpoint: moto.endpoint, comparison, providerPlans: true });
     mark = statSync(motoLog).size;
     t0 = performance.now();
@@ -161,7 +161,13 @@ async function measure(size: number, bin: string): Promise<Row | null> {
     const found = [...new Set(hybrid.drifts.map((d) => d.resourceAddress))].sort();
     log(`${size}: hybrid ${secs(hybridMs)}s, ${hybridCalls} calls, ${found.length} findings, plan ${JSON.stringify(hybrid.stats.providerPlan)}`);
 
-    // C. the engine's full plan (comparison provider), unless BENCH_HYBRID_PROVIDER=0.
+    // C. the native half alone (comparison native), to tell it from the plan's share.
+    t0 = performance.now();
+    await scan('native');
+    const nativeMs = performance.now() - t0;
+    log(`${size}: native only ${secs(nativeMs)}s`);
+
+    // D. the engine's full plan (comparison provider), unless BENCH_HYBRID_PROVIDER=0.
     let engine: { ms: number; calls: number; findings: number } | null = null;
     if (process.env.BENCH_HYBRID_PROVIDER !== '0') {
       mark = statSync(motoLog).size;
@@ -173,7 +179,7 @@ async function measure(size: number, bin: string): Promise<Row | null> {
     return {
       size, noReader, changed: changed.length, applySecs, settleSecs,
       fullPlanSecs: secs(fullPlanMs), fullPlanCalls, fullPlanFindings: truth.length,
-      hybridSecs: secs(hybridMs), hybridCalls, hybridSdkCalls: hybrid.stats.sdkCalls,
+      hybridSecs: secs(hybridMs), nativeSecs: secs(nativeMs), hybridCalls, hybridSdkCalls: hybrid.stats.sdkCalls,
       hybridPlanSecs: hybrid.stats.providerPlan ? secs(hybrid.stats.providerPlan.durationMs) : null, hybridFindings: found.length,
       comparedBy: hybrid.stats.comparedBy, providerPlan: hybrid.stats.providerPlan,
       ratio: Math.round((hybridMs / fullPlanMs) * 100) / 100, callRatio: Math.round((hybridCalls / fullPlanCalls) * 100) / 100,
@@ -211,7 +217,7 @@ async function main(): Promise<void> {
     'engine-prov s: detectDrift comparison provider (copy, init, full plan, show); calls: requests the private moto logged in the run;',
     `ratio = hybrid s / plan s (target <= 0.35): ${rows.map((r) => `${r.size}: ${r.ratio} ${r.ratio <= 0.35 ? 'met' : 'NOT met'}`).join(', ')}`,
     ...rows.flatMap((r) => [
-      `${r.size}: comparedBy ${JSON.stringify(r.comparedBy)}, hybrid plan ${r.hybridPlanSecs ?? '-'} s, engine SDK calls ${r.hybridSdkCalls}; findings plan ${r.fullPlanFindings}, hybrid ${r.hybridFindings}, of ${r.changed} changed`,
+      `${r.size}: comparedBy ${JSON.stringify(r.comparedBy)}, hybrid plan ${r.hybridPlanSecs ?? '-'} s, native alone ${r.nativeSecs} s, engine SDK calls ${r.hybridSdkCalls}; findings plan ${r.fullPlanFindings}, hybrid ${r.hybridFindings}, of ${r.changed} changed`,
       ...(r.missedVsPlan.length ? [`  missed (the plan found, the hybrid scan did not): ${r.missedVsPlan.slice(0, 20).join(' ')}`] : []),
       ...(r.extraVsPlan.length ? [`  extra (the hybrid scan found, the plan did not): ${r.extraVsPlan.slice(0, 20).join(' ')}`] : []),
       ...(r.missedVsChanges.length ? [`  changes made the hybrid scan did not report: ${r.missedVsChanges.slice(0, 20).join(' ')}`] : []),
