@@ -4,14 +4,12 @@
 // CloudWatch dashboards, SSM documents), settled once with `apply -refresh-only`, then changed
 // out of band with the SDK on a spread of both kinds. The endpoint reaches the provider through
 // AWS_ENDPOINT_URL only (hashicorp/aws 5.x honours it for every service).
-import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { CloudWatchClient, PutDashboardCommand, PutMetricAlarmCommand } from '@aws-sdk/client-cloudwatch';
 import { CreateTagsCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { GetHealthCheckCommand, Route53Client, UpdateHealthCheckCommand } from '@aws-sdk/client-route-53';
 import { DeleteDocumentCommand, PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { mapLimit } from '../../runner-agent/src/engine/limit.ts';
+import { ALARM_SETTINGS, HEALTH_CHECK_SETTINGS } from '../../test/engine/hybrid/estate.ts';
 
 export const CREDS = { accessKeyId: 'bench', secretAccessKey: 'bench', region: 'us-east-1' };
 
@@ -53,23 +51,13 @@ resource "aws_ssm_parameter" "param" {
 resource "aws_cloudwatch_metric_alarm" "alarm" {
   count               = ${n.alarm}
   alarm_name          = "bench-alarm-\${count.index}"
-  comparison_operator = "GreaterThanThreshold"
-  evaluation_periods  = 2
-  metric_name         = "CPUUtilization"
-  namespace           = "AWS/EC2"
-  period              = 60
-  statistic           = "Average"
-  threshold           = 80
+${ALARM_SETTINGS}
 }
 
 resource "aws_route53_health_check" "hc" {
   count             = ${n.hc}
   fqdn              = "hc-\${count.index}.example.com"
-  port              = 80
-  type              = "HTTP"
-  resource_path     = "/"
-  failure_threshold = 3
-  request_interval  = 30
+${HEALTH_CHECK_SETTINGS}
 }
 
 resource "aws_cloudwatch_dashboard" "dash" {
@@ -90,17 +78,7 @@ resource "aws_ssm_document" "doc" {
 }
 `;
 
-/** A terraform runner in `cwd` with the user's environment (credentials and endpoint as environment variables). */
-export function terraform(bin: string, cwd: string, env: NodeJS.ProcessEnv) {
-  return (...args: string[]) => new Promise<string>((resolve, reject) =>
-    execFile(bin, args, { cwd, env, maxBuffer: 1 << 30 }, (e, stdout, stderr) => (e ? reject(new Error(`${args[0]}: ${(stderr || stdout).slice(-2000)}`)) : resolve(stdout))));
-}
-
-export function writeCliConfig(dir: string, mirror: string): string {
-  const rc = path.join(dir, 'cli.tfrc');
-  writeFileSync(rc, `provider_installation {\n  filesystem_mirror {\n    path = "${mirror}"\n  }\n}\n`);
-  return rc;
-}
+export { terraform, writeCliConfig } from '../../test/engine/hybrid/estate.ts';
 
 type State = { resources: { type: string; name: string; instances: { index_key?: number; attributes: Record<string, unknown> }[] }[] };
 

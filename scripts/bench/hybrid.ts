@@ -76,7 +76,7 @@ async function build(size: number, bin: string): Promise<Built> {
   const work = path.join(scratch, 'work');
   mkdirSync(work);
   writeFileSync(path.join(work, 'main.tf'), mainTf(n));
-  const tf = terraform(bin, work, userEnv(rc, moto.endpoint));
+  const tf = terraform(work, userEnv(rc, moto.endpoint), bin);
   await tf('init', '-input=false', '-no-color');
   const parallelism = Number(process.env.BENCH_HYBRID_PARALLELISM ?? 30);
   log(`${size}: applying ${JSON.stringify(n)} (-parallelism=${parallelism})`);
@@ -135,7 +135,7 @@ async function measure(size: number, bin: string): Promise<Row | null> {
   const { repo, rc, changed, applySecs, settleSecs } = b;
   const moto = { endpoint: b.endpoint };
   const motoLog = path.join(DATA, 'logs', b.logName);
-  const tf = terraform(bin, b.work, userEnv(rc, b.endpoint));
+  const tf = terraform(b.work, userEnv(rc, b.endpoint), bin);
   let t0: number;
   try {
     if (process.env.BENCH_HYBRID_BUILD_ONLY === '1') return null;

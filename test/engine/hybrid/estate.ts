@@ -19,9 +19,9 @@ const hasMirror = existsSync(join(MIRROR, 'registry.terraform.io', 'hashicorp', 
 export const SKIP = !TERRAFORM ? 'neither tofu nor terraform on PATH' : !hasMirror ? `no provider mirror at ${MIRROR}` : false;
 
 /** A CLI configuration that installs providers from the filesystem mirror only (nothing downloaded). */
-export function writeCliConfig(dir: string): string {
+export function writeCliConfig(dir: string, mirror = MIRROR): string {
   const rc = join(dir, 'cli.tfrc');
-  writeFileSync(rc, `provider_installation {\n  filesystem_mirror {\n    path = "${MIRROR}"\n  }\n}\n`);
+  writeFileSync(rc, `provider_installation {\n  filesystem_mirror {\n    path = "${mirror}"\n  }\n}\n`);
   return rc;
 }
 
@@ -48,22 +48,12 @@ resource "aws_ssm_parameter" "flag" {
 
 resource "aws_cloudwatch_metric_alarm" "cpu" {
   alarm_name          = "hybrid-cpu-${suffix}"
-  comparison_operator = "GreaterThanThreshold"
-  evaluation_periods  = 2
-  metric_name         = "CPUUtilization"
-  namespace           = "AWS/EC2"
-  period              = 60
-  statistic           = "Average"
-  threshold           = 80
+${ALARM_SETTINGS}
 }
 
 resource "aws_route53_health_check" "web" {
   fqdn              = "hybrid-${suffix}.example.com"
-  port              = 80
-  type              = "HTTP"
-  resource_path     = "/"
-  failure_threshold = 3
-  request_interval  = 30
+${HEALTH_CHECK_SETTINGS}
 }
 
 resource "aws_cloudwatch_dashboard" "main" {
@@ -86,10 +76,24 @@ type Json = Record<string, unknown>;
 export interface Estate { repo: string; suffix: string; state: { resources: { type: string; name: string; instances: { attributes: Json }[] }[] } }
 
 /** terraform with the user's environment: credentials and the endpoint as environment variables only. */
-export function terraform(cwd: string, env: NodeJS.ProcessEnv) {
+export function terraform(cwd: string, env: NodeJS.ProcessEnv, bin = TERRAFORM!) {
   return (...args: string[]) => new Promise<string>((resolve, reject) =>
-    execFile(TERRAFORM!, args, { cwd, env, maxBuffer: 256 << 20 }, (e, stdout, stderr) => (e ? reject(new Error(`${args[0]}: ${stderr || stdout}`)) : resolve(stdout))));
+    execFile(bin, args, { cwd, env, maxBuffer: 1 << 30 }, (e, stdout, stderr) => (e ? reject(new Error(`${args[0]}: ${(stderr || stdout).slice(-2000)}`)) : resolve(stdout))));
 }
+
+/** Settings of the estate's alarm and health checks, shared with the benchmark's estate (scripts/bench/hybrid-estate.ts). */
+export const ALARM_SETTINGS = `  comparison_operator = "GreaterThanThreshold"
+  evaluation_periods  = 2
+  metric_name         = "CPUUtilization"
+  namespace           = "AWS/EC2"
+  period              = 60
+  statistic           = "Average"
+  threshold           = 80`;
+export const HEALTH_CHECK_SETTINGS = `  port              = 80
+  type              = "HTTP"
+  resource_path     = "/"
+  failure_threshold = 3
+  request_interval  = 30`;
 
 /**
  * Applies the estate into moto from `scratch/apply`, settles it once (`apply -refresh-only`: a
