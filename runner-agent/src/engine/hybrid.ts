@@ -4,7 +4,6 @@
 // those addresses. The plan's resource_drift becomes the same drift records (same diff paths,
 // ignore table, .driftignore, ignore_changes, provider noise and severity rules), marked
 // `comparedBy: provider`. With comparison `provider` the plan compares everything.
-import path from 'node:path';
 import { moduleOf, parseAddress } from './address.ts';
 import { ScanError, timeoutError } from './errors.ts';
 import type { RootModule } from './hcl.ts';
@@ -36,14 +35,14 @@ export async function planHost(input: Pick<ScanInput, 'comparison' | 'providerPl
   const host = await planCapability();
   if (host) return { host };
   const chosen = process.env.DRIFT_TOFU_BINARY?.trim();
-  return { reason: chosen ? `DRIFT_TOFU_BINARY (${chosen}) is not a tofu or terraform binary that runs` : 'neither tofu nor terraform is on PATH (nor DRIFT_TOFU_BINARY set): the runner compared natively only' };
+  return { reason: chosen ? `DRIFT_TOFU_BINARY (${chosen}) is not a tofu or terraform binary that runs` : 'neither tofu nor terraform is on PATH (nor DRIFT_TOFU_BINARY set): compared natively only' };
 }
 
 const labelOf = (host: PlanBinary) => `${host.name} ${host.version}`;
 
 /** Records that no plan ran (with something left for it) and why. */
-export function notPlanned(stats: ScanStats, left: number, reason: string, host?: PlanBinary): void {
-  stats.providerPlan = { ran: false, binary: host ? labelOf(host) : null, targets: left, compared: 0, durationMs: 0, reason };
+export function notPlanned(stats: ScanStats, left: number, reason: string): void {
+  stats.providerPlan = { ran: false, binary: null, targets: left, compared: 0, durationMs: 0, reason };
 }
 
 export interface PlanContext {
@@ -115,7 +114,6 @@ export async function comparePlanned(
     ran: compared.length > 0, binary: labelOf(host), targets: targeted ? asked : 0, compared: compared.length,
     durationMs: Math.round(performance.now() - started), ...(reason ? { reason } : {}),
   };
-  stats.binary = `${path.basename(host.path)} ${host.version}`;
   return { drifts, compared, planned: failures.length === 0 };
 }
 

@@ -132,8 +132,6 @@ export interface ScanStats {
   ignorePatterns: number;
   /** Commit scanned, for git sources. */
   commit?: string;
-  /** The tofu/terraform binary and version a provider plan ran with. */
-  binary?: string;
   /** Compared instances by where their region came from (region.ts: provider, variable, arn, zone, credentials...). */
   regionSources?: Record<string, number>;
   /** Instances not compared because no region could be determined for them (never reported deleted), by type. */
