@@ -35,8 +35,17 @@ export function createSealer(hexKey: string): Sealer {
   };
 }
 
-// scrypt is memory-hard and built into Node: N=2^15, r=8 uses 32 MiB per hash.
+// scrypt is memory-hard and built into Node: N=2^15, r=8 uses 32 MiB and about 150 ms of CPU per hash.
 const SCRYPT = { N: 1 << 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+
+/**
+ * For the test suite's own process only (test/helper.ts): it hashes thousands of passwords, at
+ * N=2^10. The hash string carries N, so verification reads it back whatever the setting, and a
+ * service process never calls this (test/core/crypto.test.ts checks the default).
+ */
+export function lowerPasswordHashCostForTests(): void {
+  SCRYPT.N = 1 << 10;
+}
 const KEY_LENGTH = 32;
 
 function scryptAsync(password: string, salt: Buffer, params = SCRYPT): Promise<Buffer> {

@@ -54,6 +54,7 @@ function config(opts: ServicesOptions = {}): Config {
     motoPort: port('DRIFT_MOTO_PORT', 5055),
     stripePort: port('DRIFT_STRIPE_PORT', 12111),
     timeoutMs: opts.timeoutMs ?? 60_000,
+    pgDurable: env.DRIFT_PG_DURABILITY !== 'off',
     log: opts.log ?? ((l) => console.log(l)),
   };
 }

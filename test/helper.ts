@@ -8,7 +8,11 @@ import { SMTPServer } from 'smtp-server';
 import { buildApp, type App } from '../core/app.ts';
 import { loadConfig, type EnvConfig, type OperatorConfig } from '../core/config.ts';
 import { ROOT } from '../core/loader.ts';
+import { lowerPasswordHashCostForTests } from '../core/crypto.ts';
 import { stripeFront } from './stripe-front.ts';
+
+// Tests hash thousands of passwords: at scrypt's production cost that is minutes of CPU (core/crypto.ts).
+lowerPasswordHashCostForTests();
 
 export const TEST_SECRETS = { JWT_SECRET: 'test-jwt-secret-0123456789abcdef0123456789', ENCRYPTION_KEY: 'ab'.repeat(32), SERVICE_KEY: 'test-service-key-0123456789abcdef' };
 

@@ -15,7 +15,7 @@ export async function freePort(): Promise<number> {
 export async function startMoto(repo: string, data: string, logName: string, log: (s: string) => void): Promise<{ endpoint: string; pid: number; stop: () => void }> {
   const logs = path.join(data, 'logs');
   mkdirSync(logs, { recursive: true });
-  const exe = await motoBinary({ repo, data, logs, pgPort: 0, mongoPort: 0, redisPort: 0, motoPort: 0, stripePort: 0, timeoutMs: 60_000, log });
+  const exe = await motoBinary({ repo, data, logs, pgPort: 0, mongoPort: 0, redisPort: 0, motoPort: 0, stripePort: 0, timeoutMs: 60_000, pgDurable: true, log });
   const port = await freePort();
   const fd = openSync(path.join(logs, logName), 'w');
   const child = spawn(exe, ['-H', '127.0.0.1', '-p', String(port)], { stdio: ['ignore', fd, fd] });

@@ -14,6 +14,8 @@ export interface Config {
   motoPort: number; // cloud_a emulator (moto), DRIFT_MOTO_PORT
   stripePort: number; // payment provider emulator (stripe-mock), DRIFT_STRIPE_PORT
   timeoutMs: number; // how long one part may take to answer after start
+  /** DRIFT_PG_DURABILITY=off: PostgreSQL without fsync, for data thrown away after the run (CI). */
+  pgDurable: boolean;
   log: (line: string) => void;
 }
 

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { fullUrl } from '../../core/loader.ts';
 import { MongoClient } from 'mongodb';
 import { buildTestApp, register, bearer, startMailbox, mailText, serviceUrls } from '../helper.ts';
+import { routeSample } from './rotation.ts';
 import { loadFixtures, type WriteWorld } from './fixtures/index.ts';
 
 const hex = () => randomBytes(12).toString('hex');
@@ -60,12 +61,17 @@ t.test('no write route stores or honours a field its body does not declare', asy
   }
   const victimRecords = (docs: Map<string, string>) => new Set([...docs].filter(([, text]) => text.includes(victim.orgId)).map(([key]) => key));
 
+  const sample = routeSample();
+  t.comment(sample.describe);
   for (const plugin of plugins.filter((p) => p.enabled)) {
     for (const route of plugin.manifest.routes.filter((r) => r.body)) {
       const url = fullUrl(plugin.manifest, route);
+      // Every write route has its fixture, whichever routes this run calls.
+      if (!write[route.id]) t.fail(`no write fixture for ${route.id}: add one to test/contract/fixtures/${plugin.manifest.plugin}.ts`);
+      if (!sample.takes(route.id)) continue;
       await t.test(`${route.id} ${route.method} ${url}`, async (t) => {
         const fixture = write[route.id];
-        if (!fixture) return t.fail(`no write fixture for ${route.id}: add one to test/contract/fixtures/${plugin.manifest.plugin}.ts`);
+        if (!fixture) return;
         const call = await fixture(w);
         await ctx.audit.flush();
         const snapshot = await everything();
