@@ -26,6 +26,7 @@ import { checkHandlers, discoverPlugins, orderPlugins, registerRoutes, validateM
 import type { RepositoryOf } from './guards/repositories.ts';
 import { clientErrorHandler, errorHandler, frameworkErrorHandler, notFoundHandler, refuseWhileClosing } from './error-handler.ts';
 import { createValidatorCompiler } from './validation.ts';
+import { lazySerializers } from './schema-compile.ts';
 import { checkJsonBody } from './input-rules.ts';
 import { registerHealth } from './health.ts';
 import { loggerOptions, requestId, requestLogging } from './logging.ts';
@@ -44,6 +45,8 @@ export interface BuildOptions {
   runJobs?: boolean;
   jobPollMs?: number;
   jobLockLifetimeMs?: number;
+  /** Compile each route's validators and serializers on first use (the test suite; core/schema-compile.ts). */
+  lazySchemas?: boolean;
 }
 
 export interface App {
@@ -86,10 +89,11 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
     return503OnClosing: false,
+    ...(opts.lazySchemas ? { schemaController: { compilersFactory: { buildSerializer: lazySerializers } } } : {}),
   });
   requestLogging(app, own?.stream);
   refuseWhileClosing(app);
-  app.setValidatorCompiler(createValidatorCompiler());
+  app.setValidatorCompiler(createValidatorCompiler({ lazy: opts.lazySchemas }));
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
   // Keep the raw JSON text: request signing hashes the body exactly as sent.

@@ -1,17 +1,33 @@
 // Two validators: query strings, params and headers arrive as text and are coerced to their
 // declared types (page=2 -> 2); JSON bodies are typed already, so a wrong type there is a
 // 400, never silently converted ({"name": 42} is not the string "42").
-import { Ajv, type Options } from 'ajv';
+import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import formatsPlugin from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 
 const addFormats = formatsPlugin as unknown as (ajv: Ajv) => Ajv;
 const common: Options = { useDefaults: true, removeAdditional: true, allErrors: false, strict: false };
 
-export function createValidatorCompiler(): FastifySchemaCompiler<object> {
+/**
+ * `lazy` compiles a route's validator on its first request rather than at boot: the test suite
+ * builds hundreds of apps that each call a few of several hundred routes (core/schema-compile.ts).
+ */
+export function createValidatorCompiler({ lazy = false } = {}): FastifySchemaCompiler<object> {
   const coercing = addFormats(new Ajv({ ...common, coerceTypes: 'array' }));
   const strict = addFormats(new Ajv({ ...common, coerceTypes: false }));
-  return ({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema);
+  return ({ schema, httpPart }) => {
+    const ajv = httpPart === 'body' ? strict : coercing;
+    if (!lazy) return ajv.compile(schema);
+    let compiled: ValidateFunction | undefined;
+    const validate = (data: unknown): boolean => {
+      compiled ??= ajv.compile(schema);
+      const ok = compiled(data) as boolean;
+      validate.errors = compiled.errors;
+      return ok;
+    };
+    validate.errors = null as ValidateFunction['errors'];
+    return validate;
+  };
 }
 
 /** One refused field of a request, as the 400's details list it. */

@@ -43,6 +43,8 @@ export interface TestAppOptions {
   operator?: OperatorConfig;
   env?: Partial<EnvConfig>;
   runJobs?: boolean;
+  /** Compile schemas on first use (default; core/schema-compile.ts); false compiles every route at boot as the service does. */
+  lazySchemas?: boolean;
   /** Keep the database after the test (inspection); default drops it. */
   keep?: boolean;
 }
@@ -65,7 +67,7 @@ export async function buildTestApp(t: Test, opts: TestAppOptions = {}): Promise<
   });
   config.operator = opts.operator ?? { plugins: {} };
   const queryLog = join(ROOT, '.data', 'query-log', `${name}.jsonl`);
-  const built = await buildApp({ config, logger: false, queryLog, runJobs: opts.runJobs, jobPollMs: 200, jobLockLifetimeMs: 1000 });
+  const built = await buildApp({ config, logger: false, queryLog, runJobs: opts.runJobs, jobPollMs: 200, jobLockLifetimeMs: 1000, lazySchemas: opts.lazySchemas ?? true });
   t.teardown(async () => {
     const { db, redis } = built.ctx;
     await built.ctx.audit.flush();
