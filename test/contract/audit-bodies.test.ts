@@ -13,7 +13,6 @@ const hex = () => randomBytes(12).toString('hex');
 const deep = (levels: number): unknown => (levels ? { next: deep(levels - 1) } : 'bottom');
 
 t.test('every audited route leaves one entry per request, whatever the body', async (t) => {
-  t.setTimeout(600_000);
   const { app, ctx, plugins } = await buildTestApp(t);
   // What the user did since `from`, in its organization or (an organization's deletion) the platform trail.
   const entriesOf = async (orgId: string, userId: string, from: Date) => {

@@ -14,7 +14,6 @@ import { PutBucketVersioningCommand } from '@aws-sdk/client-s3';
 import { buildState, CREDENTIALS, createWorld, launchInstance, putState, type World } from '../engine/world.ts';
 import { controlApp, http, startAgent, startService, until } from './lib.ts';
 
-t.setTimeout(900_000);
 const w: World = await createWorld();
 t.teardown(() => w.cleanup());
 const control = await controlApp(t);

@@ -18,8 +18,6 @@ import { CREDENTIALS, createWorld } from '../engine/world.ts';
 import { until } from './lib.ts';
 import { buildTestApp, register, bearer } from '../helper.ts';
 
-// The first request builds the package (esbuild) and the first install downloads the runtime.
-t.setTimeout(600_000);
 
 const { app, ctx } = await buildTestApp(t);
 await app.listen({ port: 0, host: '127.0.0.1' });
@@ -49,7 +47,7 @@ const env: Record<string, string> = { ...cleanEnv, DRIFT_RUNNER_ROOT: path.join(
 // Not spawnSync: the script downloads from this process's server, which must keep answering.
 function bash(file: string, scriptEnv: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(path.join(cleanBin, 'bash'), [file], { env: scriptEnv, stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 });
+    const child = spawn(path.join(cleanBin, 'bash'), [file], { env: scriptEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout!.on('data', (d: Buffer) => { stdout += d.toString(); });

@@ -15,9 +15,6 @@ import { detectDrift, type DetectedDrift, type ScanInput, type ScanOutcome } fro
 import { applyEstate, changeOutOfBand, NATIVE, NO_READER, NO_READER_TYPES, SKIP, TERRAFORM, writeCliConfig, type Estate } from './hybrid/estate.ts';
 import { motoUrl, REGION } from './world.ts';
 
-// init + apply + settle + four plans: minutes on a busy machine, past .taprc's 120 s.
-t.setTimeout(600_000);
-
 /** Every file under dir (recursively), for the leak checks. */
 function filesUnder(dir: string): string[] {
   const out: string[] = [];
@@ -33,7 +30,7 @@ const byAddress = (ds: DetectedDrift[]) => Object.fromEntries(ds.map((d) => [d.r
 const addresses = (ds: DetectedDrift[]) => ds.map((d) => d.resourceAddress).sort();
 const noReaderRows = (o: ScanOutcome) => (o.stats.notCompared ?? []).filter((r) => NO_READER_TYPES.includes(r.resourceType));
 
-t.test('hybrid scans: native readers plus one targeted refresh-only plan', { skip: SKIP, timeout: 590_000 }, async (t) => {
+t.test('hybrid scans: native readers plus one targeted refresh-only plan', { skip: SKIP }, async (t) => {
   const endpoint = motoUrl();
   const scratch = mkdtempSync(join(tmpdir(), 'drift-hybrid-test-'));
   t.teardown(() => rmSync(scratch, { recursive: true, force: true }));

@@ -11,7 +11,6 @@ import { bearer, buildTestApp, register, serviceUrls } from '../helper.ts';
 import { startProxy } from './proxy.ts';
 import { until } from '../e2e/lib.ts';
 
-t.setTimeout(240_000);
 const BOUND_MS = 15_000;
 
 t.test('database stopped mid-request, then back', async (t) => {

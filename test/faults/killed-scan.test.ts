@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { controlApp, http, startService, until } from '../e2e/lib.ts';
 
-t.setTimeout(300_000);
 const TIMEOUT_MINUTES = 0.25; // 15 s
 
 // The cloud that never answers.

@@ -11,7 +11,6 @@ import { bearer, buildTestApp, register, serviceUrls, uniqueEmail } from '../hel
 import { startProxy } from './proxy.ts';
 import { until } from '../e2e/lib.ts';
 
-t.setTimeout(180_000);
 const A = { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYSECRETKEY', region: 'eu-west-1' };
 const B = { accessKeyId: 'AKIAI44QH8DHBEXAMPLE', secretAccessKey: 'je7MtGbClwBF/2Zp9Utk/h3yCo8nvbEXAMPLEKEY', region: 'us-east-1' };
 

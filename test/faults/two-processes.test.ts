@@ -9,8 +9,6 @@ import { changePlan } from '../../core/tenancy/plan-change.ts';
 import { SCHEDULED_SCAN_JOB } from '../../plugins/repo-configs/service.ts';
 import { controlApp, http, startService, until } from '../e2e/lib.ts';
 
-t.setTimeout(600_000);
-
 t.test('two processes on one database and one Redis', async (t) => {
   const control = await controlApp(t);
   const env = { E2E_DB: control.db, E2E_PREFIX: control.prefix, EXECUTOR_CONCURRENCY: '1' };

@@ -14,7 +14,6 @@ import { ROOT } from '../../core/loader.ts';
 import { serviceUrls, TEST_SECRETS } from '../helper.ts';
 import { motoUrl } from '../engine/world.ts';
 
-t.setTimeout(600_000);
 const name = `t_demo_${randomBytes(3).toString('hex')}`;
 const tmp = mkdtempSync(join(tmpdir(), 'drift-demo-'));
 const demoDir = join(tmp, 'demo');

@@ -151,7 +151,7 @@ const mirror = process.env.DRIFT_TF_PLUGIN_MIRROR ?? '/opt/tf-plugins';
 const real = findTofu();
 const skip = !real ? 'neither tofu nor terraform on PATH' : !existsSync(join(mirror, 'registry.terraform.io', 'hashicorp', 'google')) ? `no google provider mirror at ${mirror}` : false;
 
-t.test('a real refresh-only plan of a google network against the fake API', { skip, timeout: 300_000 }, async (t) => {
+t.test('a real refresh-only plan of a google network against the fake API', { skip }, async (t) => {
   const { key, publicKey } = serviceAccountKey();
   const net = instance('google_compute_network', 'n', { id: 'projects/p1/global/networks/n', name: 'n', project: 'p1', description: '', auto_create_subnetworks: false, routing_mode: 'REGIONAL', mtu: 1460 });
   const fake = await fakeGoogle([{ ...net, attributes: { ...net.attributes, routing_mode: 'GLOBAL' } }], { [key.client_email]: publicKey });

@@ -11,8 +11,6 @@ import { bearer } from '../../helper.ts';
 import { ALICE, trail } from './records.ts';
 import { motoOrganization } from './moto-org.ts';
 
-t.setTimeout(400_000);
-
 type Drift = { resourceAddress: string; status: string; suppressed: boolean; suppressedReason: string | null; cause: { actor: string; eventName: string } | null; diff: { changes: { attribute: string }[] } };
 
 t.test('flips with no event are learned as noise and suppressed; the same change with an event is not', async (t) => {

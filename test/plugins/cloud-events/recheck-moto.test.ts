@@ -11,8 +11,6 @@ import { bearer } from '../../helper.ts';
 import { ALICE, trail } from './records.ts';
 import { motoOrganization } from './moto-org.ts';
 
-t.setTimeout(300_000);
-
 t.test('an event on a managed resource: one targeted re-check, its drift attributed', async (t) => {
   const { app, ctx, services, world, owner, api, config } = await motoOrganization(t, 'acme/events');
   const scans = services.scans!;

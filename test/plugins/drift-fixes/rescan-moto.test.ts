@@ -9,8 +9,6 @@ import { AuthorizeSecurityGroupIngressCommand } from '@aws-sdk/client-ec2';
 import { createWorld, CREDENTIALS } from '../../engine/world.ts';
 import { buildTestApp, register, bearer } from '../../helper.ts';
 
-t.setTimeout(300_000);
-
 type Rule = { cidr_blocks?: string[]; from_port?: number };
 type Drift = { _id: string; resourceAddress: string; status: string; scan: string; lastScan: string; diff: { changes: { attribute: string; after: unknown }[] } };
 

@@ -7,8 +7,6 @@ import { PutBucketVersioningCommand } from '@aws-sdk/client-s3';
 import { createWorld, CREDENTIALS } from '../../engine/world.ts';
 import { buildTestApp, register, bearer } from '../../helper.ts';
 
-t.setTimeout(600_000);
-
 t.test('detected, then resolved, then passed, each run scanning through the built-in executor', async (t) => {
   const world = await createWorld();
   t.teardown(() => world.cleanup());

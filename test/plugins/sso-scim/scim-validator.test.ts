@@ -9,7 +9,6 @@ import { findScimCli, validateScim } from '../../../scripts/scim-validate.ts';
 const cli = await findScimCli();
 t.test('scim2-tester: every check passes', {
   skip: cli ? false : 'the scim2 CLI is not installed (npm run services -- up installs it into .data/venv; see .data/logs/scim2-install.log)',
-  timeout: 600_000,
 }, async (t) => {
   const { mongoUri, redisUrl } = serviceUrls();
   const figures = await validateScim(cli!, { ...process.env, MONGODB_URI: mongoUri, REDIS_URL: redisUrl, ...TEST_SECRETS });
