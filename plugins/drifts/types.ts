@@ -63,7 +63,7 @@ export interface Drift extends Partial<DriftPlacement> {
   /**
    * The accepted baseline (Drift Watch accept): who accepted the drift, when, and the diff they
    * accepted. While a scan reports the same diff the drift is not reported again; a different
-   * diff clears this and reports the drift again (plugins/scans/record.ts). Absent: never accepted.
+   * diff clears this and reports the drift again (reconcile.ts). Absent: never accepted.
    */
   accepted?: DriftAcceptance | null;
   /** The latest scan that reported this drift again after its accepted diff changed. */
