@@ -3,7 +3,7 @@
 import { pipeline } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { driftSort, type DriftFilter } from './filter.ts';
+import { driftSort, type DriftFilter } from './drift-filter.ts';
 import type { DriftStore } from './store.ts';
 import type { Drift } from './types.ts';
 

@@ -3,7 +3,7 @@
 import type { AppContext } from '../../core/context.ts';
 import { notFound } from '../../core/errors.ts';
 import { narrow, type RepoScope } from '../../core/guards/repositories.ts';
-import { driftSort, type DriftFilter } from './filter.ts';
+import { driftSort, type DriftFilter } from './drift-filter.ts';
 import { driftView, type FilterQuery, type ListQuery, type QueryQuery } from './schemas.ts';
 import type { DriftStore } from './store.ts';
 import { driftTrend } from './trend.ts';

@@ -6,7 +6,7 @@ import type { AppContext } from '../../core/context.ts';
 import { conflict, notFound } from '../../core/errors.ts';
 import { RULE_TABLE } from '../../runner-agent/src/engine/rule-table.ts';
 import type { Annotators } from './annotators.ts';
-import type { DriftFilter } from './filter.ts';
+import type { DriftFilter } from './drift-filter.ts';
 import type { LifecycleStore } from './lifecycle-store.ts';
 import { createDriftQueries } from './queries.ts';
 import { createReconciler } from './reconcile.ts';

@@ -14,7 +14,7 @@
 //   same resource impossible, even when two scans of one config complete together.
 import type { CollectionSpec, Database, IndexSpec } from '../../core/db.ts';
 import type { Document } from 'mongodb';
-import { driftFilter, escapeRegex, PLACE_FILTERS, type DriftFilter } from './filter.ts';
+import { driftFilter, escapeRegex, PLACE_FILTERS, type DriftFilter } from './drift-filter.ts';
 import type { AiAnalysis, Drift, DriftHistoryRow, DriftStatus } from './types.ts';
 
 const HISTORY_FIELDS = { repositoryConfig: 1, resourceType: 1, resourceAddress: 1, severityRank: 1, detectedAt: 1, resolvedAt: 1, diff: 1, commit: 1 } as const;
