@@ -1,5 +1,5 @@
-// What a completed scan's drifts get from the change events (attached to the scans plugin's
-// result recording, plugins/scans/record.ts):
+// What a completed scan's drifts get from the change events (attached to the drifts plugin's
+// annotator hook, plugins/drifts/annotators.ts, run by drifts.reconcile before it writes):
 //
 // Cause: for each new drift, the latest stored successful write event touching its resource id
 // between `since` (the start of the config's previous completed scan: the last time the
@@ -18,8 +18,8 @@
 import type { AppContext } from '../../core/context.ts';
 import { newId } from '../../core/crypto.ts';
 import { classify, SEVERITY_RULES } from '../../runner-agent/src/engine/index.ts';
-import type { AnnotateInput } from '../scans/record.ts';
-import type { DriftAnnotation, DriftCause } from '../drifts/store.ts';
+import type { AnnotateInput } from '../drifts/annotators.ts';
+import type { DriftAnnotation, DriftCause } from '../drifts/types.ts';
 import { changesAttribute } from './cloudtrail.ts';
 import type { CloudEvent, CloudEventStore, NoiseObservation } from './store.ts';
 

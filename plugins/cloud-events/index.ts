@@ -1,6 +1,6 @@
 // Handlers of the cloud-events routes (manifests/cloud-events.ts), the check and retention
-// jobs, and the notes on every completed scan's drifts (cause, noise) attached to the scans
-// plugin's result recording.
+// jobs, and the notes on every completed scan's drifts (cause, noise) attached to the drifts
+// plugin's annotator hook (drifts.attachAnnotator, run by drifts.reconcile).
 import { ConfigError } from '../../core/config.ts';
 import { definePlugin } from '../../core/plugin.ts';
 import manifest from '../../manifests/cloud-events.ts';
@@ -33,7 +33,8 @@ export default definePlugin({
     const service = createCloudEventService(ctx, {
       store, checks, retentionDays: (deps['audit-logs']?.policy ?? DEFAULT_RETENTION).days,
     });
-    deps.scans.attachAnnotator(createAnnotator(ctx, store, threshold));
+    // Drifts offer the hook (cloud-events needs scans, which need drifts: drifts cannot use this plugin).
+    deps.drifts.attachAnnotator(createAnnotator(ctx, store, threshold));
     ctx.onOrgDelete((orgId) => service.removeOrg(orgId));
     ctx.scheduler.define<{ orgId: string; repositoryConfigId: string }>(CHECK_JOB, async (data) => {
       await checks.run(data.orgId, data.repositoryConfigId);

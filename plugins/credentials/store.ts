@@ -6,8 +6,8 @@ import type { CollectionSpec, Database } from '../../core/db.ts';
 import { isDuplicateKey } from '../../core/db.ts';
 import { newId } from '../../core/crypto.ts';
 
-export const PROVIDERS = ['cloud_a', 'cloud_b', 'cloud_c'] as const;
-export type Provider = (typeof PROVIDERS)[number];
+export { PROVIDERS, type Provider } from './types.ts';
+import type { Provider } from './types.ts';
 
 export interface StoredCredential {
   _id: string;

@@ -17,7 +17,7 @@ import { AppError, badRequest, conflict, notFound } from '../../core/errors.ts';
 import { pageCount } from '../../core/schemas.ts';
 import type { DomainEvent } from '../../core/events.ts';
 import type { DriftService } from '../drifts/service.ts';
-import type { Drift } from '../drifts/store.ts';
+import type { Drift } from '../drifts/types.ts';
 import type { RepoConfigService } from '../repo-configs/service.ts';
 import { cronTickAtOrBefore, type ScanService } from '../scans/service.ts';
 import { isoDay } from '../drifts/trend.ts';

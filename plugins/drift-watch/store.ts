@@ -10,7 +10,7 @@
 // - drift_watch_templates: a few per organization.
 import { isDuplicateKey, type Changes, type CollectionSpec, type Database } from '../../core/db.ts';
 import type { Filter } from 'mongodb';
-import type { Severity } from '../drifts/store.ts';
+import type { Severity } from '../drifts/types.ts';
 
 export const WATCH_STATUSES = ['active', 'paused', 'snoozed'] as const;
 export type WatchStatus = (typeof WATCH_STATUSES)[number];

@@ -1,6 +1,6 @@
 // The only file that touches `drift_widgets`; declares its index.
 import { bulkWriteInChunks, type CollectionSpec, type Database, type Changes } from '../../core/db.ts';
-import type { DriftStatus, Severity } from '../drifts/store.ts';
+import type { DriftStatus, Severity } from '../drifts/types.ts';
 
 export const WIDGET_TYPES = ['count', 'chart', 'list'] as const;
 export type WidgetType = (typeof WIDGET_TYPES)[number];

@@ -3,7 +3,9 @@
 import { pipeline } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { driftSort, type Drift, type DriftFilter, type DriftStore } from './store.ts';
+import { driftSort, type DriftFilter } from './drift-filter.ts';
+import type { DriftStore } from './store.ts';
+import type { Drift } from './types.ts';
 
 export const CSV_COLUMNS = [
   'id', 'resourceType', 'resourceAddress', 'severity', 'status', 'changeType', 'repositoryName', 'repositoryConfig',

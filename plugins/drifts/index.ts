@@ -1,8 +1,12 @@
-// Handlers of the drift routes (manifests/drifts.ts). Drifts need no other plugin: a scan's
-// or repository config's existence is asked of the engine (ctx.repositoryOf), and the scans
-// plugin records results through this one's service.
+// Handlers of the drift routes (manifests/drifts.ts), and the drifts service: a drift's whole
+// life. Drifts need no other plugin: a scan's or repository config's existence is asked of the
+// engine (ctx.repositoryOf); the scans plugin hands each completed result to
+// service.reconcile, and annotating plugins (cloud-events) attach to service.attachAnnotator
+// while the plugins are built.
 import { definePlugin } from '../../core/plugin.ts';
 import manifest from '../../manifests/drifts.ts';
+import { createAnnotators } from './annotators.ts';
+import { createLifecycleStore } from './lifecycle-store.ts';
 import { createDriftStore } from './store.ts';
 import { createDriftService, toFilter } from './service.ts';
 import { streamCsv } from './export.ts';
@@ -12,12 +16,15 @@ export default definePlugin({
   needs: [],
   build(ctx) {
     const drifts = createDriftStore(ctx.db);
-    const service = createDriftService(ctx, { drifts });
+    const annotators = createAnnotators();
+    const service = createDriftService(ctx, { drifts, lifecycle: createLifecycleStore(ctx.db), annotators });
     ctx.defineRepositoryRecord('drift', async (orgId, id) => (await drifts.get(orgId, id))?.repositoryConfig ?? null);
     ctx.onOrgDelete((orgId) => drifts.removeOrg(orgId));
 
     return {
       provides: service,
+      // Every plugin is built by now: the annotators are those attached at boot.
+      async start() { annotators.close(); },
       handlers: {
         list: ({ org, query, repositories }) => service.list(org.id, query, repositories),
         query: ({ org, query, repositories }) => service.query(org.id, query, repositories),

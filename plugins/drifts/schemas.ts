@@ -2,7 +2,7 @@
 // view that turns a stored drift into its wire shape.
 import { Type, type Static } from 'typebox';
 import { Id, Nullable, Timestamp, pageFields } from '../../core/schemas.ts';
-import { CAUSE_REASONS, CHANGE_TYPES, DRIFT_STATUSES, PROVIDERS, SEVERITIES, SORT_FIELDS, type Drift, type DriftCause, type DriftPlacement } from './store.ts';
+import { CAUSE_REASONS, CHANGE_TYPES, DRIFT_STATUSES, PROVIDERS, SEVERITIES, SORT_FIELDS, type Drift, type DriftCause, type DriftPlacement } from './types.ts';
 
 export const Severity = Type.Enum(SEVERITIES);
 export const DriftStatus = Type.Enum(DRIFT_STATUSES);
@@ -41,6 +41,17 @@ export const ReportedPlacement = {
   declaredIn: Type.Optional(placementFields.declaredIn), comparedBy: Type.Optional(placementFields.comparedBy),
   commit: Type.Optional(Nullable(Type.String({ pattern: '^[0-9a-f]{7,64}$', description: 'The commit scanned' }))),
 };
+/** One drift as an executor reports it. */
+export const ReportedDrift = Type.Object({
+  resourceType: Type.String({ minLength: 1, maxLength: 200 }),
+  resourceAddress: Type.String({ minLength: 1, maxLength: 1000 }),
+  severity: Severity,
+  changeType: Type.Optional(ChangeType),
+  diff: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  aiAnalysis: Type.Optional(AiAnalysis),
+  ...ReportedPlacement,
+});
+export type ReportedDrift = Static<typeof ReportedDrift>;
 /** The change event most likely behind a drift (plugins/cloud-events; docs/cloud-events.md). */
 export const CauseView = Type.Object({
   eventId: Type.String({ description: 'CloudTrail eventID' }),

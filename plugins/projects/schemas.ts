@@ -2,7 +2,7 @@
 // against the credentials plugin's schema of the project's provider.
 import { Type, type Static } from 'typebox';
 import { Nullable, Timestamp } from '../../core/schemas.ts';
-import { PROVIDERS } from '../credentials/store.ts';
+import { PROVIDERS } from '../credentials/types.ts';
 import { CloudACredentials, CloudBCredentials, CloudCCredentials } from '../credentials/schemas.ts';
 
 const Provider = Type.Enum(PROVIDERS);

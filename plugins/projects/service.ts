@@ -6,7 +6,7 @@ import { newId } from '../../core/crypto.ts';
 import { badRequest, conflict, notFound } from '../../core/errors.ts';
 import { CloudACredentials, CloudBCredentials, CloudCCredentials } from '../credentials/schemas.ts';
 import { summarizeCloudA, summarizeCloudB, summarizeCloudC } from '../credentials/mask.ts';
-import type { Provider } from '../credentials/store.ts';
+import type { Provider } from '../credentials/types.ts';
 import type { Project, ProjectStore } from './store.ts';
 import { namedChanges } from '../../core/db.ts';
 

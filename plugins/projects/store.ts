@@ -3,7 +3,7 @@
 // workspaces: a single-document write, so never two defaults.
 import type { CollectionSpec, Database, Changes } from '../../core/db.ts';
 import { isDuplicateKey } from '../../core/db.ts';
-import type { Provider } from '../credentials/store.ts';
+import type { Provider } from '../credentials/types.ts';
 
 export interface Project {
   _id: string;

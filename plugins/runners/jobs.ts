@@ -57,18 +57,19 @@ export function createJobService(execution: Execution, runners: RunnerStore, job
       await runners.recordJobDone(runner.orgId, runner._id, done, new Date());
       await invalidate(runner);
     }
+    // The route's schema (JobStatusBody) validated the report: recorded without a second check.
     let outcome;
     if (body.status === 'running') {
-      outcome = await execution.record(runner.orgId, job._id, { status: 'running' });
+      outcome = await execution.recordChecked(runner.orgId, job._id, { status: 'running' });
     } else if (body.status === 'completed') {
-      outcome = await execution.record(runner.orgId, job._id, {
+      outcome = await execution.recordChecked(runner.orgId, job._id, {
         status: 'completed', drifts: body.result!.drifts as DetectedDrift[], ...(body.result!.inventory ? { inventory: body.result!.inventory } : {}),
         // What the runner's engine did not compare; a runner older than it sends none (stats then null).
         ...withStats(scanStatsOf(body.result!.resourcesScanned, body.result!.stats)),
       });
     } else {
       const error = (body.error?.trim() || 'The runner reported a failure without a message').slice(0, 2000);
-      outcome = await execution.record(runner.orgId, job._id, { status: 'failed', error });
+      outcome = await execution.recordChecked(runner.orgId, job._id, { status: 'failed', error });
     }
     return { jobId: job._id, status: outcome.scan.status, changed: outcome.changed };
   }

@@ -40,9 +40,11 @@ export function openToken(ctx: AppContext, runner: Runner): string | null {
   return runnerId === runner._id ? token : null;
 }
 
-export function createRunnerService(ctx: AppContext, store: RunnerStore, byToken: TokenCache, failHeld: FailHeld) {
-  const offlineAfterMs = ctx.config.RUNNER_OFFLINE_AFTER * 1000;
-
+/**
+ * The runner's credentials: X-Runner-Token on the agent's routes, and the same token in ?token=
+ * on the install script and agent package links (curl).
+ */
+function provideRunnerCredentials(ctx: AppContext, store: RunnerStore, byToken: TokenCache) {
   ctx.provideCredential('runner', async (req) => {
     const token = req.headers['x-runner-token'];
     if (typeof token !== 'string' || !token) return undefined;
@@ -59,6 +61,12 @@ export function createRunnerService(ctx: AppContext, store: RunnerStore, byToken
     if (!runner) throw badToken();
     return principalOf(runner);
   });
+}
+
+export function createRunnerService(ctx: AppContext, store: RunnerStore, byToken: TokenCache, failHeld: FailHeld) {
+  const offlineAfterMs = ctx.config.RUNNER_OFFLINE_AFTER * 1000;
+
+  provideRunnerCredentials(ctx, store, byToken);
 
   async function mustGet(orgId: string, id: string) {
     const runner = await store.get(orgId, id);

@@ -13,7 +13,7 @@ import type { DetectedDrift, InventoryItem } from '../../runner-agent/src/engine
 import type { RecordOutcome, ScanResults } from './record.ts';
 import { isForRunners, labelsMatch, scanInputOrFail, toReportedDrifts, type CredentialReaders, type Endpoints, type ScanJobInput } from './scan-job.ts';
 import type { Scan, ScanStore } from './store.ts';
-import { NOT_COMPARED_MAX, PLAN_REASON_MAX, ProviderPlan, ScanStats } from './schemas.ts';
+import { NOT_COMPARED_MAX, PLAN_REASON_MAX, ProviderPlan, ScanStats, type ScanResult } from './schemas.ts';
 import { Value } from 'typebox/value';
 
 /** Pending scans one runner poll looks at, oldest first: enough to get past those other runners are claiming. */
@@ -96,6 +96,15 @@ export type EngineReport =
   | { status: 'running' }
   | { status: 'completed'; drifts: DetectedDrift[]; inventory?: InventoryItem[]; stats?: ScanStats }
   | { status: 'failed'; error: string };
+
+/** An engine's report as the scan result the recorder takes (the engine's diff list kept under `changes`). */
+function resultOf(report: EngineReport): ScanResult {
+  if (report.status !== 'completed') return report;
+  return {
+    status: 'completed', drifts: toReportedDrifts(report.drifts), ...(report.inventory ? { inventory: report.inventory } : {}),
+    ...(report.stats ? { stats: report.stats } : {}),
+  };
+}
 
 export function createExecution(ctx: AppContext, d: Deps) {
   const jobOf = (scan: Scan, input: ScanJobInput): RunnerJob => ({
@@ -194,16 +203,10 @@ export function createExecution(ctx: AppContext, d: Deps) {
       return input ? jobOf(scan, input) : null;
     },
 
-    /** What an engine (in process or on a runner) reports, recorded as the scan's result. */
-    record(orgId: string, scanId: string, report: EngineReport): Promise<RecordOutcome> {
-      if (report.status === 'completed') {
-        return d.results.recordScanResult(orgId, scanId, {
-          status: 'completed', drifts: toReportedDrifts(report.drifts), ...(report.inventory ? { inventory: report.inventory } : {}),
-          ...(report.stats ? { stats: report.stats } : {}),
-        });
-      }
-      return d.results.recordScanResult(orgId, scanId, report);
-    },
+    /** What the in-process engine reports, recorded as the scan's result (validated there: no route checked it). */
+    record: (orgId: string, scanId: string, report: EngineReport): Promise<RecordOutcome> => d.results.recordScanResult(orgId, scanId, resultOf(report)),
+    /** What a runner reports, its body already validated by its route's schema (POST /api/runners/jobs/status): recorded as it is. */
+    recordChecked: (orgId: string, scanId: string, report: EngineReport): Promise<RecordOutcome> => d.results.recordChecked(orgId, scanId, resultOf(report)),
   };
 }
 export type Execution = ReturnType<typeof createExecution>;

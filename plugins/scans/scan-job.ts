@@ -2,7 +2,7 @@
 // in-process, the runners plugin hands the same input to a self-hosted runner as its job. One
 // builder (used by execution.ts), so a scan reads its repository, credentials and endpoint the
 // same way in both.
-import { REPOSITORY_URL_HINT, repositoryUrlKind, type RepoConfig } from '../repo-configs/store.ts';
+import { REPOSITORY_URL_HINT, repositoryUrlKind, type RepoConfig } from '../repo-configs/types.ts';
 import type { ScanResult } from './schemas.ts';
 import type { ScanResults } from './record.ts';
 import type { Comparison, DetectedDrift, ScanInput } from '../../runner-agent/src/engine/index.ts';

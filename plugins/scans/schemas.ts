@@ -1,7 +1,7 @@
 // TypeBox schemas of the scan routes and of the result an executor reports.
 import { Type, type Static } from 'typebox';
 import { Id, Nullable, PageQuery as corePageQuery, Timestamp, pageFields } from '../../core/schemas.ts';
-import { AiAnalysis, ChangeType, DriftView, ReportedPlacement, Severity, TrendPoint } from '../drifts/schemas.ts';
+import { DriftView, ReportedDrift, ReportedPlacement, TrendPoint } from '../drifts/schemas.ts';
 import { SCAN_STATUSES, type Scan } from './store.ts';
 
 /** Placement fields of a reported drift, for the plugins reporting scan results (runners). */
@@ -109,17 +109,8 @@ export const ScanIdParams = Type.Object({ scanId: Id });
 export const ConfigIdParams = Type.Object({ repositoryConfigId: Id });
 export const Message = Type.Object({ message: Type.String() });
 
-/** One drift as an executor reports it. */
-export const ReportedDrift = Type.Object({
-  resourceType: Type.String({ minLength: 1, maxLength: 200 }),
-  resourceAddress: Type.String({ minLength: 1, maxLength: 1000 }),
-  severity: Severity,
-  changeType: Type.Optional(ChangeType),
-  diff: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
-  aiAnalysis: Type.Optional(AiAnalysis),
-  ...ReportedPlacement,
-});
-export type ReportedDrift = Static<typeof ReportedDrift>;
+/** One drift as an executor reports it (the drifts plugin's, which reconciles them). */
+export { ReportedDrift };
 /** Inventory rows a completed report may carry; a larger inventory is left out by the runner (the stored one is kept). */
 export const INVENTORY_MAX = 20_000;
 /** One managed instance of the states a scan read (runner-agent/src/engine/inventory.ts). */

@@ -1,4 +1,4 @@
-// Issue #24 points 3 and 4 through the scans plugin's result recording (the executor's report,
+// Issue #24 points 3 and 4 through the drifts plugin's reconcile (scans' result recording) (the executor's report,
 // without a cloud): the cause of each new drift (the call that changes the drifted attribute
 // preferred, the window since the previous scan, both null reasons), the actor filter and CSV
 // columns, drift.detected carrying the cause; an attribute flipping with no event learned as
@@ -122,4 +122,8 @@ t.test('cause, noise and targeted recording', async (t) => {
   t.notOk(after.data.some((d: { resourceAddress: string }) => d.resourceAddress === 'aws_iam_role.other'), 'an address it did not read is never detected by it');
   t.ok(after.data.some((d: { resourceAddress: string }) => d.resourceAddress === 'aws_s3_bucket_versioning.logs'), 'the others stay open');
   t.match((await api('GET', `/api/scans/${targeted.scan._id}`)).body.data, { status: 'completed', driftCount: 0, resolvedDrifts: 1 }, 'its counts are of its addresses');
+
+  // The annotator plugs into the drifts plugin at boot (its hook): once the service started the
+  // hook is closed, so no code path can add or swap an annotator while results are recorded.
+  t.throws(() => w.services.drifts!.attachAnnotator(async () => new Map()), /annotators attach while the plugins are built/, 'the annotator hook is closed after boot');
 });

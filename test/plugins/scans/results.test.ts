@@ -5,6 +5,9 @@ import type { DomainEvent } from '../../../core/events.ts';
 import { createRecorder } from '../../../plugins/scans/record.ts';
 import { createScanStore } from '../../../plugins/scans/store.ts';
 import { createManagedStore } from '../../../plugins/scans/managed-store.ts';
+import { createAnnotators } from '../../../plugins/drifts/annotators.ts';
+import { createLifecycleStore } from '../../../plugins/drifts/lifecycle-store.ts';
+import { createReconciler } from '../../../plugins/drifts/reconcile.ts';
 
 t.test('result recording: life cycle, events, idempotent, concurrent double report', async (t) => {
   const w = await world(t);
@@ -125,7 +128,7 @@ t.test('a result whose writes fail is recorded by the retry; a claim left by a d
   let failNext = true;
   // The real stores, with one fault: the last write of a result (the config's lastScan) fails once.
   const recorder = createRecorder(w.ctx, {
-    scans: createScanStore(w.ctx.db), managed: createManagedStore(w.ctx.db), drifts: w.services.drifts!.results, onRunning: async () => undefined,
+    scans: createScanStore(w.ctx.db), managed: createManagedStore(w.ctx.db), drifts: w.services.drifts!, onRunning: async () => undefined,
     configs: { async recordScan(...args: Parameters<typeof configs.recordScan>) {
       if (failNext) { failNext = false; throw new Error('connection reset'); }
       return configs.recordScan(...args);
@@ -156,16 +159,16 @@ t.test('a scan resolves only the open drifts it read, not one a concurrent scan 
   const w = await world(t);
   const c = await w.config();
   await w.scanWith(c, [drift('bucket.old')]);
-  const drifts = w.services.drifts!.results;
+  const drifts = createLifecycleStore(w.ctx.db);
   const b = await w.scans.trigger(w.owner.orgId, c, null);
   // Scan A reads the open drifts; scan B completes right then, finding bucket.new.
   const recorder = createRecorder(w.ctx, {
     scans: createScanStore(w.ctx.db), managed: createManagedStore(w.ctx.db), configs: w.services['repo-configs']!, onRunning: async () => undefined,
-    drifts: { ...drifts, async openOf(orgId: string, configId: string) {
+    drifts: { reconcile: createReconciler({ annotators: createAnnotators(), store: { ...drifts, async openOf(orgId: string, configId: string) {
       const open = await drifts.openOf(orgId, configId);
       await w.scans.recordScanResult(orgId, b._id, { status: 'completed', drifts: [drift('bucket.old'), drift('bucket.new')] });
       return open;
-    } },
+    } } }) },
   });
   const a = await w.scans.trigger(w.owner.orgId, c, null);
   const outcome = await recorder.recordScanResult(w.owner.orgId, a._id, { status: 'completed', drifts: [] });

@@ -1,0 +1,127 @@
+// Starting scans: a user's trigger, the scheduled-scan job and the event re-check (cloud-events),
+// each through the scans-per-day limit's claim (exact under concurrency), and the scan record
+// with its executor and timeout jobs.
+import { CronExpressionParser } from 'cron-parser';
+import type { AppContext } from '../../core/context.ts';
+import { newId } from '../../core/crypto.ts';
+import { notFound, type AppError } from '../../core/errors.ts';
+import type { Hold } from '../../core/limits.ts';
+import { createLimitConsumer } from '../../core/guards/rate-limit.ts';
+import { isoDay } from '../drifts/trend.ts';
+import type { RepoConfig } from '../repo-configs/types.ts';
+import { SCHEDULED_SCAN_JOB, type RepoConfigService } from '../repo-configs/service.ts';
+import { scanView } from './schemas.ts';
+import type { Scan, ScanStore, ScanTrigger } from './store.ts';
+
+/** Agenda job the executor (detection-engine issue) defines; nothing here runs it. */
+export const EXECUTE_JOB = 'scans.execute';
+export const TIMEOUT_JOB = 'scans.timeout';
+
+interface Deps { scans: ScanStore; configs: RepoConfigService; timeoutMs: number }
+
+export function createTriggers(ctx: AppContext, d: Deps) {
+  const timeoutMs = d.timeoutMs;
+  const consumeLimit = createLimitConsumer(ctx.redis.main);
+  async function loadConfig(orgId: string, id: string) {
+    const c = await d.configs.find(orgId, id);
+    if (!c) throw notFound('Repository config');
+    return c;
+  }
+
+  /**
+   * The scans-per-day limit's claim (ctx.defineMeter take; the engine calls it for the trigger
+   * route and runScheduled): a scan takes one of the day's (UTC) numbered quota keys through
+   * the exactly-once primitive, so ten concurrent triggers on Free start three scans, not ten.
+   * A deleted scan does not give its key back: the limit counts scans started. A trigger that
+   * fails (unknown config) gives it back. Null: none is left today.
+   */
+  async function takeQuota(orgId: string, allowed: number): Promise<Hold | null> {
+    const day = isoDay(new Date());
+    // Scans started today without a key (on a plan without the limit, before a downgrade) count too.
+    if (await d.scans.countDay(orgId, day) >= allowed) return null;
+    for (let k = 0; k < allowed; k++) {
+      const key = `scan-quota:${orgId}:${day}:${k}`;
+      if (await ctx.once.claim(key, orgId)) return { commit: async () => undefined, abort: () => ctx.once.release(key) };
+    }
+    return null;
+  }
+
+  async function create(config: RepoConfig, triggeredBy: Scan['triggeredBy'], userId: string | null, trigger: ScanTrigger | null = null) {
+    const now = new Date();
+    const scan: Scan = {
+      _id: newId(), orgId: config.orgId, repositoryConfig: config._id, repositoryName: config.repositoryName, branch: config.branch,
+      status: 'pending', triggeredBy, triggeredByUser: userId, driftCount: 0, newDrifts: 0, resolvedDrifts: 0, error: null,
+      createdAt: now, day: isoDay(now), startedAt: null, completedAt: null, ...(trigger ? { trigger } : {}),
+    };
+    await d.scans.insert(scan);
+    // The executor picks the scan up from this job; if none does, the timeout job fails it.
+    await ctx.scheduler.now(EXECUTE_JOB, { orgId: scan.orgId, scanId: scan._id });
+    await ctx.scheduler.at(new Date(now.getTime() + timeoutMs), TIMEOUT_JOB, { orgId: scan.orgId, scanId: scan._id });
+    await d.configs.recordScan(config.orgId, config._id, now, 'pending');
+    return scan;
+  }
+
+  return {
+    takeQuota,
+    /** A scan of the config; `schedule` for scans started by the service itself (Drift Watch runs). */
+    async trigger(orgId: string, configId: string, userId: string | null, triggeredBy: Scan['triggeredBy'] = 'manual') {
+      return scanView(await create(await loadConfig(orgId, configId), triggeredBy, userId));
+    },
+
+    /**
+     * A targeted re-check of some addresses of a config (triggeredBy event), through the same path
+     * as any scan: the Scan rate limit of the organization, then the scans-per-day limit, then the
+     * executor or a runner. `{retryAfterMs}` when the rate limit refuses it now; `{skipped}` when
+     * the config is gone or the day's limit is reached (the next full scan reads the resources).
+     */
+    async triggerEvent(orgId: string, configId: string, trigger: ScanTrigger): Promise<{ scan: ReturnType<typeof scanView> } | { retryAfterMs: number } | { skipped: string }> {
+      const config = await d.configs.find(orgId, configId);
+      if (!config) return { skipped: 'repository config deleted' };
+      const wait = await consumeLimit('scan', orgId);
+      if (wait) return { retryAfterMs: wait };
+      try {
+        return { scan: scanView(await ctx.limits.within(orgId, 'scansPerDay', () => create(config, 'event', null, trigger))) };
+      } catch (err) {
+        if ((err as AppError).code === 'plan_limit') {
+          ctx.log.warn({ orgId, repoConfigId: configId }, 'event re-check skipped: daily scan limit reached');
+          return { skipped: 'daily scan limit reached' };
+        }
+        throw err;
+      }
+    },
+
+    /** The scheduled-scan job: one scan per config and cron tick, however many processes run the job. */
+    async runScheduled(orgId: string, repoConfigId: string, tick: Date) {
+      const config = await d.configs.find(orgId, repoConfigId);
+      if (!config || !config.scheduleCron) {
+        // The config (or its organization) was deleted, or its schedule removed: stop the job.
+        await ctx.scheduler.cancel({ name: SCHEDULED_SCAN_JOB, data: { repoConfigId } });
+        return null;
+      }
+      // The cron's own fire time at or before the run, not the run's clock: two processes running
+      // the same tick either side of a minute boundary still name the same tick.
+      const minute = Math.floor(cronTickAtOrBefore(config.scheduleCron, tick).getTime() / 60000);
+      if (!(await ctx.once.claim(`scheduled-scan:${repoConfigId}:${minute}`, orgId))) return null;
+      try {
+        return scanView(await ctx.limits.within(orgId, 'scansPerDay', () => create(config, 'schedule', null)));
+      } catch (err) {
+        if ((err as AppError).code === 'plan_limit') {
+          ctx.log.warn({ orgId, repoConfigId }, 'scheduled scan skipped: daily scan limit reached');
+          return null;
+        }
+        throw err;
+      }
+    },
+
+  };
+}
+
+/** The latest time at or before `at` when `cron` fires (UTC); `at` itself when the cron cannot be read. */
+export function cronTickAtOrBefore(cron: string, at: Date): Date {
+  try {
+    // prev() is strictly before currentDate: start a second later so a tick exactly at `at` counts.
+    return CronExpressionParser.parse(cron, { tz: 'UTC', currentDate: new Date(at.getTime() + 1000) }).prev().toDate();
+  } catch {
+    return at;
+  }
+}
