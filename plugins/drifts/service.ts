@@ -4,7 +4,7 @@
 import type { AppContext } from '../../core/context.ts';
 import { conflict, notFound } from '../../core/errors.ts';
 import { narrow, type RepoScope } from '../../core/guards/repositories.ts';
-import { RULE_TABLE } from '../../runner-agent/src/engine/rule-table.ts';
+import { RULE_TABLE } from '../../runner-agent/src/engine/index.ts';
 import { driftTrend, isoDay } from './trend.ts';
 import { driftView, type FilterQuery, type ListQuery, type QueryQuery } from './schemas.ts';
 import { DRIFT_STATUSES, driftSort, SEVERITIES, SORT_FIELDS, type Drift, type DriftFilter, type DriftStatus, type DriftStore, type Severity, type AiAnalysis } from './store.ts';

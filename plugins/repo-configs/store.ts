@@ -6,7 +6,7 @@ import type { CollectionSpec, Database, Changes } from '../../core/db.ts';
 import type { Collection, Document } from 'mongodb';
 
 import path from 'node:path';
-import type { Comparison } from '../../runner-agent/src/engine/types.ts';
+import type { Comparison } from '../../runner-agent/src/engine/index.ts';
 
 export const PROVIDERS = ['cloud_a', 'cloud_b', 'cloud_c'] as const;
 export type Provider = (typeof PROVIDERS)[number];

@@ -13,7 +13,7 @@ import { CreateGroupCommand, CreateUserCommand, IAMClient } from '@aws-sdk/clien
 import { CreateKeyCommand, GetKeyPolicyCommand, KMSClient } from '@aws-sdk/client-kms';
 import { CreateTopicCommand, SNSClient } from '@aws-sdk/client-sns';
 import { CreateQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { mapLimit } from '../../runner-agent/src/engine/limit.ts';
+import { mapLimit } from '../../runner-agent/src/engine/tools.ts';
 import type { Res } from '../../test/engine/estate-network.ts';
 
 const SHARE: Record<string, number> = {
