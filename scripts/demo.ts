@@ -228,7 +228,7 @@ async function remove(): Promise<number> {
       for (const orgId of own) removed += (await col.deleteMany({ orgId })).deletedCount;
       if (spec.name !== 'audit_logs') removed += (await col.deleteMany({ userId })).deletedCount;
     }
-    for (const orgId of own) removed += (await db.collection('organizations').deleteMany({ _id: orgId as never })).deletedCount;
+    for (const orgId of own) removed += (await db.collection<{ _id: string }>('organizations').deleteMany({ _id: orgId })).deletedCount;
     removed += (await db.collection('users').deleteOne({ _id: userId })).deletedCount;
     step(`removed ${DEMO_USER.email}, ${own.length} organization(s) and ${removed} stored records`);
   });
