@@ -7,8 +7,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { readStateDocument } from '../runner-agent/src/engine/state-v4.ts';
-import type { StateInstance } from '../runner-agent/src/engine/types.ts';
+import { readStateDocument, type StateInstance } from '../runner-agent/src/engine/tools.ts';
 
 /** The census groups google-beta with google, as the coverage figures do. */
 export type CloudProvider = 'azurerm' | 'google';

@@ -7,13 +7,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { AWS_READERS } from '../runner-agent/src/engine/cloud/aws/index.ts';
-import { AZURE_READERS } from '../runner-agent/src/engine/cloud/azure/index.ts';
-import { GOOGLE_READERS } from '../runner-agent/src/engine/cloud/google/index.ts';
-import { stateCoverage } from '../runner-agent/src/engine/coverage.ts';
-import { parseRootModule, type RootModule } from '../runner-agent/src/engine/hcl.ts';
-import { replayState } from '../runner-agent/src/engine/replay.ts';
-import { readStateDocument } from '../runner-agent/src/engine/state-v4.ts';
+import { AWS_READERS, AZURE_READERS, GOOGLE_READERS, parseRootModule, readStateDocument, replayState, type RootModule, stateCoverage } from '../runner-agent/src/engine/tools.ts';
 
 type Provider = 'aws' | 'azurerm' | 'google';
 const PROVIDERS: Provider[] = ['aws', 'azurerm', 'google'];

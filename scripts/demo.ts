@@ -9,36 +9,28 @@
 //   4. out-of-band changes (the group opened to 0.0.0.0/0, versioning suspended, the instance
 //      terminated), one scan, and what it found, with the links and credentials for Swagger UI.
 // Idempotent: a second run replaces the previous run's cloud resources and reuses the user,
-// organization and config. `npm run demo -- --remove` deletes all of it (and stops the service
-// if the demo started it).
+// organization and config (the cloud resources and the repository: scripts/demo/world.ts).
+// `npm run demo -- --remove` deletes all of it (and stops the service if the demo started it).
 import { spawn } from 'node:child_process';
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  AuthorizeSecurityGroupIngressCommand, CreateSecurityGroupCommand, DeleteSecurityGroupCommand, DescribeImagesCommand,
-  DescribeInstancesCommand, DescribeSecurityGroupsCommand, EC2Client, RunInstancesCommand, TerminateInstancesCommand,
-} from '@aws-sdk/client-ec2';
-import { CreateBucketCommand, DeleteBucketCommand, PutBucketVersioningCommand, S3Client } from '@aws-sdk/client-s3';
-import { renderPermissions } from '../runner-agent/src/engine/cloud/aws/vpc/security-group-rules.ts';
+import { AuthorizeSecurityGroupIngressCommand, TerminateInstancesCommand } from '@aws-sdk/client-ec2';
+import { PutBucketVersioningCommand } from '@aws-sdk/client-s3';
 import { DOCS_PATH } from '../core/openapi.ts';
 import { ensureDevSecrets } from './dev-secrets.ts';
 import { ScriptError, runScript, withApp } from './app-for-scripts.ts';
+import { aws, CLOUD, createWorld, gitDir, removeWorld } from './demo/world.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DATA = path.resolve(process.env.DRIFT_DATA_DIR ?? path.join(REPO, '.data'));
 // DEMO_DIR: another folder for the demo's files (its tests use a temporary one).
 const DIR = path.resolve(process.env.DEMO_DIR ?? path.join(DATA, 'demo'));
-const WORLD_FILE = path.join(DIR, 'world.json');
 const SERVICE_PID = path.join(DIR, 'service.pid');
-const GIT_DIR = path.join(DIR, 'repo');
-const REGION = 'us-east-1';
-const CLOUD = { accessKeyId: 'demo', secretAccessKey: 'demo', region: REGION };
+const GIT_DIR = gitDir(DIR);
 export const DEMO_USER = { email: process.env.DEMO_EMAIL ?? 'demo@drift.local', password: process.env.DEMO_PASSWORD ?? 'drift-demo-password', name: 'Demo User' };
 export const DEMO_REPOSITORY = 'demo/infra';
 
-interface World { suffix: string; sgId: string; instanceId: string; bucket: string }
 interface Change { attribute: string; before: unknown; after: unknown }
 interface Drift { resourceAddress: string; severity: string; changeType: string; diff: { changes: Change[] } }
 
@@ -106,110 +98,6 @@ async function ensureService(motoUrl: string): Promise<'running' | 'started'> {
   throw new ScriptError(`the service did not answer within 120s; see ${log}`);
 }
 
-function aws(motoUrl: string) {
-  const cfg = { endpoint: motoUrl, region: REGION, credentials: CLOUD };
-  return { ec2: new EC2Client(cfg), s3: new S3Client({ ...cfg, forcePathStyle: true }) };
-}
-
-/** Deletes the previous run's cloud resources (each step tolerates one already gone). */
-async function removeWorld(motoUrl: string): Promise<void> {
-  if (!existsSync(WORLD_FILE)) return;
-  const w = JSON.parse(readFileSync(WORLD_FILE, 'utf8')) as World;
-  const { ec2, s3 } = aws(motoUrl);
-  await ec2.send(new TerminateInstancesCommand({ InstanceIds: [w.instanceId] })).catch(() => undefined);
-  await ec2.send(new DeleteSecurityGroupCommand({ GroupId: w.sgId })).catch(() => undefined);
-  await s3.send(new DeleteBucketCommand({ Bucket: w.bucket })).catch(() => undefined);
-  rmSync(WORLD_FILE, { force: true });
-}
-
-const tags = (t: { Key?: string; Value?: string }[] | undefined) => Object.fromEntries((t ?? []).map((x) => [x.Key, x.Value]));
-
-/** Resources in moto, then the HCL and the state (v4, read back from them, as an import would) in a git repository. */
-async function createWorld(motoUrl: string): Promise<World> {
-  const { ec2, s3 } = aws(motoUrl);
-  const suffix = Date.now().toString(36);
-  const sgId = (await ec2.send(new CreateSecurityGroupCommand({ GroupName: `demo-web-${suffix}`, Description: 'demo web' }))).GroupId!;
-  await ec2.send(new AuthorizeSecurityGroupIngressCommand({ GroupId: sgId, IpPermissions: [{ IpProtocol: 'tcp', FromPort: 22, ToPort: 22, IpRanges: [{ CidrIp: '10.0.0.0/8', Description: 'ssh' }] }] }));
-  const ami = (await ec2.send(new DescribeImagesCommand({}))).Images![0].ImageId!;
-  const instanceId = (await ec2.send(new RunInstancesCommand({
-    ImageId: ami, MinCount: 1, MaxCount: 1, InstanceType: 't3.micro', SecurityGroupIds: [sgId],
-    TagSpecifications: [{ ResourceType: 'instance', Tags: [{ Key: 'Name', Value: 'demo-web' }] }],
-  }))).Instances![0].InstanceId!;
-  const bucket = `demo-data-${suffix}`;
-  await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-  await s3.send(new PutBucketVersioningCommand({ Bucket: bucket, VersioningConfiguration: { Status: 'Enabled' } }));
-  const world = { suffix, sgId, instanceId, bucket };
-  mkdirSync(DIR, { recursive: true });
-  writeFileSync(WORLD_FILE, `${JSON.stringify(world, null, 2)}\n`);
-
-  const g = (await ec2.send(new DescribeSecurityGroupsCommand({ GroupIds: [sgId] }))).SecurityGroups![0];
-  const i = (await ec2.send(new DescribeInstancesCommand({ InstanceIds: [instanceId] }))).Reservations![0].Instances![0];
-  const aws_ = 'provider["registry.terraform.io/hashicorp/aws"]';
-  const res = (type: string, name: string, attributes: Record<string, unknown>) =>
-    ({ mode: 'managed', type, name, provider: aws_, instances: [{ schema_version: 0, attributes, sensitive_attributes: [] }] });
-  const state = {
-    version: 4, terraform_version: '1.9.8', serial: 1, lineage: `demo-${suffix}`, outputs: {},
-    resources: [
-      res('aws_security_group', 'web', {
-        arn: g.SecurityGroupArn, description: g.Description, egress: renderPermissions(g.IpPermissionsEgress, sgId), id: sgId,
-        ingress: renderPermissions(g.IpPermissions, sgId), name: g.GroupName, name_prefix: '', owner_id: g.OwnerId,
-        revoke_rules_on_delete: false, tags: tags(g.Tags), tags_all: tags(g.Tags), vpc_id: g.VpcId,
-      }),
-      res('aws_instance', 'web', {
-        ami: i.ImageId, id: instanceId, instance_type: i.InstanceType, availability_zone: i.Placement?.AvailabilityZone,
-        subnet_id: i.SubnetId, private_ip: i.PrivateIpAddress, tags: tags(i.Tags), tags_all: tags(i.Tags),
-        vpc_security_group_ids: (i.SecurityGroups ?? []).map((s) => s.GroupId),
-      }),
-      res('aws_s3_bucket', 'data', { arn: `arn:aws:s3:::${bucket}`, bucket, id: bucket, region: REGION, tags: {}, tags_all: {} }),
-      res('aws_s3_bucket_versioning', 'data', { bucket, expected_bucket_owner: '', id: bucket, mfa: null, versioning_configuration: [{ mfa_delete: '', status: 'Enabled' }] }),
-    ],
-  };
-  const hcl = `provider "aws" {
-  region = "${REGION}"
-}
-
-resource "aws_security_group" "web" {
-  name        = "${g.GroupName}"
-  description = "demo web"
-  ingress {
-    from_port   = 22
-    to_port     = 22
-    protocol    = "tcp"
-    cidr_blocks = ["10.0.0.0/8"]
-    description = "ssh"
-  }
-}
-
-resource "aws_instance" "web" {
-  ami                    = "${ami}"
-  instance_type          = "t3.micro"
-  vpc_security_group_ids = [aws_security_group.web.id]
-  tags                   = { Name = "demo-web" }
-}
-
-resource "aws_s3_bucket" "data" {
-  bucket = "${bucket}"
-}
-
-resource "aws_s3_bucket_versioning" "data" {
-  bucket = aws_s3_bucket.data.id
-  versioning_configuration { status = "Enabled" }
-}
-`;
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Drift demo', '-c', 'user.email=demo@drift.local', ...args], { cwd: GIT_DIR, stdio: 'pipe' });
-  if (!existsSync(path.join(GIT_DIR, '.git'))) {
-    mkdirSync(GIT_DIR, { recursive: true });
-    git('init', '-q', '-b', 'main');
-  }
-  mkdirSync(path.join(GIT_DIR, 'infra'), { recursive: true });
-  writeFileSync(path.join(GIT_DIR, 'infra', 'main.tf'), hcl);
-  // No backend block: the state is the default local terraform.tfstate beside the .tf files.
-  writeFileSync(path.join(GIT_DIR, 'infra', 'terraform.tfstate'), `${JSON.stringify(state, null, 2)}\n`);
-  git('add', '-A');
-  git('commit', '-q', '--allow-empty', '-m', `demo infrastructure ${suffix}`);
-  return world;
-}
-
 /** Signs the demo user in, registering it the first time. */
 async function demoSession(): Promise<{ token: string; orgId: string; created: boolean }> {
   let created = false;
@@ -256,8 +144,8 @@ async function run(): Promise<number> {
   });
   await must('POST', '/api/auth/cloud-a-credentials', session.token, CLOUD, [200]);
 
-  await removeWorld(motoUrl);
-  const world = await createWorld(motoUrl);
+  await removeWorld(motoUrl, DIR);
+  const world = await createWorld(motoUrl, DIR);
   step(`resources in moto: security group ${world.sgId}, bucket ${world.bucket} (versioning on), instance ${world.instanceId}`);
   step(`git repository with the HCL and state: ${GIT_DIR}`);
 
@@ -340,11 +228,11 @@ async function remove(): Promise<number> {
       for (const orgId of own) removed += (await col.deleteMany({ orgId })).deletedCount;
       if (spec.name !== 'audit_logs') removed += (await col.deleteMany({ userId })).deletedCount;
     }
-    for (const orgId of own) removed += (await db.collection('organizations').deleteMany({ _id: orgId as never })).deletedCount;
+    for (const orgId of own) removed += (await db.collection<{ _id: string }>('organizations').deleteMany({ _id: orgId })).deletedCount;
     removed += (await db.collection('users').deleteOne({ _id: userId })).deletedCount;
     step(`removed ${DEMO_USER.email}, ${own.length} organization(s) and ${removed} stored records`);
   });
-  await removeWorld(motoUrl);
+  await removeWorld(motoUrl, DIR);
   rmSync(DIR, { recursive: true, force: true });
   say('demo removed');
   return 0;

@@ -7,42 +7,26 @@
 //    the newest applied `created` and the write after it cannot interleave with another
 //    delivery (the embedded database does not make an update atomic with its filter);
 //  - an event older (by `created`) than the newest applied to the same subscription changes nothing.
-// Plan changes go through core/tenancy/plan-change.ts, as ops set-plan's do.
+// Plan changes go through core/tenancy/plan-change.ts, as ops set-plan's do. This file holds the
+// lock, the order rule and the dispatch; checkout.ts, subscription-update.ts and event-locate.ts
+// hold what each event does and whom it concerns; event-shapes.ts the event objects' fields.
 import type Stripe from 'stripe';
 import type { AppContext } from '../../core/context.ts';
 import { AppError } from '../../core/errors.ts';
 import { acquireLock } from '../../core/redis.ts';
-import { planRank, type Plan } from '../../core/plans.ts';
+import type { Plan } from '../../core/plans.ts';
 import { changePlan } from '../../core/tenancy/plan-change.ts';
+import { createCheckoutApplier } from './checkout.ts';
+import { createEventLocator } from './event-locate.ts';
+import { appliedOf, HANDLED_EVENTS, PERIOD_END_JOB, WEBHOOK_ROUTE, type SessionLike, type SubscriptionLike, type Target } from './event-shapes.ts';
+import type { Provider } from './provider.ts';
 import type { BillingStore } from './store.ts';
-import { idOf, type Provider } from './provider.ts';
+import { createSubscriptionUpdate } from './subscription-update.ts';
 
-export const PERIOD_END_JOB = 'billing.period-end';
-export const HANDLED_EVENTS = ['checkout.session.completed', 'customer.subscription.updated', 'customer.subscription.deleted', 'invoice.payment_failed'] as const;
-const WEBHOOK_ROUTE = '/api/billing/webhook';
+export { HANDLED_EVENTS, PERIOD_END_JOB, type SessionLike } from './event-shapes.ts';
+
 const LOCK_TTL_MS = 30_000;
 const LOCK_WAIT_MS = 15_000;
-
-type Ref = string | { id: string } | null | undefined;
-type Meta = Record<string, string> | null | undefined;
-/** The fields read from the event objects, across API versions (invoice.subscription moved to parent). */
-export interface SessionLike { id: string; created: number; metadata?: Meta; client_reference_id?: string | null; customer?: Ref; subscription?: Ref; mode?: string; status?: string | null }
-interface SubscriptionLike {
-  id: string; customer?: Ref; status?: string; metadata?: Meta; cancel_at_period_end?: boolean; current_period_end?: number;
-  items?: { data?: { price?: { id?: string }; current_period_end?: number }[] };
-}
-interface InvoiceLike {
-  customer?: Ref; subscription?: Ref; subscription_details?: { metadata?: Meta };
-  parent?: { subscription_details?: { subscription?: Ref; metadata?: Meta } | null } | null;
-}
-interface Target { orgId: string; subscriptionId: string | null; customerId: string | null }
-
-const toDate = (s: number | undefined) => (typeof s === 'number' ? new Date(s * 1000) : null);
-/** Where the period end and price sit on a subscription (newer API versions keep them on the item). */
-const periodEndOf = (sub: SubscriptionLike) => toDate(sub.current_period_end ?? sub.items?.data?.[0]?.current_period_end);
-const priceOf = (sub: SubscriptionLike) => sub.items?.data?.[0]?.price?.id;
-/** The record of an applied event, written with its effect (store.update). */
-const appliedOf = (event: Stripe.Event) => ({ id: event.id, type: event.type, created: event.created });
 
 export function createEventApplier(ctx: AppContext, store: BillingStore, provider: Provider, prices: Map<string, Plan>) {
   const redis = ctx.redis.main;
@@ -70,76 +54,9 @@ export function createEventApplier(ctx: AppContext, store: BillingStore, provide
 
   const setPlan = (orgId: string, to: Plan, cause: string, route: string, resourceId: string | null) =>
     changePlan(ctx, orgId, to, { cause, route, resourceId });
-
-  async function schedulePeriodEnd(orgId: string, at: Date): Promise<void> {
-    await ctx.scheduler.at(at, PERIOD_END_JOB, { orgId });
-  }
-
-  /** A completed Checkout Session: the subscription synced to the organization, its plan from the session's own metadata. */
-  async function applyCheckout(orgId: string, session: SessionLike, created: number, markId: string, cause: string, route: string): Promise<void> {
-    const plan = planOf(session.metadata?.priceId);
-    const subscriptionId = idOf(session.subscription);
-    const customerId = idOf(session.customer);
-    if (!plan || !subscriptionId) {
-      ctx.log.warn({ orgId, sessionId: session.id, priceId: session.metadata?.priceId }, 'billing: checkout session without a known price or a subscription; ignored');
-      return;
-    }
-    // The browser's verify-session and the provider's event name the same session: once for both.
-    await ctx.once.runOnce(`billing-checkout:${session.id}`, orgId, async () => {
-      if (customerId) await store.linkCustomer(orgId, customerId);
-      if (!(await isCurrent(subscriptionId, created))) return;
-      let status = 'active';
-      let periodEnd: Date | null = null;
-      // Details when the provider answers; the plan change never depends on it.
-      if (provider.api) {
-        try {
-          const sub = (await provider.api.subscriptions.retrieve(subscriptionId)) as unknown as SubscriptionLike;
-          status = sub.status ?? status;
-          periodEnd = periodEndOf(sub);
-        } catch (err) {
-          ctx.log.warn({ orgId, subscriptionId, providerRequestId: (err as { requestId?: string }).requestId ?? null, err }, 'billing: subscription details not fetched; plan applied from the session');
-        }
-      }
-      await store.update(orgId, { subscriptionId, status, pendingPlan: null, pendingAt: null, cancelAtPeriodEnd: false, currentPeriodEnd: periodEnd }, { id: markId, type: cause, created });
-      await setPlan(orgId, plan, cause, route, subscriptionId);
-      await store.markApplied(orgId, subscriptionId, created, markId);
-    });
-  }
-
-  async function applyUpdated(t: Target, sub: SubscriptionLike, event: Stripe.Event): Promise<void> {
-    const account = await store.account(t.orgId);
-    const org = await ctx.tenancy.store.findOrg(t.orgId);
-    if (!org) return;
-    const plan = planOf(priceOf(sub));
-    const periodEnd = periodEndOf(sub);
-    const base = { subscriptionId: sub.id, status: sub.status ?? account?.status ?? null, currentPeriodEnd: periodEnd, cancelAtPeriodEnd: sub.cancel_at_period_end === true };
-    // Each branch below writes the account once, with the event recorded in that same write.
-    const applied = appliedOf(event);
-    /** A change that waits for the end of the paid period (the period-end job applies it). */
-    const pendUntilPeriodEnd = async (pendingPlan: Plan) => {
-      const at = periodEnd ?? new Date();
-      await store.update(t.orgId, { ...base, pendingPlan, pendingAt: at }, applied);
-      await schedulePeriodEnd(t.orgId, at);
-    };
-    if (sub.cancel_at_period_end) {
-      // Cancellation: the plan (or an upgrade in the same change) holds until the period ends, then Free.
-      if (plan && planRank(plan) > planRank(org.plan)) await setPlan(t.orgId, plan, event.type, WEBHOOK_ROUTE, sub.id);
-      await pendUntilPeriodEnd('free');
-    } else if (!plan) {
-      ctx.log.warn({ orgId: t.orgId, subscriptionId: sub.id, priceId: priceOf(sub) }, 'billing: subscription on a price outside the price map; status synced only');
-      await store.update(t.orgId, base, applied);
-    } else if (planRank(plan) > planRank(org.plan)) {
-      // Upgrade: effective at once (the provider prorates the charge).
-      await store.update(t.orgId, { ...base, pendingPlan: null, pendingAt: null }, applied);
-      await setPlan(t.orgId, plan, event.type, WEBHOOK_ROUTE, sub.id);
-    } else if (planRank(plan) < planRank(org.plan)) {
-      // Downgrade: stored, applied at the end of the paid period by the job; the higher plan's limits hold until then.
-      await pendUntilPeriodEnd(plan);
-    } else {
-      // Same plan: a pending downgrade or cancellation was withdrawn.
-      await store.update(t.orgId, { ...base, pendingPlan: null, pendingAt: null }, applied);
-    }
-  }
+  const applyCheckout = createCheckoutApplier({ ctx, store, provider, planOf, isCurrent, setPlan });
+  const applyUpdated = createSubscriptionUpdate({ ctx, store, planOf, setPlan });
+  const locate = createEventLocator(ctx, store);
 
   async function apply(event: Stripe.Event, t: Target): Promise<void> {
     const obj = event.data.object as unknown;
@@ -166,27 +83,6 @@ export function createEventApplier(ctx: AppContext, store: BillingStore, provide
       await store.update(t.orgId, { status: 'past_due', ...(t.subscriptionId ? { subscriptionId: t.subscriptionId } : {}) }, appliedOf(event));
     }
     if (t.subscriptionId) await store.markApplied(t.orgId, t.subscriptionId, event.created, event.id);
-  }
-
-  /** The organization an event concerns: metadata.orgId (set at checkout), else the stored customer. */
-  async function locate(event: Stripe.Event): Promise<Target | null> {
-    const obj = event.data.object as unknown;
-    let meta: Meta; let customerId: string | null; let subscriptionId: string | null; let reference: string | null = null;
-    if (event.type === 'checkout.session.completed') {
-      const s = obj as SessionLike;
-      meta = s.metadata; customerId = idOf(s.customer); subscriptionId = idOf(s.subscription); reference = s.client_reference_id ?? null;
-    } else if (event.type === 'invoice.payment_failed') {
-      const i = obj as InvoiceLike;
-      meta = i.parent?.subscription_details?.metadata ?? i.subscription_details?.metadata;
-      customerId = idOf(i.customer); subscriptionId = idOf(i.subscription) ?? idOf(i.parent?.subscription_details?.subscription);
-    } else {
-      const s = obj as SubscriptionLike;
-      meta = s.metadata; customerId = idOf(s.customer); subscriptionId = s.id;
-    }
-    const candidate = meta?.orgId ?? reference ?? (customerId ? await store.orgOfCustomer(customerId) : null);
-    if (typeof candidate !== 'string' || !/^[a-f0-9]{24}$/.test(candidate)) return null;
-    if (!(await ctx.tenancy.store.findOrg(candidate))) return null;
-    return { orgId: candidate, subscriptionId, customerId };
   }
 
   return {

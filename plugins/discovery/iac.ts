@@ -9,8 +9,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from '@cdktf/hcl2json';
-import { commentText, hclString } from '../../runner-agent/src/engine/hcl-string.ts';
-import { findTofu } from '../../runner-agent/src/engine/tofu.ts';
+import { commentText, findTofu, hclString } from '../../runner-agent/src/engine/discovery.ts';
 
 /** Configurable arguments per type, in the order written; everything else the reader returns is computed or not settable. */
 export const CONFIGURABLE: Record<string, string[]> = {

@@ -12,7 +12,7 @@ import { Value } from 'typebox/value';
 import { AppError } from '../../core/errors.ts';
 import type { AppContext } from '../../core/context.ts';
 import type { AiSettingsForOrg } from '../ai-providers/service.ts';
-import { RULE_TABLE } from '../../runner-agent/src/engine/rule-table.ts';
+import { RULE_TABLE } from '../../runner-agent/src/engine/index.ts';
 
 const TIMEOUT_MS = 30_000;
 export const AnalysisAnswer = Type.Object({

@@ -4,7 +4,7 @@
 // HTTP here (the CSV export's streaming lives in export.ts).
 import type { AppContext } from '../../core/context.ts';
 import { conflict, notFound } from '../../core/errors.ts';
-import { RULE_TABLE } from '../../runner-agent/src/engine/rule-table.ts';
+import { RULE_TABLE } from '../../runner-agent/src/engine/index.ts';
 import type { Annotators } from './annotators.ts';
 import type { DriftFilter } from './drift-filter.ts';
 import type { LifecycleStore } from './lifecycle-store.ts';

@@ -16,8 +16,7 @@
 //  - Every refusal reads the same ("repositoryUrl is not allowed: ..."): whether the target
 //    does not resolve, is private, or speaks another protocol is not told apart.
 import ipaddr from 'ipaddr.js';
-import { ScanError } from '../../runner-agent/src/engine/errors.ts';
-import type { CloneGuard } from '../../runner-agent/src/engine/types.ts';
+import { type CloneGuard, ScanError } from '../../runner-agent/src/engine/index.ts';
 import { AddressRefused, checkedAddresses, hostOf, inRanges, parseAllowList, systemResolver, type AllowList, type Resolver } from '../../core/net-guard.ts';
 
 export const NOT_ALLOWED = 'repositoryUrl is not allowed: the built-in executor clones https:// URLs of public hosts, and of the internal hosts the operator opens with EXECUTOR_ALLOWED_HOSTS; to scan another source, give the config runnerLabels so a self-hosted runner clones it';

@@ -11,8 +11,7 @@ import type { AppContext } from '../../core/context.ts';
 import type { ScanService } from '../scans/service.ts';
 import { ConfigProblem, failureMessage } from '../scans/scan-job.ts';
 import { scanStatsOf } from '../scans/execution.ts';
-import { detectDrift, type ScanInput, type ScanOutcome } from '../../runner-agent/src/engine/index.ts';
-import type { CloneGuard } from '../../runner-agent/src/engine/types.ts';
+import { detectDrift, type CloneGuard, type ScanInput, type ScanOutcome } from '../../runner-agent/src/engine/index.ts';
 export interface ExecutorSettings {
   concurrency: number;
   endpoint: string | undefined;

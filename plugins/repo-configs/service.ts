@@ -9,7 +9,7 @@ import type { ProjectService } from '../projects/service.ts';
 import type { RepoScope } from '../../core/guards/repositories.ts';
 import { REPOSITORY_URL_HINT, REPOSITORY_URL_SECRET, repositoryUrlKind, repositoryUrlSecret, type RepoConfig, type RepoConfigStore } from './store.ts';
 import type { CreateRepoConfig, UpdateRepoConfig } from './schemas.ts';
-import { repoPathProblem, statePathProblem } from '../../runner-agent/src/engine/paths.ts';
+import { repoPathProblem, statePathProblem } from '../../runner-agent/src/engine/index.ts';
 
 /** Agenda job that creates a scheduled scan (defined by the scans plugin). */
 export const SCHEDULED_SCAN_JOB = 'scans.scheduled';

@@ -1,7 +1,7 @@
 // A repository config's type and the rules of its repositoryUrl, shared with the plugins that
 // read configs (scans): they import them from here, never from store.ts.
 import path from 'node:path';
-import type { Comparison } from '../../runner-agent/src/engine/types.ts';
+import type { Comparison } from '../../runner-agent/src/engine/index.ts';
 
 export const PROVIDERS = ['cloud_a', 'cloud_b', 'cloud_c'] as const;
 export type Provider = (typeof PROVIDERS)[number];

@@ -17,6 +17,9 @@
 // DESTDIR: tests and image builds), DRIFT_SKIP_SYSTEMD=1 (never touch systemd),
 // DRIFT_RUNNER_PACKAGE_URL / DRIFT_RUNNER_RUNTIME_URL (other download addresses: the SHA-256
 // values stay the ones in this script).
+//
+// The script is rendered from its sections in the order they run, each a constant or a function
+// of the few values it interpolates: variables, checks, download, config, switch, service, cleanup.
 
 export interface SetupScriptInput {
   apiUrl: string;
@@ -36,13 +39,11 @@ export interface SetupScriptInput {
 
 /** A value as one single-quoted shell word. */
 export const shellQuote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
+/** A value inside a double-quoted shell word. */
+const dq = (v: string) => v.replace(/["$`\\]/g, '\\$&');
 
-export function renderSetupScript(i: SetupScriptInput): string {
-  const name = i.runnerName.replace(/[^\w .:/-]/g, '?');
-  const dq = (v: string) => v.replace(/["$`\\]/g, '\\$&');
-  const platforms = Object.keys(i.runtimes).filter((p) => /^[a-z0-9]+-[a-z0-9]+$/.test(p) && /^[0-9a-f]{64}$/.test(i.runtimes[p]));
-  const runtimeCases = platforms.map((p) => `  ${p}) RUNTIME_SHA256=${i.runtimes[p]} ;;`).join('\n');
-  return `#!/usr/bin/env bash
+/** The values the script runs with: the service's, quoted, and the host's overrides. */
+const variables = (i: SetupScriptInput, name: string, platforms: string[]) => `#!/usr/bin/env bash
 # drift-runner install script for runner "${name}" (${i.runnerId}), served by ${i.apiUrl}.
 # It carries this runner's token: keep it private. Safe to run again (reinstall + restart).
 set -euo pipefail
@@ -66,7 +67,10 @@ case "$STATE_DIR" in
   *) STATE_SUBDIR="" ;;
 esac
 
-say() { printf 'drift-runner setup: %s\\n' "$*"; }
+`;
+
+/** Helpers, then the checks made before anything is written: platform and its runtime, systemd, tools. */
+const checks = (runtimeCases: string) => `say() { printf 'drift-runner setup: %s\\n' "$*"; }
 fail() { printf 'drift-runner setup: %s\\n' "$*" >&2; exit 1; }
 
 # Everything is checked before anything is written.
@@ -95,7 +99,10 @@ elif command -v shasum >/dev/null 2>&1; then sha256() { shasum -a 256 "$1" | cut
 else fail "sha256sum or shasum is required to check the downloads"; fi
 command -v git >/dev/null 2>&1 || say "warning: git is not installed; scans of git repositories need it"
 
-tmp=$(mktemp -d)
+`;
+
+/** The runtime and package downloaded and checked, the new release unpacked beside the current one, started and reporting in. */
+const DOWNLOAD = `tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # Downloaded and checked against the SHA-256 the service computed: a mismatch changes nothing.
 fetch() { # url file sha256 what
@@ -130,7 +137,10 @@ say "installing $version into $BASE"
 ( set -a; DRIFT_API_URL="$API_URL"; DRIFT_RUNNER_TOKEN="$RUNNER_TOKEN"; DRIFT_RUNNER_STATE_DIR="$ROOT$STATE_DIR"; export DRIFT_API_URL DRIFT_RUNNER_TOKEN DRIFT_RUNNER_STATE_DIR
   "$NEW/bin/drift-runner" check >"$tmp/check" 2>&1 ) || { rm -rf "$NEW"; fail "the new drift-runner did not report in to $API_URL ($(tail -c 300 "$tmp/check")); rolled back: the previous install is kept"; }
 
-# The token is a secret: the config file is readable by root only. Written whole, then moved.
+`;
+
+/** The config file with the token, readable by root only. */
+const CONFIG = `# The token is a secret: the config file is readable by root only. Written whole, then moved.
 mkdir -p "$ROOT$CONFIG_DIR"
 ( umask 077
   printf 'DRIFT_API_URL=%s\\nDRIFT_RUNNER_TOKEN=%s\\nDRIFT_RUNNER_STATE_DIR=%s\\n' "$API_URL" "$RUNNER_TOKEN" "$STATE_DIR" > "$ROOT$CONFIG_DIR/runner.env.tmp" )
@@ -138,7 +148,10 @@ chmod 600 "$ROOT$CONFIG_DIR/runner.env.tmp"
 mv -f "$ROOT$CONFIG_DIR/runner.env.tmp" "$ROOT$CONFIG_DIR/runner.env"
 say "wrote $ROOT$CONFIG_DIR/runner.env"
 
-# Switch: releases/<release> (a reinstall of the same release replaces it), then current.
+`;
+
+/** `current` pointed at the new release. */
+const SWITCH = `# Switch: releases/<release> (a reinstall of the same release replaces it), then current.
 point() { ln -sfn "$1" "$BASE/current.tmp" && { mv -Tf "$BASE/current.tmp" "$BASE/current" 2>/dev/null || mv -fh "$BASE/current.tmp" "$BASE/current"; }; }
 previous=$(readlink "$BASE/current" 2>/dev/null || true)
 if [ -d "$BASE/releases/$RELEASE" ]; then mv "$BASE/releases/$RELEASE" "$BASE/releases/.old-$RELEASE-$$"; fi
@@ -149,7 +162,10 @@ ln -sfn ../current/bin/drift-runner "$BASE/bin/drift-runner"
 # An install of the npm-package era: its files are no longer used.
 rm -rf "$BASE/lib/node_modules/@drift"
 
-if [ "$USE_SYSTEMD" = 1 ]; then
+`;
+
+/** The systemd unit (rolled back to the previous release when it does not stay up), or how to start the runner by hand. */
+const service = (name: string) => `if [ "$USE_SYSTEMD" = 1 ]; then
   mkdir -p "$ROOT/etc/systemd/system"
   cat > "$ROOT/etc/systemd/system/$UNIT" <<UNIT_EOF
 [Unit]
@@ -191,7 +207,10 @@ else
   printf '  set -a; . %s/runner.env; set +a; %s/bin/drift-runner start\\n' "$ROOT$CONFIG_DIR" "$BASE"
 fi
 
-# Kept: the current release and the one before it (a manual rollback: point current back).
+`;
+
+/** Old releases and the runtimes no release uses removed. */
+const CLEANUP = `# Kept: the current release and the one before it (a manual rollback: point current back).
 for r in "$BASE"/releases/*; do
   [ -d "$r" ] || continue
   case "releases/\${r##*/}" in "releases/$RELEASE"|"$previous") ;; *) rm -rf "$r" ;; esac
@@ -204,4 +223,10 @@ for rt in "$BASE"/runtimes/*; do
 done
 say "installed $version"
 `;
+
+export function renderSetupScript(i: SetupScriptInput): string {
+  const name = i.runnerName.replace(/[^\w .:/-]/g, '?');
+  const platforms = Object.keys(i.runtimes).filter((p) => /^[a-z0-9]+-[a-z0-9]+$/.test(p) && /^[0-9a-f]{64}$/.test(i.runtimes[p]));
+  const runtimeCases = platforms.map((p) => `  ${p}) RUNTIME_SHA256=${i.runtimes[p]} ;;`).join('\n');
+  return [variables(i, name, platforms), checks(runtimeCases), DOWNLOAD, CONFIG, SWITCH, service(name), CLEANUP].join('');
 }

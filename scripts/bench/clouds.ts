@@ -10,11 +10,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AZURE_READERS } from '../../runner-agent/src/engine/cloud/azure/index.ts';
-import { GOOGLE_READERS } from '../../runner-agent/src/engine/cloud/google/index.ts';
+import { AZURE_READERS, GOOGLE_READERS, parseState, type StateInstance } from '../../runner-agent/src/engine/tools.ts';
 import { detectDrift } from '../../runner-agent/src/engine/index.ts';
-import { parseState } from '../../runner-agent/src/engine/state.ts';
-import type { StateInstance } from '../../runner-agent/src/engine/types.ts';
 import { serviceAccountKey } from '../../test/engine/cloud-auth-fakes.ts';
 import { fakeAzure, fakeGoogle } from '../../test/engine/clouds/fakes.ts';
 import { fmt, table } from './lib.ts';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EC2Client, RunInstancesCommand } from '@aws-sdk/client-ec2';
 import { startMoto } from './private-moto.ts';
-import { discoverAccount } from '../../runner-agent/src/engine/discover.ts';
+import { discoverAccount } from '../../runner-agent/src/engine/discovery.ts';
 import { fmt, table } from './lib.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');

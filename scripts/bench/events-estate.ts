@@ -10,7 +10,7 @@ import path from 'node:path';
 import {
   AuthorizeSecurityGroupIngressCommand, CreateSecurityGroupCommand, DeleteSecurityGroupCommand, DescribeSecurityGroupsCommand, EC2Client,
 } from '@aws-sdk/client-ec2';
-import { renderPermissions } from '../../runner-agent/src/engine/cloud/aws/vpc/security-group-rules.ts';
+import { renderPermissions } from '../../runner-agent/src/engine/tools.ts';
 import { CREDENTIALS } from '../../test/engine/world.ts';
 
 export interface Estate { repoUrl: string; statePath: string; groupIds: string[]; open(groupId: string, port: number): Promise<void>; cleanup(): Promise<void> }

@@ -30,6 +30,39 @@ const record = (eventName: string, requestParameters: object, at = new Date()) =
   requestParameters, responseElements: { _return: true },
 });
 
+interface Ingestion { label: string; batchesPerSec: number; eventsPerSec: number; commandsPerBatch: number; perBatch: string }
+interface BenchResult {
+  size: number; cloudBuildSeconds: number;
+  eventToDrift: { ms: number; postMs: number; addresses: string[] };
+  fullScan: { firstMs: number; secondMs: number; drifts: number };
+  ratio: number; ingestion: Ingestion[];
+}
+
+/** The result written to .data/bench/events-<time>.json and printed as two tables. */
+function report(result: BenchResult): void {
+  const dir = path.join(DATA, 'bench');
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `events-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, ...result }, null, 2)}\n`);
+  console.log([
+    `Cloud events benchmark: a ${SIZE}-resource state in a private moto, node ${process.version}, ${os.cpus().length} CPUs`,
+    '',
+    '1. Event to drift record (targeted re-check) vs a full scan of the same state, same run',
+    table(['path', 'seconds', 'resources read', 'ratio to full scan'], [
+      ['event -> targeted re-check -> drift (GET /api/drifts)', fmt(result.eventToDrift.ms / 1000), result.eventToDrift.addresses.length, result.ratio.toPrecision(3)],
+      ['full scan (trigger -> completed), 2nd', fmt(result.fullScan.secondMs / 1000), SIZE, 1],
+      ['full scan, 1st (records the inventory)', fmt(result.fullScan.firstMs / 1000), SIZE, fmt(result.fullScan.firstMs / result.fullScan.secondMs)],
+    ]),
+    `   the POST itself (store + re-check queued): ${fmt(result.eventToDrift.postMs)} ms`,
+    '',
+    `2. Ingestion: ${BATCHES} batches of 100 write events`,
+    table(['events on', 'batches/s', 'events/s', 'db commands/batch'], result.ingestion.map((r) => [r.label, fmt(r.batchesPerSec), fmt(r.eventsPerSec), fmt(r.commandsPerBatch)])),
+    ...result.ingestion.map((r) => `   ${r.label}: ${r.perBatch}`),
+    '',
+    `data: ${path.relative(REPO, file)}`,
+  ].join('\n'));
+}
+
 async function main(): Promise<void> {
   process.env.CLOUD_EVENTS_DEBOUNCE_SECONDS = '0';
   const moto = await startMoto(REPO, DATA, 'moto-bench-events.log', log);
@@ -128,33 +161,13 @@ async function main(): Promise<void> {
     const managed = await ingest('managed instances (re-checks queued)', (i) => instances[i % instances.length]);
     const unmanaged = await ingest('unmanaged ids (stored only)', (i) => `i-unmanaged${i.toString(16).padStart(8, '0')}`);
 
-    const result = {
+    const result: BenchResult = {
       size: SIZE, cloudBuildSeconds: secs,
       eventToDrift: { ms: eventMs, postMs: tPosted - t0, addresses: check.scan.trigger?.addresses ?? [] },
       fullScan: { firstMs: first.ms, secondMs: second.ms, drifts: second.drifts },
       ratio: eventMs / second.ms, ingestion: [managed, unmanaged],
     };
-    const dir = path.join(DATA, 'bench');
-    mkdirSync(dir, { recursive: true });
-    const file = path.join(dir, `events-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-    writeFileSync(file, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, ...result }, null, 2)}\n`);
-    console.log([
-      `Cloud events benchmark: a ${SIZE}-resource state in a private moto, node ${process.version}, ${os.cpus().length} CPUs`,
-      '',
-      '1. Event to drift record (targeted re-check) vs a full scan of the same state, same run',
-      table(['path', 'seconds', 'resources read', 'ratio to full scan'], [
-        ['event -> targeted re-check -> drift (GET /api/drifts)', fmt(eventMs / 1000), check.scan.trigger?.addresses.length ?? 0, result.ratio.toPrecision(3)],
-        ['full scan (trigger -> completed), 2nd', fmt(second.ms / 1000), SIZE, 1],
-        ['full scan, 1st (records the inventory)', fmt(first.ms / 1000), SIZE, fmt(first.ms / second.ms)],
-      ]),
-      `   the POST itself (store + re-check queued): ${fmt(tPosted - t0)} ms`,
-      '',
-      `2. Ingestion: ${BATCHES} batches of 100 write events`,
-      table(['events on', 'batches/s', 'events/s', 'db commands/batch'], [managed, unmanaged].map((r) => [r.label, fmt(r.batchesPerSec), fmt(r.eventsPerSec), fmt(r.commandsPerBatch)])),
-      ...[managed, unmanaged].map((r) => `   ${r.label}: ${r.perBatch}`),
-      '',
-      `data: ${path.relative(REPO, file)}`,
-    ].join('\n'));
+    report(result);
   } finally {
     await ctx.db.db.dropDatabase().catch(() => undefined);
     await app.close();

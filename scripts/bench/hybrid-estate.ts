@@ -8,7 +8,7 @@ import { CloudWatchClient, PutDashboardCommand, PutMetricAlarmCommand } from '@a
 import { CreateTagsCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { GetHealthCheckCommand, Route53Client, UpdateHealthCheckCommand } from '@aws-sdk/client-route-53';
 import { DeleteDocumentCommand, PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
-import { mapLimit } from '../../runner-agent/src/engine/limit.ts';
+import { mapLimit } from '../../runner-agent/src/engine/tools.ts';
 import { ALARM_SETTINGS, HEALTH_CHECK_SETTINGS } from '../../test/engine/hybrid/estate.ts';
 
 export const CREDS = { accessKeyId: 'bench', secretAccessKey: 'bench', region: 'us-east-1' };

@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { detectDrift, type ScanOutcome } from '../../runner-agent/src/engine/index.ts';
-import { findTofu } from '../../runner-agent/src/engine/tofu.ts';
+import { findTofu } from '../../runner-agent/src/engine/tools.ts';
 import { changeOutOfBand, counts, CREDS, mainTf, MIX, terraform, writeCliConfig } from './hybrid-estate.ts';
 import { startMoto } from './private-moto.ts';
 

@@ -13,7 +13,7 @@ import { CreateGroupCommand, CreateUserCommand, IAMClient } from '@aws-sdk/clien
 import { CreateKeyCommand, GetKeyPolicyCommand, KMSClient } from '@aws-sdk/client-kms';
 import { CreateTopicCommand, SNSClient } from '@aws-sdk/client-sns';
 import { CreateQueueCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { mapLimit } from '../../runner-agent/src/engine/limit.ts';
+import { mapLimit } from '../../runner-agent/src/engine/tools.ts';
 import type { Res } from '../../test/engine/estate-network.ts';
 
 const SHARE: Record<string, number> = {
@@ -32,13 +32,30 @@ async function retry<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
+/** What each part of the mixed estate builds with: the client config, a kind's count, where its resources go, a runner of n creations. */
+interface Builder {
+  cfg: { endpoint: string; region: string; credentials: { accessKeyId: string; secretAccessKey: string } };
+  count: (k: string) => number;
+  put: (k: string, list: Res[]) => void;
+  go: <T>(n: number, fn: (i: number) => Promise<T>) => Promise<T[]>;
+}
+
 export async function buildMixed(endpoint: string, max: number, log: (s: string) => void): Promise<Record<string, Res[]>> {
-  const cfg = { endpoint, region: R, credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' } };
-  const ec2 = new EC2Client(cfg);
-  const count = (k: string) => Math.round(max * SHARE[k]);
   const kinds: Record<string, Res[]> = {};
-  const put = (k: string, list: Res[]) => { kinds[k] = list; log(`  ${k}: ${list.length}`); };
-  const go = <T>(n: number, fn: (i: number) => Promise<T>) => mapLimit(range(n), 8, (i) => retry(() => fn(i)));
+  const b: Builder = {
+    cfg: { endpoint, region: R, credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' } },
+    count: (k) => Math.round(max * SHARE[k]),
+    put: (k, list) => { kinds[k] = list; log(`  ${k}: ${list.length}`); },
+    go: (n, fn) => mapLimit(range(n), 8, (i) => retry(() => fn(i))),
+  };
+  await buildNetwork(b);
+  await buildServices(b);
+  return kinds;
+}
+
+/** EC2: VPCs, subnets, route tables and routes, associations, gateways, addresses, interfaces, volumes, key pairs, launch templates. */
+async function buildNetwork({ cfg, count, put, go }: Builder): Promise<void> {
+  const ec2 = new EC2Client(cfg);
 
   // VPCs of 250 /24 subnets each, one attached internet gateway per VPC.
   const nVpc = Math.max(1, Math.ceil(count('subnet') / 250));
@@ -115,7 +132,10 @@ export async function buildMixed(endpoint: string, max: number, log: (s: string)
     } };
   }));
   ec2.destroy();
+}
 
+/** The other services: log groups, queues, topics, tables, KMS keys, IAM users and groups, ECR repositories. */
+async function buildServices({ cfg, count, put, go }: Builder): Promise<void> {
   const logs = new CloudWatchLogsClient(cfg);
   put('logGroup', await go(count('logGroup'), async (i) => {
     await logs.send(new CreateLogGroupCommand({ logGroupName: `/bench/${i}` }));
@@ -159,5 +179,4 @@ export async function buildMixed(endpoint: string, max: number, log: (s: string)
     return { type: 'aws_ecr_repository', name: `c${i}`, attributes: { id: `bench-${i}`, name: `bench-${i}`, image_tag_mutability: 'MUTABLE', tags: {}, tags_all: {} } };
   }));
   for (const c of [logs, sqs, sns, ddb, kms, iam, ecr]) c.destroy();
-  return kinds;
 }

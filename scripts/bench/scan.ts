@@ -19,8 +19,7 @@ import {
 import { CreatePolicyCommand, CreateRoleCommand, IAMClient } from '@aws-sdk/client-iam';
 import { CreateBucketCommand, PutBucketVersioningCommand, PutPublicAccessBlockCommand, S3Client } from '@aws-sdk/client-s3';
 import { detectDrift } from '../../runner-agent/src/engine/index.ts';
-import { renderPermissions } from '../../runner-agent/src/engine/cloud/aws/vpc/security-group-rules.ts';
-import { mapLimit } from '../../runner-agent/src/engine/limit.ts';
+import { mapLimit, renderPermissions } from '../../runner-agent/src/engine/tools.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const DATA = path.resolve(process.env.DRIFT_DATA_DIR ?? path.join(REPO, '.data'));

@@ -1,6 +1,8 @@
 // No runtime import cycle under runner-agent/src/engine (issue 33 point 6): the shared tables
 // (rules.ts, ignore.ts) import no provider, and the providers' folders do not import back into
-// whoever gathers them. The graph is read with the TypeScript compiler API (already installed)
+// whoever gathers them. And no import cycle at all under runner-agent/src, type-only imports
+// included (issue 35 point 4): a type shared by a provider and the code that gathers it lives in
+// a leaf module (cloud/rest/reader.ts's RestCloud), so the files read in an order. The graph is read with the TypeScript compiler API (already installed)
 // the way Node loads the files: `import type` / `export type` declarations are erased, while an
 // `import { type A } from './x.ts'` still loads ./x.ts (Node strips the specifier, not the
 // declaration), so it counts. Dynamic import() runs later, not at load, and is not an edge.
@@ -24,8 +26,11 @@ async function tsFiles(dir: string): Promise<string[]> {
   return out;
 }
 
-/** Relative modules each file loads when Node imports it (inside `root` only). */
-async function runtimeGraph(root: string): Promise<Map<string, string[]>> {
+/**
+ * Relative modules each file imports (inside `root` only). `runtime`: those Node loads when it
+ * imports the file; `all`: every static import and re-export, `import type` included.
+ */
+async function importGraph(root: string, mode: 'runtime' | 'all'): Promise<Map<string, string[]>> {
   const files = await tsFiles(root);
   const known = new Set(files);
   const graph = new Map<string, string[]>();
@@ -34,8 +39,8 @@ async function runtimeGraph(root: string): Promise<Map<string, string[]>> {
     const deps: string[] = [];
     for (const s of src.statements) {
       let spec: ts.Expression | undefined;
-      if (ts.isImportDeclaration(s) && !s.importClause?.isTypeOnly) spec = s.moduleSpecifier;
-      else if (ts.isExportDeclaration(s) && !s.isTypeOnly) spec = s.moduleSpecifier;
+      const typeOnly = ts.isImportDeclaration(s) ? !!s.importClause?.isTypeOnly : ts.isExportDeclaration(s) && s.isTypeOnly;
+      if ((ts.isImportDeclaration(s) || ts.isExportDeclaration(s)) && (mode === 'all' || !typeOnly)) spec = s.moduleSpecifier;
       if (!spec || !ts.isStringLiteral(spec) || !spec.text.startsWith('.')) continue;
       const target = resolve(dirname(file), spec.text);
       if (known.has(target)) deps.push(target);
@@ -44,6 +49,7 @@ async function runtimeGraph(root: string): Promise<Map<string, string[]>> {
   }
   return graph;
 }
+const runtimeGraph = (root: string) => importGraph(root, 'runtime');
 
 /** Strongly connected components of more than one file, or a file importing itself (Tarjan). */
 function cycles(graph: Map<string, string[]>): string[][] {
@@ -100,6 +106,8 @@ t.test('the walker: finds a runtime cycle, ignores one closed only by `import ty
   const found = cycles(graph);
   t.same(found.map((c) => c.map((f) => relative(dir, f))), [['a.ts', 'b.ts', 'c.ts']], 'a -> b -> c -> a found (b loads c through `import { type A }`); d <-> e is closed by `import type` only');
   t.equal(loopOf(found[0], graph, dir), 'a.ts -> b.ts -> c.ts -> a.ts');
+  const all = cycles(await importGraph(dir, 'all'));
+  t.same(all.map((c) => c.map((f) => relative(dir, f))), [['a.ts', 'b.ts', 'c.ts'], ['d.ts', 'e.ts']], 'with type imports, d <-> e is a cycle too');
 });
 
 t.test('runner-agent/src/engine has no runtime import cycle', async (t) => {
@@ -118,4 +126,13 @@ t.test('the shared tables import no provider', async (t) => {
     walk(join(ENGINE, file));
     t.same([...reach].map((f) => relative(ENGINE, f)).filter((f) => f.startsWith('cloud/') || f === 'catalogue.ts'), [], `${file} reaches no provider module`);
   }
+});
+
+t.test('runner-agent/src has no import cycle, type-only imports included', async (t) => {
+  const root = resolve(ENGINE, '..');
+  const graph = await importGraph(root, 'all');
+  t.ok(graph.size > 150, `${graph.size} files read`);
+  t.ok(graph.get(join(root, 'engine/cloud/azure/index.ts'))?.includes(join(root, 'engine/cloud/rest/reader.ts')), 'the graph holds type-only edges (azure -> rest/reader: RestCloud)');
+  const found = cycles(graph);
+  t.same(found.map((c) => loopOf(c, graph, root)), [], 'no cycle');
 });

@@ -24,7 +24,7 @@ import { countNotCompared, notComparedOf } from './not-compared.ts';
 
 export { planCapability, type PlanBinary } from './plan-binary.ts';
 export type {
-  AwsCredentials, ChangeType, Comparison, ComparedBy, ProviderPlanStats, DetectedDrift, DiffEntry, InventoryItem, NotCompared, NotComparedReason, Provider, ScanInput, ScanOutcome, ScanStats, Severity,
+  AwsCredentials, ChangeType, CloneGuard, Comparison, ComparedBy, ProviderPlanStats, DetectedDrift, DiffEntry, InventoryItem, NotCompared, NotComparedReason, Provider, ScanInput, ScanOutcome, ScanStats, Severity,
 } from './types.ts';
 export { readerIdOf } from './inventory.ts';
 export { ScanError, type ScanErrorCode } from './errors.ts';
@@ -32,6 +32,7 @@ export { classify, type SeverityRule } from './rules.ts';
 export { IGNORED_ATTRIBUTES, SEVERITY_RULES } from './catalogue.ts';
 export { RULE_TABLE, conditionText, type RuleRow } from './rule-table.ts';
 export { parseIgnoreFile } from './ignore.ts';
+export { repoPathProblem, statePathProblem } from './paths.ts';
 export { mapResourceDrift } from './tofu.ts';
 export { formatCoverage, stateCoverage, type CoverageReport, type TypeCoverage } from './coverage.ts';
 export { readStateDocument, type StateDocument } from './state-v4.ts';

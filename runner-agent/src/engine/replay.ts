@@ -11,7 +11,7 @@
 import { AWS_READERS, AwsContext } from './cloud/aws/index.ts';
 import { AZURE, azureApi } from './cloud/azure/index.ts';
 import { GOOGLE, googleApi } from './cloud/google/index.ts';
-import type { RestCloud } from './cloud/rest/compare.ts';
+import type { RestCloud } from './cloud/rest/reader.ts';
 import { startRestFake, stateWorld as restWorld } from './cloud/rest/fake.ts';
 import type { StateInstance } from './types.ts';
 import type { Answer } from './cloud/aws/reader.ts';

@@ -4,7 +4,8 @@
 import { azureApi, AZURE } from '../../../runner-agent/src/engine/cloud/azure/index.ts';
 import { googleApi, GOOGLE } from '../../../runner-agent/src/engine/cloud/google/index.ts';
 import type { RestApi } from '../../../runner-agent/src/engine/cloud/rest/api.ts';
-import { compareRest, type RestCloud } from '../../../runner-agent/src/engine/cloud/rest/compare.ts';
+import { compareRest } from '../../../runner-agent/src/engine/cloud/rest/compare.ts';
+import type { RestCloud } from '../../../runner-agent/src/engine/cloud/rest/reader.ts';
 import { startRestFake, stateWorld, type RestFake } from '../../../runner-agent/src/engine/cloud/rest/fake.ts';
 import type { Scope } from '../../../runner-agent/src/engine/cloud/rest/reader.ts';
 import { googleIdScope } from '../../../runner-agent/src/engine/cloud/google/scope.ts';

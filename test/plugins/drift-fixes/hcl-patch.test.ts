@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from '@cdktf/hcl2json';
-import { acceptEdits, applyEdits, findResource, literalOf, removeBlockEdit, render, type Change } from '../../../plugins/drift-fixes/hcl-patch.ts';
+import { acceptEdits, applyEdits, findResource, removeBlockEdit, type Change } from '../../../plugins/drift-fixes/hcl-patch.ts';
+import { literalOf, render } from '../../../plugins/drift-fixes/hcl-read.ts';
 import { unifiedDiff } from '../../../plugins/drift-fixes/unified-diff.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

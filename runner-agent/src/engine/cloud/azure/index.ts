@@ -3,7 +3,7 @@
 // them next to AWS's and Google's), and the scan's ARM client. State instances of other types are
 // counted in stats.unsupported and not compared.
 import { RestApi } from '../rest/api.ts';
-import type { RestCloud } from '../rest/compare.ts';
+import type { RestCloud } from '../rest/reader.ts';
 import type { RestReader } from '../rest/reader.ts';
 import type { TokenSource } from '../token.ts';
 import { ARM } from './kit.ts';

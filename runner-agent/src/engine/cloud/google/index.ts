@@ -3,7 +3,7 @@
 // data/, more/; engine/catalogue.ts puts them next to AWS's and Azure's), and the scan's REST
 // client. State instances of other types are counted in stats.unsupported.
 import { RestApi } from '../rest/api.ts';
-import type { RestCloud } from '../rest/compare.ts';
+import type { RestCloud } from '../rest/reader.ts';
 import type { RestReader } from '../rest/reader.ts';
 import type { TokenSource } from '../token.ts';
 import { COMPUTE_IGNORED, COMPUTE_READERS } from './compute/index.ts';

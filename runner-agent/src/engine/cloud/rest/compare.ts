@@ -9,15 +9,9 @@ import type { IgnoreRules } from '../../ignore.ts';
 import type { DeclaredIn, DetectedDrift, LiveAttributes, ScanStats, StateInstance } from '../../types.ts';
 import { isObject } from '../../values.ts';
 import type { RestApi } from './api.ts';
-import type { FakeWorld, RestReader, Scope } from './reader.ts';
+import type { FakeWorld, RestCloud, RestReader, Scope } from './reader.ts';
 
 export interface RestEntry { instance: StateInstance; scope: Scope; declaredIn?: DeclaredIn | null; ignoreChanges?: IgnoreChanges }
-
-export interface RestCloud {
-  readers: Record<string, RestReader>;
-  /** The scope the instance's own id or self link names, when it names one. */
-  idScope(instance: StateInstance): Scope | undefined;
-}
 
 const LISTED = 100;
 type Stats = Pick<ScanStats, 'unsupported' | 'ignoredDiffs' | 'foundInIdScope'>;

@@ -34,6 +34,17 @@ export interface RestReader {
 }
 
 /** A listed resource: the id `terraform import` takes (and the state holds), where it lives, its attributes. */
+/**
+ * A REST cloud as the comparison loop takes it: its readers by type and how an id names a scope.
+ * Here, beside the reader it gathers, so a provider's table (azure/, google/) imports no
+ * comparison code (the comparison loop reaches the catalogue, which gathers the providers).
+ */
+export interface RestCloud {
+  readers: Record<string, RestReader>;
+  /** The scope the instance's own id or self link names, when it names one. */
+  idScope(instance: StateInstance): Scope | undefined;
+}
+
 export interface Listed { id: string; location: string | null; attributes: LiveAttributes }
 
 /** A state instance standing for a listed resource, for mappings that look at the instance. */

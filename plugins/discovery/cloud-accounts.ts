@@ -5,9 +5,7 @@
 import { badRequest, notFound } from '../../core/errors.ts';
 import type { CredentialService } from '../credentials/service.ts';
 import type { ProjectService } from '../projects/service.ts';
-import { DISCOVERABLE_TYPES } from '../../runner-agent/src/engine/discover.ts';
-import { discoverableRest, type RestProvider } from '../../runner-agent/src/engine/discover-rest.ts';
-import type { AwsCredentials } from '../../runner-agent/src/engine/types.ts';
+import { DISCOVERABLE_TYPES, discoverableRest, type AwsCredentials, type RestProvider } from '../../runner-agent/src/engine/discovery.ts';
 
 export type Provider = 'cloud_a' | RestProvider;
 /** An account to scan: cloud_a keys, or cloud_b / cloud_c stored credentials as the engine takes them. */

@@ -1,0 +1,92 @@
+// A watch's runs: its job on the cron of its interval, the tick that claims a fire time once and
+// starts a scheduled scan, and the scan's end arriving on the bus. A tick is named by the cron's
+// fire time and claimed once (`watch:<id>:<minute>`), so two processes running the same tick start
+// one scan; the run is recorded under the scan's id (unique).
+import type { AppContext } from '../../core/context.ts';
+import { newId } from '../../core/crypto.ts';
+import type { AppError } from '../../core/errors.ts';
+import type { DomainEvent } from '../../core/events.ts';
+import { cronTickAtOrBefore } from '../scans/service.ts';
+import { cronOf, RUN_JOB, type WatchDeps } from './watch-jobs.ts';
+import type { RunOutcome } from './run-end.ts';
+import type { Watch, WatchRun } from './store.ts';
+
+export function createWatchRuns(ctx: AppContext, d: WatchDeps, endRun: (run: WatchRun, outcome: RunOutcome) => Promise<void>) {
+  const { store } = d;
+
+  /** One job per watch (unique on its id), repeating on its interval's cron; none while paused. */
+  async function schedule(w: Pick<Watch, '_id' | 'orgId' | 'interval' | 'status'>) {
+    if (w.status === 'paused') {
+      await ctx.scheduler.cancel({ name: RUN_JOB, data: { watchId: w._id } });
+      return;
+    }
+    await ctx.scheduler.agenda.create(RUN_JOB, { orgId: w.orgId, watchId: w._id })
+      .repeatEvery(cronOf(w._id, w.interval), { timezone: 'UTC', skipImmediate: true })
+      .unique({ name: RUN_JOB, 'data.watchId': w._id })
+      .save();
+  }
+
+  /** Ends a snooze whose time has come (the expiry job, and a run or read finding it over). */
+  async function expireSnooze(orgId: string, id: string, now = new Date()) {
+    const w = await store.get(orgId, id);
+    if (!w || w.status !== 'snoozed' || !w.snoozedUntil || w.snoozedUntil.getTime() > now.getTime()) return w;
+    return store.update(orgId, id, { status: 'active', snoozedUntil: null, snoozeReason: null, updatedAt: now });
+  }
+
+  const failRun = (w: Watch, at: Date, error: string) =>
+    store.update(w.orgId, w._id, { lastRun: at, lastRunStatus: 'failed', lastError: error, updatedAt: at });
+
+  async function onScanEvent(event: DomainEvent<'scan.completed'> | DomainEvent<'scan.failed'>) {
+    // Runs start scheduled scans only: a manual scan's end costs no read here.
+    if (event.data.triggeredBy && event.data.triggeredBy !== 'schedule') return;
+    const run = await store.runOfScan(event.orgId, event.data.scanId);
+    if (!run) return;
+    await endRun(run, event.type === 'scan.failed' ? { status: 'failed', error: (event as DomainEvent<'scan.failed'>).data.error } : { status: 'completed' });
+  }
+
+  /**
+   * The run job. `at`: when Agenda ran it; the tick is the cron's fire time at or before it, so
+   * processes running the same tick on either side of a minute boundary name the same one.
+   */
+  async function tick(orgId: string, watchId: string, at: Date) {
+    let w = await store.get(orgId, watchId);
+    if (!w) {
+      await ctx.scheduler.cancel({ name: RUN_JOB, data: { watchId } });
+      return { ran: false as const, reason: 'gone' };
+    }
+    if (w.status === 'snoozed') w = (await expireSnooze(orgId, watchId, at)) ?? w;
+    if (w.status === 'paused') return { ran: false as const, reason: 'paused' };
+    const fireTime = cronTickAtOrBefore(cronOf(w._id, w.interval), at);
+    const watch = w;
+    const claimed = await ctx.once.runOnce(`watch:${watchId}:${Math.floor(fireTime.getTime() / 60_000)}`, orgId, () => start(watch, fireTime));
+    return claimed.won ? { ran: true as const, ...claimed.value } : { ran: false as const, reason: 'claimed' };
+  }
+
+  /** Starts the run's scan (under the scans-per-day quota, as any scheduled scan) and records the run. */
+  async function start(w: Watch, fireTime: Date) {
+    const now = new Date();
+    let scanId: string;
+    try {
+      scanId = (await ctx.limits.within(w.orgId, 'scansPerDay', () => d.scans.trigger(w.orgId, w.repositoryId, null, 'schedule')))._id;
+    } catch (err) {
+      const code = (err as AppError).code;
+      if (code !== 'plan_limit' && code !== 'not_found') throw err;
+      const error = code === 'plan_limit' ? 'The daily scan limit of the plan is reached' : 'The repository config of this watch was deleted';
+      await failRun(w, now, error);
+      return { scanId: null, error };
+    }
+    const run: WatchRun = {
+      _id: newId(), orgId: w.orgId, watchId: w._id, scanId, fireTime, status: 'running', startedAt: now, completedAt: null, error: null, detected: 0, resolved: 0,
+    };
+    await store.insertRun(run);
+    await store.update(w.orgId, w._id, { lastRun: now, lastRunStatus: 'running', lastScanId: scanId, lastError: null, updatedAt: now });
+    // The scan may have ended before the run was recorded (a fast executor): its event found no run.
+    const scan = await d.scans.get(w.orgId, scanId);
+    if (scan.status === 'completed') await endRun(run, { status: 'completed' });
+    if (scan.status === 'failed') await endRun(run, { status: 'failed', error: scan.error ?? 'The scan failed' });
+    return { scanId, error: null };
+  }
+
+  return { schedule, expireSnooze, onScanEvent, tick };
+}
+export type WatchRuns = ReturnType<typeof createWatchRuns>;
