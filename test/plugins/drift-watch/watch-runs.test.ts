@@ -7,7 +7,6 @@ import type { ReportedDrift } from '../../../plugins/scans/schemas.ts';
 import { SNOOZE_JOB } from '../../../plugins/drift-watch/service.ts';
 import { setup, HOUR } from './watch-setup.ts';
 
-// One app per subtest and its database on a shared machine: more than the default two minutes under load.
 
 t.test('runs: one per tick, detected then resolved then passed, failed scans, notifyOn', async (t) => {
   const { w, watch, emitted, create, run, events, notifications, audit } = await setup(t);

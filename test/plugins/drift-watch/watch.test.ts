@@ -6,7 +6,6 @@ import { register, bearer } from '../../helper.ts';
 import { RUN_JOB, cronOf } from '../../../plugins/drift-watch/service.ts';
 import { setup } from './watch-setup.ts';
 
-// One app per subtest and its database on a shared machine: more than the default two minutes under load.
 
 t.test('create, list, get, patch, bulk-update, delete; validation, tenancy and the run job', async (t) => {
   const { w, create, jobs, audit } = await setup(t);
