@@ -7,7 +7,6 @@ import type { ReportedDrift } from '../../../plugins/scans/schemas.ts';
 import { SNOOZE_JOB } from '../../../plugins/drift-watch/service.ts';
 import { setup, HOUR } from './watch-setup.ts';
 
-
 t.test('runs: one per tick, detected then resolved then passed, failed scans, notifyOn', async (t) => {
   const { w, watch, emitted, create, run, events, notifications, audit } = await setup(t);
   const c = await w.config('acme/run');
@@ -106,7 +105,6 @@ t.test('runs: one per tick, detected then resolved then passed, failed scans, no
   t.equal((await w.api('GET', '/api/drift-watch/analytics?period=1y')).status, 400, 'period enum');
 });
 
-
 t.test('snooze: events go on, notifications stop; unsnooze; expiry with the clock moved', async (t) => {
   const { w, watch, emitted, create, run, events, notifications, jobs, audit } = await setup(t);
   const c = await w.config('acme/snooze');
@@ -151,7 +149,6 @@ t.test('snooze: events go on, notifications stop; unsnooze; expiry with the cloc
   t.equal(emitted.length, 2, 'notifying again');
   for (const action of ['drift_watch.snoozed', 'drift_watch.unsnoozed']) t.equal((await audit(action)).length >= 1, true, `audited as ${action}`);
 });
-
 
 t.test('accept: the baseline is not reported again until its value changes', async (t) => {
   const { w, create, run, events, emitted, audit } = await setup(t);

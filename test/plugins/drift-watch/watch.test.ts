@@ -6,7 +6,6 @@ import { register, bearer } from '../../helper.ts';
 import { RUN_JOB, cronOf } from '../../../plugins/drift-watch/service.ts';
 import { setup } from './watch-setup.ts';
 
-
 t.test('create, list, get, patch, bulk-update, delete; validation, tenancy and the run job', async (t) => {
   const { w, create, jobs, audit } = await setup(t);
   const c1 = await w.config('acme/one');
@@ -79,7 +78,6 @@ t.test('create, list, get, patch, bulk-update, delete; validation, tenancy and t
   t.equal((await w.app.inject({ method: 'GET', url: '/api/drift-watch', headers: bearer(await w.cli(['drifts:read'], [c1])) })).statusCode, 403, 'a CLI token limited to some repositories is refused');
   t.equal((await w.app.inject({ method: 'GET', url: '/api/drift-watch', headers: bearer(await w.cli(['drifts:read'])) })).statusCode, 200, 'a CLI token for every repository with drifts:read reads');
 });
-
 
 t.test('templates: create, list, run with overrides validated as a create, delete', async (t) => {
   const { w, audit } = await setup(t);
