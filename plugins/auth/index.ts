@@ -47,7 +47,7 @@ export default definePlugin({
       if (organizations) return organizations.remove(orgId);
       // Without the orgs plugin attached: the engine's hooks, then the organization itself.
       await ctx.deleteOrgData(orgId);
-      await ctx.tenancy.store.removeOrg(orgId);
+      await ctx.tenancy.removeOrganization(orgId);
     });
     const avatars = createAvatars(ctx, store, account.update);
     ctx.onOrgDelete((orgId) => store.removeOrgCliTokens(orgId));

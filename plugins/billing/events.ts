@@ -108,7 +108,7 @@ export function createEventApplier(ctx: AppContext, store: BillingStore, provide
 
   async function applyUpdated(t: Target, sub: SubscriptionLike, event: Stripe.Event): Promise<void> {
     const account = await store.account(t.orgId);
-    const org = await ctx.tenancy.store.findOrg(t.orgId);
+    const org = await ctx.tenancy.findOrg(t.orgId);
     if (!org) return;
     const plan = planOf(priceOf(sub));
     const periodEnd = periodEndOf(sub);
@@ -185,7 +185,7 @@ export function createEventApplier(ctx: AppContext, store: BillingStore, provide
     }
     const candidate = meta?.orgId ?? reference ?? (customerId ? await store.orgOfCustomer(customerId) : null);
     if (typeof candidate !== 'string' || !/^[a-f0-9]{24}$/.test(candidate)) return null;
-    if (!(await ctx.tenancy.store.findOrg(candidate))) return null;
+    if (!(await ctx.tenancy.findOrg(candidate))) return null;
     return { orgId: candidate, subscriptionId, customerId };
   }
 

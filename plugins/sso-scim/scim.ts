@@ -99,7 +99,7 @@ export function createScim({ ctx, store, auth, orgs, base, verified }: ScimDeps)
       const f = userFields(body);
       if (f.userNameLower !== u.userNameLower && await store.userByName(orgId, f.userNameLower)) throw conflict(f.userName);
       const account = accountOf(u);
-      const member = account ? await ctx.tenancy.store.findMembership(orgId, account) : null;
+      const member = account ? await ctx.tenancy.findMembership(orgId, account) : null;
       const link = member ? { userId: u.userId, invitationId: null } : await accounts.provision(orgId, u._id, f, actor);
       if (member && isActive(f) !== isActive(u)) await accounts.setActive(orgId, u.userId, isActive(f), actor);
       const invitationId = link.invitationId ?? (member ? undefined : u.invitationId);

@@ -56,14 +56,14 @@ export function createSsoService(ctx: AppContext, store: SsoScimStore, auth: Aut
     const owner = await domains.domainOwner(domain);
     const configs = owner ? (await store.enforcing(domain)).filter((c) => c.orgId === owner) : [];
     for (const c of configs) {
-      if (await ctx.tenancy.store.findMembership(c.orgId, userId)) throw new AppError('auth.sso_required');
+      if (await ctx.tenancy.findMembership(c.orgId, userId)) throw new AppError('auth.sso_required');
     }
   });
 
   async function checkRole(orgId: string, role: string) {
     if (role === 'owner') throw new AppError('bad_request', { message: 'defaultRole cannot be owner' });
     if (isBuiltInRole(role)) return;
-    if (!ID.test(role) || !(await ctx.tenancy.store.findRole(orgId, role))) {
+    if (!ID.test(role) || !(await ctx.tenancy.findRole(orgId, role))) {
       throw new AppError('bad_request', { message: 'defaultRole must be admin, member, viewer or a custom role of this organization' });
     }
   }
@@ -136,7 +136,7 @@ export function createSsoService(ctx: AppContext, store: SsoScimStore, auth: Aut
           return `${frontend}/auth/sso-link?code=${encodeURIComponent(code)}&orgId=${target}`;
         }
         const account = await accounts.resolve(target, email, name);
-        const m = await ctx.tenancy.store.findMembership(target, account.userId);
+        const m = await ctx.tenancy.findMembership(target, account.userId);
         if (m?.deactivated) throw new SamlFailure('user_deactivated');
         if (!m) await scim.syncMembership(target, account.userId, true, () => scim.defaultRoleOf(target));
         await ctx.audit.write({
