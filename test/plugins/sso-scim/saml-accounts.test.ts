@@ -3,7 +3,6 @@
 // holder linked this IdP themselves; a new account (JIT) only in a verified domain. The
 // attacker is the admin of another Enterprise organization with an IdP of their own.
 import t, { type Test } from 'tap';
-import { newId } from '../../../core/crypto.ts';
 import { buildTestApp, register, bearer, uniqueEmail } from '../../helper.ts';
 import { startDns } from './dns.ts';
 import { samlFlow } from './flow.ts';
