@@ -7,7 +7,7 @@ import { badRequest, conflict } from '../../core/errors.ts';
 import { newId, randomToken, sha256Hex } from '../../core/crypto.ts';
 import type { AuthStore, DeletionRequest } from './store.ts';
 import type { Sessions } from './sessions.ts';
-import type { Credentials } from './credentials.ts';
+import type { Credentials } from './credential-readers.ts';
 
 export const DELETION_JOB = 'auth.delete-account';
 

@@ -7,7 +7,7 @@ import { DUMMY_PASSWORD_HASH, hashPassword, newId, randomToken, sha256Hex, verif
 import { isDuplicateKey } from '../../core/db.ts';
 import type { AuthStore, User } from './store.ts';
 import type { Tokens } from './tokens.ts';
-import type { Credentials } from './credentials.ts';
+import type { Credentials } from './credential-readers.ts';
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
