@@ -13,6 +13,9 @@ import { createGrants, type Grants } from './grants.ts';
 import { createMemberWrites, type MemberWrites } from './members.ts';
 import { createRoleWrites, type RoleWrites } from './roles.ts';
 
+/** The records' shapes; the store itself stays inside core/tenancy. */
+export type { CustomRole, Membership, Organization } from './store.ts';
+
 export interface OrgAccess {
   org: Organization;
   /** Built-in role name or custom role id, as stored. */

@@ -6,7 +6,7 @@ import type { AppContext } from '../../core/context.ts';
 import { AppError, badRequest, notFound } from '../../core/errors.ts';
 import { ROLE_PERMISSIONS } from '../../core/permissions.ts';
 import { pageCount, type Page } from '../../core/schemas.ts';
-import type { Membership } from '../../core/tenancy/store.ts';
+import type { Membership } from '../../core/tenancy/index.ts';
 import type { MemberView } from './schemas.ts';
 import type { UserDirectory } from '../auth/service.ts';
 import { orgError, ownerCannotBeRemoved, usernameOf, usersById, withFacts, type AuditFacts, type Caller } from './rules.ts';

@@ -4,7 +4,7 @@
 // more than they hold; deleting a role moves its members to member) are core/tenancy's.
 import type { AppContext } from '../../core/context.ts';
 import type { Permission } from '../../core/permissions.ts';
-import type { CustomRole } from '../../core/tenancy/store.ts';
+import type { CustomRole } from '../../core/tenancy/index.ts';
 import type { InvitationStore } from './store.ts';
 import type { CreateRole, RoleView, UpdateRole } from './schemas.ts';
 import { withFacts, type AuditFacts, type Caller } from './rules.ts';

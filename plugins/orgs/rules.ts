@@ -4,7 +4,7 @@ import type { AppContext } from '../../core/context.ts';
 import type { OrgContext } from '../../core/guards/principal.ts';
 import type { Permission } from '../../core/permissions.ts';
 import { checkRole } from '../../core/tenancy/rules.ts';
-import type { Organization } from '../../core/tenancy/store.ts';
+import type { Organization } from '../../core/tenancy/index.ts';
 import type { DirectoryUser, UserDirectory } from '../auth/service.ts';
 
 export { CUSTOM_ROLES_PLAN, orgError, ownerCannotBeRemoved } from '../../core/tenancy/rules.ts';

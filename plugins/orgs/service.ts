@@ -1,7 +1,7 @@
 // Organizations as the caller sees them (their role and the member count beside each),
 // renaming, and deletion of everything an organization owns.
 import type { AppContext } from '../../core/context.ts';
-import type { Organization } from '../../core/tenancy/store.ts';
+import type { Organization } from '../../core/tenancy/index.ts';
 import type { OrgView } from './schemas.ts';
 import { withFacts, type Caller } from './rules.ts';
 import type { ProvisionInvite } from './invitations.ts';
