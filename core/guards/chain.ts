@@ -165,7 +165,7 @@ function orgGuard(spec: RouteSpec, requiredPlan: Plan | undefined, tenancy: Tena
     // A default organization the user has since left or lost: fall back to their first
     // membership rather than failing every route that uses the default context.
     if (!access && p.userId && !fromParam && !fromHeader && !p.orgId) {
-      const first = (await tenancy.store.listUserMemberships(p.userId))[0];
+      const first = (await tenancy.listUserMemberships(p.userId))[0];
       if (first) {
         orgId = first.orgId;
         access = await tenancy.access(orgId, p.userId);

@@ -22,7 +22,7 @@ export interface PlanChangeResult { from: Plan; to: Plan; changed: boolean }
 /** Sets the plan; null when the organization does not exist. No change, no audit entry. */
 export async function changePlan(deps: { tenancy: Tenancy; audit: Audit }, orgId: string, to: Plan, change: PlanChange): Promise<PlanChangeResult | null> {
   // The store, not the cache: the decision must see the newest plan another process wrote.
-  const org = await deps.tenancy.store.findOrg(orgId);
+  const org = await deps.tenancy.findOrg(orgId);
   if (!org) return null;
   if (org.plan === to) return { from: org.plan, to, changed: false };
   if (!(await deps.tenancy.setPlan(orgId, to))) return null;

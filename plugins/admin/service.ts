@@ -30,7 +30,7 @@ export function createAdminService(ctx: AppContext, d: Deps) {
     /** One page of users with their counts: three commands for the page, whatever its size. */
     async users(q: UsersQuery) {
       const { rows, total } = await d.auth.adminUsers.page(q.search, (q.page - 1) * q.limit, q.limit);
-      const memberships = await ctx.tenancy.store.membershipsOfUsers(rows.map((u) => u._id));
+      const memberships = await ctx.tenancy.membershipsOfUsers(rows.map((u) => u._id));
       const orgIds = [...new Set(memberships.map((m) => m.orgId))];
       const [configs, scans] = await Promise.all([d.configs.platform.countPerOrg(orgIds), d.scans.platform.countPerOrg(orgIds)]);
       const sum = (userId: string, counts: Map<string, number>) =>

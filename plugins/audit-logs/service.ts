@@ -9,7 +9,7 @@ export interface AuditRetention {
 }
 
 export function createAuditRetention(ctx: AppContext, policy: RetentionPolicy): AuditRetention {
-  return { policy, purge: () => ctx.audit.purge(policy, (plan) => ctx.tenancy.store.orgIdsOnPlan(plan)) };
+  return { policy, purge: () => ctx.audit.purge(policy, (plan) => ctx.tenancy.orgIdsOnPlan(plan)) };
 }
 
 declare module '../../core/plugin.ts' {

@@ -3,7 +3,7 @@ import type { AppContext } from '../../core/context.ts';
 import { notFound } from '../../core/errors.ts';
 import { LIMIT_NAMES } from '../../core/plans.ts';
 import type { AuthStore, User } from './store.ts';
-import type { Credentials } from './credentials.ts';
+import type { Credentials } from './credential-readers.ts';
 import type { Tokens } from './tokens.ts';
 import type { Preferences } from './schemas.ts';
 

@@ -4,7 +4,7 @@ import type { AppContext } from '../../core/context.ts';
 import { newId, randomToken, sha256Hex } from '../../core/crypto.ts';
 import { notFound } from '../../core/errors.ts';
 import type { AuthStore, CliToken } from './store.ts';
-import type { Credentials } from './credentials.ts';
+import type { Credentials } from './credential-readers.ts';
 import type { CreateCliToken } from './schemas.ts';
 
 const view = (t: CliToken) => ({

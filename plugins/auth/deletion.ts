@@ -7,7 +7,7 @@ import { badRequest, conflict } from '../../core/errors.ts';
 import { newId, randomToken, sha256Hex } from '../../core/crypto.ts';
 import type { AuthStore, DeletionRequest } from './store.ts';
 import type { Sessions } from './sessions.ts';
-import type { Credentials } from './credentials.ts';
+import type { Credentials } from './credential-readers.ts';
 
 export const DELETION_JOB = 'auth.delete-account';
 
@@ -21,7 +21,6 @@ const view = (r: DeletionRequest | null) => r
  */
 export function createDeletion(ctx: AppContext, store: AuthStore, sessions: Sessions, creds: Credentials, removeOrganization: (orgId: string) => Promise<void>) {
   const latest = (userId: string) => store.latestDeletion(userId);
-  const tenancy = ctx.tenancy.store;
 
   async function deleteAccount(requestId: string) {
     const request = await store.deletionById(requestId);
@@ -31,24 +30,8 @@ export function createDeletion(ctx: AppContext, store: AuthStore, sessions: Sess
     await sessions.revokeAll(userId, 'account_deleted');
     await store.removeUserCredentials(userId);
     // Organizations the user owns alone go with the account; shared ones keep their data
-    // and pass to the longest-standing admin (or member).
-    for (const m of await tenancy.listUserMemberships(userId)) {
-      if (m.role === 'owner') {
-        const others = await tenancy.otherMembers(m.orgId, userId);
-        const heir = others.find((o) => o.role === 'admin') ?? others[0];
-        if (heir) {
-          await tenancy.setMemberRole(m.orgId, heir.userId, 'owner');
-          await tenancy.setOwnerId(m.orgId, heir.userId);
-          await ctx.tenancy.invalidateMembership(m.orgId, heir.userId);
-          await ctx.tenancy.invalidateOrg(m.orgId);
-        } else {
-          await removeOrganization(m.orgId);
-          await ctx.tenancy.invalidateOrg(m.orgId);
-        }
-      }
-      await tenancy.removeMembership(m.orgId, userId);
-      await ctx.tenancy.invalidateMembership(m.orgId, userId);
-    }
+    // and pass to the longest-standing admin (or member): core/tenancy chooses the heir.
+    await ctx.tenancy.removeAccount(userId, removeOrganization);
     await store.removeUser(userId);
     await creds.users.invalidate(userId);
     await store.completeDeletion(requestId, new Date());

@@ -7,14 +7,15 @@ import type { Principal } from '../../core/guards/principal.ts';
 import manifest from '../../manifests/auth.ts';
 import { createAuthStore, type User } from './store.ts';
 import { createTokens } from './tokens.ts';
-import { createCredentials } from './credentials.ts';
-import { createSessions, normalizeEmail } from './sessions.ts';
+import { createCredentials } from './credential-readers.ts';
+import { createSessions } from './sessions.ts';
 import { createCliTokens } from './cli-tokens.ts';
 import { createAccount } from './account.ts';
 import { createRecovery } from './recovery.ts';
 import { createDeletion } from './deletion.ts';
 import { createAvatars } from './avatar.ts';
 import { createAccounts, createUserDirectory, type AuthService, type OrganizationRemoval, type PasswordPolicy } from './service.ts';
+import { createPeerAccounts } from './peer-accounts.ts';
 
 const userOf = (principal: Principal | undefined): string => {
   const id = principal?.userId;
@@ -47,7 +48,7 @@ export default definePlugin({
       if (organizations) return organizations.remove(orgId);
       // Without the orgs plugin attached: the engine's hooks, then the organization itself.
       await ctx.deleteOrgData(orgId);
-      await ctx.tenancy.store.removeOrg(orgId);
+      await ctx.tenancy.removeOrganization(orgId);
     });
     const avatars = createAvatars(ctx, store, account.update);
     ctx.onOrgDelete((orgId) => store.removeOrgCliTokens(orgId));
@@ -58,50 +59,7 @@ export default definePlugin({
       userDirectory: createUserDirectory(store),
       adminUsers: { count: () => store.countUsers(), page: (search, skip, limit) => store.pageUsers(search, skip, limit) },
       attachOrganizations(attached) { organizations = attached; },
-      sso: {
-        async accountByEmail(email) {
-          const user = await store.userByEmail(normalizeEmail(email));
-          return user ? { userId: user._id, email: user.email } : null;
-        },
-        async accountById(userId) {
-          const user = await creds.users.get(userId);
-          return user ? { userId: user._id, email: user.email } : null;
-        },
-        async provision(input) {
-          const { user, created } = await sessions.provisionAccount(input);
-          return { userId: user._id, email: user.email, created };
-        },
-        async startSession(userId) {
-          const user = await creds.users.get(userId);
-          if (!user) return null;
-          await store.updateUser(user._id, { lastLoginAt: new Date() });
-          return sessions.startSession(user);
-        },
-      },
-      sourceHost: {
-        async userOfAccessToken(token) {
-          const claims = tokens.verify(token);
-          if (!claims || claims.typ !== 'access' || (claims.sid && tokens.isRevoked(claims.sid))) return null;
-          const user = await creds.users.get(claims.sub);
-          return user ? { userId: user._id, email: user.email, defaultOrgId: user.defaultOrgId } : null;
-        },
-        async createAccount(input) {
-          const user = await sessions.createAccount(input);
-          return { userId: user._id, email: user.email, defaultOrgId: user.defaultOrgId };
-        },
-        // account.update invalidates the cached user in every process.
-        setScmId: (userId, scmId) => account.update(userId, { scmId: scmId ?? undefined }),
-        hasPassword: async (userId) => Boolean((await creds.users.get(userId))?.passwordHash),
-        defaultOrgOf: async (userId) => (await creds.users.get(userId))?.defaultOrgId ?? null,
-      },
-      liveSessions: {
-        async userOfAccessToken(token) {
-          const claims = tokens.verify(token);
-          if (!claims || claims.typ !== 'access' || (claims.sid && tokens.isRevoked(claims.sid))) return null;
-          return (await creds.users.get(claims.sub)) ? { userId: claims.sub } : null;
-        },
-        isLive: async (userId, sessionId) => Boolean(await creds.users.get(userId)) && !(sessionId && tokens.isRevoked(sessionId)),
-      },
+      ...createPeerAccounts({ store, tokens, creds, sessions, account }),
       attachPasswordPolicy(policy) { passwordPolicy = policy; },
     };
 

@@ -6,7 +6,7 @@ import { hashPassword, randomToken, sha256Hex } from '../../core/crypto.ts';
 import type { AuthStore } from './store.ts';
 import type { Sessions } from './sessions.ts';
 import { normalizeEmail } from './sessions.ts';
-import type { Credentials } from './credentials.ts';
+import type { Credentials } from './credential-readers.ts';
 
 const RESET_TTL_MS = 60 * 60 * 1000;
 

@@ -7,7 +7,7 @@ import { DUMMY_PASSWORD_HASH, hashPassword, newId, randomToken, sha256Hex, verif
 import { isDuplicateKey } from '../../core/db.ts';
 import type { AuthStore, User } from './store.ts';
 import type { Tokens } from './tokens.ts';
-import type { Credentials } from './credentials.ts';
+import type { Credentials } from './credential-readers.ts';
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
@@ -40,11 +40,7 @@ export function createSessions(ctx: AppContext, store: AuthStore, tokens: Tokens
       const now = new Date();
       // The organization first: a crash before the user insert leaves an unreachable org
       // (garbage, no loss); a lost email race removes it again.
-      const org = { _id: newId() };
-      await ctx.tenancy.store.insertOrg(
-        { _id: org._id, name: `${input.name || email.split('@')[0]}'s organization`, plan: 'free', ownerId: userId, createdAt: now },
-        { _id: newId(), orgId: org._id, userId, role: 'owner', joinedAt: now },
-      );
+      const org = await ctx.tenancy.createOrganization({ name: `${input.name || email.split('@')[0]}'s organization`, ownerId: userId });
       const user: User = {
         _id: userId, email, passwordHash, name: input.name, role: 'user', defaultOrgId: org._id, createdAt: now,
         ...(passwordHash ? { passwordChangedAt: now } : {}), ...(input.scmId ? { scmId: input.scmId } : {}),
@@ -52,7 +48,7 @@ export function createSessions(ctx: AppContext, store: AuthStore, tokens: Tokens
       try {
         await store.insertUser(user);
       } catch (err) {
-        await ctx.tenancy.store.removeOrg(org._id);
+        await ctx.tenancy.removeOrganization(org._id);
         if (isDuplicateKey(err)) throw conflict('An account with this email already exists');
         throw err;
       }

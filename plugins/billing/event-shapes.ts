@@ -44,4 +44,4 @@ export interface EventParts {
 }
 
 /** The organization, read through core/tenancy (billing never writes it). */
-export const findOrg = (ctx: AppContext, orgId: string) => ctx.tenancy.store.findOrg(orgId);
+export const findOrg = (ctx: AppContext, orgId: string) => ctx.tenancy.findOrg(orgId);

@@ -104,12 +104,12 @@ export function createBillingService(ctx: AppContext, store: BillingStore, provi
       if (owner !== orgId) throw new AppError('billing.invalid_session');
       if (session.status !== 'complete' || !session.subscription) throw new AppError('billing.session_not_completed');
       await events.applyVerifiedSession(orgId, session);
-      const org = await ctx.tenancy.store.findOrg(orgId);
+      const org = await ctx.tenancy.findOrg(orgId);
       return { success: true, plan: org?.plan ?? 'free' };
     },
 
     async subscription(orgId) {
-      const [account, org] = await Promise.all([store.account(orgId), ctx.tenancy.store.findOrg(orgId)]);
+      const [account, org] = await Promise.all([store.account(orgId), ctx.tenancy.findOrg(orgId)]);
       return {
         plan: org?.plan ?? 'free',
         subscriptionId: account?.subscriptionId ?? null,

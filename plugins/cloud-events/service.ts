@@ -126,7 +126,7 @@ export function createCloudEventService(ctx: AppContext, d: Deps) {
       let deleted = await store.purge(null, new Date(now.getTime() - longest * DAY_MS));
       for (const plan of PLANS) {
         if (d.retentionDays[plan] >= longest) continue;
-        const ids = await ctx.tenancy.store.orgIdsOnPlan(plan);
+        const ids = await ctx.tenancy.orgIdsOnPlan(plan);
         for (let i = 0; i < ids.length; i += 500) deleted += await store.purge(ids.slice(i, i + 500), new Date(now.getTime() - d.retentionDays[plan] * DAY_MS));
       }
       await store.purgeChecks(new Date(now.getTime() - DAY_MS));

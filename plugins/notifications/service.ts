@@ -50,7 +50,7 @@ export function createNotificationService(ctx: AppContext, store: NotificationSt
       const data = event.data as EventData;
       const { type, title, message } = template(data);
       const metadata = { scanId: data.scanId, repositoryName: data.repositoryName, repositoryConfigId: data.repositoryConfigId, count: data.count, ...(data.watchId ? { watchId: data.watchId } : {}) };
-      const all = await ctx.tenancy.store.memberUserIds(event.orgId);
+      const all = await ctx.tenancy.memberUserIds(event.orgId);
       // Members who turned in-app notifications off (preferences) get none.
       const muted = await directory.inAppMuted(all);
       const users = all.filter((u) => !muted.has(u));

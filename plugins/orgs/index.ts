@@ -11,7 +11,7 @@ import { createOrgService, type Organizations } from './service.ts';
 import { createMembers } from './members.ts';
 import { createInvitations, EXPIRE_EVERY, EXPIRE_JOB } from './invitations.ts';
 import { createRoles } from './roles.ts';
-import { createOrgAudit } from './audit.ts';
+import { createOrgAudit } from './org-audit-log.ts';
 import { createInvitationStore } from './store.ts';
 import { withFacts, type AuditFacts, type Caller } from './rules.ts';
 

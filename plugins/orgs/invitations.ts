@@ -10,7 +10,6 @@
 //    the pending ones past it `expired`.
 import type { AppContext } from '../../core/context.ts';
 import { newId, randomToken, sha256Hex } from '../../core/crypto.ts';
-import { isDuplicateKey } from '../../core/db.ts';
 import { notFound } from '../../core/errors.ts';
 import { isBuiltInRole } from '../../core/permissions.ts';
 import { pageCount, type Page } from '../../core/schemas.ts';
@@ -51,7 +50,7 @@ export function createInvitations(ctx: AppContext, store: InvitationStore, direc
     const email = emailInput ? normalizeEmail(emailInput) : undefined;
     if (email) {
       const user = await directory.byEmail(email);
-      if (user && await ctx.tenancy.store.findMembership(orgId, user._id)) throw alreadyMember();
+      if (user && await ctx.tenancy.findMembership(orgId, user._id)) throw alreadyMember();
       // Best effort on the embedded database (not atomic); two pending copies would be harmless.
       if (await store.pendingFor(orgId, email)) throw orgError('invitation_pending', 'A pending invitation for this email already exists; revoke it to send a new one');
     }
@@ -67,7 +66,7 @@ export function createInvitations(ctx: AppContext, store: InvitationStore, direc
       invitationId: inv._id, email: email ?? '', role, invitedBy: { id: caller.userId, ...(caller.email ? { email: caller.email } : {}) },
     });
     if (email) {
-      const roleName = isBuiltInRole(role) ? role : (await ctx.tenancy.store.findRole(orgId, role))?.name ?? 'custom role';
+      const roleName = isBuiltInRole(role) ? role : (await ctx.tenancy.findRole(orgId, role))?.name ?? 'custom role';
       await ctx.mail.send({
         to: email,
         subject: `You are invited to join ${caller.org.org.name}`,
@@ -143,7 +142,7 @@ export function createInvitations(ctx: AppContext, store: InvitationStore, direc
           throw orgError('invitation_email_mismatch', 'This invitation was sent to another email address; sign in with that address to accept it');
         }
       }
-      if (await ctx.tenancy.store.findMembership(inv.orgId, user.userId)) throw alreadyMember();
+      if (await ctx.tenancy.findMembership(inv.orgId, user.userId)) throw alreadyMember();
       // A custom role deleted since the invitation was sent: its members became members.
       const role = (await ctx.tenancy.permissionsOf(inv.orgId, inv.role)) ? inv.role : 'member';
       const key = inv.type === 'email' ? `invitation:${inv._id}` : `invitation:${inv._id}:${user.userId}`;
@@ -152,13 +151,8 @@ export function createInvitations(ctx: AppContext, store: InvitationStore, direc
           ? orgError('invitation_used', 'This invitation has already been used')
           : orgError('invitation_used', 'You have already used this invitation link');
       }
-      try {
-        await ctx.tenancy.store.insertMembership({ _id: newId(), orgId: inv.orgId, userId: user.userId, role, joinedAt: new Date() });
-      } catch (err) {
-        if (isDuplicateKey(err)) throw alreadyMember();
-        throw err;
-      }
-      await ctx.tenancy.invalidateMembership(inv.orgId, user.userId);
+      // 409 orgs.already_member when a concurrent accept or move got there first.
+      await ctx.tenancy.addMember({ orgId: inv.orgId, userId: user.userId, role });
       if (inv.type === 'email') await store.update(inv.orgId, inv._id, { status: 'accepted', acceptedBy: user.userId, acceptedAt: new Date() });
       return { orgId: inv.orgId, role, invitationId: inv._id };
     },

@@ -1,20 +1,20 @@
 // Organizations as the caller sees them (their role and the member count beside each),
 // renaming, and deletion of everything an organization owns.
 import type { AppContext } from '../../core/context.ts';
-import type { Organization } from '../../core/tenancy/store.ts';
+import type { Organization } from '../../core/tenancy/index.ts';
 import type { OrgView } from './schemas.ts';
 import { withFacts, type Caller } from './rules.ts';
 import type { ProvisionInvite } from './invitations.ts';
 
 export function createOrgService(ctx: AppContext) {
-  const { store } = ctx.tenancy;
+  const { tenancy } = ctx;
 
   const view = (org: Organization, role: string, count: number): OrgView => ({
     _id: org._id, name: org.name, role, memberCount: count, plan: org.plan, createdAt: org.createdAt.toISOString(),
   });
 
   async function get(org: Organization, role: string): Promise<OrgView> {
-    const counts = await store.memberCounts([org._id]);
+    const counts = await tenancy.memberCounts([org._id]);
     return view(org, role, counts.get(org._id) ?? 0);
   }
 
@@ -22,10 +22,10 @@ export function createOrgService(ctx: AppContext) {
     get,
 
     async list(userId: string): Promise<OrgView[]> {
-      const memberships = await store.listUserMemberships(userId);
+      const memberships = await tenancy.listUserMemberships(userId);
       const ids = memberships.map((m) => m.orgId);
       if (!ids.length) return [];
-      const [orgs, counts] = await Promise.all([store.findOrgs(ids), store.memberCounts(ids)]);
+      const [orgs, counts] = await Promise.all([tenancy.findOrgs(ids), tenancy.memberCounts(ids)]);
       const byId = new Map(orgs.map((o) => [o._id, o]));
       return memberships.flatMap((m) => {
         const org = byId.get(m.orgId);
@@ -34,14 +34,13 @@ export function createOrgService(ctx: AppContext) {
     },
 
     async create(userId: string, name: string): Promise<OrgView> {
-      const org = await ctx.tenancy.createOrganization({ name, ownerId: userId });
+      const org = await tenancy.createOrganization({ name, ownerId: userId });
       return view(org, 'owner', 1);
     },
 
     async rename(caller: Caller, name: string) {
       const org = caller.org.org;
-      await store.renameOrg(org._id, name);
-      await ctx.tenancy.invalidateOrg(org._id);
+      await tenancy.renameOrganization(org._id, name);
       return withFacts(await get({ ...org, name }, caller.org.role), { target: { type: 'organization', id: org._id, name }, from: { name: org.name }, to: { name } });
     },
 
@@ -56,7 +55,7 @@ export function createOrgService(ctx: AppContext) {
       await ctx.deleteOrgData(orgId);
       await ctx.once.forgetOrg(orgId);
       await ctx.audit.removeOrg(orgId);
-      await ctx.tenancy.removeOrganization(orgId);
+      await tenancy.removeOrganization(orgId);
     },
   };
 }

@@ -11,7 +11,7 @@ import { createSsoAccounts } from './sso-accounts.ts';
 import { createSaml } from './saml.ts';
 import { createScim } from './scim.ts';
 import { createSsoService } from './service.ts';
-import { discovery } from './discovery.ts';
+import { discovery } from './scim-provider-config.ts';
 import { searchQuery } from './schemas.ts';
 import { unauthorized } from '../../core/errors.ts';
 import type { Principal } from '../../core/guards/principal.ts';

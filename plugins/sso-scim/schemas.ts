@@ -3,7 +3,7 @@
 // are dropped by the engine's closed schemas.
 import { Type, type Static, type TSchema } from 'typebox';
 import { Id, Nullable, Timestamp } from '../../core/schemas.ts';
-import { ENTERPRISE_URN } from './filter.ts';
+import { ENTERPRISE_URN } from './scim-protocol.ts';
 
 const Text = (max = 1024) => Type.String({ maxLength: max });
 const RoleName = Type.String({ minLength: 1, maxLength: 100, description: 'admin, member, viewer or the id of a custom role of the organization' });

@@ -8,8 +8,8 @@
 //    SCIM user stays linked to no membership until then, and is linked on its next change.
 // Every membership change goes through core/tenancy's rule against the token's creator.
 import type { AppContext } from '../../core/context.ts';
-import { newId } from '../../core/crypto.ts';
-import { isDuplicateKey } from '../../core/db.ts';
+import { AppError } from '../../core/errors.ts';
+import type { Grantor } from '../../core/tenancy/grants.ts';
 import type { AuthService } from '../auth/service.ts';
 import type { Organizations } from '../orgs/service.ts';
 import { emailOf, isActive, UNLINKED, type UserFields } from './scim-resources.ts';
@@ -25,21 +25,18 @@ export function createScimAccounts(ctx: AppContext, auth: AuthService, orgs: Org
 
   /** Deactivates or reactivates an existing membership; the owner is never deactivated (it would lock the organization). */
   async function setActive(orgId: string, userId: string, active: boolean, actor: ScimActor): Promise<void> {
-    const m = await tenancy.store.findMembership(orgId, userId);
+    const m = await tenancy.findMembership(orgId, userId);
     if (!m || m.role === 'owner' || Boolean(m.deactivated) !== active) return;
-    await tenancy.assertMayRevoke(orgId, await actor.grantor(), m.role, `${active ? 'reactivate' : 'deactivate'} a member whose role grants more than yours`);
-    await tenancy.store.setMemberDeactivated(orgId, userId, !active);
-    await tenancy.invalidateMembership(orgId, userId);
+    await tenancy.setMemberActive(orgId, userId, active, { by: await actor.grantor() });
   }
 
-  /** Inserts a membership (a concurrent insert of the same one is not an error). */
-  async function join(orgId: string, userId: string, role: string, active: boolean): Promise<void> {
+  /** Adds a membership (a concurrent insert of the same one is not an error). */
+  async function join(orgId: string, userId: string, role: string, active: boolean, by?: Grantor): Promise<void> {
     try {
-      await tenancy.store.insertMembership({ _id: newId(), orgId, userId, role, joinedAt: new Date(), ...(active ? {} : { deactivated: true }) });
+      await tenancy.addMember({ orgId, userId, role, deactivated: !active, by });
     } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
+      if (!(err instanceof AppError && err.code === 'orgs.already_member')) throw err;
     }
-    await tenancy.invalidateMembership(orgId, userId);
   }
 
   /**
@@ -51,16 +48,18 @@ export function createScimAccounts(ctx: AppContext, auth: AuthService, orgs: Org
     // No usable email: a SCIM user no account is reached by (nobody can sign in as it).
     if (!email) return { userId: `${UNLINKED}${scimId}`, invitationId: null };
     const existing = await auth.userDirectory.byEmail(email);
-    if (existing && await tenancy.store.findMembership(orgId, existing._id)) {
+    if (existing && await tenancy.findMembership(orgId, existing._id)) {
       await setActive(orgId, existing._id, isActive(f), actor);
       return { userId: existing._id, invitationId: null };
     }
     const role = await roles.defaultRoleOf(orgId);
     if (await verified(orgId, email.slice(email.lastIndexOf('@') + 1))) {
-      await tenancy.assertMayGrant(orgId, await actor.grantor(), role);
+      // Checked before the account is created: a refused grant creates nothing.
+      const grantor = await actor.grantor();
+      await tenancy.assertMayGrant(orgId, grantor, role);
       const name = f.displayName ?? ([f.name?.givenName, f.name?.familyName].filter(Boolean).join(' ') || undefined);
       const account = await auth.sso.provision({ email, name, defaultOrgId: orgId });
-      await join(orgId, account.userId, role, isActive(f));
+      await join(orgId, account.userId, role, isActive(f), grantor);
       return { userId: account.userId, invitationId: null };
     }
     const userId = existing?._id ?? `${UNLINKED}${scimId}`;
@@ -73,11 +72,9 @@ export function createScimAccounts(ctx: AppContext, auth: AuthService, orgs: Org
   /** DELETE /Users/:id: the membership goes (never the owner's), a pending invitation is withdrawn; the account stays. */
   async function release(orgId: string, userId: string | null, invitationId: string | undefined, actor: ScimActor): Promise<void> {
     if (invitationId) await orgs.withdrawInvitation(orgId, invitationId, actor.label);
-    const m = userId ? await tenancy.store.findMembership(orgId, userId) : null;
+    const m = userId ? await tenancy.findMembership(orgId, userId) : null;
     if (!userId || !m || m.role === 'owner') return;
-    await tenancy.assertMayRevoke(orgId, await actor.grantor(), m.role, 'remove a member whose role grants more than yours');
-    await tenancy.store.removeMembership(orgId, userId);
-    await tenancy.invalidateMembership(orgId, userId);
+    await tenancy.removeMember(orgId, userId, { by: await actor.grantor(), what: 'remove a member whose role grants more than yours' });
   }
 
   /**
@@ -85,15 +82,12 @@ export function createScimAccounts(ctx: AppContext, auth: AuthService, orgs: Org
    * (an existing member keeps their role), and `active` is applied.
    */
   async function syncMembership(orgId: string, userId: string, active: boolean, roleIfNew: () => Promise<string>) {
-    let m = await tenancy.store.findMembership(orgId, userId);
+    let m = await tenancy.findMembership(orgId, userId);
     if (!m) {
       await join(orgId, userId, await roleIfNew(), active);
-      m = await tenancy.store.findMembership(orgId, userId);
+      m = await tenancy.findMembership(orgId, userId);
     }
-    if (m && m.role !== 'owner' && Boolean(m.deactivated) === active) {
-      await tenancy.store.setMemberDeactivated(orgId, userId, !active);
-      await tenancy.invalidateMembership(orgId, userId);
-    }
+    if (m && m.role !== 'owner') await tenancy.setMemberActive(orgId, userId, active);
   }
 
   return { provision, setActive, release, syncMembership };

@@ -1,7 +1,7 @@
 // SCIM Bulk (RFC 7644 §3.7): operations in order, `bulkId:<id>` references resolved (also to
 // later operations: an operation waits for the one it references), failOnErrors honoured.
 import { AppError } from '../../core/errors.ts';
-import type { PatchOp } from './patch.ts';
+import type { PatchOp } from './scim-protocol.ts';
 import { MAX_BULK, SCHEMA, scimError, type Json } from './scim-resources.ts';
 import type { ScimActor } from './scim-roles.ts';
 import type { BulkBody } from './schemas.ts';

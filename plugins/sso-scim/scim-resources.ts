@@ -2,8 +2,7 @@
 // the JSON a resource answers with (a user's `groups`, a group member's `display`), and the
 // email an account is reached by.
 import { AppError } from '../../core/errors.ts';
-import { ENTERPRISE_URN } from './filter.ts';
-import { coerceBoolean } from './patch.ts';
+import { coerceBoolean, ENTERPRISE_URN } from './scim-protocol.ts';
 import type { ScimGroup, ScimUser } from './store.ts';
 
 export const SCHEMA = {

@@ -48,7 +48,7 @@ export function createScimRoles(ctx: AppContext, store: SsoScimStore) {
     const ids = [...new Set(scimUserIds)];
     if (!ids.length) return [];
     const [stored, users, defaultRole, roles] = await Promise.all([
-      store.mappedGroups(orgId), store.usersByIds(orgId, ids), defaultRoleOf(orgId), tenancy.store.listRoles(orgId),
+      store.mappedGroups(orgId), store.usersByIds(orgId, ids), defaultRoleOf(orgId), tenancy.listRoles(orgId),
     ]);
     let mapped = replaced ? stored.filter((g) => g._id !== replaced._id) : stored;
     if (replaced && !removed && (replaced.mappedRole || replaced.mappedCustomRoleId)) mapped = [...mapped, replaced];
@@ -56,7 +56,7 @@ export function createScimRoles(ctx: AppContext, store: SsoScimStore) {
     const changes: RoleChange[] = [];
     for (const u of users) {
       const userId = accountOf(u);
-      const m = userId ? await tenancy.store.findMembership(orgId, userId) : null;
+      const m = userId ? await tenancy.findMembership(orgId, userId) : null;
       if (!userId || !m || m.role === 'owner') continue;
       const to = roleFor(u._id, mapped, defaultRole, customSize);
       if (m.role !== to) changes.push({ userId, email: u.userName, from: m.role, to });
@@ -73,9 +73,10 @@ export function createScimRoles(ctx: AppContext, store: SsoScimStore) {
 
   /** Writes the changes; each is audited as member.role_changed and reaches every process. */
   async function apply(orgId: string, changes: RoleChange[], actor: ScimActor): Promise<void> {
+    const by = changes.length ? await actor.grantor() : undefined;
     for (const c of changes) {
-      await tenancy.store.setMemberRole(orgId, c.userId, c.to);
-      await tenancy.invalidateMembership(orgId, c.userId);
+      // core/tenancy checks each change against the actor again as it writes it.
+      await tenancy.setRole(orgId, c.userId, c.to, { by });
       await ctx.audit.write({
         orgId, action: 'member.role_changed', userId: null, actorName: actor.label, actorKind: 'scim', method: 'SCIM', route: '/api/scim/v2/Groups',
         resourceType: 'orgs', resourceId: c.userId, statusCode: 200,
@@ -106,7 +107,7 @@ export function createScimRoles(ctx: AppContext, store: SsoScimStore) {
   async function setMapping(orgId: string, id: string, input: { mappedRole?: 'admin' | 'member' | 'viewer' | null; mappedCustomRoleId?: string | null }, actor: ScimActor) {
     const g = await store.group(orgId, id);
     if (!g) throw new AppError('not_found', { message: 'Group not found' });
-    if (input.mappedCustomRoleId && !(await tenancy.store.findRole(orgId, input.mappedCustomRoleId))) {
+    if (input.mappedCustomRoleId && !(await tenancy.findRole(orgId, input.mappedCustomRoleId))) {
       throw new AppError('bad_request', { message: 'mappedCustomRoleId is not a custom role of this organization' });
     }
     if (input.mappedRole && input.mappedCustomRoleId) throw new AppError('bad_request', { message: 'Map a group to mappedRole or to mappedCustomRoleId, not both' });

@@ -1,51 +1,22 @@
-// SSO configuration, SAML sign-in (login, callback, code exchange), SCIM tokens and the
-// password-sign-in rule for enforced domains.
+// SAML sign-in (login, callback, code exchange) and the password-sign-in rule for enforced
+// domains, with the SSO configuration (sso-config.ts) and SCIM tokens (scim-tokens.ts) beside them.
 import type { AppContext } from '../../core/context.ts';
 import { AppError } from '../../core/errors.ts';
-import { newId, randomToken, sha256Hex } from '../../core/crypto.ts';
-import { bearerToken, type Principal } from '../../core/guards/principal.ts';
-import { isBuiltInRole } from '../../core/permissions.ts';
+import { sha256Hex } from '../../core/crypto.ts';
 import type { AuthService } from '../auth/service.ts';
-import { isPemCertificate, SamlFailure, type Saml } from './saml.ts';
-import type { Scim, ScimActor } from './scim.ts';
-import { NO_GRANTOR, type Grantor } from '../../core/tenancy/grants.ts';
-import { domainOfEmail, normalizeDomain, type Domains } from './domains.ts';
+import { SamlFailure, type Saml } from './saml.ts';
+import type { Scim } from './scim.ts';
+import { domainOfEmail, type Domains } from './domains.ts';
 import type { Links } from './links.ts';
 import type { SsoAccounts } from './sso-accounts.ts';
-import type { ScimToken, SsoConfig, SsoScimStore } from './store.ts';
-import type { SsoConfigBody } from './schemas.ts';
+import type { SsoScimStore } from './store.ts';
+import { createSsoConfig } from './sso-config.ts';
+import { createScimTokens } from './scim-tokens.ts';
 
 const ID = /^[a-f0-9]{24}$/;
-const TOUCH_EVERY_MS = 60_000;
 
 export function createSsoService(ctx: AppContext, store: SsoScimStore, auth: AuthService, saml: Saml, scim: Scim, domains: Domains, links: Links, accounts: SsoAccounts, callbackUrl: string) {
   const frontend = ctx.config.FRONTEND_URL.replace(/\/$/, '');
-  const tokenCache = ctx.caches.create<ScimToken>('scim-token', (hash) => store.tokenByHash(hash), { ttlMs: 30_000 });
-  const touched = new Map<string, number>();
-
-  const view = (c: SsoConfig) => ({
-    provider: c.provider,
-    saml: { entryPoint: c.saml.entryPoint, issuer: c.saml.issuer, cert: '****', signatureAlgorithm: c.saml.signatureAlgorithm, wantAuthnResponseSigned: c.saml.wantAuthnResponseSigned },
-    enforcedDomains: c.enforcedDomains, defaultRole: c.defaultRole, enabled: c.enabled, callbackUrl, createdAt: c.createdAt, updatedAt: c.updatedAt,
-  });
-
-  // SCIM bearer tokens: `scim_` + 32 random bytes, stored hashed, bound to one organization.
-  ctx.provideCredential('scim', async (req) => {
-    const token = bearerToken(req);
-    if (!token?.startsWith('scim_')) return undefined;
-    const record = await tokenCache.get(sha256Hex(token));
-    if (!record) throw new AppError('invalid_token', { message: 'Invalid or revoked SCIM token' });
-    // lastUsedAt at most once a minute per token, across processes (Redis SET NX).
-    const now = Date.now();
-    if ((touched.get(record._id) ?? 0) < now - TOUCH_EVERY_MS) {
-      touched.set(record._id, now);
-      void ctx.once.claimFor(`scim-touch:${record._id}`, TOUCH_EVERY_MS)
-        .then((won) => (won ? store.touchToken(record._id, new Date(now)) : undefined))
-        .catch((err: unknown) => ctx.log.warn({ err }, 'SCIM token lastUsedAt not written'));
-    }
-    const principal: Principal = { kind: 'scim', platformRole: 'user', orgId: record.orgId, tokenId: record._id };
-    return principal;
-  });
 
   // Password sign-in refused for a member of an organization enforcing SSO for the email's domain.
   auth.attachPasswordPolicy(async ({ userId, email }) => {
@@ -56,51 +27,15 @@ export function createSsoService(ctx: AppContext, store: SsoScimStore, auth: Aut
     const owner = await domains.domainOwner(domain);
     const configs = owner ? (await store.enforcing(domain)).filter((c) => c.orgId === owner) : [];
     for (const c of configs) {
-      if (await ctx.tenancy.store.findMembership(c.orgId, userId)) throw new AppError('auth.sso_required');
+      if (await ctx.tenancy.findMembership(c.orgId, userId)) throw new AppError('auth.sso_required');
     }
   });
-
-  async function checkRole(orgId: string, role: string) {
-    if (role === 'owner') throw new AppError('bad_request', { message: 'defaultRole cannot be owner' });
-    if (isBuiltInRole(role)) return;
-    if (!ID.test(role) || !(await ctx.tenancy.store.findRole(orgId, role))) {
-      throw new AppError('bad_request', { message: 'defaultRole must be admin, member, viewer or a custom role of this organization' });
-    }
-  }
 
   const fail = (reason: string) => `${frontend}/auth/error?reason=${encodeURIComponent(reason)}`;
 
   return {
-    async getConfig(orgId: string) {
-      const c = await store.config(orgId);
-      return c ? { configured: true, config: view(c) } : { configured: false };
-    },
-    async putConfig(orgId: string, body: SsoConfigBody, grantor: Grantor) {
-      if (!isPemCertificate(body.saml.cert)) throw new AppError('bad_request', { message: 'saml.cert must be a PEM X.509 certificate' });
-      await checkRole(orgId, body.defaultRole);
-      // defaultRole is given to every member SSO or SCIM adds, and replaces the previous default of those in no mapped group.
-      await ctx.tenancy.assertMayChange(orgId, grantor, (await store.config(orgId))?.defaultRole ?? 'member', body.defaultRole, 'set a defaultRole that grants more than yours');
-      const enforced = [...new Set(body.enforcedDomains.map(normalizeDomain))];
-      const unverified = await domains.unverified(orgId, enforced);
-      if (unverified.length) {
-        throw new AppError('sso.domain_unverified', {
-          message: `enforcedDomains may name only domains this organization has verified; not verified: ${unverified.join(', ')} (POST /api/sso/domains, then verify)`,
-          details: { unverified },
-        });
-      }
-      const now = new Date();
-      const saved = await store.saveConfig({
-        _id: newId(), orgId, provider: body.provider,
-        saml: { entryPoint: body.saml.entryPoint, issuer: body.saml.issuer, cert: body.saml.cert.trim(), signatureAlgorithm: body.saml.signatureAlgorithm, wantAuthnResponseSigned: body.saml.wantAuthnResponseSigned },
-        enforcedDomains: enforced, defaultRole: body.defaultRole, enabled: body.enabled,
-        createdAt: now, updatedAt: now,
-      });
-      return view(saved);
-    },
-    async deleteConfig(orgId: string) {
-      await store.removeConfig(orgId);
-      return { success: true as const };
-    },
+    ...createSsoConfig(ctx, store, domains, callbackUrl),
+    ...createScimTokens(ctx, store),
 
     /** GET /sso/saml/login: the identity provider's URL with a fresh AuthnRequest. */
     async loginUrl(orgId: string | undefined, relayState?: string) {
@@ -136,7 +71,7 @@ export function createSsoService(ctx: AppContext, store: SsoScimStore, auth: Aut
           return `${frontend}/auth/sso-link?code=${encodeURIComponent(code)}&orgId=${target}`;
         }
         const account = await accounts.resolve(target, email, name);
-        const m = await ctx.tenancy.store.findMembership(target, account.userId);
+        const m = await ctx.tenancy.findMembership(target, account.userId);
         if (m?.deactivated) throw new SamlFailure('user_deactivated');
         if (!m) await scim.syncMembership(target, account.userId, true, () => scim.defaultRoleOf(target));
         await ctx.audit.write({
@@ -163,41 +98,6 @@ export function createSsoService(ctx: AppContext, store: SsoScimStore, auth: Aut
       return session;
     },
 
-    /**
-     * Who a SCIM request acts as when it changes roles or memberships: the token's creator, with
-     * the permissions they hold now (none once they left, or for a token that names no creator).
-     */
-    scimActor(orgId: string, principal: Principal): ScimActor {
-      let held: Promise<Grantor> | undefined;
-      return {
-        label: `scim:${principal.tokenId ?? ''}`,
-        grantor: () => (held ??= (async () => {
-          const record = principal.tokenId ? await store.token(orgId, principal.tokenId) : null;
-          const access = record?.createdBy ? await ctx.tenancy.access(orgId, record.createdBy) : null;
-          return access ? { permissions: access.permissions } : NO_GRANTOR;
-        })()),
-      };
-    },
-
-    // SCIM token management
-    async listTokens(orgId: string) {
-      const rows = await store.listTokens(orgId);
-      return { tokens: rows.map((t) => ({ id: t._id, label: t.label, prefix: t.prefix, createdAt: t.createdAt, lastUsedAt: t.lastUsedAt ?? null })) };
-    },
-    /** The token acts with its creator's permissions, read at each use (scimActor). */
-    async createToken(orgId: string, label: string, createdBy: string | undefined) {
-      const token = randomToken('scim_');
-      const record: ScimToken = { _id: newId(), orgId, label, prefix: token.slice(0, 12), hash: sha256Hex(token), createdAt: new Date(), ...(createdBy ? { createdBy } : {}) };
-      await store.insertToken(record);
-      return { id: record._id, label, token, prefix: record.prefix, createdAt: record.createdAt };
-    },
-    async revokeToken(orgId: string, id: string) {
-      const removed = await store.removeToken(orgId, id);
-      if (!removed) throw new AppError('not_found', { message: 'SCIM token not found' });
-      // Every process drops its cached copy at once.
-      await tokenCache.invalidate(removed.hash);
-      return { message: 'SCIM token revoked' };
-    },
   };
 }
 export type SsoService = ReturnType<typeof createSsoService>;

@@ -9,7 +9,7 @@ export async function setPlan([orgId, plan]: string[]): Promise<number> {
   // Checked before connecting: a typo should not wait for the database.
   if (!isPlan(plan)) throw new ScriptError(`unknown plan "${plan}"; valid plans: ${PLANS.join(', ')}`, 2);
   return withApp(async ({ ctx }) => {
-    const org = await ctx.tenancy.store.findOrg(orgId);
+    const org = await ctx.tenancy.findOrg(orgId);
     const result = org && await changePlan(ctx, orgId, plan, { cause: 'ops.set-plan', route: 'ops set-plan' });
     if (!org || !result) throw new ScriptError(`organization ${orgId} not found`, 1);
     await ctx.audit.flush();

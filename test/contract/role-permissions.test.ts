@@ -37,8 +37,8 @@ t.test('custom roles: exactly their permissions, on every route of every plugin'
   const deniedByRole = (res: { statusCode: number; json(): { error?: { code?: string } } }) =>
     res.statusCode === 403 && res.json().error?.code === 'permission_denied';
   const setRole = async (userId: string, role: string) => {
-    await ctx.tenancy.store.setMemberRole(orgId, userId, role);
-    await ctx.tenancy.invalidateMembership(orgId, userId);
+    // core/tenancy's write drops the cached membership itself.
+    await ctx.tenancy.setRole(orgId, userId, role);
   };
 
   const used = [...new Set(routes.flatMap(({ r }) => (r.permission ? [r.permission] : [])))];

@@ -23,7 +23,7 @@ t.test('bad input gets a 4xx in the error shape and changes nothing', async (t) 
     t.type(body.error.code, 'string');
     t.notMatch(res.body, /at .*\.ts:\d+/, `${c.name}: no stack trace`);
   }
-  t.equal((await ctx.tenancy.store.listUserMemberships(s.userId)).length, 1, 'no organization was created by bad requests');
+  t.equal((await ctx.tenancy.listUserMemberships(s.userId)).length, 1, 'no organization was created by bad requests');
 });
 
 t.test('configuration errors name the variable', async (t) => {

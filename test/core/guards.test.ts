@@ -37,14 +37,13 @@ t.test('custom role permissions are honoured by the permission guard', async (t)
   const { app, ctx } = await buildTestApp(t);
   const owner = await register(app);
   const member = await register(app);
-  const roleId = 'c'.repeat(24);
-  await ctx.tenancy.store.insertRole({ _id: roleId, orgId: owner.orgId, name: 'auditor', permissions: ['org:read'], createdAt: new Date() });
-  await ctx.tenancy.store.insertMembership({ _id: 'd'.repeat(24), orgId: owner.orgId, userId: member.userId, role: roleId, joinedAt: new Date() });
+  const { _id: roleId } = await ctx.tenancy.createRole({ orgId: owner.orgId, name: 'auditor', permissions: ['org:read'] });
+  await ctx.tenancy.addMember({ orgId: owner.orgId, userId: member.userId, role: roleId });
   const read = await app.inject({ method: 'GET', url: `/api/orgs/${owner.orgId}`, headers: bearer(member.token) });
   t.equal(read.statusCode, 200, 'a custom role with org:read may read the organization');
   t.equal(read.json().role, roleId);
-  await ctx.tenancy.store.updateRole(owner.orgId, roleId, { permissions: [] });
-  await ctx.tenancy.invalidateRole(owner.orgId, roleId);
+  // The write API drops the cached role in every process: the next request sees it.
+  await ctx.tenancy.updateRole(owner.orgId, roleId, { permissions: [] });
   const denied = await app.inject({ method: 'GET', url: `/api/orgs/${owner.orgId}`, headers: bearer(member.token) });
   t.equal(denied.statusCode, 403, 'without it, 403 permission_denied');
   t.equal(denied.json().error.code, 'permission_denied');

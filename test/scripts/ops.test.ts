@@ -170,7 +170,7 @@ t.test('create-admin, set-plan and outbox against a running app', async (t) => {
     const ok = await ops(['set-plan', owner.orgId, 'team']);
     t.equal(ok.code, 0, 'a valid change exits 0');
     t.match(ok.stdout, /plan free -> team/, 'and says what changed');
-    const stored = await ctx.tenancy.store.findOrg(owner.orgId);
+    const stored = await ctx.tenancy.findOrg(owner.orgId);
     t.equal(stored?.plan, 'team', 'the stored organization has the new plan');
     t.ok(await eventually(async () => (await ctx.tenancy.org(owner.orgId))?.plan === 'team'), 'the running app drops its cached organization');
     const quota = await app.inject({ method: 'GET', url: '/api/auth/quota', headers: bearer(owner.token) });

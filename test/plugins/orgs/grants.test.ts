@@ -50,13 +50,13 @@ t.test('every path that changes a role goes through the one rule', async (t) => 
   t.equal((await app.inject({ method: 'PATCH', url: `/api/scim/groups/${adminsGroup}/mapping`, headers: ownerHeaders, payload: { mappedRole: 'admin' } })).statusCode, 200);
 
   const snapshot = async () => JSON.stringify({
-    members: (await ctx.tenancy.store.listMembers(orgId, { page: 1, limit: 100 })).map((m) => [m.userId, m.role, Boolean(m.deactivated)]).sort(),
-    roles: (await ctx.tenancy.store.listRoles(orgId)).map((r) => [r._id, r.name, [...r.permissions].sort()]),
+    members: (await ctx.tenancy.listMembers(orgId, { page: 1, limit: 100 })).map((m) => [m.userId, m.role, Boolean(m.deactivated)]).sort(),
+    roles: (await ctx.tenancy.listRoles(orgId)).map((r) => [r._id, r.name, [...r.permissions].sort()]),
     defaultRole: (await app.inject({ method: 'GET', url: '/api/sso/config', headers: ownerHeaders })).json().config.defaultRole,
     mappings: (await app.inject({ method: 'GET', url: '/api/scim/groups', headers: ownerHeaders })).json().groups,
     groups: (await ownerScim('GET', '/Groups')).json().Resources.map((g: { id: string; members: unknown[] }) => [g.id, g.members.length]),
     invitations: (await app.inject({ method: 'GET', url: `/api/orgs/${orgId}/invitations`, headers: bearer(owner.token) })).json().total,
-    otherOrg: (await ctx.tenancy.store.listMembers(other.orgId, { page: 1, limit: 100 })).map((m) => [m.userId, m.role]).sort(),
+    otherOrg: (await ctx.tenancy.listMembers(other.orgId, { page: 1, limit: 100 })).map((m) => [m.userId, m.role]).sort(),
   });
   const before = await snapshot();
 

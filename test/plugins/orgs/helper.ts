@@ -12,16 +12,14 @@ export interface Member extends Session { role: string }
 /** A fresh user who is a member of orgId with the given role (built-in name or custom role id). */
 export async function addMember(b: Built, orgId: string, role: string): Promise<Member> {
   const s = await register(b.app);
-  await b.ctx.tenancy.store.insertMembership({ _id: newId(), orgId, userId: s.userId, role, joinedAt: new Date() });
-  await b.ctx.tenancy.invalidateMembership(orgId, s.userId);
+  await b.ctx.tenancy.addMember({ orgId, userId: s.userId, role });
   return { ...s, role };
 }
 
 /** A custom role written straight to the store. */
 export async function addRole(b: Built, orgId: string, name: string, permissions: Permission[]): Promise<string> {
-  const _id = newId();
-  await b.ctx.tenancy.store.insertRole({ _id, orgId, name, description: '', permissions, createdAt: new Date() });
-  return _id;
+  const role = await b.ctx.tenancy.createRole({ orgId, name, description: '', permissions });
+  return role._id;
 }
 
 export const as = (s: { token: string }) => ({ headers: bearer(s.token) });

@@ -62,12 +62,12 @@ t.test('invitations with a custom role; the role deleted before acceptance', asy
   t.equal(bogus.statusCode, 400, 'an unknown custom role: 400');
   const first = await register(app);
   await app.inject({ method: 'POST', url: '/api/orgs/invitations/accept', headers: bearer(first.token), payload: { token: tokenOf(inv.json().link) } });
-  t.equal((await ctx.tenancy.store.findMembership(owner.orgId, first.userId))?.role, roleId, 'joined with the custom role');
+  t.equal((await ctx.tenancy.findMembership(owner.orgId, first.userId))?.role, roleId, 'joined with the custom role');
 
   t.equal((await app.inject({ method: 'DELETE', url: `/api/orgs/${owner.orgId}/roles/${roleId}`, headers: bearer(owner.token) })).statusCode, 204);
   const pending = (await app.inject({ method: 'GET', url: `/api/orgs/${owner.orgId}/invitations?status=pending`, headers: bearer(owner.token) })).json().invitations;
   t.equal(pending[0].role, 'member', 'the pending invitation now invites as member');
   const second = await register(app);
   await app.inject({ method: 'POST', url: '/api/orgs/invitations/accept', headers: bearer(second.token), payload: { token: tokenOf(inv.json().link) } });
-  t.equal((await ctx.tenancy.store.findMembership(owner.orgId, second.userId))?.role, 'member', 'and joins as member');
+  t.equal((await ctx.tenancy.findMembership(owner.orgId, second.userId))?.role, 'member', 'and joins as member');
 });

@@ -43,7 +43,7 @@ t.test('email invitation: mailed, accepted once by the invited address', async (
   const ok = await app.inject({ method: 'POST', url: '/api/orgs/invitations/accept', headers: bearer(invitee.token), payload: { token } });
   t.equal(ok.statusCode, 200);
   t.match(ok.json(), { message: 'Invitation accepted', organization: { _id: orgId, role: 'member', memberCount: 2 } });
-  t.equal((await ctx.tenancy.store.findMembership(orgId, invitee.userId))?.role, 'member', 'joined with the invited role');
+  t.equal((await ctx.tenancy.findMembership(orgId, invitee.userId))?.role, 'member', 'joined with the invited role');
   t.equal((await app.inject({ method: 'GET', url: `/api/orgs/${orgId}`, headers: bearer(invitee.token) })).statusCode, 200, 'reaches the organization at once');
 
   const again = await app.inject({ method: 'POST', url: '/api/orgs/invitations/accept', headers: bearer(invitee.token), payload: { token } });
@@ -86,7 +86,7 @@ t.test('link invitation: several people, once each, with the invited role', asyn
   const users = [await register(app), await register(app), await register(app)];
   const results = await Promise.all(users.map((u) => app.inject({ method: 'POST', url: '/api/orgs/invitations/accept', headers: bearer(u.token), payload: { token } })));
   t.same(results.map((r) => r.statusCode), [200, 200, 200], 'three people join through one link, even at once');
-  for (const u of users) t.equal((await ctx.tenancy.store.findMembership(owner.orgId, u.userId))?.role, 'viewer', 'each as viewer');
+  for (const u of users) t.equal((await ctx.tenancy.findMembership(owner.orgId, u.userId))?.role, 'viewer', 'each as viewer');
 
   const twice = await app.inject({ method: 'POST', url: '/api/orgs/invitations/accept', headers: bearer(users[0].token), payload: { token } });
   t.equal(twice.statusCode, 409, 'a member using the link again: 409');

@@ -11,7 +11,7 @@ t.test('list members: userId, username, email, role, joinedAt; pages in join ord
   const owner = await register(app);
   const res = await app.inject({ method: 'POST', url: '/api/auth/register', payload: { email: `named-${Date.now()}@example.com`, password: 'correct horse battery', name: 'Ada Lovelace' } });
   const named = res.json().user.id as string;
-  await b.ctx.tenancy.store.insertMembership({ _id: 'a'.repeat(24), orgId: owner.orgId, userId: named, role: 'viewer', joinedAt: new Date() });
+  await b.ctx.tenancy.addMember({ orgId: owner.orgId, userId: named, role: 'viewer' });
   const plain = await addMember(b, owner.orgId, 'member');
 
   const list = await app.inject({ method: 'GET', url: `/api/orgs/${owner.orgId}/members`, headers: bearer(owner.token) });
@@ -85,7 +85,7 @@ t.test('remove: the owner cannot be removed; a removed member loses access at on
   t.equal(refused.statusCode, 409, 'removing the owner: 409');
   t.equal(err(refused), 'orgs.owner_cannot_be_removed');
   t.match(refused.json().error.message, /transfer ownership/);
-  t.ok(await ctx.tenancy.store.findMembership(owner.orgId, owner.userId), 'the owner is still there');
+  t.ok(await ctx.tenancy.findMembership(owner.orgId, owner.userId), 'the owner is still there');
 
   t.equal((await app.inject({ method: 'GET', url: `/api/orgs/${owner.orgId}`, headers: bearer(m.token) })).statusCode, 200, 'member can read before');
   const removed = await del(m.userId);

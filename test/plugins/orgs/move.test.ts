@@ -26,7 +26,7 @@ t.test('move a member: owner/admin in both organizations', async (t) => {
 
   // An admin of the source who is only a viewer in the target.
   const admin = await addMember(b, source, 'admin');
-  await ctx.tenancy.store.insertMembership({ _id: 'b'.repeat(24), orgId: target, userId: admin.userId, role: 'viewer', joinedAt: new Date() });
+  await ctx.tenancy.addMember({ orgId: target, userId: admin.userId, role: 'viewer' });
   const halfAdmin = await move(m.userId, { targetOrgId: target }, admin.token);
   t.equal(halfAdmin.statusCode, 403, 'admin in the source only: 403');
   t.equal(err(halfAdmin), 'permission_denied');
@@ -35,17 +35,17 @@ t.test('move a member: owner/admin in both organizations', async (t) => {
   const moved = await move(m.userId, { targetOrgId: target });
   t.equal(moved.statusCode, 200);
   t.match(moved.json(), { message: 'Member moved', targetOrgId: target, member: { userId: m.userId, role: 'member' } }, 'role defaults to member');
-  t.notOk(await ctx.tenancy.store.findMembership(source, m.userId), 'no longer in the source');
-  t.equal((await ctx.tenancy.store.findMembership(target, m.userId))?.role, 'member', 'in the target');
+  t.notOk(await ctx.tenancy.findMembership(source, m.userId), 'no longer in the source');
+  t.equal((await ctx.tenancy.findMembership(target, m.userId))?.role, 'member', 'in the target');
   t.equal((await app.inject({ method: 'GET', url: `/api/orgs/${source}`, headers: bearer(m.token) })).statusCode, 404, 'the member lost the source at once');
   t.equal((await app.inject({ method: 'GET', url: `/api/orgs/${target}`, headers: bearer(m.token) })).statusCode, 200, 'and reaches the target');
 
   const again = await addMember(b, source, 'viewer');
-  await ctx.tenancy.store.insertMembership({ _id: 'c'.repeat(24), orgId: target, userId: again.userId, role: 'viewer', joinedAt: new Date() });
+  await ctx.tenancy.addMember({ orgId: target, userId: again.userId, role: 'viewer' });
   const dup = await move(again.userId, { targetOrgId: target, role: 'admin' });
   t.equal(dup.statusCode, 409, 'already a member of the target: 409');
   t.equal(err(dup), 'orgs.already_member');
-  t.ok(await ctx.tenancy.store.findMembership(source, again.userId), 'and nothing changed in the source');
+  t.ok(await ctx.tenancy.findMembership(source, again.userId), 'and nothing changed in the source');
 
   const withRole = await addMember(b, source, 'viewer');
   t.equal((await move(withRole.userId, { targetOrgId: target, role: 'admin' })).json().member.role, 'admin', 'an explicit role');

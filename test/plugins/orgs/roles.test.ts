@@ -62,7 +62,7 @@ t.test('custom roles: create, list, update, delete', async (t) => {
 
   const removed = await app.inject({ method: 'DELETE', url: `${url}/${role._id}`, headers: h });
   t.equal(removed.statusCode, 204);
-  t.equal((await ctx.tenancy.store.findMembership(orgId, holder.userId))?.role, 'member', 'its member moved to the built-in member role');
+  t.equal((await ctx.tenancy.findMembership(orgId, holder.userId))?.role, 'member', 'its member moved to the built-in member role');
   t.equal((await readMembers()).statusCode, 200, 'and has member permissions at once');
   t.equal((await app.inject({ method: 'DELETE', url: `${url}/${role._id}`, headers: h })).statusCode, 404, 'deleting again: 404');
   t.same((await app.inject({ method: 'GET', url, headers: h })).json().roles.map((r: { name: string }) => r.name), ['Everything']);

@@ -66,9 +66,9 @@ t.test('leave and transfer ownership', async (t) => {
   const done = await transfer(heir.userId);
   t.equal(done.statusCode, 200);
   t.same(done.json(), { message: 'Ownership transferred', ownerId: heir.userId, previousOwnerRole: 'admin' });
-  t.equal((await ctx.tenancy.store.findMembership(orgId, heir.userId))?.role, 'owner', 'the heir is owner');
-  t.equal((await ctx.tenancy.store.findMembership(orgId, owner.userId))?.role, 'admin', 'the previous owner is admin');
-  t.equal((await ctx.tenancy.store.findOrg(orgId))?.ownerId, heir.userId, 'the organization records its owner');
+  t.equal((await ctx.tenancy.findMembership(orgId, heir.userId))?.role, 'owner', 'the heir is owner');
+  t.equal((await ctx.tenancy.findMembership(orgId, owner.userId))?.role, 'admin', 'the previous owner is admin');
+  t.equal((await ctx.tenancy.findOrg(orgId))?.ownerId, heir.userId, 'the organization records its owner');
   const asHeir = await app.inject({ method: 'GET', url: `/api/orgs/${orgId}`, headers: bearer(heir.token) });
   t.equal(asHeir.json().role, 'owner', 'the heir sees the owner role at once');
   t.equal((await transfer(owner.userId)).statusCode, 403, 'the previous owner can no longer transfer');

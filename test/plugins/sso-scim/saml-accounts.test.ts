@@ -3,7 +3,6 @@
 // holder linked this IdP themselves; a new account (JIT) only in a verified domain. The
 // attacker is the admin of another Enterprise organization with an IdP of their own.
 import t, { type Test } from 'tap';
-import { newId } from '../../../core/crypto.ts';
 import { buildTestApp, register, bearer, uniqueEmail } from '../../helper.ts';
 import { startDns } from './dns.ts';
 import { samlFlow } from './flow.ts';
@@ -35,7 +34,7 @@ t.test('an IdP signs in only accounts its organization owns or that linked it', 
     t.equal(redirect.reason, reason, `reason ${reason}`);
     const account = await flow.accountOf(email);
     t.equal(Boolean(account), existedBefore, 'no account created');
-    if (account) t.equal(await ctx.tenancy.store.findMembership(attacker.orgId, account._id), null, 'no membership in the attacker org');
+    if (account) t.equal(await ctx.tenancy.findMembership(attacker.orgId, account._id), null, 'no membership in the attacker org');
     t.equal((await flow.auditOf(attacker.orgId, 'auth.login')).length, 0, 'no auth.login entry');
     const failed = await flow.auditOf(attacker.orgId, 'auth.login_failed');
     t.equal(failed.length, before.length + 1, 'one auth.login_failed entry');
@@ -51,11 +50,11 @@ t.test('an IdP signs in only accounts its organization owns or that linked it', 
     await refused(t, `another-${stamp}@${victimDomain}`, 'domain_not_verified');
   });
   t.test('being a member of org B is not enough', async (t) => {
-    await ctx.tenancy.store.insertMembership({ _id: newId(), orgId: attacker.orgId, userId: victim.userId, role: 'member', joinedAt: new Date() });
+    await ctx.tenancy.addMember({ orgId: attacker.orgId, userId: victim.userId, role: 'member' });
     const { session, redirect } = await flow.signIn(attackerIdp, attacker.orgId, victim.email);
     t.equal(session, null, 'no session for a member whose domain org B does not own');
     t.equal(redirect.reason, 'account_not_linked');
-    await ctx.tenancy.store.removeMembership(attacker.orgId, victim.userId);
+    await ctx.tenancy.removeMember(attacker.orgId, victim.userId);
   });
 
   t.test('a verified domain: existing accounts sign in, new ones are created', async (t) => {
@@ -80,7 +79,7 @@ t.test('an IdP signs in only accounts its organization owns or that linked it', 
     const stranger = await register(app);
     t.equal((await app.inject({ method: 'POST', url: '/api/sso/links', headers: inOrg(stranger.token) })).statusCode, 404, 'only a member of the organization starts a link');
     // The holder was invited with their own address and accepted: a member, outside the verified domains.
-    await ctx.tenancy.store.insertMembership({ _id: newId(), orgId: attacker.orgId, userId: holder.userId, role: 'member', joinedAt: new Date() });
+    await ctx.tenancy.addMember({ orgId: attacker.orgId, userId: holder.userId, role: 'member' });
     const started = await start();
     t.equal(started.statusCode, 200, started.body);
     const back = await flow.answer(attackerIdp, flow.requestIdOf(started.json().redirectUrl), nameId);
@@ -91,7 +90,7 @@ t.test('an IdP signs in only accounts its organization owns or that linked it', 
 
     const confirm = (token: string, code: string) => app.inject({ method: 'POST', url: '/api/sso/links/confirm', headers: inOrg(token), payload: { code } });
     const other = await register(app);
-    await ctx.tenancy.store.insertMembership({ _id: newId(), orgId: attacker.orgId, userId: other.userId, role: 'admin', joinedAt: new Date() });
+    await ctx.tenancy.addMember({ orgId: attacker.orgId, userId: other.userId, role: 'admin' });
     t.equal((await confirm(other.token, back.code!)).statusCode, 401, "another user's session cannot confirm it (even an admin of the organization)");
     t.equal((await confirm(holder.token, back.code!)).statusCode, 201, 'the holder can, after that');
     await app.inject({ method: 'DELETE', url: '/api/sso/links', headers: inOrg(holder.token) });

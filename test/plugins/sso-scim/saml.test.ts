@@ -105,7 +105,7 @@ t.test('SP-initiated SAML sign-in', async (t) => {
   // Password sign-in for a member whose email domain the organization enforces SSO for.
   const pwd = await app.inject({ method: 'POST', url: '/api/auth/register', payload: { email: `pw-${Date.now()}@corp.example.test`, password: 'correct horse battery' } });
   const pwUser = pwd.json();
-  await ctx.tenancy.store.insertMembership({ _id: 'a'.repeat(24), orgId: owner.orgId, userId: pwUser.user.id, role: 'member', joinedAt: new Date() });
+  await ctx.tenancy.addMember({ orgId: owner.orgId, userId: pwUser.user.id, role: 'member' });
   const refused = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: pwUser.user.email, password: 'correct horse battery' } });
   t.equal(refused.statusCode, 403, 'password sign-in refused for an enforced domain');
   t.match(refused.json().error.message, /SSO/);

@@ -23,7 +23,7 @@ t.test('SCIM cannot capture an account of another organization (enforcedDomains 
   const res = await app.inject({ method: 'POST', url: '/api/scim/v2/Users', headers: { ...bearer(token), 'content-type': SCIM },
     payload: JSON.stringify({ userName: victim.email, active: false }) });
   t.ok(res.statusCode < 500, `no 500 (${res.statusCode})`);
-  t.equal(await ctx.tenancy.store.findMembership(attacker.orgId, victim.userId), null, 'the victim is not added to the attacker organization');
+  t.equal(await ctx.tenancy.findMembership(attacker.orgId, victim.userId), null, 'the victim is not added to the attacker organization');
   const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: victim.email, password: 'correct horse battery' } });
   t.equal(login.statusCode, 200, `the victim still signs in with a password (${login.body.slice(0, 120)})`);
   t.ok(await ctx.tenancy.access(victim.orgId, victim.userId), 'and keeps their own organization');

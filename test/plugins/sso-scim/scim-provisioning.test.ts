@@ -31,7 +31,7 @@ t.test('SCIM provisioning: members, verified domains, invitations, users without
   const stranger = await register(app);
   const invited = await call('POST', '/Users', { userName: 'stranger-1', emails: [{ value: stranger.email, primary: true }] });
   t.equal(invited.statusCode, 201, invited.body);
-  t.equal(await ctx.tenancy.store.findMembership(orgId, stranger.userId), null, 'not a member before accepting');
+  t.equal(await ctx.tenancy.findMembership(orgId, stranger.userId), null, 'not a member before accepting');
   const inv = (await invitations()).find((i) => i.email === stranger.email);
   t.match(inv, { status: 'pending', role: 'member' }, 'a pending invitation with the default role');
   const mail = mailText((await mailbox.next()).raw);
@@ -62,7 +62,7 @@ t.test('SCIM provisioning: members, verified domains, invitations, users without
   t.equal((await ctx.tenancy.access(orgId, ann!._id))?.role, 'member', 'and it joined');
   const existing = await register(app, `bob@${owned}`);
   t.equal((await call('POST', '/Users', { userName: `bob@${owned}`, active: false })).statusCode, 201);
-  const bob = await ctx.tenancy.store.findMembership(orgId, existing.userId);
+  const bob = await ctx.tenancy.findMembership(orgId, existing.userId);
   t.ok(bob?.deactivated, 'an existing account of a verified domain joins, deactivated as asked');
 
   // No email at all: a SCIM user with no account (nobody signs in as it) until an email arrives.

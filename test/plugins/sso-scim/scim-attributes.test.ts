@@ -1,42 +1,26 @@
-// The SCIM filter grammar (RFC 7644 §3.4.2.2) and PATCH paths: precedence, grouping, paths,
-// values, the database form of each and what is left to the evaluator.
+// The protocol library (lib/scim, tested on its own under test/lib/scim) on this plugin's
+// attribute tables: the database form of filters on the stored fields, and the library's
+// refusals as the app's 400 with details.scimType (scim-protocol.ts).
 import t from 'tap';
-import { parseFilter, parsePatchPath, USER_ATTRS, GROUP_ATTRS } from '../../../plugins/sso-scim/filter.ts';
-import { compileFilter, matches } from '../../../plugins/sso-scim/filter-match.ts';
-import { applyPatch } from '../../../plugins/sso-scim/patch.ts';
+import { parsePatchPath } from '../../../lib/scim/index.ts';
+import { applyPatch, compileFilter, matches, parseFilter } from '../../../plugins/sso-scim/scim-protocol.ts';
+import { GROUP_ATTRS, USER_ATTRS } from '../../../plugins/sso-scim/scim-attributes.ts';
+import { AppError } from '../../../core/errors.ts';
 
 /** An AppError carrying this scimType (tap matches the fields given). */
 const wants = (scimType: string) => ({ details: { scimType } }) as object as Error;
 const ENT = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
 
-t.test('precedence: not > and > or, parentheses override', async (t) => {
-  const f = parseFilter('userName eq "a" or userName eq "b" and active eq true');
-  t.equal(f.kind, 'or', 'and binds tighter than or');
-  t.equal(f.kind === 'or' && f.right.kind, 'and');
-  const g = parseFilter('(userName eq "a" or userName eq "b") and active eq true');
-  t.equal(g.kind, 'and');
-  const n = parseFilter('not (userName eq "a") and title pr');
-  t.equal(n.kind, 'and');
-  t.equal(n.kind === 'and' && n.left.kind, 'not');
-  t.match(parseFilter('USERNAME EQ "x" AND Active Eq TRUE'), { kind: 'and' }, 'keywords and attribute names are case-insensitive');
-});
-
-t.test('paths and values', async (t) => {
-  t.match(parseFilter('name.givenName sw "A"'), { kind: 'cmp', path: { attr: 'name', sub: 'givenName' }, op: 'sw' });
-  t.match(parseFilter(`${ENT}:manager.value eq "m1"`), { kind: 'cmp', path: { schema: 'enterprise', attr: 'manager', sub: 'value' } });
-  t.match(parseFilter('urn:ietf:params:scim:schemas:core:2.0:User:userName eq "x"'), { path: { schema: 'core', attr: 'userName' } });
-  t.match(parseFilter('emails[type eq "work" and value co "@x.test"]'), { kind: 'value', path: { attr: 'emails' }, filter: { kind: 'and' } });
-  t.match(parseFilter('title eq "say \\"hi\\""'), { value: 'say "hi"' }, 'JSON string escapes');
-  t.match(parseFilter('meta.version eq 1.5e2'), { value: 150 });
-  t.match(parsePatchPath('emails[type eq "work"].value'), { path: { attr: 'emails' }, sub: 'value', filter: { kind: 'cmp' } });
-  t.match(parsePatchPath('members[value eq "2819c223"]'), { path: { attr: 'members' } });
-});
-
-t.test('invalid filters are 400 invalidFilter', async (t) => {
+t.test('invalid filters are the app\'s 400 invalidFilter', async (t) => {
   for (const bad of ['', 'userName', 'userName eq', 'userName eq "a" and', '(userName eq "a"', 'userName eq "a")', 'userName equals "a"',
     'userName eq unquoted', 'emails[type eq "a"', 'emails[type eq "a"][x eq "b"]', 'userName eq "unterminated', 'nope eq "a"', 'active co "t"', 'urn:unknown:schema:x eq "a"']) {
     t.throws(() => compileFilter(USER_ATTRS, parseFilter(bad)), wants('invalidFilter'), JSON.stringify(bad));
   }
+  try { parseFilter('userName eq'); t.fail('refused'); } catch (err) {
+    t.ok(err instanceof AppError, 'an AppError');
+    t.match(err, { statusCode: 400, code: 'bad_request', details: { scimType: 'invalidFilter' } });
+  }
+  t.match(parsePatchPath('members[value eq "2819c223"]'), { path: { attr: 'members' } }, 'the library parses on its own');
 });
 
 t.test('the database form uses one indexed equality and ranges for the rest', async (t) => {

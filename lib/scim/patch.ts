@@ -4,15 +4,13 @@
 // ops, `replace` without a path whose value keys are attribute paths ("name.givenName",
 // "urn:...:enterprise:2.0:User:department") and `"active": "False"` strings; Okta's `replace`
 // of `active` and of the whole group (`{id, displayName}`), and member removal by filter path.
-import { AppError } from '../../core/errors.ts';
-import { attrPath, ENTERPRISE_URN, invalidPath, parsePatchPath, resolve, type AttrPath, type Attrs, type PatchPath } from './filter.ts';
-import { matches } from './filter-match.ts';
+import { invalidPath, invalidValue, mutability, noTarget } from './errors.ts';
+import { resolve, type Attrs } from './attributes.ts';
+import { attrPath, ENTERPRISE_URN, parsePatchPath, type AttrPath, type PatchPath } from './filter.ts';
+import { matches } from './match.ts';
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 export interface PatchOp { op: string; path?: string; value?: unknown }
-
-const invalidValue = (detail: string) => new AppError('bad_request', { message: detail, details: { scimType: 'invalidValue' } });
-const noTarget = (detail: string) => new AppError('bad_request', { message: detail, details: { scimType: 'noTarget' } });
 
 /** "True"/"false" strings (Entra ID) as booleans, for boolean attributes. */
 export function coerceBoolean(v: unknown): unknown {
@@ -180,7 +178,7 @@ export function applyPatch(attrs: Attrs, resource: Json, ops: PatchOp[], readOnl
       continue;
     }
     const p = parsePatchPath(path);
-    if (p.path.schema === 'core' && readOnly.has(p.path.attr.toLowerCase())) throw new AppError('bad_request', { message: `"${p.path.attr}" cannot be changed`, details: { scimType: 'mutability' } });
+    if (p.path.schema === 'core' && readOnly.has(p.path.attr.toLowerCase())) throw mutability(`"${p.path.attr}" cannot be changed`);
     if (op === 'remove') { remove(attrs, out, p, raw.value); continue; }
     if (raw.value === undefined) throw invalidValue(`A ${op} operation needs a value`);
     if (p.filter) applyFiltered(attrs, out, p, op, raw.value);

@@ -1,6 +1,6 @@
 // SCIM discovery (RFC 7643 §5-7, RFC 7644 §4): what this service provider supports, its resource
 // types and the schemas of the attributes it keeps.
-import { ENTERPRISE_URN } from './filter.ts';
+import { ENTERPRISE_URN } from './scim-protocol.ts';
 import { MAX_BULK, MAX_COUNT, notFound, SCHEMA } from './scim-resources.ts';
 
 const LIST = SCHEMA.list;

@@ -1,9 +1,9 @@
 // SCIM filters and attribute paths (RFC 7644 §3.4.2.2 and §3.5.2): a tokenizer and a recursive
 // descent parser (precedence: not > and > or; parentheses; attribute paths with sub-attributes,
-// value paths `emails[type eq "work"]` and schema URN prefixes), and the resources' attributes
-// as filters see them. Anything outside the grammar is 400 invalidFilter. Compiling a filter
-// for the database and deciding it in memory: filter-match.ts.
-import { AppError } from '../../core/errors.ts';
+// value paths `emails[type eq "work"]` and schema URN prefixes). Anything outside the grammar is
+// a ScimError invalidFilter (invalidPath for PATCH paths). Attribute definitions: attributes.ts;
+// the database form of a filter: compile.ts; deciding it on a resource: match.ts.
+import { invalidFilter, invalidPath, type ScimError } from './errors.ts';
 
 export const ENTERPRISE_URN = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
 const CORE_URNS = ['urn:ietf:params:scim:schemas:core:2.0:user', 'urn:ietf:params:scim:schemas:core:2.0:group'];
@@ -26,12 +26,10 @@ export type Filter =
 /** A PATCH path: an attribute, or a value path with an optional sub-attribute after it. */
 export interface PatchPath { path: AttrPath; filter?: Filter; sub?: string }
 
-export const invalidFilter = (detail: string) => new AppError('bad_request', { message: detail, details: { scimType: 'invalidFilter' } });
-export const invalidPath = (detail: string) => new AppError('bad_request', { message: detail, details: { scimType: 'invalidPath' } });
 
 type Token = { t: '(' | ')' | '[' | ']' | 'word' | 'string' | 'number' | 'end'; v: string; at: number };
 
-function tokenize(text: string, fail: (m: string) => AppError): Token[] {
+function tokenize(text: string, fail: (m: string) => ScimError): Token[] {
   const out: Token[] = [];
   let i = 0;
   while (i < text.length) {
@@ -68,7 +66,7 @@ function tokenize(text: string, fail: (m: string) => AppError): Token[] {
 }
 
 /** `urn:...:2.0:User:manager.value`, `name.givenName`, `userName` -> an AttrPath. */
-export function attrPath(word: string, fail: (m: string) => AppError): AttrPath {
+export function attrPath(word: string, fail: (m: string) => ScimError): AttrPath {
   let schema: AttrPath['schema'] = 'core';
   let rest = word;
   if (/^urn:/i.test(word)) {
@@ -87,8 +85,8 @@ export function attrPath(word: string, fail: (m: string) => AppError): AttrPath 
 class Parser {
   private i = 0;
   private readonly tokens: Token[];
-  private readonly fail: (m: string) => AppError;
-  constructor(tokens: Token[], fail: (m: string) => AppError) { this.tokens = tokens; this.fail = fail; }
+  private readonly fail: (m: string) => ScimError;
+  constructor(tokens: Token[], fail: (m: string) => ScimError) { this.tokens = tokens; this.fail = fail; }
   peek() { return this.tokens[this.i]; }
   next() { return this.tokens[this.i++]; }
   isWord(v: string) { const t = this.peek(); return t.t === 'word' && t.v.toLowerCase() === v; }
@@ -201,80 +199,4 @@ export function parsePatchPath(text: string): PatchPath {
   }
   p.done();
   return { path, filter, sub };
-}
-
-// ---- The resources' attributes, as filters and the compiler see them ----
-
-export interface AttrDef {
-  /** The stored field (dotted), or null when only the evaluator can read it. */
-  field: string | null;
-  type: 'string' | 'boolean' | 'dateTime' | 'complex' | 'reference';
-  caseExact?: boolean;
-  multi?: boolean;
-  /** A stored lower-case copy the compiler compares against (unique lookups stay exact on an index). */
-  lower?: string;
-  /** Sub-attributes of a complex attribute (lower-case name -> definition relative to the element). */
-  subs?: Record<string, AttrDef>;
-  /** Served by an index as an equality: the only fields a compiled filter compares with equality. */
-  keyed?: boolean;
-}
-
-const str = (field: string | null, extra: Partial<AttrDef> = {}): AttrDef => ({ field, type: 'string', ...extra });
-const multiValued = (field: string, subs: Record<string, AttrDef>): AttrDef => ({ field, type: 'complex', multi: true, subs });
-const META: Record<string, AttrDef> = {
-  created: { field: 'createdAt', type: 'dateTime' }, lastmodified: { field: 'updatedAt', type: 'dateTime' },
-  resourcetype: str(null, { caseExact: true }), location: str(null, { caseExact: true }), version: str(null, { caseExact: true }),
-};
-
-/** Lower-case `attr` or `attr.sub` -> definition; enterprise attributes under `enterprise:`. */
-export const USER_ATTRS: Record<string, AttrDef> = {
-  id: str('_id', { caseExact: true, keyed: true }),
-  externalid: str('externalId', { caseExact: true, keyed: true }),
-  username: str('userName', { lower: 'userNameLower', keyed: true }),
-  displayname: str('displayName'), nickname: str('nickName'), title: str('title'), usertype: str('userType'),
-  preferredlanguage: str('preferredLanguage'), locale: str('locale'), timezone: str('timezone'), profileurl: str('profileUrl'),
-  active: { field: 'active', type: 'boolean' },
-  name: { field: 'name', type: 'complex', subs: {
-    formatted: str('formatted'), familyname: str('familyName'), givenname: str('givenName'), middlename: str('middleName'),
-    honorificprefix: str('honorificPrefix'), honorificsuffix: str('honorificSuffix'),
-  } },
-  emails: multiValued('emails', { value: str('value'), type: str('type'), primary: { field: 'primary', type: 'boolean' }, display: str('display') }),
-  phonenumbers: multiValued('phoneNumbers', { value: str('value'), type: str('type'), primary: { field: 'primary', type: 'boolean' }, display: str('display') }),
-  // Read-only, kept by the groups (decided in memory on the resource).
-  groups: { field: null, type: 'complex', multi: true, subs: { value: str(null, { caseExact: true }), display: str(null), type: str(null), $ref: str(null, { caseExact: true }) } },
-  meta: { field: null, type: 'complex', subs: META },
-  'enterprise:employeenumber': str('enterprise.employeeNumber'),
-  'enterprise:department': str('enterprise.department'),
-  'enterprise:costcenter': str('enterprise.costCenter'),
-  'enterprise:organization': str('enterprise.organization'),
-  'enterprise:division': str('enterprise.division'),
-  'enterprise:manager': { field: 'enterprise.manager', type: 'complex', subs: { value: str('value', { caseExact: true }), displayname: str('displayName'), $ref: str(null, { caseExact: true }) } },
-};
-
-export const GROUP_ATTRS: Record<string, AttrDef> = {
-  id: str('_id', { caseExact: true, keyed: true }),
-  externalid: str('externalId', { caseExact: true, keyed: true }),
-  displayname: str('displayName', { lower: 'displayNameLower', keyed: true }),
-  // Members are stored as the ids of the SCIM users (`members`); `display` is the user's, read when answering.
-  members: { field: 'members', type: 'complex', multi: true, subs: { value: str('', { caseExact: true }), display: str(null), type: str(null), $ref: str(null, { caseExact: true }) } },
-  meta: { field: null, type: 'complex', subs: META },
-};
-
-export type Attrs = Record<string, AttrDef>;
-
-/** The definition of a path, and of its sub-attribute (for a complex attribute: `value` when none is named). */
-export function resolve(attrs: Attrs, path: AttrPath, fail = invalidFilter, whole = false): { attr: AttrDef; sub?: AttrDef; name: string } {
-  const key = path.schema === 'enterprise' ? `enterprise:${path.attr.toLowerCase()}` : path.attr.toLowerCase();
-  const attr = attrs[key];
-  if (!attr) throw fail(`Unknown attribute "${path.attr}"`);
-  // PATCH may name a single-valued complex attribute as a whole (`name`, the manager).
-  if (whole && attr.type === 'complex' && !attr.multi && !path.sub) return { attr, name: key };
-  if (attr.type !== 'complex') {
-    if (path.sub) throw fail(`"${path.attr}" has no sub-attributes`);
-    return { attr, name: key };
-  }
-  const subName = (path.sub ?? (attr.multi || attr.subs?.value ? 'value' : '')).toLowerCase();
-  const sub = attr.subs?.[subName];
-  if (!sub) throw fail(`Unknown attribute "${path.attr}${path.sub ? `.${path.sub}` : ''}"`);
-  return { attr, sub, name: key };
 }
