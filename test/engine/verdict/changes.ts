@@ -1,6 +1,6 @@
 // What the out-of-band changes of the verdict tests share: the SDK clients pointed at moto, a
 // change's shape, and the policy documents and tag edit several changes use. The changes
-// themselves are per half: changes-network.ts and changes-services.ts.
+// themselves are per half: changes-workload.ts and changes-services.ts.
 import { AutoScalingClient } from '@aws-sdk/client-auto-scaling';
 import { CloudWatchLogsClient } from '@aws-sdk/client-cloudwatch-logs';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';

@@ -1,13 +1,13 @@
-// The estate of the verdict tests, in two independent halves (network.tf, services.tf) that
-// terraform-verdict-network.test.ts and terraform-verdict-services.test.ts apply side by side
+// The estate of the verdict tests, in two independent halves (workload.tf, services.tf) that
+// terraform-verdict-workload.test.ts and terraform-verdict-services.test.ts apply side by side
 // (tap runs files in parallel): each half with provider.tf's head becomes the main.tf one test
 // applies and scans. The override that points the provider at moto is written in the apply
 // directory only; the scanned repository never holds it.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export type Half = 'network' | 'services';
-export const HALVES: Half[] = ['network', 'services'];
+export type Half = 'workload' | 'services';
+export const HALVES: Half[] = ['workload', 'services'];
 
 const read = (file: string) => readFileSync(join(import.meta.dirname, file), 'utf8');
 
@@ -16,7 +16,7 @@ export function mainTf(half: Half): string {
   return `${read('provider.tf')}\n${read(`${half}.tf`)}`;
 }
 
-/** The resource types a configuration declares (`resource "aws_vpc" "main"` -> aws_vpc), once each. */
+/** The resource types a configuration declares (`resource "aws_vpc" "main"` -> aws_vpc), once each, sorted. */
 export function declaredTypes(hcl: string): string[] {
   return [...new Set([...hcl.matchAll(/^resource "([a-z0-9_]+)" "[A-Za-z0-9_-]+"/gm)].map((m) => m[1]))].sort();
 }

@@ -1,4 +1,4 @@
-# The head of both halves of the verdict estate (network.tf, services.tf; verdict/run.ts joins
+# The head of both halves of the verdict estate (workload.tf, services.tf; verdict/run.ts joins
 # this file and one half into the main.tf it applies and scans): the region from a variable set
 # in terraform.tfvars (the default names another region, so a scan that ignored tfvars would read
 # in the wrong place). Names carry var.suffix: moto is shared.

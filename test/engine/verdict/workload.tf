@@ -1,8 +1,9 @@
-# The network half of the verdict estate (terraform-verdict-network.test.ts): the VPC and what
+# The workload half of the verdict estate (terraform-verdict-workload.test.ts): a VPC and what
 # lives in it (subnets, routes, security groups and rules, ENI, EIP, NAT, instance, volume, key
-# pair, launch template, autoscaling, ECS service on awsvpc, DB subnet group, load balancer):
-# 27 resources of 25 types. services.tf holds the other 24 types; together the 49 types the
-# engine reads natively (cloud/aws/index.ts), no type in both.
+# pair, launch template, autoscaling, ECS service on awsvpc, DB subnet group), its IAM and its S3
+# bucket: 39 resources of 37 types. services.tf holds the other 12 types (and VPC, subnet and
+# group again, for its load balancer); together the 49 types the engine reads natively
+# (cloud/aws/index.ts).
 resource "aws_vpc" "main" {
   cidr_block           = "10.40.0.0/16"
   enable_dns_hostnames = true
@@ -147,24 +148,76 @@ resource "aws_db_subnet_group" "main" {
   name       = "main-${var.suffix}"
   subnet_ids = [aws_subnet.a.id, aws_subnet.b.id]
 }
-resource "aws_lb" "web" {
-  name               = "web-${var.suffix}"
-  load_balancer_type = "application"
-  subnets            = [aws_subnet.a.id, aws_subnet.b.id]
-  security_groups    = [aws_security_group.web.id]
+locals {
+  trust = jsonencode({ Version = "2012-10-17", Statement = [{ Effect = "Allow", Principal = { Service = "ec2.amazonaws.com" }, Action = "sts:AssumeRole" }] })
+  read  = jsonencode({ Version = "2012-10-17", Statement = [{ Effect = "Allow", Action = ["s3:GetObject"], Resource = ["arn:aws:s3:::verdict-${var.suffix}/*"] }] })
 }
-resource "aws_lb_target_group" "web" {
-  name     = "web-${var.suffix}"
-  port     = 80
-  protocol = "HTTP"
-  vpc_id   = aws_vpc.main.id
+resource "aws_s3_bucket" "data" {
+  bucket = "verdict-${var.suffix}"
+  tags   = { Env = "test" }
 }
-resource "aws_lb_listener" "web" {
-  load_balancer_arn = aws_lb.web.arn
-  port              = 80
-  protocol          = "HTTP"
-  default_action {
-    type             = "forward"
-    target_group_arn = aws_lb_target_group.web.arn
+resource "aws_s3_bucket_versioning" "data" {
+  bucket = aws_s3_bucket.data.id
+  versioning_configuration {
+    status = "Enabled"
   }
+}
+resource "aws_s3_bucket_server_side_encryption_configuration" "data" {
+  bucket = aws_s3_bucket.data.id
+  rule {
+    apply_server_side_encryption_by_default {
+      sse_algorithm = "AES256"
+    }
+  }
+}
+resource "aws_s3_bucket_public_access_block" "data" {
+  bucket                  = aws_s3_bucket.data.id
+  block_public_acls       = true
+  block_public_policy     = true
+  ignore_public_acls      = true
+  restrict_public_buckets = true
+}
+resource "aws_s3_bucket_policy" "data" {
+  bucket = aws_s3_bucket.data.id
+  policy = jsonencode({ Version = "2012-10-17", Statement = [{ Sid = "TlsOnly", Effect = "Deny", Principal = "*", Action = "s3:*", Resource = ["arn:aws:s3:::verdict-${var.suffix}/*"], Condition = { Bool = { "aws:SecureTransport" = "false" } } }] })
+}
+resource "aws_iam_role" "app" {
+  name               = "app-${var.suffix}"
+  assume_role_policy = local.trust
+}
+resource "aws_iam_policy" "app" {
+  name   = "app-${var.suffix}"
+  policy = local.read
+}
+resource "aws_iam_role_policy" "inline" {
+  name   = "inline"
+  role   = aws_iam_role.app.id
+  policy = local.read
+}
+resource "aws_iam_role_policy_attachment" "app" {
+  role       = aws_iam_role.app.name
+  policy_arn = aws_iam_policy.app.arn
+}
+resource "aws_iam_instance_profile" "app" {
+  name = "app-${var.suffix}"
+  role = aws_iam_role.app.name
+}
+resource "aws_iam_user" "ci" {
+  name = "ci-${var.suffix}"
+  tags = { Team = "platform" }
+}
+resource "aws_iam_group" "devs" {
+  name = "devs-${var.suffix}"
+}
+resource "aws_iam_user_policy" "ci" {
+  name   = "ci"
+  user   = aws_iam_user.ci.name
+  policy = local.read
+}
+resource "aws_iam_user_policy_attachment" "ci" {
+  user       = aws_iam_user.ci.name
+  policy_arn = aws_iam_policy.app.arn
+}
+resource "aws_iam_access_key" "ci" {
+  user = aws_iam_user.ci.name
 }
