@@ -1,24 +1,19 @@
 // The out-of-band changes terraform-verdict-services.test.ts makes with the SDK after applying
-// services.tf: settings changed (the load balancer's too), a policy opened, tags and deletions,
-// and changes Terraform does not report (a queue the code does not declare, settings no managed
-// resource holds), which the engine must not report either.
+// services.tf: settings changed (the load balancer's too), tags and deletions, and a change
+// Terraform does not report (a lifecycle policy no managed resource holds), which the engine
+// must not report either.
 import { PutRetentionPolicyCommand } from '@aws-sdk/client-cloudwatch-logs';
 import { TagResourceCommand as TagTableCommand } from '@aws-sdk/client-dynamodb';
 import { PutImageTagMutabilityCommand, PutLifecyclePolicyCommand } from '@aws-sdk/client-ecr';
 import { ModifyListenerCommand, ModifyTargetGroupCommand } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { DeleteAliasCommand, DisableKeyCommand } from '@aws-sdk/client-kms';
 import { ChangeResourceRecordSetsCommand } from '@aws-sdk/client-route-53';
-import { SetTopicAttributesCommand, SubscribeCommand } from '@aws-sdk/client-sns';
-import { CreateQueueCommand, DeleteQueueCommand, SetQueueAttributesCommand } from '@aws-sdk/client-sqs';
-import { doc, type Change } from './changes.ts';
+import type { Change } from './changes.ts';
 
 /** Out-of-band changes to managed resources, one line each; several on one address count once in the comparison. */
 export const SERVICES_CHANGES: Change[] = [
   { address: 'aws_kms_key.app', what: 'disabled', run: (c, a) => c.kms.send(new DisableKeyCommand({ KeyId: a('aws_kms_key.app', 'key_id') })) },
   { address: 'aws_kms_alias.app', what: 'deleted', run: (c, a) => c.kms.send(new DeleteAliasCommand({ AliasName: a('aws_kms_alias.app', 'name') })) },
-  { address: 'aws_sqs_queue.jobs', what: 'visibility timeout 60 -> 120 and a public policy', run: (c, a) => c.sqs.send(new SetQueueAttributesCommand({ QueueUrl: a('aws_sqs_queue.jobs', 'id'), Attributes: { VisibilityTimeout: '120', Policy: doc({ Effect: 'Allow', Principal: '*', Action: 'sqs:SendMessage', Resource: a('aws_sqs_queue.jobs', 'arn') }) } })) },
-  { address: 'aws_sqs_queue.dead', what: 'deleted', run: (c, a) => c.sqs.send(new DeleteQueueCommand({ QueueUrl: a('aws_sqs_queue.dead', 'id') })) },
-  { address: 'aws_sns_topic.alerts', what: 'display name set', run: (c, a) => c.sns.send(new SetTopicAttributesCommand({ TopicArn: a('aws_sns_topic.alerts', 'arn'), AttributeName: 'DisplayName', AttributeValue: 'edited' })) },
   { address: 'aws_cloudwatch_log_group.app', what: 'retention 14 -> 30 days', run: (c, a) => c.logs.send(new PutRetentionPolicyCommand({ logGroupName: a('aws_cloudwatch_log_group.app', 'name'), retentionInDays: 30 })) },
   { address: 'aws_dynamodb_table.items', what: 'tag added', run: (c, a) => c.dynamodb.send(new TagTableCommand({ ResourceArn: a('aws_dynamodb_table.items', 'arn'), Tags: [{ Key: 'Env', Value: 'prod' }] })) },
   { address: 'aws_ecr_repository.app', what: 'tags made immutable', run: (c, a) => c.ecr.send(new PutImageTagMutabilityCommand({ repositoryName: a('aws_ecr_repository.app', 'name'), imageTagMutability: 'IMMUTABLE' })) },
@@ -29,7 +24,5 @@ export const SERVICES_CHANGES: Change[] = [
 
 /** Changes Terraform does not report: nothing the code manages holds them. */
 export const SERVICES_SILENT: Change[] = [
-  { address: '(unmanaged queue)', what: 'a queue the code does not declare', run: (c, _a, s) => c.sqs.send(new CreateQueueCommand({ QueueName: `unmanaged-${s}` })) },
   { address: '(ECR lifecycle policy)', what: 'a lifecycle policy on the managed repository (aws_ecr_lifecycle_policy is not declared)', run: (c, a) => c.ecr.send(new PutLifecyclePolicyCommand({ repositoryName: a('aws_ecr_repository.app', 'name'), lifecyclePolicyText: JSON.stringify({ rules: [{ rulePriority: 1, selection: { tagStatus: 'untagged', countType: 'sinceImagePushed', countUnit: 'days', countNumber: 7 }, action: { type: 'expire' } }] }) })) },
-  { address: '(topic subscription)', what: 'a subscription to the managed topic (aws_sns_topic_subscription is not declared)', run: (c, a) => c.sns.send(new SubscribeCommand({ TopicArn: a('aws_sns_topic.alerts', 'arn'), Protocol: 'sqs', Endpoint: a('aws_sqs_queue.jobs', 'arn') })) },
 ];

@@ -1,7 +1,8 @@
 // The out-of-band changes terraform-verdict-workload.test.ts makes with the SDK after applying
 // workload.tf: attribute changes, rules opened and revoked, a route deleted, policies widened,
-// tags and deletions, and changes Terraform does not report (a group the code does not declare,
-// an object in the managed bucket), which the engine must not report either.
+// tags and deletions, and changes Terraform does not report (a group and a queue the code does
+// not declare, an object in the managed bucket, a subscription to the managed topic), which the
+// engine must not report either.
 import { UpdateAutoScalingGroupCommand } from '@aws-sdk/client-auto-scaling';
 import {
   AuthorizeSecurityGroupIngressCommand, CreateSecurityGroupCommand, DeleteKeyPairCommand, DeleteRouteCommand, ModifyInstanceAttributeCommand,
@@ -14,6 +15,8 @@ import {
 } from '@aws-sdk/client-iam';
 import { ModifyDBSubnetGroupCommand } from '@aws-sdk/client-rds';
 import { PutBucketPolicyCommand, PutBucketTaggingCommand, PutBucketVersioningCommand, PutObjectCommand, PutPublicAccessBlockCommand } from '@aws-sdk/client-s3';
+import { SetTopicAttributesCommand, SubscribeCommand } from '@aws-sdk/client-sns';
+import { CreateQueueCommand, DeleteQueueCommand, SetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { doc, tag, WIDE, type Change } from './changes.ts';
 
 /** Out-of-band changes to managed resources, one line each; several on one address count once in the comparison. */
@@ -47,10 +50,15 @@ export const WORKLOAD_CHANGES: Change[] = [
   { address: 'aws_iam_user_policy.ci', what: 'user policy widened', run: (c, a) => c.iam.send(new PutUserPolicyCommand({ UserName: a('aws_iam_user.ci', 'name'), PolicyName: 'ci', PolicyDocument: WIDE })) },
   { address: 'aws_iam_user_policy_attachment.ci', what: 'detached', run: (c, a) => c.iam.send(new DetachUserPolicyCommand({ UserName: a('aws_iam_user.ci', 'name'), PolicyArn: a('aws_iam_policy.app', 'arn') })) },
   { address: 'aws_iam_access_key.ci', what: 'made inactive', run: (c, a) => c.iam.send(new UpdateAccessKeyCommand({ UserName: a('aws_iam_user.ci', 'name'), AccessKeyId: a('aws_iam_access_key.ci', 'id'), Status: 'Inactive' })) },
+  { address: 'aws_sqs_queue.jobs', what: 'visibility timeout 60 -> 120 and a public policy', run: (c, a) => c.sqs.send(new SetQueueAttributesCommand({ QueueUrl: a('aws_sqs_queue.jobs', 'id'), Attributes: { VisibilityTimeout: '120', Policy: doc({ Effect: 'Allow', Principal: '*', Action: 'sqs:SendMessage', Resource: a('aws_sqs_queue.jobs', 'arn') }) } })) },
+  { address: 'aws_sqs_queue.dead', what: 'deleted', run: (c, a) => c.sqs.send(new DeleteQueueCommand({ QueueUrl: a('aws_sqs_queue.dead', 'id') })) },
+  { address: 'aws_sns_topic.alerts', what: 'display name set', run: (c, a) => c.sns.send(new SetTopicAttributesCommand({ TopicArn: a('aws_sns_topic.alerts', 'arn'), AttributeName: 'DisplayName', AttributeValue: 'edited' })) },
 ];
 
 /** Changes Terraform does not report: nothing the code manages holds them. */
 export const WORKLOAD_SILENT: Change[] = [
   { address: '(unmanaged group)', what: 'a security group the code does not declare, in its VPC', run: (c, a, s) => c.ec2.send(new CreateSecurityGroupCommand({ GroupName: `unmanaged-${s}`, Description: 'x', VpcId: a('aws_vpc.main', 'id') })) },
   { address: '(bucket object)', what: 'an object written into the managed bucket', run: (c, a) => c.s3.send(new PutObjectCommand({ Bucket: a('aws_s3_bucket.data', 'id'), Key: 'x.txt', Body: 'x' })) },
+  { address: '(unmanaged queue)', what: 'a queue the code does not declare', run: (c, _a, s) => c.sqs.send(new CreateQueueCommand({ QueueName: `unmanaged-${s}` })) },
+  { address: '(topic subscription)', what: 'a subscription to the managed topic (aws_sns_topic_subscription is not declared)', run: (c, a) => c.sns.send(new SubscribeCommand({ TopicArn: a('aws_sns_topic.alerts', 'arn'), Protocol: 'sqs', Endpoint: a('aws_sqs_queue.jobs', 'arn') })) },
 ];

@@ -1,6 +1,6 @@
 # The services half of the verdict estate (terraform-verdict-services.test.ts): a load balancer
-# in a VPC of its own, KMS, SQS, SNS, logs, DynamoDB, ECR and Route 53: 17 resources of 15 types.
-# workload.tf holds the other 34 types (VPC, subnet and group are in both); together the 49 types
+# in a VPC of its own, KMS, logs, DynamoDB, ECR and Route 53: 14 resources of 13 types.
+# workload.tf holds the other 36 types (VPC, subnet and group are in both); together the 49 types
 # the engine reads natively (cloud/aws/index.ts).
 resource "aws_kms_key" "app" {
   description             = "app"
@@ -9,16 +9,6 @@ resource "aws_kms_key" "app" {
 resource "aws_kms_alias" "app" {
   name          = "alias/app-${var.suffix}"
   target_key_id = aws_kms_key.app.key_id
-}
-resource "aws_sqs_queue" "jobs" {
-  name                       = "jobs-${var.suffix}"
-  visibility_timeout_seconds = 60
-}
-resource "aws_sqs_queue" "dead" {
-  name = "dead-${var.suffix}"
-}
-resource "aws_sns_topic" "alerts" {
-  name = "alerts-${var.suffix}"
 }
 resource "aws_cloudwatch_log_group" "app" {
   name              = "/app/${var.suffix}"

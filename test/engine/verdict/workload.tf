@@ -1,9 +1,10 @@
 # The workload half of the verdict estate (terraform-verdict-workload.test.ts): a VPC and what
 # lives in it (subnets, routes, security groups and rules, ENI, EIP, NAT, instance, volume, key
-# pair, launch template, autoscaling, ECS service on awsvpc, DB subnet group), its IAM and its S3
-# bucket: 39 resources of 37 types. services.tf holds the other 12 types (and VPC, subnet and
-# group again, for its load balancer); together the 49 types the engine reads natively
-# (cloud/aws/index.ts).
+# pair, launch template, autoscaling, ECS service on awsvpc, DB subnet group), its IAM, its S3
+# bucket, its queues and topic: 42 resources of 39 types. services.tf holds the other 10 types
+# (and VPC, subnet and group again, for its load balancer); together the 49 types the engine
+# reads natively (cloud/aws/index.ts). The queues are here because the provider reads a deleted
+# queue for 20 s before it lets go (RetryWhenNotFound), which the services half cannot afford.
 resource "aws_vpc" "main" {
   cidr_block           = "10.40.0.0/16"
   enable_dns_hostnames = true
@@ -220,4 +221,14 @@ resource "aws_iam_user_policy_attachment" "ci" {
 }
 resource "aws_iam_access_key" "ci" {
   user = aws_iam_user.ci.name
+}
+resource "aws_sqs_queue" "jobs" {
+  name                       = "jobs-${var.suffix}"
+  visibility_timeout_seconds = 60
+}
+resource "aws_sqs_queue" "dead" {
+  name = "dead-${var.suffix}"
+}
+resource "aws_sns_topic" "alerts" {
+  name = "alerts-${var.suffix}"
 }
