@@ -2,7 +2,8 @@
 // (estate.ts): `terraform apply` builds it in moto, the SDK changes it out of band (the half's
 // changes), then the engine (detectDrift, the SDK path) and `terraform plan -refresh-only -json`
 // scan it and their drifts are compared address by address. The two halves are independent so
-// that tap runs them side by side, each within its per-file limit.
+// that tap runs them side by side (its per-file limit is 120 s; the load balancer, 60 s of
+// provider sleeps in its create, sets the longer half).
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
