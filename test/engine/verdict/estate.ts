@@ -1,9 +1,25 @@
-// The estate of terraform-verdict.test.ts: main.tf beside this file, and the override that points
-// the provider at moto (written in the apply directory only; the scanned repository never holds it).
+// The estate of the verdict tests, in two independent halves (workload.tf, services.tf) that
+// terraform-verdict-workload.test.ts and terraform-verdict-services.test.ts apply side by side
+// (tap runs files in parallel): each half with provider.tf's head becomes the main.tf one test
+// applies and scans. The override that points the provider at moto is written in the apply
+// directory only; the scanned repository never holds it.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const MAIN_TF = readFileSync(join(import.meta.dirname, 'main.tf'), 'utf8');
+export type Half = 'workload' | 'services';
+export const HALVES: Half[] = ['workload', 'services'];
+
+const read = (file: string) => readFileSync(join(import.meta.dirname, file), 'utf8');
+
+/** The main.tf of one half: the variables and provider block, then the half's resources. */
+export function mainTf(half: Half): string {
+  return `${read('provider.tf')}\n${read(`${half}.tf`)}`;
+}
+
+/** The resource types a configuration declares (`resource "aws_vpc" "main"` -> aws_vpc), once each, sorted. */
+export function declaredTypes(hcl: string): string[] {
+  return [...new Set([...hcl.matchAll(/^resource "([a-z0-9_]+)" "[A-Za-z0-9_-]+"/gm)].map((m) => m[1]))].sort();
+}
 
 /** The provider pointed at moto: an override file beside main.tf in the apply directory only (the scanned repository never holds it). */
 export function motoOverride(endpoint: string): string {

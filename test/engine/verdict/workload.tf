@@ -1,23 +1,10 @@
-# The estate terraform-verdict.test.ts applies into moto: 52 resources of 49 types the engine
-# reads natively (cloud/aws/index.ts), the region from a variable set in terraform.tfvars (the
-# default names another region, so a scan that ignored tfvars would read in the wrong place).
-# Names carry var.suffix: moto is shared.
-variable "region" {
-  type    = string
-  default = "us-east-1"
-}
-variable "ami" { type = string }
-variable "suffix" { type = string }
-
-provider "aws" {
-  region = var.region
-}
-
-locals {
-  trust = jsonencode({ Version = "2012-10-17", Statement = [{ Effect = "Allow", Principal = { Service = "ec2.amazonaws.com" }, Action = "sts:AssumeRole" }] })
-  read  = jsonencode({ Version = "2012-10-17", Statement = [{ Effect = "Allow", Action = ["s3:GetObject"], Resource = ["arn:aws:s3:::verdict-${var.suffix}/*"] }] })
-}
-
+# The workload half of the verdict estate (terraform-verdict-workload.test.ts): a VPC and what
+# lives in it (subnets, routes, security groups and rules, ENI, EIP, NAT, instance, volume, key
+# pair, launch template, autoscaling, ECS service on awsvpc, DB subnet group), its IAM, its S3
+# bucket, its queues and topic: 42 resources of 39 types. services.tf holds the other 10 types
+# (and VPC, subnet and group again, for its load balancer); together the 49 types the engine
+# reads natively (cloud/aws/index.ts). The queues are here because the provider reads a deleted
+# queue for 20 s before it lets go (RetryWhenNotFound), which the services half cannot afford.
 resource "aws_vpc" "main" {
   cidr_block           = "10.40.0.0/16"
   enable_dns_hostnames = true
@@ -139,6 +126,33 @@ resource "aws_autoscaling_group" "app" {
     version = "$Latest"
   }
 }
+resource "aws_ecs_cluster" "main" {
+  name = "main-${var.suffix}"
+}
+resource "aws_ecs_task_definition" "app" {
+  family                = "app-${var.suffix}"
+  network_mode          = "awsvpc"
+  container_definitions = jsonencode([{ name = "app", image = "nginx", cpu = 128, memory = 256, essential = true }])
+}
+resource "aws_ecs_service" "app" {
+  name            = "app"
+  cluster         = aws_ecs_cluster.main.id
+  task_definition = aws_ecs_task_definition.app.arn
+  desired_count   = 0
+  # Without it moto answers a service the provider cannot read (a nil network configuration).
+  network_configuration {
+    subnets         = [aws_subnet.a.id]
+    security_groups = [aws_security_group.web.id]
+  }
+}
+resource "aws_db_subnet_group" "main" {
+  name       = "main-${var.suffix}"
+  subnet_ids = [aws_subnet.a.id, aws_subnet.b.id]
+}
+locals {
+  trust = jsonencode({ Version = "2012-10-17", Statement = [{ Effect = "Allow", Principal = { Service = "ec2.amazonaws.com" }, Action = "sts:AssumeRole" }] })
+  read  = jsonencode({ Version = "2012-10-17", Statement = [{ Effect = "Allow", Action = ["s3:GetObject"], Resource = ["arn:aws:s3:::verdict-${var.suffix}/*"] }] })
+}
 resource "aws_s3_bucket" "data" {
   bucket = "verdict-${var.suffix}"
   tags   = { Env = "test" }
@@ -208,14 +222,6 @@ resource "aws_iam_user_policy_attachment" "ci" {
 resource "aws_iam_access_key" "ci" {
   user = aws_iam_user.ci.name
 }
-resource "aws_kms_key" "app" {
-  description             = "app"
-  deletion_window_in_days = 7
-}
-resource "aws_kms_alias" "app" {
-  name          = "alias/app-${var.suffix}"
-  target_key_id = aws_kms_key.app.key_id
-}
 resource "aws_sqs_queue" "jobs" {
   name                       = "jobs-${var.suffix}"
   visibility_timeout_seconds = 60
@@ -225,75 +231,4 @@ resource "aws_sqs_queue" "dead" {
 }
 resource "aws_sns_topic" "alerts" {
   name = "alerts-${var.suffix}"
-}
-resource "aws_cloudwatch_log_group" "app" {
-  name              = "/app/${var.suffix}"
-  retention_in_days = 14
-}
-resource "aws_dynamodb_table" "items" {
-  name         = "items-${var.suffix}"
-  billing_mode = "PAY_PER_REQUEST"
-  hash_key     = "id"
-  attribute {
-    name = "id"
-    type = "S"
-  }
-}
-resource "aws_ecr_repository" "app" {
-  name                 = "app-${var.suffix}"
-  image_tag_mutability = "MUTABLE"
-}
-resource "aws_ecs_cluster" "main" {
-  name = "main-${var.suffix}"
-}
-resource "aws_ecs_task_definition" "app" {
-  family                = "app-${var.suffix}"
-  network_mode          = "awsvpc"
-  container_definitions = jsonencode([{ name = "app", image = "nginx", cpu = 128, memory = 256, essential = true }])
-}
-resource "aws_ecs_service" "app" {
-  name            = "app"
-  cluster         = aws_ecs_cluster.main.id
-  task_definition = aws_ecs_task_definition.app.arn
-  desired_count   = 0
-  # Without it moto answers a service the provider cannot read (a nil network configuration).
-  network_configuration {
-    subnets         = [aws_subnet.a.id]
-    security_groups = [aws_security_group.web.id]
-  }
-}
-resource "aws_db_subnet_group" "main" {
-  name       = "main-${var.suffix}"
-  subnet_ids = [aws_subnet.a.id, aws_subnet.b.id]
-}
-resource "aws_lb" "web" {
-  name               = "web-${var.suffix}"
-  load_balancer_type = "application"
-  subnets            = [aws_subnet.a.id, aws_subnet.b.id]
-  security_groups    = [aws_security_group.web.id]
-}
-resource "aws_lb_target_group" "web" {
-  name     = "web-${var.suffix}"
-  port     = 80
-  protocol = "HTTP"
-  vpc_id   = aws_vpc.main.id
-}
-resource "aws_lb_listener" "web" {
-  load_balancer_arn = aws_lb.web.arn
-  port              = 80
-  protocol          = "HTTP"
-  default_action {
-    type             = "forward"
-    target_group_arn = aws_lb_target_group.web.arn
-  }
-}
-resource "aws_route53_zone" "main" {
-  name = "verdict-${var.suffix}.example"
-}
-resource "aws_route53_record" "www" {
-  zone_id = aws_route53_zone.main.zone_id
-  name    = "www.verdict-${var.suffix}.example"
-  type    = "A"
-  ttl     = 300
-  records = ["10.40.1.10"]
 }
