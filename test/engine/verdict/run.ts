@@ -42,6 +42,10 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /** Registers the verdict test of one half, after a static check that the halves still cover the estate's types. */
 export function verdictTest(part: VerdictPart): void {
+  // The one exception to tap's 120 s per file (.taprc): five terraform commands each start the
+  // 675 MB provider, and the AWS provider itself sleeps 60 s creating a load balancer and 30 s for
+  // a Route 53 zone and record; on a busy 2-CPU machine a half took 144-154 s.
+  t.setTimeout(240_000);
   t.test(`the halves declare the estate's ${ESTATE_TYPES} types between them, every one natively read`, async (t) => {
     const [a, b] = HALVES.map((h) => declaredTypes(mainTf(h)));
     t.equal(new Set([...a, ...b]).size, ESTATE_TYPES, `${a.length} + ${b.length} types, ${a.filter((type) => b.includes(type)).length} in both`);
