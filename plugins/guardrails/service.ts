@@ -8,7 +8,6 @@ import { AppError, conflict, notFound } from '../../core/errors.ts';
 import { storableKeys, namedChanges, type Changes } from '../../core/db.ts';
 import { acquireLock } from '../../core/redis.ts';
 import { pageCount, pageWindow } from '../../core/schemas.ts';
-import { repositoryDenied, type RepoScope } from '../../core/guards/repositories.ts';
 import type { Principal } from '../../core/guards/principal.ts';
 import type { RepoConfigService } from '../repo-configs/service.ts';
 import type { GuardrailResult, PlanDocument, Enforcement } from './plan.ts';
@@ -169,9 +168,8 @@ export function createGuardrailService(ctx: AppContext, store: GuardrailStore, r
     /** A repository config was deleted: no guardrail stays deployed to it. */
     forgetRepository: (orgId: string, repositoryId: string) => store.forgetRepository(orgId, repositoryId),
 
-    async evaluate(orgId: string, principal: Principal, scope: RepoScope, input: { repositoryId: string; plan: PlanDocument }) {
-      // The repository is named in the body, so the token's repositories are checked here (manifest: narrowed).
-      if (scope && !scope.includes(input.repositoryId)) throw repositoryDenied();
+    /** A CLI token's repositories were checked by the engine (manifest: repositories {body: 'repositoryId'}). */
+    async evaluate(orgId: string, principal: Principal, input: { repositoryId: string; plan: PlanDocument }) {
       if (!(await repos.configsOf(orgId, [input.repositoryId])).length) throw notFound('Repository config');
       const guardrails = await store.deployedTo(orgId, input.repositoryId);
       // In a worker thread with a time limit (evaluator.ts): a slow plan never holds other requests.

@@ -4,7 +4,7 @@
 import type { AppContext } from '../../core/context.ts';
 import { newId } from '../../core/crypto.ts';
 import { AppError, notFound } from '../../core/errors.ts';
-import type { OrgContext, Principal } from '../../core/guards/principal.ts';
+import type { Principal } from '../../core/guards/principal.ts';
 import { pageCount } from '../../core/schemas.ts';
 import type { DriftService } from '../drifts/service.ts';
 import type { ScanService } from '../scans/service.ts';
@@ -168,15 +168,13 @@ export function createPredictionService(ctx: AppContext, d: Deps) {
 
     /**
      * `scan` starts a scan of the prediction's repository config as POST /api/scans/trigger would:
-     * the caller needs scans:write (a CLI token scans:trigger), the route carries the Scan rate
-     * limit, and the daily scan quota is taken through the engine (ctx.limits).
+     * the manifest's gate asks scans:write (a CLI token scans:trigger) of the caller, the route
+     * carries the Scan rate limit, and the daily scan quota is taken through the engine (ctx.limits).
      */
-    async action(orgId: string, id: string, body: ActionBody, principal: Principal, org: OrgContext) {
+    async action(orgId: string, id: string, body: ActionBody, principal: Principal) {
       const p = await load(orgId, id);
       let scanId: string | null = null;
       if (body.action === 'scan') {
-        if (principal.kind === 'cli' && !principal.scopes?.includes('scans:trigger')) throw new AppError('scope_denied', { message: 'This token lacks the scans:trigger scope' });
-        if (!org.permissions.has('scans:write')) throw new AppError('permission_denied', { message: 'Your role lacks the scans:write permission' });
         const scan = await ctx.limits.within(orgId, 'scansPerDay', () => d.scans.trigger(orgId, p.repositoryConfig, principal.userId ?? null, 'manual'));
         scanId = scan._id;
       }

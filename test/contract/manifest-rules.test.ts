@@ -3,7 +3,7 @@
 // extensions, every route a CLI scope opens to a repository-bound resource declares how
 // limited tokens are held to their repositories, and the engine enforces each rule kind.
 import t from 'tap';
-import { fullUrl } from '../../core/loader.ts';
+import { fullUrl, repositoriesFact } from '../../core/loader.ts';
 import { CLI_SCOPES } from '../../core/permissions.ts';
 import type { RouteSpec } from '../../core/manifest.ts';
 import { buildTestApp, register, bearer } from '../helper.ts';
@@ -29,7 +29,7 @@ t.test('manifest rules reach the OpenAPI document', async (t) => {
       if (action) t.equal(op['x-audit-action'], action, `${r.id}: x-audit-action`);
       if (r.audit === false) t.equal(op['x-audit'], false, `${r.id}: x-audit false`);
       const rule = r.repositories;
-      if (rule) t.equal(op['x-repositories'], typeof rule === 'object' ? `record:${rule.record}:${rule.param}` : rule, `${r.id}: x-repositories`);
+      if (rule) t.equal(op['x-repositories'], repositoriesFact(rule), `${r.id}: x-repositories`);
       else t.notOk('x-repositories' in op, `${r.id}: no repository rule, no extension`);
     }
   }
