@@ -234,6 +234,10 @@ export function registerRoutes(app: FastifyInstance, plugin: LoadedPlugin, handl
         }
         await hold?.commit();
         req.routeResult = result;
+        // A redirect named by the result ({redirect, audit?}): sent here, once the audit rule can read the result.
+        if (!reply.sent && successCode >= 300 && successCode < 400 && typeof (result as { redirect?: unknown })?.redirect === 'string') {
+          return reply.redirect((result as { redirect: string }).redirect, successCode);
+        }
         if (reply.sent || style === 'raw') return reply;
         if (successCode === 204) return reply.code(204).send();
         if (errorFormat === 'scim') reply.type('application/scim+json');

@@ -87,7 +87,11 @@ export interface RouteSpec {
   body?: TSchema;
   /** Success status -> schema of the data (wrapped in the envelope by the loader when reply is envelope). */
   response: Record<number, TSchema | null>;
-  /** Overrides the plugin's reply style for one route (raw: the handler writes the reply itself). */
+  /**
+   * Overrides the plugin's reply style for one route (raw: the handler writes the reply itself;
+   * a route whose success is a 3xx may return `{redirect, audit?}` instead, and the engine sends
+   * the redirect after keeping the result for the audit rule).
+   */
   reply?: ReplyStyle;
   /**
    * The body arrives unparsed, as text, whatever its content type (req.rawBody): for routes

@@ -30,7 +30,7 @@ export function createAppInstall(ctx: AppContext, deps: {
   const { store, host, auth, states } = deps;
   const frontend = ctx.config.FRONTEND_URL.replace(/\/+$/, '');
   const callbackUrl = `${ctx.config.publicUrl}/api/auth/scm-app/callback`;
-  const back = (params: Record<string, string>) => ({ target: `${frontend}/settings/scm?${new URLSearchParams(params)}` });
+  const back = (params: Record<string, string>) => ({ redirect: `${frontend}/settings/scm?${new URLSearchParams(params)}` });
 
   /** Records the installation for the organization; false when another organization holds it. */
   async function record(orgId: string, userId: string, found: HostInstallation): Promise<boolean> {

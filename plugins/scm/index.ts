@@ -40,7 +40,6 @@ export default definePlugin({
         async callback({ query, req, reply }) {
           const outcome = await scm.callback(query, evidence(linkBinding, req));
           if (linkBinding.read(req.headers.cookie)) reply.header('set-cookie', linkBinding.clear());
-          reply.redirect(outcome.target, 302);
           return outcome;
         },
         exchange: ({ body }) => scm.exchange(body.code),
@@ -61,7 +60,6 @@ export default definePlugin({
         async appCallback({ query, req, reply, resumed }) {
           const outcome = await scm.appCallback(query, evidence(installBinding, req), resumed);
           if (installBinding.read(req.headers.cookie)) reply.header('set-cookie', installBinding.clear());
-          reply.redirect(outcome.target, 302);
           return outcome;
         },
         installations: async ({ org }) => ({ installations: await scm.listInstallations(org.id) }),

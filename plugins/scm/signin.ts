@@ -17,7 +17,7 @@ export const SCOPES = 'read:user user:email repo';
 const CLI_PREFIX = 'http://127.0.0.1:';
 
 /** Where a callback sends the browser, and the trail's entry for what it did (none for a refusal). */
-export interface CallbackOutcome { target: string; audit?: AuditEvent }
+export interface CallbackOutcome { redirect: string; audit?: AuditEvent }
 
 const notConfigured = () => new AppError('scm.not_configured', { message: 'Source host sign-in is not configured' });
 
@@ -82,7 +82,7 @@ export function createSignIn(ctx: AppContext, deps: { host: Host; states: States
     async callback(query: { code?: string; state?: string; error?: string }, evidence: CallbackEvidence): Promise<CallbackOutcome> {
       if (!oauthConfigured()) throw notConfigured();
       const state = await states.spend(query.state);
-      const failTo = (reason: string) => ({ target: state?.flow === 'login' && state.cli && state.redirectUri
+      const failTo = (reason: string) => ({ redirect: state?.flow === 'login' && state.cli && state.redirectUri
         ? withQuery(state.redirectUri, { error: reason })
         : `${frontend}/auth/error?${new URLSearchParams({ reason })}` });
       if (!state || state.flow === 'install') return failTo('invalid_state');
@@ -100,7 +100,7 @@ export function createSignIn(ctx: AppContext, deps: { host: Host; states: States
       if (state.flow === 'add') {
         if (!(await accounts.link(state.userId, hostUser, found.token, found.scope, false))) return failTo('account_in_use');
         return {
-          target: `${frontend}/settings/accounts?${new URLSearchParams({ linked: hostUser.login })}`,
+          redirect: `${frontend}/settings/accounts?${new URLSearchParams({ linked: hostUser.login })}`,
           audit: {
             action: 'auth.github_account_added', orgId: await auth.sourceHost.defaultOrgOf(state.userId), actor: { userId: state.userId, kind: 'user' },
             resourceType: 'scm_account', resourceId: String(hostUser.id), details: { login: hostUser.login },
@@ -114,7 +114,7 @@ export function createSignIn(ctx: AppContext, deps: { host: Host; states: States
       const code = randomToken('scx_', 24);
       await redis.set(`scm-exchange:${sha256Hex(code)}`, signedIn.userId, 'EX', EXCHANGE_TTL_SECONDS);
       return {
-        target: state.cli && state.redirectUri ? withQuery(state.redirectUri, { code }) : `${frontend}/auth/callback?${new URLSearchParams({ code })}`,
+        redirect: state.cli && state.redirectUri ? withQuery(state.redirectUri, { code }) : `${frontend}/auth/callback?${new URLSearchParams({ code })}`,
         audit: {
           action: 'auth.login', orgId: await auth.sourceHost.defaultOrgOf(signedIn.userId), actor: { userId: signedIn.userId, kind: 'user' },
           resourceType: 'auth', resourceId: signedIn.userId, details: { authMethod: 'github_oauth', scmId: String(hostUser.id), created: signedIn.created },

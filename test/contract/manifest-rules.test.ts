@@ -68,3 +68,39 @@ t.test("'unlimited' routes refuse a token limited to some repositories, after va
     t.not((await call(unlimited, sampleBody[r.id])).statusCode, 403, `${r.id}: a token for every repository passes`);
   }
 });
+
+// A hand-written access check or audit entry in a plugin is a rule the manifest does not show:
+// each found in plugins/ must be one of these, each a decision no manifest field can state.
+// A new one fails here: declare it in the manifest (permission, gates, repositories, resumes,
+// an audit rule or event) instead, or add it below with the reason.
+const HAND_WRITTEN_ALLOWED: Record<string, { count: number; why: string }> = {
+  'orgs/members.ts permissions.has(': { count: 1, why: 'moving a member: the caller\'s permission in the target organization, named by the body' },
+  'orgs/members.ts tenancy.access(': { count: 1, why: 'moving a member: the caller\'s access in the target organization' },
+  'orgs/members.ts audit.write(': { count: 1, why: 'moving a member: the second entry, in the target organization\'s trail' },
+  'orgs/index.ts tenancy.access(': { count: 1, why: 'accepting an invitation: the new member\'s role, read back for the answer' },
+  'sso-scim/service.ts tenancy.access(': { count: 1, why: 'a SCIM token acts with its creator\'s permissions (nobody grants more than they hold)' },
+  'sso-scim/scim-roles.ts audit.write(': { count: 1, why: 'one entry per role a SCIM group change makes' },
+  'drift-watch/service.ts audit.write(': { count: 1, why: 'a scheduled job\'s outcome, no request' },
+  'webhooks/outbox.ts audit.write(': { count: 1, why: 'a delivery job deactivating a webhook, no request' },
+};
+
+t.test('no plugin checks access or writes audit entries by hand beyond the listed exceptions', async (t) => {
+  const { readdirSync, readFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const root = join(import.meta.dirname, '../../plugins');
+  const patterns = ['permissions.has(', 'hasPermission(', 'tenancy.access(', 'audit.write(', 'scopes?.includes(', 'scopes.includes(', 'repositoryDenied('];
+  const found: Record<string, number> = {};
+  for (const dir of readdirSync(root)) {
+    for (const file of readdirSync(join(root, dir)).filter((f) => f.endsWith('.ts'))) {
+      const text = readFileSync(join(root, dir, file), 'utf8');
+      for (const p of patterns) {
+        const n = text.split(p).length - 1;
+        if (n) found[`${dir}/${file} ${p}`] = n;
+      }
+    }
+  }
+  for (const [where, n] of Object.entries(found)) {
+    t.equal(n, HAND_WRITTEN_ALLOWED[where]?.count ?? 0, `${where} (${HAND_WRITTEN_ALLOWED[where]?.why ?? 'not an allowed exception: declare it in the manifest'})`);
+  }
+  for (const where of Object.keys(HAND_WRITTEN_ALLOWED)) t.ok(found[where], `${where}: the exception is still needed (else remove it from the list)`);
+});
