@@ -12,7 +12,7 @@ import type { Principal } from '../../core/guards/principal.ts';
 import type { RepoConfigService } from '../repo-configs/service.ts';
 import type { GuardrailResult, PlanDocument, Enforcement } from './plan.ts';
 import type { Evaluator } from './evaluator.ts';
-import { ruleProblems, type Rule } from './rules.ts';
+import { ruleProblems, type Rule } from './policy-rules.ts';
 import { TEMPLATES } from './templates.ts';
 import type { Actor, Evaluation, Guardrail, GuardrailStatus, GuardrailStore, ResultRow } from './store.ts';
 import type { CreateGuardrail, UpdateGuardrail } from './schemas.ts';

@@ -128,3 +128,6 @@ export const FeedbackBody = Type.Object({
   comment: Type.Optional(Type.String({ maxLength: 2000 })),
 });
 export type FeedbackBody = Static<typeof FeedbackBody>;
+export type InsightsView = Static<typeof InsightsView>;
+export type PatternList = Static<typeof PatternList>;
+export type DashboardView = Static<typeof DashboardView>;

@@ -10,7 +10,7 @@ import type { DriftService } from '../drifts/service.ts';
 import type { ScanService } from '../scans/service.ts';
 import { ALGORITHM, EXPLANATION, HIGH_RISK, HORIZON_DAYS, learn, type Metrics } from './learn.ts';
 import { FEATURES } from './features.ts';
-import { predictionView, type ActionBody, type FeedbackBody, type ListQuery, type ModelView } from './schemas.ts';
+import { predictionView, type ActionBody, type DashboardView, type FeedbackBody, type InsightsView, type ListQuery, type ModelView, type PatternList } from './schemas.ts';
 import type { LearnLock, Prediction, PredictionStore } from './store.ts';
 
 export const LEARN_JOB = 'predictions.learn';
@@ -121,16 +121,15 @@ export function createPredictionService(ctx: AppContext, d: Deps) {
       await mustHaveConfig(orgId, configId);
       return (await page(orgId, { repositoryConfig: configId }, q)).rows;
     },
-    async insights(orgId: string) {
-      const s = (await d.store.model(orgId))?.summary?.insights as Record<string, unknown> | undefined;
-      return (s ?? { totalPredictions: 0, highRiskCount: 0, avgConfidence: 0, topRiskFactors: [], anomalies: [] }) as never;
+    async insights(orgId: string): Promise<InsightsView> {
+      return (await d.store.model(orgId))?.summary?.insights ?? { totalPredictions: 0, highRiskCount: 0, avgConfidence: 0, topRiskFactors: [], anomalies: [] };
     },
-    patterns: async (orgId: string) => ((await d.store.model(orgId))?.summary?.patterns ?? []) as never,
-    async dashboard(orgId: string) {
+    patterns: async (orgId: string): Promise<PatternList> => (await d.store.model(orgId))?.summary?.patterns ?? [],
+    async dashboard(orgId: string): Promise<DashboardView> {
       const m = await d.store.model(orgId);
-      return (m?.summary?.dashboard ?? {
+      return m?.summary?.dashboard ?? {
         status: m?.status ?? 'untrained', auc: null, totalPredictions: 0, highRiskCount: 0, scoreDistribution: [], aucOverTime: [], topRiskyResources: [],
-      }) as never;
+      };
     },
     async model(orgId: string): Promise<ModelView> {
       const [m, l] = await Promise.all([d.store.model(orgId), d.store.learning(orgId)]);

@@ -97,7 +97,7 @@ export function createRepoConfigService(ctx: AppContext, d: Deps) {
   }
 
   async function nextRun(id: string): Promise<string | null> {
-    const { jobs } = await ctx.scheduler.agenda.queryJobs({ name: SCHEDULED_SCAN_JOB, data: { repoConfigId: id } } as never);
+    const { jobs } = await ctx.scheduler.agenda.queryJobs({ name: SCHEDULED_SCAN_JOB, data: { repoConfigId: id } });
     const at = jobs[0]?.nextRunAt;
     return at ? new Date(at).toISOString() : null;
   }

@@ -62,10 +62,8 @@ export function createOutbox(ctx: AppContext, store: WebhookStore, outbound: Out
     const body = JSON.stringify(env);
     const base = { orgId, eventId: env.id, event, status: 'pending' as const, attempts: 0, nextAt: at, lastStatusCode: null, lastError: null, lastResponse: null, lastResponseTime: null, createdAt: at, completedAt: null };
     const rows: Delivery[] = hooks.map((h) => ({ _id: newId(), target: 'webhook', targetId: h._id, body, ...base }));
-    if (chatWants) {
-      const message = chatMessage(event as keyof typeof CHAT_EVENT_OF, data as never, ctx.config.FRONTEND_URL, chat!.channel);
-      rows.push({ _id: newId(), target: 'chat', targetId: orgId, body: JSON.stringify(message), ...base });
-    }
+    const message = chatWants ? chatMessage(event, data, ctx.config.FRONTEND_URL, chat!.channel) : null;
+    if (message) rows.push({ _id: newId(), target: 'chat', targetId: orgId, body: JSON.stringify(message), ...base });
     await store.enqueue(rows);
     return rows.length;
   }
@@ -156,7 +154,7 @@ export function createOutbox(ctx: AppContext, store: WebhookStore, outbound: Out
       const outcomes: Outcome[] = [];
       // Claims held by another process: given up only when their holder is presumed dead.
       for (const d of rows.filter((r) => !won.has(r._id))) {
-        // The delivery still shows this attempt as not made, so its outcome was never recorded.
+        // The delivery still shows this attempt as not made, so no outcome of it was recorded.
         const a = await store.attempt(d._id, d.attempts);
         if (a && a.claimedAt.getTime() < now.getTime() - staleClaimMs && (await store.claimAbandoned(d.orgId, d._id, d.attempts, now))) {
           outcomes.push({ d, statusCode: null, error: 'The sending process stopped during this attempt', response: null, responseTime: null });
