@@ -15,6 +15,7 @@ import type { Limits } from './limits.ts';
 import { RATE_LIMIT_NAMES } from './guards/rate-limit.ts';
 import { buildGuards, inputOf, needsOrgContext, type GuardDeps } from './guards/chain.ts';
 import { resumer } from './guards/body-gates.ts';
+import { errorStatuses } from './openapi-errors.ts';
 import { closest } from './text.ts';
 import { answerPrefixIn, notFoundHandlerIn } from './error-handler.ts';
 import { closeSchema } from './input-rules.ts';
@@ -217,7 +218,7 @@ export function registerRoutes(app: FastifyInstance, plugin: LoadedPlugin, handl
         body: route.body && closeSchema(route.body, `${route.id} body`, false),
         consumes: route.consumes,
         security: route.auth === 'none' ? [] : securityFor(route.auth),
-        response: responseSchemas(route, style, errorFormat),
+        response: responseSchemas(route, style, errorStatuses(m, route, plan, needsOrgContext(route, plan)), errorFormat),
       }),
       onRequest: guards.onRequest,
       preValidation: guards.preValidation,
@@ -267,18 +268,25 @@ const registerRaw = (app: FastifyInstance) => (options: RouteOptions) => {
 // Fastify warns about schema keys that are present but undefined.
 const definedOnly = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 
-function responseSchemas(route: RouteSpec, style: string, errorFormat?: ErrorFormat) {
+/** The error body with the reason as its description, without its $id (one copy per status). */
+function described(schema: TSchema, why: string): TSchema {
+  const copy: Record<string, unknown> = { ...schema, description: why };
+  delete copy.$id;
+  return copy as TSchema;
+}
+
+/** The success schemas, and one error entry per status the route's manifest says it answers (core/openapi-errors.ts). */
+function responseSchemas(route: RouteSpec, style: string, errors: Record<string, string>, errorFormat?: ErrorFormat) {
   if (errorFormat === 'scim') {
     // SCIM routes answer application/scim+json (RFC 7644 §3.1), errors in the SCIM error schema.
     const scim = (schema: TSchema) => ({ content: { 'application/scim+json': { schema } } }) as unknown as TSchema;
-    const out: Record<string, TSchema> = { '4xx': scim(ScimErrorBody), '5xx': scim(ScimErrorBody) };
+    const out: Record<string, TSchema> = Object.fromEntries(Object.entries(errors).map(([status, why]) => [status, { ...scim(described(ScimErrorBody, why)), description: why } as TSchema]));
     for (const [status, schema] of Object.entries(route.response)) {
       out[status] = status === '204' ? Type.Null() : scim(schema && style === 'envelope' ? Envelope(schema) : schema ?? Type.Unknown());
     }
     return out;
   }
-  const error = ErrorBody;
-  const out: Record<string, TSchema> = { '4xx': error, '5xx': error };
+  const out: Record<string, TSchema> = Object.fromEntries(Object.entries(errors).map(([status, why]) => [status, described(ErrorBody, why)]));
   for (const [status, schema] of Object.entries(route.response)) {
     if (route.produces && Number(status) < 400) {
       // Not JSON: the OpenAPI answer names its media types (Fastify does not serialize a raw reply).

@@ -110,6 +110,8 @@ export interface RouteSpec {
   handler: string;
   /** Overrides the manifest's errorFormat for one route. */
   errorFormat?: ErrorFormat;
+  /** Statuses the handler answers beyond what the guards derive (core/openapi-errors.ts), with why. */
+  errors?: Readonly<Record<number, string>>;
 }
 
 /**
@@ -194,6 +196,8 @@ export interface Manifest {
   description?: string;
   /** How errors of every route are written (RouteSpec.errorFormat overrides). */
   errorFormat?: ErrorFormat;
+  /** Statuses every route of the plugin may answer beyond the derived ones (an upstream's 502), with why. */
+  errors?: Readonly<Record<number, string>>;
   /**
    * Paths under `prefix + under` that no route matches answer 404 in this error format (a
    * protocol's clients, e.g. SCIM identity providers, read only their own error schema).

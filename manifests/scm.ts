@@ -21,6 +21,7 @@ export default defineManifest({
   plugin: 'scm',
   prefix: '/api',
   reply: 'named',
+  errors: { 502: 'The source host failed or is unreachable (scm.provider_failed)', 503: 'Source host sign-in or app is not configured (scm.not_configured, scm.app_not_configured)' },
   description: 'Source host (GitHub-compatible): sign-in, linked accounts, app installations and repositories',
   routes: [
     { id: 'scmSignIn', method: 'GET', url: '/auth/scm', ...open, rateLimit: 'auth',

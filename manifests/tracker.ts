@@ -17,6 +17,7 @@ export default defineManifest({
   plugin: 'tracker',
   prefix: '/api/tracker',
   reply: 'envelope',
+  errors: { 502: 'The tracker failed or is unreachable (tracker.provider_failed)', 503: 'Tracker integration is not configured (tracker.not_configured)' },
   description: 'Issue tracker (Jira Cloud) connection through OAuth 2.0, and tickets created from drift widgets',
   routes: [
     { id: 'trackerOauthInitiate', method: 'GET', url: '/oauth/initiate', ...write,
