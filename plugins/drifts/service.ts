@@ -1,6 +1,7 @@
 // Drifts: lists and /query with allow-listed filters and sort, aggregations, suggestions,
 // autocomplete, repository statistics, status moves with documented source states, and
 // feedback. No HTTP here (the CSV export's streaming lives in export.ts).
+import { pageOf } from '../../core/schemas.ts';
 import type { AppContext } from '../../core/context.ts';
 import { conflict, notFound } from '../../core/errors.ts';
 import { narrow, type RepoScope } from '../../core/guards/repositories.ts';
@@ -59,7 +60,7 @@ export function createDriftService(ctx: AppContext, d: Deps) {
   }
   async function page(orgId: string, f: DriftFilter, sort: string | undefined, p: { page: number; limit: number }) {
     const { rows, total } = await d.drifts.page(orgId, f, driftSort(sort), (p.page - 1) * p.limit, p.limit);
-    return { success: true as const, data: rows.map(driftView), pagination: { page: p.page, limit: p.limit, total, pages: Math.max(1, Math.ceil(total / p.limit)) } };
+    return pageOf(rows.map(driftView), p, total);
   }
 
   return {

@@ -5,7 +5,7 @@ import type { AppContext } from '../../core/context.ts';
 import { newId } from '../../core/crypto.ts';
 import { AppError, notFound } from '../../core/errors.ts';
 import type { Principal } from '../../core/guards/principal.ts';
-import { pageCount } from '../../core/schemas.ts';
+import { pageCount, pageOf } from '../../core/schemas.ts';
 import type { DriftService } from '../drifts/service.ts';
 import type { ScanService } from '../scans/service.ts';
 import { ALGORITHM, EXPLANATION, HIGH_RISK, HORIZON_DAYS, learn, type Metrics } from './learn.ts';
@@ -115,7 +115,7 @@ export function createPredictionService(ctx: AppContext, d: Deps) {
     highRisk: async (orgId: string, q: ListQuery) => (await page(orgId, { highRisk: true }, q)).rows,
     async all(orgId: string, q: ListQuery) {
       const { rows, total } = await page(orgId, {}, q, true);
-      return { success: true as const, data: rows, pagination: { page: q.page, limit: q.limit, total, pages: pageCount(total, q.limit) } };
+      return pageOf(rows, q, total);
     },
     async byRepository(orgId: string, configId: string, q: ListQuery) {
       await mustHaveConfig(orgId, configId);

@@ -1,6 +1,7 @@
 // Scans: trigger (the scans-per-day limit's claim, exact under concurrency), cancel, delete, lists,
 // dashboard, the scheduled-scan job and the timeout job. Results are recorded in record.ts.
 // No HTTP here.
+import { pageOf } from '../../core/schemas.ts';
 import { CronExpressionParser } from 'cron-parser';
 import type { AppContext } from '../../core/context.ts';
 import { newId } from '../../core/crypto.ts';
@@ -238,7 +239,7 @@ export function createScanService(ctx: AppContext, d: Deps) {
     /** `repositories`: a CLI token's configs (undefined: every config of the organization). */
     async list(orgId: string, q: { page: number; limit: number; status?: ScanStatus }, repositories: RepoScope) {
       const { rows, total } = await d.scans.page(orgId, { status: q.status, repositoryConfig: repositories }, (q.page - 1) * q.limit, q.limit);
-      return { success: true as const, data: rows.map(scanView), pagination: { page: q.page, limit: q.limit, total } };
+      return pageOf(rows.map(scanView), q, total);
     },
     async byRepository(orgId: string, configId: string, q: { page: number; limit: number }) {
       await loadConfig(orgId, configId);
