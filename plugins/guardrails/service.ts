@@ -21,6 +21,16 @@ function checkRules(rules: readonly Rule[]) {
   if (problems.length) throw new AppError('validation_failed', { message: problems[0].message, details: problems });
 }
 
+/** deployedTo changes are read-modify-write: one at a time per guardrail (the database's updates are not atomic with their reads). */
+async function withLock<T>(ctx: AppContext, id: string, work: () => Promise<T>): Promise<T> {
+  const release = await acquireLock(ctx.redis.main, `guardrail-lock:${id}`, {
+    ttlMs: 10_000, waitMs: 5_000,
+    busy: () => conflict('The guardrail is being changed by another request; try again'),
+    down: () => new AppError('store_unavailable', { message: 'Guardrail deployment is unavailable; try again shortly' }),
+  });
+  try { return await work(); } finally { await release(); }
+}
+
 export function createGuardrailService(ctx: AppContext, store: GuardrailStore, repos: Pick<RepoConfigService, 'configsOf'>, evaluator: Pick<Evaluator, 'evaluate'>) {
   async function load(orgId: string, id: string) {
     const g = await store.get(orgId, id);
@@ -51,16 +61,6 @@ export function createGuardrailService(ctx: AppContext, store: GuardrailStore, r
       });
     }
   }
-  /** deployedTo changes are read-modify-write: one at a time per guardrail (the database's updates are not atomic with their reads). */
-  async function withLock<T>(id: string, work: () => Promise<T>): Promise<T> {
-    const release = await acquireLock(ctx.redis.main, `guardrail-lock:${id}`, {
-      ttlMs: 10_000, waitMs: 5_000,
-      busy: () => conflict('The guardrail is being changed by another request; try again'),
-      down: () => new AppError('store_unavailable', { message: 'Guardrail deployment is unavailable; try again shortly' }),
-    });
-    try { return await work(); } finally { await release(); }
-  }
-
   const evaluations = createEvaluations(ctx, store, repos, evaluator);
 
   return {
@@ -113,7 +113,7 @@ export function createGuardrailService(ctx: AppContext, store: GuardrailStore, r
     async deploy(orgId: string, id: string, repositoryIds: string[]) {
       await load(orgId, id);
       await checkRepositories(orgId, repositoryIds);
-      return withLock(id, async () => {
+      return withLock(ctx, id, async () => {
         const g = await load(orgId, id);
         const deployedTo = [...new Set([...g.deployedTo, ...repositoryIds])];
         await store.update(orgId, id, { deployedTo, updatedAt: new Date() });
@@ -124,7 +124,7 @@ export function createGuardrailService(ctx: AppContext, store: GuardrailStore, r
     async undeploy(orgId: string, id: string, repositoryIds: string[]) {
       await load(orgId, id);
       await checkRepositories(orgId, repositoryIds);
-      return withLock(id, async () => {
+      return withLock(ctx, id, async () => {
         const g = await load(orgId, id);
         const gone = new Set(repositoryIds);
         const deployedTo = g.deployedTo.filter((r) => !gone.has(r));
