@@ -25202,6 +25202,7 @@ export interface operations {
                             page: number;
                             limit: number;
                             total: number;
+                            pages: number;
                         };
                     };
                 };
@@ -36567,6 +36568,7 @@ export interface operations {
                             page: number;
                             limit: number;
                             total: number;
+                            pages: number;
                         };
                     };
                 };
