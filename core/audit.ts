@@ -138,6 +138,19 @@ export function createAudit(db: Database, redis: Redis, log: { error(obj: object
 
   return {
     record(req, reply, spec) {
+      // An entry the outcome names in full (a browser callback, whatever its method).
+      if (typeof spec.audit === 'object' && spec.audit.event) {
+        const event = reply.statusCode < 400 && req.routeResult !== undefined ? spec.audit.event(req.routeResult) : undefined;
+        if (event) {
+          void write({
+            orgId: event.orgId, action: event.action, userId: event.actor.userId, actorName: event.actor.email, actorKind: event.actor.kind,
+            method: req.method, route: req.routeOptions.url ?? req.url, resourceType: event.resourceType, resourceId: event.resourceId,
+            statusCode: reply.statusCode, details: event.details && (redact(event.details) as Record<string, unknown>),
+            ipAddress: req.ip, userAgent: req.headers['user-agent'] ?? null,
+          });
+        }
+        return;
+      }
       // Reads are never recorded: decided before anything is computed (every GET passes here).
       if (!MUTATING.has(req.method)) return;
       // The manifest decides (RouteSpec.audit): false never reaches here.

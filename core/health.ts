@@ -1,10 +1,17 @@
 // GET /health: 200 while the service, its database and Redis answer; 503 naming the part
 // that does not. Not a manifest route: it belongs to the engine and needs no plugin.
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import type { Database } from './db.ts';
 import type { RedisPair } from './redis.ts';
 
 const TIMEOUT_MS = 1500;
+
+const Probe = Type.Object({ status: Type.Union([Type.Literal('up'), Type.Literal('down')]), latency: Type.Union([Type.Number(), Type.Null()]), error: Type.Optional(Type.String()) });
+const Report = Type.Object({
+  status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]), down: Type.Array(Type.String()),
+  database: Probe, redis: Probe, uptime: Type.Integer(),
+});
 
 async function probe(fn: () => Promise<number>) {
   try {
@@ -22,7 +29,13 @@ export async function healthReport(db: Database, redis: RedisPair) {
 }
 
 export function registerHealth(app: FastifyInstance, db: Database, redis: RedisPair) {
-  app.get('/health', { schema: { operationId: 'getHealth', tags: ['health'], summary: 'Service, database and Redis status' } }, async (_req, reply) => {
+  app.get('/health', {
+    schema: {
+      operationId: 'getHealth', tags: ['health'], summary: 'Service, database and Redis status',
+      // The same report either way; 503 names the parts that are down.
+      response: { 200: { description: 'Every part answers', ...Report }, 503: { description: 'The database or Redis does not answer (status degraded, down names it)', ...Report } },
+    },
+  }, async (_req, reply) => {
     const { ok, body } = await healthReport(db, redis);
     return reply.code(ok ? 200 : 503).send(body);
   });

@@ -7,17 +7,18 @@ import { readdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { Type, type TSchema } from 'typebox';
 import { AUTH_KINDS, type AnyHandler, type ErrorFormat, type Manifest, type RouteSpec } from './manifest.ts';
 import { CLI_SCOPES, PERMISSIONS } from './permissions.ts';
 import { LIMIT_NAMES, PLANS, planRank, type Plan } from './plans.ts';
 import type { Limits } from './limits.ts';
 import { RATE_LIMIT_NAMES } from './guards/rate-limit.ts';
 import { buildGuards, inputOf, needsOrgContext, type GuardDeps } from './guards/chain.ts';
+import { resumer } from './guards/body-gates.ts';
+import { errorStatuses } from './openapi-errors.ts';
 import { closest } from './text.ts';
 import { answerPrefixIn, notFoundHandlerIn } from './error-handler.ts';
 import { closeSchema } from './input-rules.ts';
-import { ErrorBody, Envelope, ScimErrorBody } from './schemas.ts';
+import { definedOnly, responseSchemas, securityFor } from './route-schemas.ts';
 import type { OperatorConfig } from './config.ts';
 import type { LoadedDefinition } from './plugin.ts';
 
@@ -128,9 +129,22 @@ export function validateManifests(plugins: LoadedPlugin[]): void {
       check(r.rateLimit, RATE_LIMIT_NAMES, 'rate limit', r);
       check(r.limit, LIMIT_NAMES, 'plan limit', r);
       const rule = r.repositories;
-      if (typeof rule === 'object' && !new RegExp(`/:${rule.param}(/|$)`).test(r.url)) {
+      if (typeof rule === 'object' && 'param' in rule && !new RegExp(`/:${rule.param}(/|$)`).test(r.url)) {
         throw new ManifestError(`${where(r)}: repositories names param "${rule.param}", which is not in the path ${r.url}`);
       }
+      if (typeof rule === 'object' && 'body' in rule && !(r.body && rule.body in ((r.body as { properties?: object }).properties ?? {}))) {
+        throw new ManifestError(`${where(r)}: repositories names body field "${rule.body}", which its body schema does not have`);
+      }
+      for (const gate of r.gates ?? []) {
+        check(gate.permission, PERMISSIONS, 'permission', r);
+        check(gate.scope, CLI_SCOPES, 'scope', r);
+        if (!(r.body && gate.body.field in ((r.body as { properties?: object }).properties ?? {}))) {
+          throw new ManifestError(`${where(r)}: a gate names body field "${gate.body.field}", which its body schema does not have`);
+        }
+      }
+      // Resuming a flow is a callback's way to prove its user: a route with a caller has guards.
+      if (r.resumes && r.auth !== 'none') throw new ManifestError(`${where(r)}: resumes is for callbacks (auth "none"); a route with a caller declares permission`);
+      check(r.resumes?.permission, PERMISSIONS, 'permission', r);
       if (!Object.keys(r.response).some((s) => Number(s) < 400)) throw new ManifestError(`${where(r)}: no success response declared`);
     }
   }
@@ -148,7 +162,7 @@ export function checkHandlers(m: Manifest, handlers: Record<string, unknown>, re
       throw new ManifestError(`${where}: unknown handler "${r.handler}"${hint ? `; did you mean "${hint}"?` : ''}`);
     }
     const rule = r.repositories;
-    if (typeof rule === 'object' && !records.has(rule.record)) {
+    if (typeof rule === 'object' && 'record' in rule && !records.has(rule.record)) {
       const hint = closest(rule.record, [...records]);
       throw new ManifestError(`${where}: repositories names record "${rule.record}", which no enabled plugin defines${hint ? `; did you mean "${hint}"?` : ''}`);
     }
@@ -158,11 +172,16 @@ export function checkHandlers(m: Manifest, handlers: Record<string, unknown>, re
   }
 }
 
-export interface OpenApiFacts { cli: boolean; scopes: string[]; permission?: string; plan?: Plan; rateLimit?: string; limit?: string; audit?: string | false; repositories?: string; auth: string; orgHeader: boolean }
+export interface OpenApiFacts { cli: boolean; scopes: string[]; permission?: string; plan?: Plan; rateLimit?: string; limit?: string; audit?: string | false; repositories?: string; gates?: string[]; resumes?: string; auth: string; orgHeader: boolean }
 
 /** What the audit extension says of a route: its curated action, false, or nothing (derived). */
 const auditFact = (audit: RouteSpec['audit']) => (typeof audit === 'object' ? audit.action : audit);
-const repositoriesFact = (rule: RouteSpec['repositories']) => (typeof rule === 'object' ? `record:${rule.record}:${rule.param}` : rule);
+/** The x-gates extension: `field=value: permission (scope)` per gate. */
+export const gatesFact = (gates: NonNullable<RouteSpec['gates']>) =>
+  gates.map((g) => `${g.body.field}=${g.body.equals}: ${g.permission}${g.scope ? ` (${g.scope})` : ''}`);
+/** The x-repositories extension of a route's repository rule. */
+export const repositoriesFact = (rule: RouteSpec['repositories']) =>
+  (typeof rule !== 'object' ? rule : 'body' in rule ? `body:${rule.body}` : `record:${rule.record}:${rule.param}`);
 
 export function registerRoutes(app: FastifyInstance, plugin: LoadedPlugin, handlers: Record<string, AnyHandler>, deps: GuardDeps, facts: Map<string, OpenApiFacts>): void {
   const m = plugin.manifest;
@@ -178,7 +197,8 @@ export function registerRoutes(app: FastifyInstance, plugin: LoadedPlugin, handl
     const guards = buildGuards(route, plan, deps, m.plugin);
     const successCode = Number(Object.keys(route.response).find((s) => Number(s) < 400));
     const handler = handlers[route.handler];
-    facts.set(route.id, { cli: Boolean(route.scope || route.cliAllowed) && (route.auth === 'bearer' || route.auth === 'download'), scopes: route.scope ? [route.scope] : [], permission: route.ownerOnly ? 'owner' : route.permission, plan, rateLimit: route.rateLimit, limit: route.limit, audit: auditFact(route.audit), repositories: repositoriesFact(route.repositories), auth: route.auth, orgHeader: needsOrgContext(route, plan) && !route.orgParam });
+    const resumed = resumer(route.resumes?.permission, (orgId, userId) => deps.tenancy.access(orgId, userId));
+    facts.set(route.id, { cli: Boolean(route.scope || route.cliAllowed) && (route.auth === 'bearer' || route.auth === 'download'), scopes: route.scope ? [route.scope] : [], permission: route.ownerOnly ? 'owner' : route.permission, plan, rateLimit: route.rateLimit, limit: route.limit, audit: auditFact(route.audit), repositories: repositoriesFact(route.repositories), gates: route.gates && gatesFact(route.gates), resumes: route.resumes?.permission, auth: route.auth, orgHeader: needsOrgContext(route, plan) && !route.orgParam });
 
     // A route verifying a signature over the body as sent gets it unparsed, whatever its type.
     const errorFormat = route.errorFormat ?? m.errorFormat;
@@ -197,7 +217,7 @@ export function registerRoutes(app: FastifyInstance, plugin: LoadedPlugin, handl
         body: route.body && closeSchema(route.body, `${route.id} body`, false),
         consumes: route.consumes,
         security: route.auth === 'none' ? [] : securityFor(route.auth),
-        response: responseSchemas(route, style, errorFormat),
+        response: responseSchemas(route, style, errorStatuses(m, route, plan, needsOrgContext(route, plan)), errorFormat),
       }),
       onRequest: guards.onRequest,
       preValidation: guards.preValidation,
@@ -207,13 +227,17 @@ export function registerRoutes(app: FastifyInstance, plugin: LoadedPlugin, handl
         const hold = req.limitHold;
         let result;
         try {
-          result = await handler(inputOf(req, reply));
+          result = await handler(inputOf(req, reply, resumed));
         } catch (err) {
           await hold?.abort();
           throw err;
         }
         await hold?.commit();
         req.routeResult = result;
+        // A redirect named by the result ({redirect, audit?}): sent here, once the audit rule can read the result.
+        if (!reply.sent && successCode >= 300 && successCode < 400 && typeof (result as { redirect?: unknown })?.redirect === 'string') {
+          return reply.redirect((result as { redirect: string }).redirect, successCode);
+        }
         if (reply.sent || style === 'raw') return reply;
         if (successCode === 204) return reply.code(204).send();
         if (errorFormat === 'scim') reply.type('application/scim+json');
@@ -239,50 +263,6 @@ const registerRaw = (app: FastifyInstance) => (options: RouteOptions) => {
     child.route(options);
   });
 };
-
-// Fastify warns about schema keys that are present but undefined.
-const definedOnly = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
-
-function responseSchemas(route: RouteSpec, style: string, errorFormat?: ErrorFormat) {
-  if (errorFormat === 'scim') {
-    // SCIM routes answer application/scim+json (RFC 7644 §3.1), errors in the SCIM error schema.
-    const scim = (schema: TSchema) => ({ content: { 'application/scim+json': { schema } } }) as unknown as TSchema;
-    const out: Record<string, TSchema> = { '4xx': scim(ScimErrorBody), '5xx': scim(ScimErrorBody) };
-    for (const [status, schema] of Object.entries(route.response)) {
-      out[status] = status === '204' ? Type.Null() : scim(schema && style === 'envelope' ? Envelope(schema) : schema ?? Type.Unknown());
-    }
-    return out;
-  }
-  const error = ErrorBody;
-  const out: Record<string, TSchema> = { '4xx': error, '5xx': error };
-  for (const [status, schema] of Object.entries(route.response)) {
-    if (route.produces && Number(status) < 400) {
-      // Not JSON: the OpenAPI answer names its media types (Fastify does not serialize a raw reply).
-      const body = schema ?? Type.String({ format: 'binary' });
-      out[status] = { description: 'Success', content: Object.fromEntries(route.produces.map((type) => [type, { schema: body }])) } as unknown as TSchema;
-    } else if (status === '204') out[status] = Type.Null();
-    // A redirect has no body: documented by its status and description (the target is the Location header).
-    else if (!schema && /^3\d\d$/.test(status)) out[status] = Type.Null({ description: 'Redirect; the target is in the Location header' });
-    else if (schema && style === 'envelope') out[status] = Envelope(schema);
-    else if (schema) out[status] = schema;
-  }
-  return out;
-}
-
-function securityFor(auth: string) {
-  switch (auth) {
-    case 'user': return [{ bearerAuth: [] }];
-    case 'user-redirect': return [{ bearerAuth: [] }, { userRedirectToken: [] }];
-    case 'bearer': return [{ bearerAuth: [] }, { cliToken: [] }];
-    case 'download': return [{ downloadToken: [] }, { bearerAuth: [] }, { cliToken: [] }];
-    case 'runner': return [{ runnerToken: [] }];
-    case 'runner-link': return [{ runnerLink: [] }];
-    case 'scim': return [{ scimToken: [] }];
-    case 'cloud-events': return [{ cloudEventsToken: [] }];
-    case 'service-key': return [{ serviceKey: [] }];
-    default: return [];
-  }
-}
 
 declare module 'fastify' {
   interface FastifyContextConfig { spec?: RouteSpec; errorFormat?: ErrorFormat; plugin?: string }

@@ -65,6 +65,19 @@ export interface RouteSpec {
    * decided by the engine before the handler (core/guards/repositories.ts).
    */
   repositories?: RepositoryRule;
+  /**
+   * More access when the validated body asks for more (predictions' action `scan` starts a
+   * scan): each gate whose `body` field has that value adds its CLI scope and permission,
+   * decided by the engine after validation, before the handler (core/guards/body-gates.ts).
+   */
+  gates?: readonly BodyGate[];
+  /**
+   * A browser callback (auth `none`) resuming a flow a user started: the handler proves the
+   * flow's user and organization from its state, then asks `input.resumed(orgId, userId)`,
+   * which the engine answers with that user's access when they still hold `permission` there
+   * (removed or demoted since the start: null).
+   */
+  resumes?: { permission: Permission };
   /** Path parameter naming the organization (org routes); otherwise x-org-id or the default org. */
   orgParam?: string;
   /** Needs an organization context (default: true for user/bearer routes with a permission, plan or orgParam). */
@@ -74,7 +87,11 @@ export interface RouteSpec {
   body?: TSchema;
   /** Success status -> schema of the data (wrapped in the envelope by the loader when reply is envelope). */
   response: Record<number, TSchema | null>;
-  /** Overrides the plugin's reply style for one route (raw: the handler writes the reply itself). */
+  /**
+   * Overrides the plugin's reply style for one route (raw: the handler writes the reply itself;
+   * a route whose success is a 3xx may return `{redirect, audit?}` instead, and the engine sends
+   * the redirect after keeping the result for the audit rule).
+   */
   reply?: ReplyStyle;
   /**
    * The body arrives unparsed, as text, whatever its content type (req.rawBody): for routes
@@ -93,6 +110,8 @@ export interface RouteSpec {
   handler: string;
   /** Overrides the manifest's errorFormat for one route. */
   errorFormat?: ErrorFormat;
+  /** Statuses the handler answers beyond what the guards derive (core/openapi-errors.ts), with why. */
+  errors?: Readonly<Record<number, string>>;
 }
 
 /**
@@ -109,8 +128,17 @@ export type ErrorFormat = 'scim';
  * whose repository must be one of the token's, or 403 repository_denied. A record of
  * another organization, or none, is left to the handler's 404. `record` names a kind a
  * plugin defines with ctx.defineRepositoryRecord.
+ * {body}: the validated body's field is a repository config id, which must be one of the
+ * token's (403 repository_denied otherwise; an evaluation of a plan for one repository).
  */
-export type RepositoryRule = 'narrowed' | 'unlimited' | { param: string; record: string };
+export type RepositoryRule = 'narrowed' | 'unlimited' | { param: string; record: string } | { body: string };
+
+/** See RouteSpec.gates. */
+export interface BodyGate {
+  body: { field: string; equals: string };
+  permission: Permission;
+  scope?: CliScope;
+}
 
 /** An audit rule for routes whose entries need more than a name. */
 export interface AuditRule {
@@ -131,6 +159,22 @@ export interface AuditRule {
    * platform trail (an organization's own deletion). Default: the request's organization.
    */
   org?: (result: any) => string | null;
+  /**
+   * Routes whose audited event is known only from the outcome (a browser callback that signs a
+   * user in or links an account, whatever its method): the handler's result names the whole
+   * entry (`result.audit`); undefined: nothing recorded. The other fields are not read then.
+   */
+  event?: (result: any) => AuditEvent | undefined;
+}
+
+/** An entry the outcome names in full (AuditRule.event): the request gives method, route, status, ip. */
+export interface AuditEvent {
+  action: string;
+  orgId: string | null;
+  actor: { userId: string | null; email?: string; kind?: Principal['kind'] };
+  resourceType: string;
+  resourceId: string | null;
+  details?: Record<string, unknown>;
 }
 
 /**
@@ -152,6 +196,8 @@ export interface Manifest {
   description?: string;
   /** How errors of every route are written (RouteSpec.errorFormat overrides). */
   errorFormat?: ErrorFormat;
+  /** Statuses every route of the plugin may answer beyond the derived ones (an upstream's 502), with why. */
+  errors?: Readonly<Record<number, string>>;
   /**
    * Paths under `prefix + under` that no route matches answer 404 in this error format (a
    * protocol's clients, e.g. SCIM identity providers, read only their own error schema).
@@ -180,6 +226,8 @@ export interface RouteInput<R extends RouteSpec = RouteSpec> {
   principal: R['auth'] extends 'none' ? Principal | undefined : Principal;
   /** undefined: every repository; a list: the only repository config ids a limited CLI token may read. */
   repositories: RepoScope;
+  /** Routes with `resumes`: the access of the user who started the flow, when they still hold the permission. */
+  resumed: (orgId: string, userId: string) => Promise<OrgContext | null>;
   req: FastifyRequest;
   reply: FastifyReply;
 }

@@ -1,5 +1,5 @@
 // The OpenAPI document's frame and the manifest facts each operation carries as
-// extensions (x-scopes, x-permission, x-plan, x-limit), so integrators and contract tests read them.
+// extensions (x-scopes, x-permission, x-gates, x-resumes-permission, x-plan, x-limit), so integrators and contract tests read them.
 import type { Config } from './config.ts';
 import type { OpenApiFacts } from './loader.ts';
 import { DOMAIN_EVENTS, WEBHOOK_EVENTS } from './event-catalog.ts';
@@ -58,6 +58,8 @@ export function addOpenApiFacts<T>(input: T, facts: Map<string, OpenApiFacts>): 
       if (f.audit) op['x-audit-action'] = f.audit;
       if (f.audit === false) op['x-audit'] = false;
       if (f.repositories) op['x-repositories'] = f.repositories;
+      if (f.gates) op['x-gates'] = f.gates;
+      if (f.resumes) op['x-resumes-permission'] = f.resumes;
       if (f.orgHeader) {
         const parameters = (op.parameters ?? []) as unknown[];
         op.parameters = [...parameters, ORG_HEADER];

@@ -39,6 +39,20 @@ export const Message = Type.Object({ message: Type.String() });
 export const pageWindow = ({ page, limit }: Page) => ({ skip: (page - 1) * limit, limit });
 export const pageCount = (total: number, limit: number) => Math.max(1, Math.ceil(total / limit));
 
+/**
+ * The one shape of a paged list (docs/api-conventions.md "Paged lists"). Envelope lists:
+ * `{success: true, data: [...], pagination: {page, limit, total, pages}}` (PagedList, pageOf);
+ * lists with named keys (SPEC: `watches`, `total`, `page`, `pages`) carry the same counts
+ * beside their key, `pages` from pageCount.
+ * `pages` is at least 1 (an empty list is one empty page).
+ */
+export const Pagination = Type.Object({ page: Type.Integer(), limit: Type.Integer(), total: Type.Integer(), pages: Type.Integer() });
+export type Pagination = Static<typeof Pagination>;
+export const PagedList = <T extends TSchema>(item: T) => Type.Object({ success: Type.Literal(true), data: Type.Array(item), pagination: Pagination });
+/** An envelope list's page: its rows, and where they sit in the whole. */
+export const pageOf = <T>(data: T[], page: Page, total: number) => ({
+  success: true as const, data, pagination: { page: page.page, limit: page.limit, total, pages: pageCount(total, page.limit) },
+});
 /** A runner label, as runners carry them and repository configs ask for them. */
 export const RunnerLabel = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._:/-]+$' });
 /** At most this many labels on a runner or a config. */

@@ -11,6 +11,7 @@ export default defineManifest({
   plugin: 'billing',
   prefix: '/api/billing',
   reply: 'named',
+  errors: { 503: 'Billing is not configured (billing.not_configured)' },
   description: 'Plans through the payment provider (Stripe): checkout, portal, verification and its events',
   routes: [
     { id: 'createCheckoutSession', method: 'POST', url: '/checkout-session', ...owner, audit: 'billing.checkout_started',

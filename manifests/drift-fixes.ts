@@ -12,6 +12,7 @@ export default defineManifest({
   plugin: 'drift-fixes',
   prefix: '/api/drifts',
   reply: 'envelope',
+  errors: { 502: 'The AI provider or the source host failed (ai_provider_error, scm.provider_failed)' },
   description: 'Drift analysis, computed fixes, their approval and pull requests on the source host',
   routes: [
     { id: 'reanalyzeDrift', method: 'POST', url: '/:driftId/reanalyze', ...write, ...drift, audit: 'drift.reanalyzed',

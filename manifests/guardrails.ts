@@ -30,7 +30,7 @@ export default defineManifest({
       summary: 'Rules are checked at write time: paths, a value for every operator but exists/not_exists, safe regular expressions (400 naming the rule)',
       body: CreateGuardrail, response: { 201: GuardrailView }, handler: 'create' },
     { id: 'listGuardrailTemplates', method: 'GET', url: '/templates', ...read, summary: 'Built-in templates (security, cost, tagging)', response: { 200: TemplateList }, handler: 'templates' },
-    { id: 'evaluatePlan', method: 'POST', url: '/evaluate', auth: 'bearer', scope: 'scans:trigger', permission: 'scans:write', repositories: 'narrowed', bodyLimit: PLAN_BODY_LIMIT,
+    { id: 'evaluatePlan', method: 'POST', url: '/evaluate', auth: 'bearer', scope: 'scans:trigger', permission: 'scans:write', repositories: { body: 'repositoryId' }, bodyLimit: PLAN_BODY_LIMIT,
       audit: {
         action: 'guardrail.evaluated',
         body: (b: { repositoryId?: string; plan?: { resource_changes?: unknown[] } }) => ({ repositoryId: b?.repositoryId, resourceChanges: b?.plan?.resource_changes?.length ?? 0 }),

@@ -3,8 +3,8 @@
 // group: drift ones apply (reads drifts:read, writes drifts:write, CLI scopes the same), and a
 // CLI token must hold every repository (predictions span the organization's repositories).
 // POST /:predictionId/action with action `scan` also needs scans:write (scans:trigger for a CLI
-// token), checked by the service because it depends on the body; the route carries the Scan
-// rate limit whatever the action.
+// token): a gate on the body, decided by the engine; the route carries the Scan rate limit
+// whatever the action.
 import { defineManifest, type RouteSpec } from '../core/manifest.ts';
 import {
   ActionBody, DashboardView, ExplanationView, FeedbackBody, InsightsView, LearnView, ListQuery, MetricsView, ModelView,
@@ -45,6 +45,7 @@ export default defineManifest({
       params: PredictionIdParams, response: { 200: ExplanationView }, handler: 'explanation' },
     { id: 'markPredictionSeen', method: 'POST', url: '/:predictionId/seen', ...write, params: PredictionIdParams, response: { 200: PredictionView }, handler: 'seen' },
     { id: 'predictionAction', method: 'POST', url: '/:predictionId/action', ...write, rateLimit: 'scan',
+      gates: [{ body: { field: 'action', equals: 'scan' }, permission: 'scans:write', scope: 'scans:trigger' }],
       summary: 'investigate, ignore (a negative label at the next learn) or scan (a scan of its repository config: scans:write, Scan rate limit, daily scan quota)',
       params: PredictionIdParams, body: ActionBody, response: { 200: PredictionView }, handler: 'action' },
     { id: 'predictionFeedback', method: 'POST', url: '/:predictionId/feedback', ...write, summary: 'Whether the prediction was right; a label at the next learn',

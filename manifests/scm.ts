@@ -8,8 +8,11 @@ import {
   InstallationParams, InstallationView, InstallQuery, Message, RepoParams, RepositoryPage, RepositoryQuery, ScmIdParams, SessionAnswer,
   SetActiveAccountBody, SetActiveInstallationBody, StartQuery, SyncAnswer,
 } from '../plugins/scm/schemas.ts';
+import type { CallbackOutcome } from '../plugins/scm/signin.ts';
 
 const open = { auth: 'none', orgContext: false, reply: 'raw', audit: false, response: { 302: null } } as const satisfies Partial<RouteSpec>;
+/** A callback's entry is named by its outcome (a sign-in, a linked account, an installation; none for a refusal). */
+const outcome = { event: (r: CallbackOutcome) => r.audit } as const;
 const read = { auth: 'user', orgContext: true, permission: 'integrations:read' } as const satisfies Partial<RouteSpec>;
 const write = { auth: 'user', orgContext: true, permission: 'integrations:write' } as const satisfies Partial<RouteSpec>;
 const repos = { auth: 'user', orgContext: true, permission: 'repos:read' } as const satisfies Partial<RouteSpec>;
@@ -18,12 +21,13 @@ export default defineManifest({
   plugin: 'scm',
   prefix: '/api',
   reply: 'named',
+  errors: { 502: 'The source host failed or is unreachable (scm.provider_failed)', 503: 'Source host sign-in or app is not configured (scm.not_configured, scm.app_not_configured)' },
   description: 'Source host (GitHub-compatible): sign-in, linked accounts, app installations and repositories',
   routes: [
     { id: 'scmSignIn', method: 'GET', url: '/auth/scm', ...open, rateLimit: 'auth',
       summary: '302 to the host\'s authorize URL (client_id, scope, state: single use, 10 minutes). force=true adds prompt=select_account; cli=true needs redirect_uri starting http://127.0.0.1:<port> (400 otherwise). 503 when the OAuth app is not configured',
       query: StartQuery, handler: 'start' },
-    { id: 'scmCallback', method: 'GET', url: '/auth/scm/callback', ...open, rateLimit: 'auth',
+    { id: 'scmCallback', method: 'GET', url: '/auth/scm/callback', ...open, rateLimit: 'auth', audit: outcome,
       summary: '302 to {FRONTEND_URL}/auth/callback?code=<one-time code> (CLI: <redirect_uri>?code=), or /auth/error?reason=<reason> (CLI: ?error=). The JWT never appears in a URL: POST /api/auth/scm/exchange turns the code into a session. Audited auth.login (authMethod github_oauth)',
       query: CallbackQuery, handler: 'callback' },
     { id: 'scmExchange', method: 'POST', url: '/auth/scm/exchange', auth: 'none', orgContext: false, rateLimit: 'auth', audit: false,
@@ -41,7 +45,7 @@ export default defineManifest({
     { id: 'scmAppInstall', method: 'GET', url: '/auth/scm-app/install', auth: 'user-redirect', orgContext: true, permission: 'integrations:write', audit: false,
       summary: 'The install URL of the app, with a state bound to the caller, its organization (x-org-id or default) and its browser (a binding cookie: HttpOnly, SameSite=Lax, 10 minutes). The caller is the JWT in the Authorization header or the query token. 503 when the app is not configured',
       query: InstallQuery, response: { 200: InstallAnswer }, handler: 'install' },
-    { id: 'scmAppCallback', method: 'GET', url: '/auth/scm-app/callback', ...open,
+    { id: 'scmAppCallback', method: 'GET', url: '/auth/scm-app/callback', ...open, audit: outcome, resumes: { permission: 'integrations:write' },
       summary: 'Callback of the app (user authorization during installation on: code, installation_id, setup_action, state). The state is spent; the browser binding and the session are checked; the code becomes the installing user\'s token and GET /user/installations must list the installation; one organization per installation. Recorded, repositories synced; 302 to {FRONTEND_URL}/settings/scm?installation=<id>, or ?error=<reason>',
       query: AppCallbackQuery, handler: 'appCallback' },
     { id: 'listScmInstallations', method: 'GET', url: '/auth/scm-app/installations', ...read, response: { 200: InstallationList }, handler: 'installations' },

@@ -5,7 +5,7 @@
 // integrations:write in the organization x-org-id selects (verified domains too); the link
 // routes take the signed-in user's own session. docs/sso-scim.md has the notes.
 import { Type } from 'typebox';
-import { defineManifest, type RouteSpec } from '../core/manifest.ts';
+import { defineManifest, type AuditEvent, type RouteSpec } from '../core/manifest.ts';
 import {
   BulkBody, ConfirmLinkBody, CreateScimToken, DiscoveryParams, DomainBody, DomainList, DomainParams, DomainView, ExchangeAnswer, ExchangeBody,
   GroupMappingList, GroupMappingView, LinkList, LinkView, ListQuery, MappingBody, MessageView, PatchBody, SamlLoginQuery,
@@ -37,7 +37,8 @@ export default defineManifest({
     { id: 'samlLogin', method: 'GET', url: '/sso/saml/login', auth: 'none', orgContext: false, rateLimit: 'auth', reply: 'raw',
       summary: "302 to the identity provider with an AuthnRequest (HTTP-Redirect); 400 orgId is required, 404 SSO not configured for this organization",
       query: SamlLoginQuery, response: { 302: null }, handler: 'samlLogin' },
-    { id: 'samlCallback', method: 'POST', url: '/sso/saml/callback', auth: 'none', orgContext: false, rateLimit: 'auth', reply: 'raw', rawBody: true, audit: false,
+    { id: 'samlCallback', method: 'POST', url: '/sso/saml/callback', auth: 'none', orgContext: false, rateLimit: 'auth', reply: 'raw', rawBody: true,
+      audit: { event: (r: { audit?: AuditEvent }) => r.audit },
       summary: 'Assertion Consumer Service (HTTP-POST, form field SAMLResponse): 302 to {FRONTEND_URL}/auth/callback?code=<code>, /auth/sso-link?code=<code> (a link request), or /auth/error?reason=<reason> (account_not_linked, domain_not_verified, ...)',
       consumes: ['application/x-www-form-urlencoded'], response: { 302: null }, handler: 'samlCallback' },
     { id: 'ssoExchange', method: 'POST', url: '/sso/exchange', auth: 'none', orgContext: false, rateLimit: 'auth', audit: false,

@@ -17,11 +17,12 @@ export default defineManifest({
   plugin: 'tracker',
   prefix: '/api/tracker',
   reply: 'envelope',
+  errors: { 502: 'The tracker failed or is unreachable (tracker.provider_failed)', 503: 'Tracker integration is not configured (tracker.not_configured)' },
   description: 'Issue tracker (Jira Cloud) connection through OAuth 2.0, and tickets created from drift widgets',
   routes: [
     { id: 'trackerOauthInitiate', method: 'GET', url: '/oauth/initiate', ...write,
       summary: 'The authorization URL; its state is bound to the caller, the organization and the browser (a binding cookie, HttpOnly, SameSite=Lax, Path = the callback, 10 minutes: call this from the browser that will complete it, with credentials), single use', response: { 200: InitiateView }, handler: 'initiate' },
-    { id: 'trackerOauthCallback', method: 'GET', url: '/oauth/callback', auth: 'none', audit: false,
+    { id: 'trackerOauthCallback', method: 'GET', url: '/oauth/callback', auth: 'none', audit: false, resumes: { permission: 'integrations:write' },
       summary: 'The authorization server sends the browser back here: the state is spent; the browser must carry the binding cookie of the initiate call (else 403 oauth.browser_mismatch), the session that started must be live (403 oauth.session_ended) and a session sent along must be that user (403 oauth.user_mismatch), who still holds integrations:write; then the code is exchanged, the site found, the tokens stored encrypted',
       query: CallbackQuery, response: { 200: ConfigView }, handler: 'callback' },
     { id: 'getTrackerConfig', method: 'GET', url: '/config', ...read, summary: 'Whether connected, the site and the ticket defaults', response: { 200: ConfigView }, handler: 'getConfig' },

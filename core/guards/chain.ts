@@ -2,7 +2,7 @@
 // signing in preValidation, once the raw body is read), so credentials, scopes, roles and
 // plans are decided before the body is validated: an anonymous caller gets 401, never 400.
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, preHandlerHookHandler, preValidationHookHandler } from 'fastify';
-import type { AnyHandler, RouteSpec } from '../manifest.ts';
+import type { AnyHandler, RouteInput, RouteSpec } from '../manifest.ts';
 import type { Hold, Limits } from '../limits.ts';
 import { AppError, forbidden, unauthorized } from '../errors.ts';
 import { ROLE_PERMISSIONS } from '../permissions.ts';
@@ -12,6 +12,7 @@ import { ACCEPTS, bearerToken, type CredentialKind, type CredentialReader, type 
 import type { RateLimitGuard } from './rate-limit.ts';
 import type { SigningGuard } from './signing.ts';
 import { repoScope, repositoryGuard, type RepositoryOf } from './repositories.ts';
+import { bodyGates } from './body-gates.ts';
 
 export interface GuardDeps {
   /** @fastify/auth's composer: tries each accepted credential kind in turn. */
@@ -30,10 +31,10 @@ const ID = /^[a-f0-9]{24}$/;
 export const needsOrgContext = (spec: RouteSpec, requiredPlan: Plan | undefined) =>
   Boolean(spec.orgContext ?? (spec.orgParam || spec.permission || spec.ownerOnly || spec.limit || (requiredPlan && requiredPlan !== 'free')));
 
-/** What a handler (and a plan limit's meter) receives. */
-export const inputOf = (req: FastifyRequest, reply: FastifyReply) => ({
+/** What a handler (and a plan limit's meter) receives; `resumed` answers the route's `resumes` rule. */
+export const inputOf = (req: FastifyRequest, reply: FastifyReply, resumed: RouteInput['resumed']) => ({
   params: req.params, query: req.query, body: req.body, org: req.org, principal: req.principal,
-  repositories: repoScope(req), req, reply,
+  repositories: repoScope(req), resumed, req, reply,
 }) as Parameters<AnyHandler>[0];
 
 /** `plugin`: the manifest's, whose meter decides whether a request adds to its `limit`. */
@@ -77,6 +78,8 @@ export function buildGuards(spec: RouteSpec, requiredPlan: Plan | undefined, dep
     : [];
   const repositories = spec.repositories && repositoryGuard(spec.repositories, deps.records);
   const preHandler: preHandlerHookHandler[] = repositories ? [repositories] : [];
+  // After the repository rule, as the handler's own checks ran before: a body asking for more.
+  if (spec.gates?.length) preHandler.push(bodyGates(spec.gates));
   // Last before the handler, after validation (a malformed body is a 400 whatever the usage) and
   // the repository rule: the hold it takes is kept or given back by the handler's outcome (loader.ts).
   if (spec.limit) {

@@ -4,7 +4,8 @@
 // lists are narrowed by their handler to `input.repositories`; a record addressed by id is
 // checked here before the handler, and one of another repository answers 403
 // repository_denied (it is in the caller's organization, so its existence is no secret;
-// another organization's record stays the handler's 404).
+// another organization's record stays the handler's 404). A body field naming a repository
+// config ({body}) is checked the same way.
 import type { FastifyRequest, preHandlerHookHandler } from 'fastify';
 import { AppError } from '../errors.ts';
 import type { RepositoryRule } from '../manifest.ts';
@@ -36,6 +37,15 @@ export function repositoryGuard(rule: RepositoryRule, records: ReadonlyMap<strin
   if (rule === 'unlimited') {
     return async (req) => {
       if (repoScope(req)) throw repositoryDenied();
+    };
+  }
+  if ('body' in rule) {
+    // The body names the repository config itself (a plan evaluated for one repository).
+    const field = rule.body;
+    return async (req) => {
+      const scope = repoScope(req);
+      const id = (req.body as Record<string, unknown> | undefined)?.[field];
+      if (scope && !(typeof id === 'string' && scope.includes(id))) throw repositoryDenied();
     };
   }
   const { param, record } = rule;

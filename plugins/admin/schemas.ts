@@ -1,6 +1,6 @@
 // TypeBox schemas of the admin routes (SPEC "Admin", "Other resources": admin fields).
 import { Type, type Static } from 'typebox';
-import { Nullable, pageFields, Timestamp } from '../../core/schemas.ts';
+import { Nullable, pageFields, Timestamp, PagedList } from '../../core/schemas.ts';
 
 export const Dashboard = Type.Object({
   totalUsers: Type.Integer(),
@@ -20,10 +20,7 @@ export const AdminUser = Type.Object({
   repoConfigCount: Type.Integer({ description: 'Repository configs of the organizations the user belongs to' }),
   scanCount: Type.Integer({ description: 'Scans of the organizations the user belongs to' }),
 });
-export const UserPage = Type.Object({
-  success: Type.Literal(true), data: Type.Array(AdminUser),
-  pagination: Type.Object({ page: Type.Integer(), limit: Type.Integer(), total: Type.Integer(), pages: Type.Integer() }),
-});
+export const UserPage = PagedList(AdminUser);
 
 const Probe = Type.Object({ status: Type.Union([Type.Literal('up'), Type.Literal('down')]), latency: Nullable(Type.Number({ description: 'milliseconds' })) });
 export const WorkerState = Type.Object({

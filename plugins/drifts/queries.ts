@@ -8,6 +8,7 @@ import { driftView, type FilterQuery, type ListQuery, type QueryQuery } from './
 import type { DriftStore } from './store.ts';
 import { driftTrend } from './trend.ts';
 import { DRIFT_STATUSES, SEVERITIES, SORT_FIELDS, type DriftStatus, type Severity } from './types.ts';
+import { pageOf } from '../../core/schemas.ts';
 
 const split = <T extends string>(v: string | undefined) => (v ? (v.split(',') as T[]) : undefined);
 const zeroSeverity = () => ({ critical: 0, high: 0, medium: 0, low: 0 });
@@ -39,7 +40,7 @@ export function createDriftQueries(ctx: AppContext, drifts: DriftStore) {
   }
   async function page(orgId: string, f: DriftFilter, sort: string | undefined, p: { page: number; limit: number }) {
     const { rows, total } = await d.drifts.page(orgId, f, driftSort(sort), (p.page - 1) * p.limit, p.limit);
-    return { success: true as const, data: rows.map(driftView), pagination: { page: p.page, limit: p.limit, total, pages: Math.max(1, Math.ceil(total / p.limit)) } };
+    return pageOf(rows.map(driftView), p, total);
   }
 
   return {

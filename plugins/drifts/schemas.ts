@@ -1,7 +1,7 @@
 // TypeBox schemas of the drift routes, with their Static<> types beside them, and the
 // view that turns a stored drift into its wire shape.
 import { Type, type Static } from 'typebox';
-import { Id, Nullable, Timestamp, pageFields } from '../../core/schemas.ts';
+import { Id, Nullable, Timestamp, pageFields, PagedList } from '../../core/schemas.ts';
 import { CAUSE_REASONS, CHANGE_TYPES, DRIFT_STATUSES, PROVIDERS, SEVERITIES, SORT_FIELDS, type Drift, type DriftCause, type DriftPlacement } from './types.ts';
 
 export const Severity = Type.Enum(SEVERITIES);
@@ -145,8 +145,7 @@ export const QueryQuery = Type.Object({ ...Page, ...Filters });
 export type QueryQuery = Static<typeof QueryQuery>;
 export const ExportQuery = Type.Object({ ...Filters, token: Type.Optional(Type.String({ description: 'Download token (POST /api/auth/download-token)' })) });
 
-export const Pagination = Type.Object({ page: Type.Integer(), limit: Type.Integer(), total: Type.Integer(), pages: Type.Integer() });
-export const DriftPage = Type.Object({ success: Type.Literal(true), data: Type.Array(DriftView), pagination: Pagination });
+export const DriftPage = PagedList(DriftView);
 
 export const BySeverity = Type.Object({ critical: Type.Integer(), high: Type.Integer(), medium: Type.Integer(), low: Type.Integer() });
 export const TrendPoint = Type.Object({ date: Type.String({ description: 'UTC day YYYY-MM-DD' }), detected: Type.Integer(), resolved: Type.Integer() });

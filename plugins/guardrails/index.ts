@@ -28,7 +28,7 @@ export default definePlugin({
         create: ({ org, body }) => service.create(org.id, body),
         templates: () => service.templates(),
         // The schema checks the plan's envelope; the rest of the document is read as Terraform writes it.
-        evaluate: ({ org, principal, repositories, body }) => service.evaluate(org.id, principal, repositories, { repositoryId: body.repositoryId, plan: body.plan as PlanDocument }),
+        evaluate: ({ org, principal, body }) => service.evaluate(org.id, principal, { repositoryId: body.repositoryId, plan: body.plan as PlanDocument }),
         evaluation: ({ org, params }) => service.evaluation(org.id, params.id),
         approve: ({ org, principal, params, body }) => service.decide(org.id, principal, params.id, 'approved', body.comment),
         reject: ({ org, principal, params, body }) => service.decide(org.id, principal, params.id, 'rejected', body.comment),

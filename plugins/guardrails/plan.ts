@@ -1,7 +1,7 @@
 // Evaluating guardrails on a plan in the JSON of `terraform show -json` / `tofu show -json`
 // (format_version 1.x): each managed resource change that creates or updates (a replace's
 // create side included) is checked against every rule of its type or of `*`. Pure code.
-import { compile, check, type Compiled, type Rule } from './rules.ts';
+import { compile, check, type Compiled, type Rule } from './policy-rules.ts';
 
 export const ENFORCEMENTS = ['block', 'warn', 'dry_run', 'require_approval'] as const;
 export type Enforcement = (typeof ENFORCEMENTS)[number];

@@ -1,7 +1,7 @@
 // TypeBox schemas of the guardrail routes (SPEC "Guardrail", "Guardrails"; docs/guardrails.md).
 import { Type, type Static } from 'typebox';
 import { Id, Nullable, Timestamp, pageFields } from '../../core/schemas.ts';
-import { OPERATORS } from './rules.ts';
+import { OPERATORS } from './policy-rules.ts';
 import { ENFORCEMENTS } from './plan.ts';
 
 export const Enforcement = Type.Enum(ENFORCEMENTS);

@@ -3,7 +3,7 @@
 // and its evaluationCount / violationCount are read from these rows, never kept as counters.
 import type { CollectionSpec, Database, Changes } from '../../core/db.ts';
 import type { Decision, Enforcement, GuardrailResult } from './plan.ts';
-import type { Rule } from './rules.ts';
+import type { Rule } from './policy-rules.ts';
 
 export type GuardrailStatus = 'active' | 'inactive';
 export interface Guardrail {

@@ -1,7 +1,7 @@
 // The built-in guardrail templates (GET /api/guardrails/templates): AWS provider resources as
 // `terraform show -json` plans carry them (provider v4/v5 attribute names). Each is tested on
 // the plans in test/plugins/guardrails/plans/. Ids are stable slugs, not record ids.
-import type { Rule } from './rules.ts';
+import type { Rule } from './policy-rules.ts';
 import type { Enforcement } from './plan.ts';
 
 export interface Template { _id: string; name: string; description: string; category: 'security' | 'cost' | 'tagging'; enforcement: Enforcement; rules: Rule[] }

@@ -1,6 +1,6 @@
 // TypeBox schemas of the notification routes.
 import { Type } from 'typebox';
-import { Timestamp, pageFields } from '../../core/schemas.ts';
+import { Timestamp, pageFields, PagedList } from '../../core/schemas.ts';
 
 export const NotificationView = Type.Object({
   _id: Type.String(), orgId: Type.String(), type: Type.String(), title: Type.String(), message: Type.String(), read: Type.Boolean(), createdAt: Timestamp,
@@ -13,11 +13,7 @@ export const ListQuery = Type.Object({
   ...pageFields(),
   unreadOnly: Type.Optional(Type.Boolean()),
 });
-export const NotificationPage = Type.Object({
-  success: Type.Literal(true),
-  data: Type.Array(NotificationView),
-  pagination: Type.Object({ page: Type.Integer(), limit: Type.Integer(), total: Type.Integer() }),
-});
+export const NotificationPage = PagedList(NotificationView);
 export const UnreadCount = Type.Object({ count: Type.Integer() });
 export const MarkedAll = Type.Object({ updated: Type.Integer() });
 export const Message = Type.Object({ message: Type.String() });

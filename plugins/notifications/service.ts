@@ -1,6 +1,7 @@
 // In-app notifications: created from the domain events on the bus (scan completed or
 // failed, drift detected or resolved), one per member of the organization; listed, counted,
 // marked read and deleted by their user.
+import { pageOf } from '../../core/schemas.ts';
 import type { AppContext } from '../../core/context.ts';
 import { newId } from '../../core/crypto.ts';
 import { notFound } from '../../core/errors.ts';
@@ -58,7 +59,7 @@ export function createNotificationService(ctx: AppContext, store: NotificationSt
     },
     async list(userId: string, q: { page: number; limit: number; unreadOnly?: boolean }) {
       const { rows, total } = await store.page(userId, Boolean(q.unreadOnly), (q.page - 1) * q.limit, q.limit);
-      return { success: true as const, data: rows.map(view), pagination: { page: q.page, limit: q.limit, total } };
+      return pageOf(rows.map(view), q, total);
     },
     unreadCount: async (userId: string) => ({ count: await store.unread(userId) }),
     markAllRead: async (userId: string) => ({ updated: await store.markAllRead(userId) }),

@@ -41,7 +41,7 @@ export default definePlugin({
         get: ({ org, params }) => service.get(org.id, params.predictionId),
         explanation: ({ org, params }) => service.explanation(org.id, params.predictionId),
         seen: ({ org, params, principal }) => service.seen(org.id, params.predictionId, principal.userId),
-        action: ({ org, params, body, principal }) => service.action(org.id, params.predictionId, body, principal, org),
+        action: ({ org, params, body, principal }) => service.action(org.id, params.predictionId, body, principal),
         feedback: ({ org, params, body, principal }) => service.feedback(org.id, params.predictionId, body, principal.userId),
       },
     };

@@ -11,7 +11,8 @@ import {
 } from './features.ts';
 import { auc, calibration, fitLogistic, logit, logOdds, round, shapley, type LinearModel } from './model.ts';
 import type { ModelDoc, Prediction, PredictionStore } from './store.ts';
-import { patternsOf } from './patterns.ts';
+import type { InsightsView } from './schemas.ts';
+import { patternsOf } from './drift-patterns.ts';
 
 const DAY = 86_400_000;
 export const HORIZON_DAYS = 7;
@@ -242,7 +243,7 @@ function insightsOf(preds: Prediction[], h: History, nowMs: number, horizon: num
   const recentOf = (times: number[]) => times.filter((t) => t > nowMs - 30 * 24 * 3600 * 1000).length;
   for (const r of h.resources) { const a = typeRecent.get(r.type) ?? { n: 0, r: 0 }; a.n += recentOf(r.times); a.r++; typeRecent.set(r.type, a); }
   const byKey = new Map(h.resources.map((r) => [r.key, r]));
-  const anomalies: Record<string, unknown>[] = [];
+  const anomalies: InsightsView['anomalies'] = [];
   for (const p of preds) {
     const base = { predictionId: p._id, resourceAddress: p.resourceAddress, resourceType: p.resourceType, repositoryConfig: p.repositoryConfig, riskScore: p.riskScore, previousRiskScore: p.previousRiskScore };
     if (p.previousRiskScore !== null && p.riskScore - p.previousRiskScore >= 30) anomalies.push({ ...base, reason: `risk rose ${p.riskScore - p.previousRiskScore} points since the previous learn` });

@@ -1,7 +1,7 @@
 // TypeBox schemas of the predictions routes (SPEC Prediction, Explanation, Insights, Pattern),
 // with their Static types beside them.
 import { Type, type Static } from 'typebox';
-import { Id, Nullable, pageFields, Timestamp } from '../../core/schemas.ts';
+import { Id, Nullable, pageFields, Timestamp, PagedList } from '../../core/schemas.ts';
 import type { Prediction } from './store.ts';
 
 export const PredictionIdParams = Type.Object({ predictionId: Id });
@@ -32,10 +32,7 @@ export const PredictionView = Type.Object({
 });
 export type PredictionView = Static<typeof PredictionView>;
 export const PredictionList = Type.Array(PredictionView);
-export const PredictionPage = Type.Object({
-  success: Type.Literal(true), data: PredictionList,
-  pagination: Type.Object({ page: Type.Integer(), limit: Type.Integer(), total: Type.Integer(), pages: Type.Integer() }),
-});
+export const PredictionPage = PagedList(PredictionView);
 
 export function predictionView(p: Prediction): PredictionView {
   return {
@@ -128,3 +125,6 @@ export const FeedbackBody = Type.Object({
   comment: Type.Optional(Type.String({ maxLength: 2000 })),
 });
 export type FeedbackBody = Static<typeof FeedbackBody>;
+export type InsightsView = Static<typeof InsightsView>;
+export type PatternList = Static<typeof PatternList>;
+export type DashboardView = Static<typeof DashboardView>;

@@ -2,21 +2,19 @@
 // summaries written with it; POST /learn queues one run per organization at a time (a unique
 // key per organization in prediction_learns) and the job runs it (learn.ts). No HTTP here.
 import type { AppContext } from '../../core/context.ts';
-import { newId } from '../../core/crypto.ts';
-import { AppError, notFound } from '../../core/errors.ts';
-import type { OrgContext, Principal } from '../../core/guards/principal.ts';
-import { pageCount } from '../../core/schemas.ts';
+import { notFound } from '../../core/errors.ts';
+import type { Principal } from '../../core/guards/principal.ts';
+import { pageOf } from '../../core/schemas.ts';
 import type { DriftService } from '../drifts/service.ts';
 import type { ScanService } from '../scans/service.ts';
-import { ALGORITHM, EXPLANATION, HIGH_RISK, HORIZON_DAYS, learn, type Metrics } from './learn.ts';
+import { ALGORITHM, EXPLANATION, HIGH_RISK, HORIZON_DAYS } from './learn.ts';
+import { createLearning, createMetrics } from './learning.ts';
 import { FEATURES } from './features.ts';
-import { predictionView, type ActionBody, type FeedbackBody, type ListQuery, type ModelView } from './schemas.ts';
-import type { LearnLock, Prediction, PredictionStore } from './store.ts';
+import { predictionView, type ActionBody, type DashboardView, type FeedbackBody, type InsightsView, type ListQuery, type ModelView, type PatternList } from './schemas.ts';
+import type { Prediction, PredictionStore } from './store.ts';
 
-export const LEARN_JOB = 'predictions.learn';
+export { LEARN_JOB } from './learning.ts';
 export const NIGHTLY_JOB = 'predictions.nightly';
-/** A learn run holding its organization's slot longer than this is presumed dead. */
-const STALE_MS = 30 * 60_000;
 const TOP_FEATURES = 5;
 
 interface Deps { store: PredictionStore; drifts: DriftService; scans: ScanService }
@@ -39,66 +37,9 @@ export function createPredictionService(ctx: AppContext, d: Deps) {
     const { rows, total } = await d.store.page(orgId, runId, f, (q.page - 1) * q.limit, q.limit, withTotal);
     return { rows: rows.map(predictionView), total: total ?? 0 };
   }
-  const learningView = (l: LearnLock, alreadyRunning: boolean) => ({ runId: l.runId, status: l.status, trigger: l.trigger, queuedAt: l.queuedAt, alreadyRunning });
-
-  async function requestLearn(orgId: string, trigger: LearnLock['trigger']) {
-    await d.store.markActive(orgId);
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const lock: LearnLock = { _id: orgId, orgId, runId: newId(), status: 'queued', trigger, queuedAt: new Date(), startedAt: null };
-      if (await d.store.claimLearn(lock)) {
-        await ctx.scheduler.now(LEARN_JOB, { orgId, runId: lock.runId });
-        return learningView(lock, false);
-      }
-      const held = await d.store.learning(orgId);
-      if (!held) continue; // finished between our insert and this read: take the slot now
-      const since = (held.startedAt ?? held.queuedAt).getTime();
-      if (Date.now() - since < STALE_MS) return learningView(held, true);
-      ctx.log.warn({ orgId, runId: held.runId }, 'predictions: a stale learn run held the slot; released');
-      await d.store.releaseLearn(orgId, held.runId);
-    }
-    throw new AppError('conflict', { message: 'A learn run is starting; try again shortly' });
-  }
-
-  /** The job: runs the queued run once (a second delivery of the job finds the claim taken, or the slot released). */
-  async function runLearn(orgId: string, runId: string, now = new Date()) {
-    const held = await d.store.learning(orgId);
-    if (!held || held.runId !== runId) return null;
-    const result = await ctx.once.runOnce(`predictions-learn:${runId}`, orgId, async () => {
-      await d.store.setLearning(orgId, runId, { status: 'running', startedAt: new Date() });
-      try {
-        const r = await learn({ store: d.store, drifts: d.drifts, scans: d.scans }, orgId, runId, now);
-        ctx.log.info({ orgId, runId, ...r }, 'predictions: learn run finished');
-        return r;
-      } catch (err) {
-        ctx.log.error({ err, orgId, runId }, 'predictions: learn run failed');
-        await d.store.saveModel(orgId, { lastError: (err as Error).message });
-        return null;
-      } finally {
-        await d.store.releaseLearn(orgId, runId);
-      }
-    });
-    return result.won ? result.value : null;
-  }
-
-  async function feedbackCounts(orgId: string, repositoryConfig?: string) {
-    const rows = (await d.store.touched(orgId)).filter((p) => !repositoryConfig || p.repositoryConfig === repositoryConfig);
-    const accurate = rows.filter((p) => p.feedback?.accurate === true).length;
-    const inaccurate = rows.filter((p) => p.feedback?.accurate === false).length;
-    const actions = { investigate: 0, ignore: 0, scan: 0 };
-    for (const p of rows) if (p.action) actions[p.action.action as keyof typeof actions]++;
-    return { feedback: { total: accurate + inaccurate, accurate, inaccurate }, actions, seen: rows.filter((p) => p.seenAt).length };
-  }
-
-  async function metrics(orgId: string, repositoryConfig?: string) {
-    const m = (await d.store.model(orgId))?.summary?.metrics as Metrics | undefined;
-    const c = (repositoryConfig ? m?.byRepository?.[repositoryConfig] : m?.overall) ?? { truePositives: 0, falsePositives: 0, falseNegatives: 0, trueNegatives: 0 };
-    const ratio = (a: number, b: number) => (b ? Math.round((a / b) * 10000) / 10000 : null);
-    return {
-      repositoryConfigId: repositoryConfig ?? null, evaluatedRuns: m?.evaluatedRuns ?? 0, ...c,
-      precision: ratio(c.truePositives, c.truePositives + c.falsePositives), recall: ratio(c.truePositives, c.truePositives + c.falseNegatives),
-      ...(await feedbackCounts(orgId, repositoryConfig)),
-    };
-  }
+  const learning = createLearning(ctx, d);
+  const { requestLearn, runLearn } = learning;
+  const metrics = createMetrics(d.store);
 
   const touch = async (orgId: string, id: string, set: Partial<Prediction>) =>
     predictionView((await d.store.update(orgId, id, { ...set, touched: true })) ?? (await load(orgId, id)));
@@ -115,22 +56,21 @@ export function createPredictionService(ctx: AppContext, d: Deps) {
     highRisk: async (orgId: string, q: ListQuery) => (await page(orgId, { highRisk: true }, q)).rows,
     async all(orgId: string, q: ListQuery) {
       const { rows, total } = await page(orgId, {}, q, true);
-      return { success: true as const, data: rows, pagination: { page: q.page, limit: q.limit, total, pages: pageCount(total, q.limit) } };
+      return pageOf(rows, q, total);
     },
     async byRepository(orgId: string, configId: string, q: ListQuery) {
       await mustHaveConfig(orgId, configId);
       return (await page(orgId, { repositoryConfig: configId }, q)).rows;
     },
-    async insights(orgId: string) {
-      const s = (await d.store.model(orgId))?.summary?.insights as Record<string, unknown> | undefined;
-      return (s ?? { totalPredictions: 0, highRiskCount: 0, avgConfidence: 0, topRiskFactors: [], anomalies: [] }) as never;
+    async insights(orgId: string): Promise<InsightsView> {
+      return (await d.store.model(orgId))?.summary?.insights ?? { totalPredictions: 0, highRiskCount: 0, avgConfidence: 0, topRiskFactors: [], anomalies: [] };
     },
-    patterns: async (orgId: string) => ((await d.store.model(orgId))?.summary?.patterns ?? []) as never,
-    async dashboard(orgId: string) {
+    patterns: async (orgId: string): Promise<PatternList> => (await d.store.model(orgId))?.summary?.patterns ?? [],
+    async dashboard(orgId: string): Promise<DashboardView> {
       const m = await d.store.model(orgId);
-      return (m?.summary?.dashboard ?? {
+      return m?.summary?.dashboard ?? {
         status: m?.status ?? 'untrained', auc: null, totalPredictions: 0, highRiskCount: 0, scoreDistribution: [], aucOverTime: [], topRiskyResources: [],
-      }) as never;
+      };
     },
     async model(orgId: string): Promise<ModelView> {
       const [m, l] = await Promise.all([d.store.model(orgId), d.store.learning(orgId)]);
@@ -168,15 +108,13 @@ export function createPredictionService(ctx: AppContext, d: Deps) {
 
     /**
      * `scan` starts a scan of the prediction's repository config as POST /api/scans/trigger would:
-     * the caller needs scans:write (a CLI token scans:trigger), the route carries the Scan rate
-     * limit, and the daily scan quota is taken through the engine (ctx.limits).
+     * the manifest's gate asks scans:write (a CLI token scans:trigger) of the caller, the route
+     * carries the Scan rate limit, and the daily scan quota is taken through the engine (ctx.limits).
      */
-    async action(orgId: string, id: string, body: ActionBody, principal: Principal, org: OrgContext) {
+    async action(orgId: string, id: string, body: ActionBody, principal: Principal) {
       const p = await load(orgId, id);
       let scanId: string | null = null;
       if (body.action === 'scan') {
-        if (principal.kind === 'cli' && !principal.scopes?.includes('scans:trigger')) throw new AppError('scope_denied', { message: 'This token lacks the scans:trigger scope' });
-        if (!org.permissions.has('scans:write')) throw new AppError('permission_denied', { message: 'Your role lacks the scans:write permission' });
         const scan = await ctx.limits.within(orgId, 'scansPerDay', () => d.scans.trigger(orgId, p.repositoryConfig, principal.userId ?? null, 'manual'));
         scanId = scan._id;
       }

@@ -10,6 +10,7 @@
 //                     organization at a time; concurrent POST /learn calls read the holder.
 import { insertUnlessDuplicate, type CollectionSpec, type Database } from '../../core/db.ts';
 import type { ChangeClass } from './features.ts';
+import type { DashboardView, InsightsView, PatternList } from './schemas.ts';
 
 export interface Prediction {
   _id: string;
@@ -44,6 +45,15 @@ export interface Prediction {
 
 export interface LearnLock { _id: string; orgId: string; runId: string; status: 'queued' | 'running'; trigger: 'manual' | 'schedule'; queuedAt: Date; startedAt: Date | null }
 
+/** What a learn run leaves for the read routes (learn.ts), each part in its route's response type. */
+export interface ModelSummary {
+  model?: Record<string, unknown>;
+  insights?: InsightsView;
+  patterns?: PatternList;
+  dashboard?: DashboardView;
+  metrics?: unknown;
+}
+
 export interface ModelDoc {
   _id: string;
   orgId: string;
@@ -52,7 +62,7 @@ export interface ModelDoc {
   status: 'untrained' | 'insufficient_data' | 'trained';
   runId: string | null;
   trainedAt: Date | null;
-  summary: Record<string, unknown>;
+  summary: ModelSummary;
   runs: { runId: string; at: Date; count: number; evaluated: boolean }[];
   aucHistory: { trainedAt: Date; auc: number | null }[];
   /** The last learn run's failure, cleared by the next success. */

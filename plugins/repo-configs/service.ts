@@ -63,6 +63,25 @@ export interface ConfigCounts { totalScans?: number; totalDrifts?: number; resol
 /** Runs when a config is deleted, before the config itself: removes what other plugins keep about it. */
 export type OnRemove = (orgId: string, configId: string) => Promise<void>;
 
+// The config's scheduled scan: one Agenda job per config.
+/** Creates, moves or removes the config's Agenda job: one job per config (unique on its id). */
+async function schedule(ctx: AppContext, orgId: string, id: string, cron: string | null) {
+  if (!cron) {
+    await ctx.scheduler.cancel({ name: SCHEDULED_SCAN_JOB, data: { repoConfigId: id } });
+    return;
+  }
+  await ctx.scheduler.agenda.create(SCHEDULED_SCAN_JOB, { orgId, repoConfigId: id })
+    .repeatEvery(cron, { timezone: 'UTC', skipImmediate: true })
+    .unique({ name: SCHEDULED_SCAN_JOB, 'data.repoConfigId': id })
+    .save();
+}
+
+async function nextRun(ctx: AppContext, id: string): Promise<string | null> {
+  const { jobs } = await ctx.scheduler.agenda.queryJobs({ name: SCHEDULED_SCAN_JOB, data: { repoConfigId: id } });
+  const at = jobs[0]?.nextRunAt;
+  return at ? new Date(at).toISOString() : null;
+}
+
 export function createRepoConfigService(ctx: AppContext, d: Deps) {
   // Attached by the plugins that keep records of a config (scans attaches drifts' then its own):
   // repo-configs never imports them.
@@ -84,23 +103,6 @@ export function createRepoConfigService(ctx: AppContext, d: Deps) {
     if (input.projectId && !(await d.projects.find(orgId, input.projectId))) throw badRequest('projectId names no project of this organization');
   }
 
-  /** Creates, moves or removes the config's Agenda job: one job per config (unique on its id). */
-  async function schedule(orgId: string, id: string, cron: string | null) {
-    if (!cron) {
-      await ctx.scheduler.cancel({ name: SCHEDULED_SCAN_JOB, data: { repoConfigId: id } });
-      return;
-    }
-    await ctx.scheduler.agenda.create(SCHEDULED_SCAN_JOB, { orgId, repoConfigId: id })
-      .repeatEvery(cron, { timezone: 'UTC', skipImmediate: true })
-      .unique({ name: SCHEDULED_SCAN_JOB, 'data.repoConfigId': id })
-      .save();
-  }
-
-  async function nextRun(id: string): Promise<string | null> {
-    const { jobs } = await ctx.scheduler.agenda.queryJobs({ name: SCHEDULED_SCAN_JOB, data: { repoConfigId: id } } as never);
-    const at = jobs[0]?.nextRunAt;
-    return at ? new Date(at).toISOString() : null;
-  }
 
   return {
     // --- for the plugins that need repo-configs
@@ -120,7 +122,7 @@ export function createRepoConfigService(ctx: AppContext, d: Deps) {
       scheduled: (limit: number) => d.configs.scheduled(limit),
       countScheduled: () => d.configs.countScheduled(),
       /** (Re)creates the config's schedule job from its stored cron (idempotent: one job per config). */
-      reschedule: (orgId: string, id: string, cron: string) => schedule(orgId, id, cron),
+      reschedule: (orgId: string, id: string, cron: string) => schedule(ctx, orgId, id, cron),
     },
     /** The latest scan of a config, as its list shows it. */
     recordScan: (orgId: string, id: string, at: Date, status: string) => d.configs.recordScan(orgId, id, at, status),
@@ -133,7 +135,7 @@ export function createRepoConfigService(ctx: AppContext, d: Deps) {
     get: async (orgId: string, id: string) => configView(await load(orgId, id)),
     async editView(orgId: string, id: string) {
       const c = await load(orgId, id);
-      return { ...configView(c), nextScheduledAt: c.scheduleCron ? await nextRun(id) : null };
+      return { ...configView(c), nextScheduledAt: c.scheduleCron ? await nextRun(ctx, id) : null };
     },
     /**
      * A token limited to some repositories cannot add one (manifest repositories: 'unlimited');
@@ -156,7 +158,7 @@ export function createRepoConfigService(ctx: AppContext, d: Deps) {
       // slot: the config's own id (see store.ts).
       const doc: RepoConfig = { ...base, slot: id };
       await d.configs.insert(doc);
-      await schedule(orgId, id, scheduleCron);
+      await schedule(ctx, orgId, id, scheduleCron);
       return configView(doc);
     },
     async update(orgId: string, id: string, input: UpdateRepoConfig) {
@@ -172,14 +174,14 @@ export function createRepoConfigService(ctx: AppContext, d: Deps) {
       checkPaths(input, before);
       await checkRefs(orgId, input);
       await d.configs.update(orgId, id, set);
-      if (set.scheduleCron !== undefined && set.scheduleCron !== before.scheduleCron) await schedule(orgId, id, set.scheduleCron);
+      if (set.scheduleCron !== undefined && set.scheduleCron !== before.scheduleCron) await schedule(ctx, orgId, id, set.scheduleCron);
       return configView(await load(orgId, id));
     },
     async remove(orgId: string, id: string) {
       await load(orgId, id);
       // Schedule, drifts and scans first (the attached hooks), the config last: a crash part
       // way leaves the config in place, and deleting it again finishes the job.
-      await schedule(orgId, id, null);
+      await schedule(ctx, orgId, id, null);
       for (const fn of removeHooks) await fn(orgId, id);
       await d.configs.remove(orgId, id);
       return { message: 'Repository config deleted with its scans and drifts' };

@@ -7,6 +7,7 @@ import type { RepoConfigService } from '../repo-configs/service.ts';
 import type { ManagedStore } from './managed-store.ts';
 import { scanView } from './schemas.ts';
 import type { ScanStatus, ScanStore } from './store.ts';
+import { pageOf } from '../../core/schemas.ts';
 
 const DETAIL_DRIFTS = 1000;
 /** Resource ids per managedBy read. */
@@ -39,7 +40,7 @@ export function createScanReads(d: Deps) {
     /** `repositories`: a CLI token's configs (undefined: every config of the organization). */
     async list(orgId: string, q: { page: number; limit: number; status?: ScanStatus }, repositories: RepoScope) {
       const { rows, total } = await d.scans.page(orgId, { status: q.status, repositoryConfig: repositories }, (q.page - 1) * q.limit, q.limit);
-      return { success: true as const, data: rows.map(scanView), pagination: { page: q.page, limit: q.limit, total } };
+      return pageOf(rows.map(scanView), q, total);
     },
     async byRepository(orgId: string, configId: string, q: { page: number; limit: number }) {
       await loadConfig(orgId, configId);

@@ -1,6 +1,6 @@
 // TypeBox schemas of the scan routes and of the result an executor reports.
 import { Type, type Static } from 'typebox';
-import { Id, Nullable, PageQuery as corePageQuery, Timestamp, pageFields } from '../../core/schemas.ts';
+import { Id, Nullable, PageQuery as corePageQuery, Timestamp, pageFields, PagedList } from '../../core/schemas.ts';
 import { DriftView, ReportedDrift, ReportedPlacement, TrendPoint } from '../drifts/schemas.ts';
 import { SCAN_STATUSES, type Scan } from './store.ts';
 
@@ -92,11 +92,7 @@ export const ListQuery = Type.Object({
   status: Type.Optional(ScanStatus),
 });
 export { PageQuery };
-export const ScanPage = Type.Object({
-  success: Type.Literal(true),
-  data: Type.Array(ScanView),
-  pagination: Type.Object({ page: Type.Integer(), limit: Type.Integer(), total: Type.Integer() }),
-});
+export const ScanPage = PagedList(ScanView);
 export const Dashboard = Type.Object({
   totalScans: Type.Integer(),
   totalDrifts: Type.Integer(),

@@ -93,3 +93,4 @@ export function createLinkedAccounts(ctx: AppContext, store: ScmStore, host: Hos
     },
   };
 }
+export type LinkedAccounts = ReturnType<typeof createLinkedAccounts>;

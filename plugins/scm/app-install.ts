@@ -16,6 +16,10 @@ import type { AuthService } from '../auth/service.ts';
 import type { Host, HostInstallation } from './host.ts';
 import type { States } from './states.ts';
 import type { ScmInstallation, ScmStore } from './store.ts';
+import type { CallbackOutcome } from './signin.ts';
+import type { RouteInput } from '../../core/manifest.ts';
+
+type Resumed = RouteInput['resumed'];
 
 export const appNotConfigured = () => new AppError('scm.app_not_configured', { message: 'Source host app is not configured' });
 
@@ -26,7 +30,7 @@ export function createAppInstall(ctx: AppContext, deps: {
   const { store, host, auth, states } = deps;
   const frontend = ctx.config.FRONTEND_URL.replace(/\/+$/, '');
   const callbackUrl = `${ctx.config.publicUrl}/api/auth/scm-app/callback`;
-  const back = (params: Record<string, string>) => `${frontend}/settings/scm?${new URLSearchParams(params)}`;
+  const back = (params: Record<string, string>) => ({ redirect: `${frontend}/settings/scm?${new URLSearchParams(params)}` });
 
   /** Records the installation for the organization; false when another organization holds it. */
   async function record(orgId: string, userId: string, found: HostInstallation): Promise<boolean> {
@@ -51,8 +55,11 @@ export function createAppInstall(ctx: AppContext, deps: {
       return { installUrl: host.installUrl(state) };
     },
 
-    /** Where the host sends the browser after an installation: always a redirect, to the settings page. */
-    async appCallback(query: { installation_id?: string; setup_action?: string; state?: string; code?: string }, evidence: CallbackEvidence, meta: { ip: string; userAgent: string | null }): Promise<string> {
+    /**
+     * Where the host sends the browser after an installation: always a redirect, to the settings
+     * page. `resumed`: the engine's answer to the route's `resumes` rule (manifests/scm.ts).
+     */
+    async appCallback(query: { installation_id?: string; setup_action?: string; state?: string; code?: string }, evidence: CallbackEvidence, resumed: Resumed): Promise<CallbackOutcome> {
       const client = host.appClient();
       if (!host.appConfigured() || !client) throw appNotConfigured();
       const state = await states.spend(query.state);
@@ -60,8 +67,7 @@ export function createAppInstall(ctx: AppContext, deps: {
       const unbound = await proveBinding(state, evidence, auth.liveSessions);
       if (unbound) return back({ error: unbound });
       // Still allowed to connect integrations in that organization (removed or demoted since the start: no).
-      const access = await ctx.tenancy.access(state.orgId, state.userId);
-      if (!access?.permissions.has('integrations:write')) return back({ error: 'permission_denied' });
+      if (!(await resumed(state.orgId, state.userId))) return back({ error: 'permission_denied' });
       const installationId = query.installation_id;
       if (!installationId || !/^\d{1,20}$/.test(installationId)) return back({ error: 'missing_installation' });
       // Without the user's code nothing proves the installation is theirs: the app must request
@@ -83,15 +89,16 @@ export function createAppInstall(ctx: AppContext, deps: {
 
       if (!(await record(state.orgId, state.userId, found))) return back({ error: 'installation_in_use' });
       if (!(await store.activeInstallation(state.orgId))) await store.setActiveInstallation(state.orgId, installationId);
-      await ctx.audit.write({
-        orgId: state.orgId, action: 'scm.installation_added', userId: state.userId, actorKind: 'user', method: 'GET', route: '/api/auth/scm-app/callback',
-        resourceType: 'scm_installation', resourceId: installationId, statusCode: 302, details: { accountLogin: found.account?.login ?? '', setupAction: query.setup_action ?? null },
-        ipAddress: meta.ip, userAgent: meta.userAgent,
-      });
       const inst = await store.installation(state.orgId, installationId);
       // The repositories now, so the list shows them at once; a failure leaves them to sync-repos.
       if (inst) await deps.sync(state.orgId, inst).catch((err) => ctx.log.warn({ orgId: state.orgId, installationId, err: (err as Error).message }, 'scm: repository sync after install failed'));
-      return back({ installation: installationId });
+      return {
+        ...back({ installation: installationId }),
+        audit: {
+          action: 'scm.installation_added', orgId: state.orgId, actor: { userId: state.userId, kind: 'user' }, resourceType: 'scm_installation', resourceId: installationId,
+          details: { accountLogin: found.account?.login ?? '', setupAction: query.setup_action ?? null },
+        },
+      };
     },
   };
 }

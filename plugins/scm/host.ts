@@ -29,6 +29,39 @@ export function readPrivateKey(value: string | undefined): string | null {
   return text ? text.replace(/\\n/g, '\n') : null;
 }
 
+/** One call of the host: its status and JSON (or text); unreachable or cut off: 502 scm.provider_failed. */
+const hostHttp = (agent: Agent, api: string) => async function http(method: string, url: string, opts: { auth?: string; body?: object; form?: boolean } = {}): Promise<HostResponse> {
+  let res;
+  try {
+    res = await request(url, {
+      method: method as 'GET', dispatcher: agent, signal: AbortSignal.timeout(TIMEOUT_MS),
+      headers: {
+        accept: url.startsWith(api) ? 'application/vnd.github+json' : 'application/json',
+        'user-agent': 'drift-service', 'x-github-api-version': '2022-11-28',
+        ...(opts.body ? { 'content-type': 'application/json' } : {}),
+        ...(opts.auth ? { authorization: opts.auth } : {}),
+      },
+      ...(opts.body ? { body: JSON.stringify(opts.body) } : {}),
+    });
+  } catch (err) {
+    throw new AppError('scm.provider_failed', { message: `The source host is unreachable (${(err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name})` });
+  }
+  let text: string;
+  try {
+    text = await res.body.text();
+  } catch (err) {
+    throw new AppError('scm.provider_failed', { message: `The source host closed the connection mid-answer (${(err as { code?: string }).code ?? (err as Error).name})` });
+  }
+  let json: unknown = null;
+  try { json = text ? JSON.parse(text) : null; } catch { json = text; }
+  return { status: res.statusCode, json };
+};
+
+export const ok = (res: HostResponse, what: string) => {
+  if (res.status < 200 || res.status >= 300) throw providerFailed(what, res.status, typeof res.json?.message === 'string' ? res.json.message : undefined);
+  return res.json;
+};
+
 export function createHost(ctx: AppContext) {
   const cfg = ctx.config;
   const ca = cfg.OUTBOUND_EXTRA_CA_FILE ? [...rootCertificates, readFileSync(cfg.OUTBOUND_EXTRA_CA_FILE, 'utf8')] : undefined;
@@ -38,36 +71,7 @@ export function createHost(ctx: AppContext) {
   const privateKey = readPrivateKey(cfg.SCM_APP_PRIVATE_KEY);
   const signApp = privateKey && cfg.SCM_APP_ID ? createSigner({ algorithm: 'RS256', key: privateKey }) : null;
 
-  async function http(method: string, url: string, opts: { auth?: string; body?: object; form?: boolean } = {}): Promise<HostResponse> {
-    let res;
-    try {
-      res = await request(url, {
-        method: method as 'GET', dispatcher: agent, signal: AbortSignal.timeout(TIMEOUT_MS),
-        headers: {
-          accept: url.startsWith(api) ? 'application/vnd.github+json' : 'application/json',
-          'user-agent': 'drift-service', 'x-github-api-version': '2022-11-28',
-          ...(opts.body ? { 'content-type': 'application/json' } : {}),
-          ...(opts.auth ? { authorization: opts.auth } : {}),
-        },
-        ...(opts.body ? { body: JSON.stringify(opts.body) } : {}),
-      });
-    } catch (err) {
-      throw new AppError('scm.provider_failed', { message: `The source host is unreachable (${(err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name})` });
-    }
-    let text: string;
-    try {
-      text = await res.body.text();
-    } catch (err) {
-      throw new AppError('scm.provider_failed', { message: `The source host closed the connection mid-answer (${(err as { code?: string }).code ?? (err as Error).name})` });
-    }
-    let json: unknown = null;
-    try { json = text ? JSON.parse(text) : null; } catch { json = text; }
-    return { status: res.statusCode, json };
-  }
-  const ok = (res: HostResponse, what: string) => {
-    if (res.status < 200 || res.status >= 300) throw providerFailed(what, res.status, typeof res.json?.message === 'string' ? res.json.message : undefined);
-    return res.json;
-  };
+  const http = hostHttp(agent, api);
   const bearer = (token: string) => `Bearer ${token}`;
   const repoPath = (fullName: string) => fullName.split('/').map(encodeURIComponent).join('/');
 

@@ -28,7 +28,6 @@ export default definePlugin({
     // The flows that link something complete only in the browser that started them (core/browser-binding.ts).
     const linkBinding = browserBinding({ name: 'drift_scm_link', callbackUrl: `${ctx.config.publicUrl}/api/auth/scm/callback`, publicUrl: ctx.config.publicUrl });
     const installBinding = browserBinding({ name: 'drift_scm_install', callbackUrl: `${ctx.config.publicUrl}/api/auth/scm-app/callback`, publicUrl: ctx.config.publicUrl });
-    const meta = (req: { ip: string; headers: Record<string, unknown> }) => ({ ip: req.ip, userAgent: typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'] : null });
 
     return {
       provides: scm,
@@ -37,10 +36,11 @@ export default definePlugin({
         async start({ query, reply }) {
           return reply.redirect(await scm.start({ force: query.force === 'true', cli: query.cli === 'true', redirect_uri: query.redirect_uri }), 302);
         },
+        // The outcome's audit event is the route's audit rule's to record (manifests/scm.ts).
         async callback({ query, req, reply }) {
-          const target = await scm.callback(query, meta(req), evidence(linkBinding, req));
+          const outcome = await scm.callback(query, evidence(linkBinding, req));
           if (linkBinding.read(req.headers.cookie)) reply.header('set-cookie', linkBinding.clear());
-          return reply.redirect(target, 302);
+          return outcome;
         },
         exchange: ({ body }) => scm.exchange(body.code),
         async addAccount({ principal, reply }) {
@@ -57,10 +57,10 @@ export default definePlugin({
           reply.header('set-cookie', bound.setCookie);
           return answer;
         },
-        async appCallback({ query, req, reply }) {
-          const target = await scm.appCallback(query, evidence(installBinding, req), meta(req));
+        async appCallback({ query, req, reply, resumed }) {
+          const outcome = await scm.appCallback(query, evidence(installBinding, req), resumed);
           if (installBinding.read(req.headers.cookie)) reply.header('set-cookie', installBinding.clear());
-          return reply.redirect(target, 302);
+          return outcome;
         },
         installations: async ({ org }) => ({ installations: await scm.listInstallations(org.id) }),
         setActiveInstallation: ({ org, body }) => scm.setActiveInstallation(org.id, body.installationId),

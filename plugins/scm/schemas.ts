@@ -1,6 +1,6 @@
 // TypeBox schemas of the source-host routes, with their Static<> types beside them.
 import { Type, type Static } from 'typebox';
-import { Nullable, Timestamp, pageFields } from '../../core/schemas.ts';
+import { Nullable, Timestamp, pageFields, PagedList } from '../../core/schemas.ts';
 
 const Bool = Type.Union([Type.Literal('true'), Type.Literal('false')]);
 export const StartQuery = Type.Object({
@@ -54,10 +54,7 @@ export const Repository = Type.Object({
   id: Type.Integer(), name: Type.String(), full_name: Type.String(), owner: Type.Object({ login: Type.String() }),
   private: Type.Boolean(), default_branch: Type.String(),
 });
-export const RepositoryPage = Type.Object({
-  success: Type.Literal(true), data: Type.Array(Repository),
-  pagination: Type.Object({ page: Type.Integer(), limit: Type.Integer(), total: Type.Integer(), pages: Type.Integer() }),
-});
+export const RepositoryPage = PagedList(Repository);
 export const RepositoryQuery = Type.Object(pageFields());
 const Segment = Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9._-]+$' });
 export const RepoParams = Type.Object({ owner: Segment, repo: Segment });

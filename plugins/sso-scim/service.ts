@@ -1,5 +1,6 @@
 // SAML sign-in (login, callback, code exchange) and the password-sign-in rule for enforced
 // domains, with the SSO configuration (sso-config.ts) and SCIM tokens (scim-tokens.ts) beside them.
+import type { AuditEvent } from '../../core/manifest.ts';
 import type { AppContext } from '../../core/context.ts';
 import { AppError } from '../../core/errors.ts';
 import { sha256Hex } from '../../core/crypto.ts';
@@ -46,8 +47,11 @@ export function createSsoService(ctx: AppContext, store: SsoScimStore, auth: Aut
       return saml.loginUrl(config, relayState ?? orgId);
     },
 
-    /** POST /sso/saml/callback: the redirect to the frontend, with a code or a reason. */
-    async callback(samlResponse: string | undefined, meta: { ip: string; userAgent: string | null }): Promise<string> {
+    /**
+     * POST /sso/saml/callback: the redirect to the frontend, with a code or a reason, and the
+     * trail's entry for the outcome (the manifest's audit rule has the engine write it).
+     */
+    async callback(samlResponse: string | undefined): Promise<{ redirect: string; audit?: AuditEvent }> {
       let orgId: string | null = null;
       try {
         if (!samlResponse) throw new SamlFailure('missing_response');
@@ -68,25 +72,26 @@ export function createSsoService(ctx: AppContext, store: SsoScimStore, auth: Aut
         // A link request: the user who started it confirms the identity on the confirm page.
         if (linkUserId) {
           const code = await links.issueCode({ userId: linkUserId, orgId: target, nameId: email });
-          return `${frontend}/auth/sso-link?code=${encodeURIComponent(code)}&orgId=${target}`;
+          return { redirect: `${frontend}/auth/sso-link?code=${encodeURIComponent(code)}&orgId=${target}` };
         }
         const account = await accounts.resolve(target, email, name);
         const m = await ctx.tenancy.findMembership(target, account.userId);
         if (m?.deactivated) throw new SamlFailure('user_deactivated');
         if (!m) await scim.syncMembership(target, account.userId, true, () => scim.defaultRoleOf(target));
-        await ctx.audit.write({
-          orgId: target, action: 'auth.login', userId: account.userId, actorName: email, actorKind: 'user', method: 'POST', route: '/api/sso/saml/callback',
-          resourceType: 'sso', resourceId: null, statusCode: 302, details: { authMethod: 'saml', provisioned: account.created, via: account.via }, ipAddress: meta.ip, userAgent: meta.userAgent,
-        });
         const code = await saml.issueCode({ userId: account.userId, orgId: target });
-        return `${frontend}/auth/callback?code=${encodeURIComponent(code)}`;
+        return {
+          redirect: `${frontend}/auth/callback?code=${encodeURIComponent(code)}`,
+          audit: {
+            action: 'auth.login', orgId: target, actor: { userId: account.userId, email, kind: 'user' }, resourceType: 'sso', resourceId: null,
+            details: { authMethod: 'saml', provisioned: account.created, via: account.via },
+          },
+        };
       } catch (err) {
         if (!(err instanceof SamlFailure)) throw err;
-        await ctx.audit.write({
-          orgId, action: 'auth.login_failed', userId: null, method: 'POST', route: '/api/sso/saml/callback', resourceType: 'sso', resourceId: null,
-          statusCode: 302, details: { authMethod: 'saml', reason: err.reason }, ipAddress: meta.ip, userAgent: meta.userAgent,
-        });
-        return fail(err.reason);
+        return {
+          redirect: fail(err.reason),
+          audit: { action: 'auth.login_failed', orgId, actor: { userId: null }, resourceType: 'sso', resourceId: null, details: { authMethod: 'saml', reason: err.reason } },
+        };
       }
     },
 

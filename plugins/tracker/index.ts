@@ -26,10 +26,10 @@ export default definePlugin({
           reply.header('set-cookie', bound.setCookie);
           return answer;
         },
-        callback({ query, req, reply }) {
+        callback({ query, req, reply, resumed }) {
           // The flow is spent whatever the outcome: the cookie goes with it.
           if (binding.read(req.headers.cookie)) reply.header('set-cookie', binding.clear());
-          return service.callback(query, { nonce: binding.read(req.headers.cookie), bearer: bearerToken(req) });
+          return service.callback(query, { nonce: binding.read(req.headers.cookie), bearer: bearerToken(req) }, resumed);
         },
         getConfig: ({ org }) => service.getConfig(org.id),
         setConfig: ({ org, body }) => service.setConfig(org.id, body),

@@ -27,12 +27,11 @@ export default definePlugin({
     ctx.onOrgDelete((orgId) => store.removeOrg(orgId));
     ctx.metrics.gauge('webhook_outbox_pending', 'Webhook and chat deliveries waiting in the outbox (first attempts and retries), every organization', [],
       async () => [{ labels: {}, value: await store.pendingCount() }]);
-    for (const event of WEBHOOK_EVENTS) {
-      // The subscriber resolves once the deliveries are written (the bus awaits it).
-      ctx.bus.on(event, async (e) => {
-        if (await outbox.enqueue(event, e.orgId, e.data as never, e.at)) outbox.kick();
-      });
-    }
+    // The subscriber resolves once the deliveries are written (the bus awaits it).
+    const subscribe = <K extends (typeof WEBHOOK_EVENTS)[number]>(event: K) => ctx.bus.on(event, async (e) => {
+      if (await outbox.enqueue(event, e.orgId, e.data, e.at)) outbox.kick();
+    });
+    for (const event of WEBHOOK_EVENTS) subscribe(event);
     // Idempotent: each attempt is claimed by a unique key, so overlapping runs send nothing twice.
     ctx.scheduler.define(DELIVER_JOB, async () => { await outbox.runDue(new Date()); }, { concurrency: 1 });
     return {

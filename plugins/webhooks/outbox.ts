@@ -15,12 +15,12 @@
 //  counts that attempt as failed, so the next attempt follows the schedule; no attempt is
 //  ever sent twice.
 import type { AppContext } from '../../core/context.ts';
-import { hmacHex, newId, randomToken } from '../../core/crypto.ts';
+import { newId, randomToken } from '../../core/crypto.ts';
 import { WEBHOOK_EVENTS, type DomainEventData, type DomainEventName } from '../../core/event-catalog.ts';
 import type { Outbound } from './outbound.ts';
-import { failureReason } from './outbound.ts';
 import { CHAT_EVENT_OF, chatMessage } from './chat.ts';
-import type { ChatSettings, Delivery, DeliveryStatus, Webhook, WebhookStore } from './store.ts';
+import { createAttempts, pool, type Outcome } from './attempts.ts';
+import type { Delivery, DeliveryStatus, WebhookStore } from './store.ts';
 
 export const DELIVER_JOB = 'webhooks.deliver';
 export const CONSECUTIVE_FAILURES_TO_DEACTIVATE = 10;
@@ -31,7 +31,7 @@ export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
 
 export interface Envelope { id: string; event: string; timestamp: string; organization: { id: string; name: string }; data: unknown }
 
-export const signatureOf = (secret: string, body: string) => `sha256=${hmacHex(secret, body)}`;
+export { signatureOf } from './attempts.ts';
 
 export interface RunStats { attempts: number; delivered: number; retried: number; failed: number; abandoned: number }
 
@@ -43,12 +43,7 @@ export function createOutbox(ctx: AppContext, store: WebhookStore, outbound: Out
   const envelope = (event: string, org: { id: string; name: string }, data: unknown, at: Date): Envelope =>
     ({ id: randomToken('evt_', 16), event, timestamp: at.toISOString(), organization: org, data });
 
-  const headersFor = (d: Pick<Delivery, '_id' | 'event' | 'attempts'>, body: string, secret: string | null): Record<string, string> => ({
-    'x-service-event': d.event,
-    'x-service-delivery': d._id,
-    'x-service-attempt': String(d.attempts),
-    ...(secret ? { 'x-service-signature': signatureOf(secret, body) } : {}),
-  });
+  const { send, nextState, targets, headersFor } = createAttempts(ctx, store, outbound, delays);
 
   /** Writes the deliveries of one event (step 1); answers how many. */
   async function enqueue<K extends WebhookEventName>(event: K, orgId: string, data: DomainEventData<K>, at = new Date()): Promise<number> {
@@ -62,67 +57,10 @@ export function createOutbox(ctx: AppContext, store: WebhookStore, outbound: Out
     const body = JSON.stringify(env);
     const base = { orgId, eventId: env.id, event, status: 'pending' as const, attempts: 0, nextAt: at, lastStatusCode: null, lastError: null, lastResponse: null, lastResponseTime: null, createdAt: at, completedAt: null };
     const rows: Delivery[] = hooks.map((h) => ({ _id: newId(), target: 'webhook', targetId: h._id, body, ...base }));
-    if (chatWants) {
-      const message = chatMessage(event as keyof typeof CHAT_EVENT_OF, data as never, ctx.config.FRONTEND_URL, chat!.channel);
-      rows.push({ _id: newId(), target: 'chat', targetId: orgId, body: JSON.stringify(message), ...base });
-    }
+    const message = chatWants ? chatMessage(event, data, ctx.config.FRONTEND_URL, chat!.channel) : null;
+    if (message) rows.push({ _id: newId(), target: 'chat', targetId: orgId, body: JSON.stringify(message), ...base });
     await store.enqueue(rows);
     return rows.length;
-  }
-
-  interface Outcome { d: Delivery; statusCode: number | null; error: string | null; response: string | null; responseTime: number | null }
-
-  async function send(d: Delivery, target: { url: string; secret: string | null } | string): Promise<Outcome> {
-    if (typeof target === 'string') return { d, statusCode: null, error: target, response: null, responseTime: null };
-    try {
-      const res = await outbound.post(target.url, d.body, d.target === 'webhook' ? headersFor(d, d.body, target.secret) : {});
-      const ok = res.statusCode >= 200 && res.statusCode < 300;
-      return { d, statusCode: res.statusCode, error: ok ? null : `The receiver answered ${res.statusCode}`, response: res.body, responseTime: res.responseTime };
-    } catch (err) {
-      return { d, statusCode: null, error: failureReason(err, ctx.config.WEBHOOK_TIMEOUT_MS), response: null, responseTime: null };
-    }
-  }
-
-  function nextState(o: Outcome, now: Date): Partial<Delivery> {
-    const attempt = o.d.attempts;
-    const common = { attempts: attempt + 1, lastStatusCode: o.statusCode, lastError: o.error, lastResponse: o.response, lastResponseTime: o.responseTime };
-    if (!o.error) return { ...common, status: 'delivered', completedAt: now };
-    if (attempt >= delays.length) return { ...common, status: 'failed', completedAt: now };
-    return { ...common, status: 'pending', nextAt: new Date(now.getTime() + delays[attempt]) };
-  }
-
-  /** Where each delivery goes, read once per batch: a URL and secret, or why it cannot be sent. */
-  async function targets(rows: Delivery[]): Promise<Map<string, { url: string; secret: string | null } | string>> {
-    const out = new Map<string, { url: string; secret: string | null } | string>();
-    const hooks = new Map<string, Webhook | null>();
-    const chats = new Map<string, ChatSettings | null>();
-    for (const d of rows) {
-      if (d.target === 'webhook') {
-        if (!hooks.has(d.targetId)) hooks.set(d.targetId, await store.get(d.orgId, d.targetId));
-        const h = hooks.get(d.targetId);
-        if (!h) out.set(d._id, 'The webhook no longer exists');
-        else if (!h.active) out.set(d._id, 'The webhook is inactive');
-        else out.set(d._id, { url: h.url, secret: h.secret ? ctx.sealer.open(h.secret) : null });
-      } else {
-        if (!chats.has(d.orgId)) chats.set(d.orgId, await store.chat(d.orgId));
-        const c = chats.get(d.orgId);
-        if (!c || !c.enabled) out.set(d._id, 'Chat notifications are not configured');
-        else out.set(d._id, { url: ctx.sealer.open(c.webhookUrl), secret: null });
-      }
-    }
-    return out;
-  }
-
-  async function pool<T, R>(items: T[], n: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-    const results: R[] = new Array(items.length);
-    let next = 0;
-    await Promise.all(Array.from({ length: Math.min(n, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        results[i] = await fn(items[i]);
-      }
-    }));
-    return results;
   }
 
   /** Step 4, for the webhooks that just had a delivery fail for good. */
@@ -156,7 +94,7 @@ export function createOutbox(ctx: AppContext, store: WebhookStore, outbound: Out
       const outcomes: Outcome[] = [];
       // Claims held by another process: given up only when their holder is presumed dead.
       for (const d of rows.filter((r) => !won.has(r._id))) {
-        // The delivery still shows this attempt as not made, so its outcome was never recorded.
+        // The delivery still shows this attempt as not made, so no outcome of it was recorded.
         const a = await store.attempt(d._id, d.attempts);
         if (a && a.claimedAt.getTime() < now.getTime() - staleClaimMs && (await store.claimAbandoned(d.orgId, d._id, d.attempts, now))) {
           outcomes.push({ d, statusCode: null, error: 'The sending process stopped during this attempt', response: null, responseTime: null });

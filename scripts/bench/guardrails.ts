@@ -17,7 +17,7 @@ import { MongoClient } from 'mongodb';
 import { serviceUrls } from '../../test/helper.ts';
 import { call, fmt, REPO, startServer, table } from './lib.ts';
 import { evaluatePlan, type GuardrailInput, type PlanDocument } from '../../plugins/guardrails/plan.ts';
-import type { Rule } from '../../plugins/guardrails/rules.ts';
+import type { Rule } from '../../plugins/guardrails/policy-rules.ts';
 import { TEMPLATES } from '../../plugins/guardrails/templates.ts';
 
 const GUARDRAILS = 50;

@@ -52,7 +52,7 @@ t.test('cause, noise and targeted recording', async (t) => {
   t.match(byAddress['aws_iam_role.untouched'], { cause: null, causeReason: 'no_matching_event' }, 'events were received, none for this resource');
   const detected = events.find((e) => e.data.scanId === first)!;
   t.match(detected.data.drifts.find((d) => d.resourceAddress === 'aws_instance.api'), { cause: { eventName: 'ModifyInstanceAttribute', actor: ALICE } }, 'drift.detected carries the cause');
-  const chat = chatMessage('drift.detected', detected.data as never, 'https://app.example', null);
+  const chat = chatMessage('drift.detected', detected.data, 'https://app.example', null)!;
   t.match(chat.text, `aws_instance.api: ModifyInstanceAttribute by ${ALICE}`, 'the chat message names the call and the actor');
   t.match(JSON.stringify(chat.blocks), '*Cause*', 'in a Cause section');
 

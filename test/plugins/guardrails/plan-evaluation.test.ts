@@ -6,7 +6,7 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { evaluatePlan, type Enforcement, type PlanDocument } from '../../../plugins/guardrails/plan.ts';
-import { ruleProblems, type Rule } from '../../../plugins/guardrails/rules.ts';
+import { ruleProblems, type Rule } from '../../../plugins/guardrails/policy-rules.ts';
 
 const DIR = join(import.meta.dirname, 'plans');
 const plan = (name: string) => JSON.parse(readFileSync(join(DIR, name), 'utf8')) as PlanDocument;

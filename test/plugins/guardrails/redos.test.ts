@@ -6,7 +6,7 @@
 import t from 'tap';
 import { setup } from './helper.ts';
 import { evaluatePlan, type PlanDocument } from '../../../plugins/guardrails/plan.ts';
-import type { Rule } from '../../../plugins/guardrails/rules.ts';
+import type { Rule } from '../../../plugins/guardrails/policy-rules.ts';
 
 const ATTACK = '^a*a*a*a*a*a*b$';
 const ATTACK_RULES: Rule[] = [{ resourceType: 'aws_instance', attribute: 'tags.Name', operator: 'matches', value: ATTACK }];

@@ -5,7 +5,7 @@ import t from 'tap';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { evaluatePlan, type PlanDocument } from '../../../plugins/guardrails/plan.ts';
-import { ruleProblems } from '../../../plugins/guardrails/rules.ts';
+import { ruleProblems } from '../../../plugins/guardrails/policy-rules.ts';
 import { TEMPLATES } from '../../../plugins/guardrails/templates.ts';
 
 const DIR = join(import.meta.dirname, 'plans');

@@ -13,7 +13,7 @@ t.test('notifications from scan and drift events: list, unread count, read, dele
   t.same(list.body.data.map((n: { type: string }) => n.type),
     ['scan_failed', 'drift_resolved', 'scan_completed', 'drift_detected', 'scan_completed'], 'one per event, newest first');
   t.match(list.body.data[0], { title: 'Scan failed: acme/infra', message: 'terraform init failed', read: false, metadata: { scanId: failing._id, repositoryName: 'acme/infra' } });
-  t.same(list.body.pagination, { page: 1, limit: 20, total: 5 });
+  t.same(list.body.pagination, { page: 1, limit: 20, total: 5, pages: 1 });
   t.equal((await w.api('GET', '/api/notifications/unread-count')).body.data.count, 5, 'unread count in data.count');
 
   const first = list.body.data[0]._id;

@@ -18,7 +18,7 @@ t.test('trigger, list shape, by repository, latest, get, details', async (t) => 
   await w.scans.recordScanResult(w.owner.orgId, second._id, { status: 'failed', error: 'boom' });
   const list = await w.api('GET', '/api/scans?limit=1');
   t.same(Object.keys(list.body).sort(), ['data', 'pagination', 'success'], '{success, data, pagination}');
-  t.same(list.body.pagination, { page: 1, limit: 1, total: 2 }, 'pagination with page, limit, total');
+  t.same(list.body.pagination, { page: 1, limit: 1, total: 2, pages: 2 }, 'pagination with page, limit, total, pages');
   t.equal(list.body.data[0]._id, second._id, 'newest first');
   const failed = await w.api('GET', '/api/scans?status=failed');
   t.same(failed.body.data.map((s: { _id: string }) => s._id), [second._id], 'status filter');

@@ -2,16 +2,17 @@
 // organization's drift history: resources that drift at a regular interval, resources that
 // drift right after their repository changes, and the change classes each resource type drifts in.
 import { CHANGE_CLASSES, type History } from './features.ts';
+import type { PatternList } from './schemas.ts';
 
 const DAY = 86_400_000;
 const MAX_PATTERNS = 50;
 const MAX_RESOURCES = 20;
 
-interface Acc { kind: string; frequency: number; severity: number; resources: Set<string> }
+interface Acc { kind: PatternList[number]['kind']; frequency: number; severity: number; resources: Set<string> }
 
-export function patternsOf(h: History) {
+export function patternsOf(h: History): PatternList {
   const acc = new Map<string, Acc>();
-  const add = (pattern: string, kind: string, address: string, drifts: number, severitySum: number) => {
+  const add = (pattern: string, kind: Acc['kind'], address: string, drifts: number, severitySum: number) => {
     const a = acc.get(pattern) ?? { kind, frequency: 0, severity: 0, resources: new Set<string>() };
     acc.set(pattern, a);
     a.frequency += drifts; a.severity += severitySum; a.resources.add(address);

@@ -2,7 +2,7 @@
 // absent values and values unknown until apply (docs/guardrails.md "Operators"). Pure code:
 // no HTTP, no database, so the evaluation is the same in the service, the tests and the bench.
 import { isDeepStrictEqual } from 'node:util';
-import { patternMatches, patternProblem } from './patterns.ts';
+import { patternMatches, patternProblem } from './regex.ts';
 
 export const OPERATORS = [
   'equals', 'not_equals', 'exists', 'not_exists', 'in', 'not_in', 'contains', 'not_contains',
@@ -190,7 +190,7 @@ function test(op: Operator, actual: unknown, expected: unknown): boolean {
     case 'contains': return contains(actual, expected);
     case 'not_contains': return !contains(actual, expected);
     case 'matches': {
-      // RE2, linear in the string (patterns.ts); a string past its cap does not match.
+      // RE2, linear in the string (regex.ts); a string past its cap does not match.
       const source = expected as string;
       return Array.isArray(actual) ? actual.length > 0 && actual.every((a) => typeof a === 'string' && patternMatches(source, a)) : typeof actual === 'string' && patternMatches(source, actual);
     }
