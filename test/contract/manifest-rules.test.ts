@@ -78,9 +78,9 @@ const HAND_WRITTEN_ALLOWED: Record<string, { count: number; why: string }> = {
   'orgs/members.ts tenancy.access(': { count: 1, why: 'moving a member: the caller\'s access in the target organization' },
   'orgs/members.ts audit.write(': { count: 1, why: 'moving a member: the second entry, in the target organization\'s trail' },
   'orgs/index.ts tenancy.access(': { count: 1, why: 'accepting an invitation: the new member\'s role, read back for the answer' },
-  'sso-scim/service.ts tenancy.access(': { count: 1, why: 'a SCIM token acts with its creator\'s permissions (nobody grants more than they hold)' },
+  'sso-scim/scim-tokens.ts tenancy.access(': { count: 1, why: 'a SCIM token acts with its creator\'s permissions (nobody grants more than they hold)' },
   'sso-scim/scim-roles.ts audit.write(': { count: 1, why: 'one entry per role a SCIM group change makes' },
-  'drift-watch/service.ts audit.write(': { count: 1, why: 'a scheduled job\'s outcome, no request' },
+  'drift-watch/run-end.ts audit.write(': { count: 1, why: 'a scheduled job\'s outcome, no request' },
   'webhooks/outbox.ts audit.write(': { count: 1, why: 'a delivery job deactivating a webhook, no request' },
 };
 
