@@ -10813,9 +10813,12 @@ export interface operations {
                             /** Format: date-time */
                             receivedAt: string;
                         }[];
-                        total: number;
-                        page: number;
-                        pages: number;
+                        pagination: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            pages: number;
+                        };
                     };
                 };
             };

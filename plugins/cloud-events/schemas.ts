@@ -1,6 +1,6 @@
 // TypeBox schemas of the cloud-events routes, with their Static<> types beside them.
 import { Type, type Static } from 'typebox';
-import { Id, Nullable, Timestamp, pageFields } from '../../core/schemas.ts';
+import { Id, Nullable, Timestamp, pageFields, PagedList } from '../../core/schemas.ts';
 
 export const CreateToken = Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
 export type CreateToken = Static<typeof CreateToken>;
@@ -37,9 +37,7 @@ export const EventView = Type.Object({
   sourceIPAddress: Nullable(Type.String()), userAgent: Nullable(Type.String()), errorCode: Nullable(Type.String()),
   resourceIds: Type.Array(Type.String()), receivedAt: Timestamp,
 });
-export const EventPage = Type.Object({
-  success: Type.Literal(true), data: Type.Array(EventView), total: Type.Integer(), page: Type.Integer(), pages: Type.Integer(),
-});
+export const EventPage = PagedList(EventView);
 
 export const NoiseRuleView = Type.Object({
   id: Type.String(), resourceType: Type.String(), attribute: Type.String(),

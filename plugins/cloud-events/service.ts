@@ -5,7 +5,7 @@ import type { AppContext } from '../../core/context.ts';
 import { newId, randomToken, sha256Hex } from '../../core/crypto.ts';
 import { AppError, notFound } from '../../core/errors.ts';
 import { bearerToken, type Principal } from '../../core/guards/principal.ts';
-import { pageCount } from '../../core/schemas.ts';
+import { pageOf } from '../../core/schemas.ts';
 import { PLANS, type Plan } from '../../core/plans.ts';
 import { classify, MAX_RECORDS, recordsOf, type ParsedEvent } from './cloudtrail.ts';
 import type { Checks } from './checks.ts';
@@ -107,7 +107,7 @@ export function createCloudEventService(ctx: AppContext, d: Deps) {
         resourceId: q.resourceId, actor: q.actor, eventName: q.eventName,
         from: q.from ? new Date(q.from) : undefined, to: q.to ? new Date(q.to) : undefined,
       }, (q.page - 1) * q.limit, q.limit);
-      return { success: true as const, data: rows.map(eventView), total, page: q.page, pages: pageCount(total, q.limit) };
+      return pageOf(rows.map(eventView), q, total);
     },
 
     /** Learned rules only (candidates still counting observations are not listed). */

@@ -74,7 +74,7 @@ t.test("cloud-event token: org B's events naming org A's account and resources n
   const own = await ingest(tokenB, record);
   t.equal(own.statusCode, 200);
   t.equal(own.json().accepted, 1, 'stored in org B, its own organization');
-  t.equal((await w.api('GET', '/api/cloud-events')).body.total, 0, "org A's event list: nothing");
+  t.equal((await w.api('GET', '/api/cloud-events')).body.pagination.total, 0, "org A's event list: nothing");
   t.equal(await checksOf(a.orgId), 0, 'no targeted re-check queued in org A');
   await w.scanWith(configA, [{ resourceType: 'aws_instance', resourceAddress: 'aws_instance.api', resourceId: 'i-0shared', severity: 'medium', changeType: 'changed',
     diff: { changes: [{ attribute: 'disable_api_termination', before: null, after: true }] } }]);

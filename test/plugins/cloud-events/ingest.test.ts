@@ -70,22 +70,22 @@ t.test('tokens, ingestion and the event list', async (t) => {
   t.match(revoke, { eventSource: 'ec2.amazonaws.com', awsRegion: 'us-east-1', recipientAccountId: '123456789012', sourceIPAddress: '192.0.2.1', errorCode: null });
 
   // Filters and pages, each served by an index (the index check after tap).
-  t.equal((await events(`?resourceId=${instance}`)).total, 3, 'resourceId: the three calls on the instance');
-  t.equal((await events('?actor=assumed-role/deployer')).total, 1, 'actor: a substring of the identity ARN');
-  t.equal((await events(`?actor=user/alice&resourceId=${instance}`)).total, 3, 'case-insensitive, with another filter');
+  t.equal((await events(`?resourceId=${instance}`)).pagination.total, 3, 'resourceId: the three calls on the instance');
+  t.equal((await events('?actor=assumed-role/deployer')).pagination.total, 1, 'actor: a substring of the identity ARN');
+  t.equal((await events(`?actor=user/alice&resourceId=${instance}`)).pagination.total, 3, 'case-insensitive, with another filter');
   const page = await events('?limit=4&page=2');
-  t.match(page, { success: true, total: 9, page: 2, pages: 3 }, '{success, data, total, page, pages}');
+  t.match(page, { success: true, pagination: { total: 9, page: 2, limit: 4, pages: 3 } }, 'the one paged-list shape (docs/api-conventions.md)');
   t.equal(page.data.length, 4);
-  t.equal((await events(`?from=${new Date(Date.now() + 3_600_000).toISOString()}`)).total, 0, 'from: none later');
-  t.equal((await events(`?to=${new Date(Date.now() + 3_600_000).toISOString()}&eventName=CreateTags`)).total, 1, 'to and eventName');
+  t.equal((await events(`?from=${new Date(Date.now() + 3_600_000).toISOString()}`)).pagination.total, 0, 'from: none later');
+  t.equal((await events(`?to=${new Date(Date.now() + 3_600_000).toISOString()}&eventName=CreateTags`)).pagination.total, 1, 'to and eventName');
 
   // The same eventID again changes nothing.
   const again = await ingest([batch[0], bridge(batch[2] as Record<string, unknown>)]);
   t.same(again.json(), { accepted: 0, duplicates: 2, readOnly: 0, ignored: 0 }, 'duplicates, bare or wrapped: nothing stored');
-  t.equal((await events()).total, 9, 'still nine events');
+  t.equal((await events()).pagination.total, 9, 'still nine events');
 
   // Refused batches store nothing.
-  const before = (await events()).total;
+  const before = (await events()).pagination.total;
   const bad = await ingest([trail.createTags(instance, 'a', 'b'), trail.createTags(instance, 'c', 'd'), { ...trail.createTags(instance, 'e', 'f'), eventTime: undefined }]);
   t.equal(bad.statusCode, 400);
   t.match(bad.json().error.message, /record 2 has no eventTime/, 'the problem named, with the record');
@@ -103,7 +103,7 @@ t.test('tokens, ingestion and the event list', async (t) => {
   const many = await ingest(Array.from({ length: 101 }, () => trail.createTags(instance, 'k', 'v')));
   t.equal(many.statusCode, 413, '101 records: 413');
   t.match(many.json().error, { code: 'payload_too_large', details: { max: 100, received: 101 } });
-  t.equal((await events()).total, before, 'nothing of any refused batch stored');
+  t.equal((await events()).pagination.total, before, 'nothing of any refused batch stored');
   t.equal((await ingest(Array.from({ length: 100 }, () => trail.createTags(instance, 'k', 'v')))).json().accepted, 100, '100 records: accepted');
 
   // That token only, and only there.
@@ -122,8 +122,8 @@ t.test('tokens, ingestion and the event list', async (t) => {
   const theirs = trail.createTags(instance, 'from', 'other');
   t.equal((await ingest(theirs, otherToken, { 'x-org-id': owner.orgId })).statusCode, 404, "another organization's token naming this one: 404");
   t.equal((await ingest(theirs, otherToken)).json().accepted, 1, 'into its own organization');
-  t.equal((await events(`?eventName=CreateTags&actor=${encodeURIComponent(ALICE)}`)).total, 101, 'not into this one');
-  t.equal((await events('', other)).total, 1, 'the other organization sees its one event');
+  t.equal((await events(`?eventName=CreateTags&actor=${encodeURIComponent(ALICE)}`)).pagination.total, 101, 'not into this one');
+  t.equal((await events('', other)).pagination.total, 1, 'the other organization sees its one event');
   t.equal((await app.inject({ method: 'DELETE', url: `/api/cloud-events/tokens/${id}`, headers: as(other) })).statusCode, 404, "another organization's token id: 404");
 
   // lastUsedAt written (at most once a minute), then revoked at once in every process.
