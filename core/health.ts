@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Database } from './db.ts';
 import type { RedisPair } from './redis.ts';
+import { ErrorBody } from './schemas.ts';
 
 const TIMEOUT_MS = 1500;
 
@@ -32,8 +33,12 @@ export function registerHealth(app: FastifyInstance, db: Database, redis: RedisP
   app.get('/health', {
     schema: {
       operationId: 'getHealth', tags: ['health'], summary: 'Service, database and Redis status',
-      // The same report either way; 503 names the parts that are down.
-      response: { 200: { description: 'Every part answers', ...Report }, 503: { description: 'The database or Redis does not answer (status degraded, down names it)', ...Report } },
+      // The same report either way; 503 names the parts that are down. While the server drains
+      // (core/shutdown.ts) the 503 is the error shape, code shutting_down.
+      response: {
+        200: { description: 'Every part answers', ...Report },
+        503: Type.Union([Report, ErrorBody], { description: 'The database or Redis does not answer (the report: status degraded, down names it), or the server is shutting down (the error shape, shutting_down)' }),
+      },
     },
   }, async (_req, reply) => {
     const { ok, body } = await healthReport(db, redis);

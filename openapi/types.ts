@@ -4048,6 +4048,16 @@ export interface components {
                 email?: string;
             } | null;
         };
+        /** ErrorBody */
+        "def-0": {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                code: string;
+                message: string;
+                details?: unknown;
+            };
+        };
     };
     responses: never;
     parameters: never;
@@ -50951,7 +50961,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database or Redis does not answer (status degraded, down names it) */
+            /** @description The database or Redis does not answer (the report: status degraded, down names it), or the server is shutting down (the error shape, shutting_down) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -50971,7 +50981,7 @@ export interface operations {
                             error?: string;
                         };
                         uptime: number;
-                    };
+                    } | components["schemas"]["def-0"];
                 };
             };
         };
