@@ -107,6 +107,14 @@ export interface Audit {
   purge(policy: RetentionPolicy, orgIdsOnPlan: (plan: Plan) => Promise<string[]>, now?: Date): Promise<PurgeResult>;
 }
 
+/** What every recorded request contributes to its entry, whoever names the rest. */
+function requestFacts(req: FastifyRequest, reply: FastifyReply) {
+  return {
+    method: req.method, route: req.routeOptions.url ?? req.url, statusCode: reply.statusCode,
+    ipAddress: req.ip, userAgent: req.headers['user-agent'] ?? null,
+  };
+}
+
 export function createAudit(db: Database, redis: Redis, log: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void }): Audit {
   const logs = db.collection<AuditEntry>(AUDIT_LOGS);
   const pending = new Set<Promise<unknown>>();
@@ -143,10 +151,10 @@ export function createAudit(db: Database, redis: Redis, log: { error(obj: object
         const event = reply.statusCode < 400 && req.routeResult !== undefined ? spec.audit.event(req.routeResult) : undefined;
         if (event) {
           void write({
+            ...requestFacts(req, reply),
             orgId: event.orgId, action: event.action, userId: event.actor.userId, actorName: event.actor.email, actorKind: event.actor.kind,
-            method: req.method, route: req.routeOptions.url ?? req.url, resourceType: event.resourceType, resourceId: event.resourceId,
-            statusCode: reply.statusCode, details: event.details && (redact(event.details) as Record<string, unknown>),
-            ipAddress: req.ip, userAgent: req.headers['user-agent'] ?? null,
+            resourceType: event.resourceType, resourceId: event.resourceId,
+            details: event.details && (redact(event.details) as Record<string, unknown>),
           });
         }
         return;
@@ -166,20 +174,16 @@ export function createAudit(db: Database, redis: Redis, log: { error(obj: object
       const { resourceType, resourceId } = resourceOf(route, req.params as Record<string, string>);
       const details = result !== undefined ? rule.details?.(result, req.body) : undefined;
       void write({
+        ...requestFacts(req, reply),
         orgId: rule.org && result !== undefined ? rule.org(result) : req.org?.id ?? actor?.orgId ?? (actor as { defaultOrgId?: string })?.defaultOrgId ?? null,
         action: (failed && rule.failure) || rule.action || autoAction(req.method, route),
         userId: actor?.userId ?? null,
         actorName: actor?.email,
         actorKind: actor?.kind,
-        method: req.method,
-        route,
         resourceType,
         resourceId,
-        statusCode: reply.statusCode,
         body: redact(rule.body && req.body !== undefined ? rule.body(req.body) : req.body),
         details: details && (redact(details) as Record<string, unknown>),
-        ipAddress: req.ip,
-        userAgent: req.headers['user-agent'] ?? null,
       });
     },
     write,

@@ -10,6 +10,7 @@ import type { OrgAccess } from '../tenancy/index.ts';
 import type { Permission } from '../permissions.ts';
 import type { OrgContext } from './principal.ts';
 
+/** The org guard's answers (chain.ts), shared so a gate refuses in the same words. */
 export const scopeDenied = (scope: string) => new AppError('scope_denied', { message: `Token lacks the required scope: ${scope}`, details: { requiredScope: scope } });
 export const permissionDenied = (permission: string) =>
   new AppError('permission_denied', { message: `Your role does not grant ${permission}`, details: { requiredPermission: permission } });

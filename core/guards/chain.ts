@@ -12,7 +12,7 @@ import { ACCEPTS, bearerToken, type CredentialKind, type CredentialReader, type 
 import type { RateLimitGuard } from './rate-limit.ts';
 import type { SigningGuard } from './signing.ts';
 import { repoScope, repositoryGuard, type RepositoryOf } from './repositories.ts';
-import { bodyGates } from './body-gates.ts';
+import { bodyGates, permissionDenied, scopeDenied } from './body-gates.ts';
 
 export interface GuardDeps {
   /** @fastify/auth's composer: tries each accepted credential kind in turn. */
@@ -54,7 +54,7 @@ export function buildGuards(spec: RouteSpec, requiredPlan: Plan | undefined, dep
     onRequest.push(async (req) => {
       const p = req.principal;
       if (p?.kind === 'cli' && !p.scopes?.includes(scope)) {
-        throw new AppError('scope_denied', { message: `Token lacks the required scope: ${scope}`, details: { requiredScope: scope } });
+        throw scopeDenied(scope);
       }
     });
   } else if (!spec.cliAllowed && (spec.auth === 'bearer' || spec.auth === 'download')) {
@@ -181,7 +181,7 @@ function orgGuard(spec: RouteSpec, requiredPlan: Plan | undefined, tenancy: Tena
       throw new AppError('permission_denied', { message: 'Only the organization owner can do this' });
     }
     if (spec.permission && !access.permissions.has(spec.permission)) {
-      throw new AppError('permission_denied', { message: `Your role does not grant ${spec.permission}`, details: { requiredPermission: spec.permission } });
+      throw permissionDenied(spec.permission);
     }
     if (requiredPlan && !planAtLeast(access.org.plan, requiredPlan)) {
       throw new AppError('plan_required', {
