@@ -1,5 +1,5 @@
-// `npm run fuzz`: schemathesis over every operation of the OpenAPI document the service
-// serves, as a fresh user whose organization is on the Team plan (so the Enterprise-only
+// `npm run fuzz`: schemathesis over the operations of the OpenAPI document the service serves
+// (one bucket of them a day, every one on Sundays or with CI_FULL=1: lib/rotation.ts), as a fresh user whose organization is on the Team plan (so the Enterprise-only
 // operations check their plan gate), then over the Enterprise-only operations again as the
 // owner of an Enterprise organization (past the gate: webhooks, SSO, SCIM management, and the
 // SCIM protocol with that organization's SCIM token). Fails (exit 1) on any 5xx or response
@@ -19,6 +19,7 @@ import { ensureServices } from './services.ts';
 import { ensureSchemathesis } from './fuzz/venv.ts';
 import { readJson, readJunit, summarize, type RunResult } from './fuzz/report.ts';
 import { enterpriseCaller, enterpriseRun, gateErrors, gateOnlyToml, type DocOp } from './fuzz/enterprise.ts';
+import { routeSample } from '../lib/rotation.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const DATA = join(ROOT, '.data');
@@ -110,24 +111,31 @@ async function main(): Promise<number> {
     for (const id of doc.limited) own.set(id, await account(base, ctx));
     const last = await Promise.all(SESSION_ENDING.map(() => account(base, ctx)));
 
+    // Like the route-walking contract tests, a run fuzzes one bucket of operations (lib/rotation.ts).
+    const sample = routeSample();
+    log(`fuzz: operations of ${sample.describe}`);
     // The Enterprise owner, made before the main run spends the per-IP auth limit.
     const owner = await account(base, ctx, 'enterprise');
-    const ent = enterpriseRun(doc.ops, await enterpriseCaller(base, owner));
+    const ent = enterpriseRun(doc.ops, await enterpriseCaller(base, owner), (id) => sample.takes(id));
 
-    const first = await schemathesis(st, base, dir, 'main', user, SESSION_ENDING.flatMap((id) => ['--exclude-operation-id', id]), MAX_EXAMPLES, own, WORKERS, gateOnlyToml(doc.ops));
+    const mainFilter = sample.bucket === null ? SESSION_ENDING.flatMap((id) => ['--exclude-operation-id', id])
+      : doc.ops.map((op) => op.operationId).filter((id): id is string => Boolean(id) && sample.takes(id!) && !SESSION_ENDING.includes(id!)).flatMap((id) => ['--include-operation-id', id]);
+    const first = await schemathesis(st, base, dir, 'main', user, mainFilter, MAX_EXAMPLES, own, WORKERS, gateOnlyToml(doc.ops));
     // Runner, service-key, download and public routes (a setup link's own token) may answer
     // the user's token with nothing but 401/403. A user or bearer route that does means the
     // session died mid-run (or auth broke): most of the run then tested nothing, so it fails.
     for (const op of first.missingAuth ?? []) if (!doc.foreignAuth.has(op)) first.errors.push(`${op} answered only 401/403 to the fuzz user's token`);
     results.push(first, ...await retryCrashes(first, (filter) => schemathesis(st, base, dir, 'retry', user, filter, MAX_EXAMPLES, own, '1')));
     // The Enterprise-only operations past their plan gate (the main run saw 403 plan_required).
-    const enterprise = await schemathesis(st, base, dir, 'enterprise', owner, ent.filter, ENTERPRISE_MAX_EXAMPLES, new Map(), WORKERS, ent.toml);
-    enterprise.errors.push(...gateErrors(doc.ops, enterprise.missingAuth ?? []));
-    results.push(enterprise, ...await retryCrashes(enterprise, (filter) => schemathesis(st, base, dir, 'enterprise-retry', owner, filter, ENTERPRISE_MAX_EXAMPLES, new Map(), '1', ent.toml)));
+    if (ent.filter.length) {
+      const enterprise = await schemathesis(st, base, dir, 'enterprise', owner, ent.filter, ENTERPRISE_MAX_EXAMPLES, new Map(), WORKERS, ent.toml);
+      enterprise.errors.push(...gateErrors(doc.ops, enterprise.missingAuth ?? []));
+      results.push(enterprise, ...await retryCrashes(enterprise, (filter) => schemathesis(st, base, dir, 'enterprise-retry', owner, filter, ENTERPRISE_MAX_EXAMPLES, new Map(), '1', ent.toml)));
+    }
     // Each session-ending route last and alone, with its own user: once it has succeeded,
     // the rest of its cases check the 401s of a dead session.
     for (const [i, id] of SESSION_ENDING.entries()) {
-      results.push(await schemathesis(st, base, dir, id, last[i], ['--include-operation-id', id], Math.min(MAX_EXAMPLES, 10)));
+      if (sample.takes(id)) results.push(await schemathesis(st, base, dir, id, last[i], ['--include-operation-id', id], Math.min(MAX_EXAMPLES, 10)));
     }
   } finally {
     await dropRun(ctx, config.REDIS_KEY_PREFIX);

@@ -34,9 +34,9 @@ export async function enterpriseCaller(base: string, acct: { token: string; orgI
   return { ...acct, scimToken };
 }
 
-/** The schemathesis filter and the per-operation settings (config file lines) of the pass. */
-export function enterpriseRun(ops: DocOp[], caller: EnterpriseCaller): { filter: string[]; toml: string[] } {
-  const selected = enterpriseOps(ops);
+/** The schemathesis filter and the per-operation settings (config file lines) of the pass, for the operations `takes` picks (the run's bucket). */
+export function enterpriseRun(ops: DocOp[], caller: EnterpriseCaller, takes: (operationId: string) => boolean = () => true): { filter: string[]; toml: string[] } {
+  const selected = enterpriseOps(ops).filter((op) => takes(op.operationId!));
   const toml = selected.flatMap((op) => {
     const id = op.operationId!;
     if (op['x-auth'] === 'scim') return ['[[operations]]', `include-operation-id = "${id}"`, `headers = { Authorization = "Bearer ${caller.scimToken}" }`];

@@ -7,7 +7,7 @@ import t from 'tap';
 import { randomBytes } from 'node:crypto';
 import { fullUrl } from '../../core/loader.ts';
 import { buildTestApp, register, bearer, type Session } from '../helper.ts';
-import { routeSample } from './rotation.ts';
+import { routeSample } from '../../lib/rotation.ts';
 
 const hex = () => randomBytes(12).toString('hex');
 const deep = (levels: number): unknown => (levels ? { next: deep(levels - 1) } : 'bottom');

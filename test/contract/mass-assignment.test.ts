@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { fullUrl } from '../../core/loader.ts';
 import { MongoClient } from 'mongodb';
 import { buildTestApp, register, bearer, startMailbox, mailText, serviceUrls } from '../helper.ts';
-import { routeSample } from './rotation.ts';
+import { routeSample } from '../../lib/rotation.ts';
 import { loadFixtures, type WriteWorld } from './fixtures/index.ts';
 
 const hex = () => randomBytes(12).toString('hex');

@@ -6,7 +6,7 @@ import t from 'tap';
 import { fullUrl } from '../../core/loader.ts';
 import { LIMIT_NAMES, PLAN_LIMITS, limitMessage } from '../../core/plans.ts';
 import { buildTestApp, register, bearer } from '../helper.ts';
-import { routeSample } from './rotation.ts';
+import { routeSample } from '../../lib/rotation.ts';
 import { loadFixtures, type WriteWorld } from './fixtures/index.ts';
 
 const fill = (url: string, params: Record<string, string> = {}) => url.replace(/:(\w+)/g, (_, name) => params[name] ?? 'abcdefabcdefabcdefabcdef');

@@ -6,7 +6,7 @@ import t from 'tap';
 import { PERMISSIONS, type Permission } from '../../core/permissions.ts';
 import { fullUrl } from '../../core/loader.ts';
 import { buildTestApp, register, bearer } from '../helper.ts';
-import { routeSample } from './rotation.ts';
+import { routeSample } from '../../lib/rotation.ts';
 import { loadFixtures } from './fixtures/index.ts';
 import { addMember, addRole } from '../plugins/orgs/helper.ts';
 

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { CLI_SCOPES } from '../../core/permissions.ts';
 import { fullUrl, routePlan } from '../../core/loader.ts';
 import { buildTestApp, register, bearer } from '../helper.ts';
-import { routeSample } from './rotation.ts';
+import { routeSample } from '../../lib/rotation.ts';
 import { loadFixtures, type World } from './fixtures/index.ts';
 import { ownerRepositories } from './fixtures/repo-configs.ts';
 import { scimToken } from './fixtures/sso-scim.ts';

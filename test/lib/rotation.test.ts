@@ -2,7 +2,7 @@
 // buckets of ROTATION_BUCKETS consecutive days together take every route, and a full run takes all.
 import t from 'tap';
 import { discoverPlugins } from '../../core/loader.ts';
-import { ROTATION_BUCKETS, bucketOf, routeSample } from './rotation.ts';
+import { ROTATION_BUCKETS, bucketOf, routeSample } from '../../lib/rotation.ts';
 
 t.test('consecutive days cover every route; CI_FULL and Sundays take all', async (t) => {
   const ids = (await discoverPlugins({ plugins: {} })).flatMap((p) => p.manifest.routes.map((r) => r.id));

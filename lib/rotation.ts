@@ -1,8 +1,9 @@
-// The route-walking contract tests call every route of every plugin, and they grow with each
-// plugin. A run takes one of ROTATION_BUCKETS buckets of routes (a route's bucket is a hash of
-// its id, so it stays put as routes are added); the bucket turns with the UTC day, so any
-// ROTATION_BUCKETS consecutive days cover every route. Every route is taken on Sundays, with
-// CI_FULL=1, and when CONTRACT_SEED=all; CONTRACT_SEED=<n> replays bucket n mod ROTATION_BUCKETS.
+// The route-walking contract tests (test/contract) and the fuzz run (scripts/fuzz.ts) call every
+// route of every plugin, and they grow with each plugin. A run takes one of ROTATION_BUCKETS
+// buckets of routes (a route's bucket is a hash of its id, so it stays put as routes are added);
+// the bucket turns with the UTC day, so any ROTATION_BUCKETS consecutive days cover every route.
+// Every route is taken on Sundays, with CI_FULL=1, and when CONTRACT_SEED=all; CONTRACT_SEED=<n>
+// replays bucket n mod ROTATION_BUCKETS.
 import { createHash } from 'node:crypto';
 
 export const ROTATION_BUCKETS = 4;
