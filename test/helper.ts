@@ -10,6 +10,7 @@ import { loadConfig, type EnvConfig, type OperatorConfig } from '../core/config.
 import { ROOT } from '../core/loader.ts';
 import { lowerPasswordHashCostForTests } from '../core/crypto.ts';
 import { stripeFront } from './stripe-front.ts';
+import { returnDatabase, takeDatabase } from './db-pool.ts';
 
 // Tests hash thousands of passwords: at scrypt's production cost that is minutes of CPU (core/crypto.ts).
 lowerPasswordHashCostForTests();
@@ -45,18 +46,23 @@ export interface TestAppOptions {
   runJobs?: boolean;
   /** Compile schemas on first use (default; core/schema-compile.ts); false compiles every route at boot as the service does. */
   lazySchemas?: boolean;
-  /** Keep the database after the test (inspection); default drops it. */
+  /** Keep the database after the test (inspection); default empties it for the next app (test/db-pool.ts). */
   keep?: boolean;
+  /** A database made for this app and dropped after it, never a pooled one (a test of what boot makes). */
+  fresh?: boolean;
 }
 
 export async function buildTestApp(t: Test, opts: TestAppOptions = {}): Promise<App> {
   const { mongoUri, redisUrl, stripeMockUrl } = serviceUrls();
   // The payment provider is stripe-mock behind the loopback front (test/stripe-front.ts).
   const stripe = await stripeFront(stripeMockUrl);
-  const name = `t_${basename(t.name || 'test').replace(/\W+/g, '_').slice(0, 30)}_${randomBytes(3).toString('hex')}`;
+  const prefix = `t_${basename(t.name || 'test').replace(/\W+/g, '_').slice(0, 30)}_${randomBytes(3).toString('hex')}`;
+  // A database the test names itself is its own; otherwise an emptied one of an earlier app.
+  const pooled = !opts.fresh && !opts.keep && !opts.env?.MONGODB_DB;
+  const dbName = (pooled && await takeDatabase(redisUrl)) || prefix;
   const config = loadConfig({}, {
-    MONGODB_URI: mongoUri, REDIS_URL: redisUrl, MONGODB_DB: name, REDIS_KEY_PREFIX: `${name}:`,
-    NODE_ENV: 'test', LOG_LEVEL: 'silent', MAIL_OUTBOX_DIR: join(ROOT, '.data', 'test-outbox', name),
+    MONGODB_URI: mongoUri, REDIS_URL: redisUrl, MONGODB_DB: dbName, REDIS_KEY_PREFIX: `${prefix}:`,
+    NODE_ENV: 'test', LOG_LEVEL: 'silent', MAIL_OUTBOX_DIR: join(ROOT, '.data', 'test-outbox', prefix),
     // Tests scan git repositories in temporary folders (file:// URLs) with the built-in executor.
     EXECUTOR_LOCAL_SOURCES: true,
     ...STRIPE_TEST, STRIPE_API_BASE: stripe.url,
@@ -66,18 +72,19 @@ export async function buildTestApp(t: Test, opts: TestAppOptions = {}): Promise<
     ...TEST_SECRETS, ...opts.env,
   });
   config.operator = opts.operator ?? { plugins: {} };
-  const queryLog = join(ROOT, '.data', 'query-log', `${name}.jsonl`);
+  const queryLog = join(ROOT, '.data', 'query-log', `${prefix}.jsonl`);
   const built = await buildApp({ config, logger: false, queryLog, runJobs: opts.runJobs, jobPollMs: 200, jobLockLifetimeMs: 1000, lazySchemas: opts.lazySchemas ?? true });
   t.teardown(async () => {
     const { db, redis } = built.ctx;
     await built.ctx.audit.flush();
     if (!opts.keep) {
-      await db.db.dropDatabase().catch(() => undefined);
+      if (!pooled) await db.db.dropDatabase().catch(() => undefined);
       const keys = await redis.main.keys('*').catch(() => [] as string[]);
       // keys() returns them with the prefix; del() would add it again.
       if (keys.length) await redis.main.del(...keys.map((k) => k.slice(config.REDIS_KEY_PREFIX.length)));
     }
     await built.app.close();
+    if (pooled) await returnDatabase({ mongoUri, redisUrl }, dbName);
   });
   return built;
 }

@@ -20,7 +20,7 @@ t.test('equality fields of declared indexes', async (t) => {
 });
 
 t.test('on FerretDB with its PostgreSQL URL: GIN indexes, idempotent, used', { skip: postgresUrl ? false : 'no FerretDB PostgreSQL URL in services.json' }, async (t) => {
-  const { ctx } = await buildTestApp(t, { env: { FERRETDB_POSTGRES_URL: postgresUrl } });
+  const { ctx } = await buildTestApp(t, { env: { FERRETDB_POSTGRES_URL: postgresUrl }, fresh: true });
   t.ok(await isFerretDb(ctx.db.db), 'the embedded database is detected as FerretDB');
   const first = ctx.db.ginIndexes();
   t.ok(first, 'ensureIndexes reported its GIN work');
