@@ -77,12 +77,12 @@ export default defineManifest({
       params: OrgParams, query: InvitationQuery, response: { 200: InvitationList }, handler: 'listInvitations' },
     { id: 'revokeInvitation', method: 'DELETE', url: '/:orgId/invitations/:id', ...people, audit: { action: 'invitation.revoked', details: noted },
       summary: 'Revoke a pending invitation (idempotent; an accepted or expired one answers 409)',
-      params: InvitationParams, response: { 204: null }, raises: ['orgs.invalid_role_name', 'orgs.invitation_not_pending', 'orgs.role_escalation', 'orgs.role_name_taken'], handler: 'revokeInvitation' },
+      params: InvitationParams, response: { 204: null }, raises: ['orgs.invitation_not_pending'], handler: 'revokeInvitation' },
     { id: 'acceptInvitation', method: 'POST', url: '/invitations/accept', auth: 'user', audit: { action: 'invitation.accepted', details: noted, org: (r: Static<typeof AcceptResult>) => r.organization._id },
       summary: 'Accept an invitation (not in the spec): the signed-in user joins with the invited role. Email invitations: '
         + 'single use, only for the invited address (403 otherwise). Link invitations: once per user. Unknown token 404, '
         + 'revoked or expired 410, already used or already a member 409.',
-      body: AcceptInvitation, response: { 200: AcceptResult }, raises: ['not_found', 'orgs.already_member', 'orgs.invalid_role_name', 'orgs.invitation_email_mismatch', 'orgs.invitation_expired', 'orgs.invitation_not_found', 'orgs.invitation_revoked', 'orgs.invitation_used', 'orgs.owner_role_fixed', 'orgs.role_escalation', 'orgs.role_name_taken', 'orgs.unknown_role', 'plan_required'], handler: 'acceptInvitation' },
+      body: AcceptInvitation, response: { 200: AcceptResult }, raises: ['not_found', 'orgs.already_member', 'orgs.invitation_email_mismatch', 'orgs.invitation_expired', 'orgs.invitation_not_found', 'orgs.invitation_revoked', 'orgs.invitation_used', 'orgs.owner_role_fixed', 'orgs.role_escalation', 'orgs.unknown_role', 'plan_required'], handler: 'acceptInvitation' },
 
     { id: 'listRoles', method: 'GET', url: '/:orgId/roles', ...roles, summary: 'Custom roles with their member counts (Team plan and above)',
       params: OrgParams, response: { 200: Type.Object({ roles: Type.Array(RoleView) }) }, handler: 'listRoles' },

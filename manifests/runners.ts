@@ -55,7 +55,7 @@ export default defineManifest({
       summary: 'Runner liveness: status online or busy, version, system info', body: Heartbeat, response: { 200: HeartbeatAck }, raises: ['not_found'], handler: 'heartbeat' },
     { id: 'claimRunnerJob', method: 'POST', url: '/jobs', auth: 'runner', rateLimit: 'runner', audit: claimAudit,
       summary: "Claims one pending scan of the runner's organization whose config's runnerLabels are all among the runner's labels (job null when none); the scan moves to running",
-      response: { 200: JobClaim }, raises: ['conflict', 'not_found'], handler: 'claimJob' },
+      response: { 200: JobClaim }, raises: ['not_found'], handler: 'claimJob' },
     { id: 'reportRunnerJobStatus', method: 'POST', url: '/jobs/status', auth: 'runner', rateLimit: 'runner', audit: jobStatusAudit,
       summary: 'running, completed (result.drifts as the detection engine reports them) or failed (error); idempotent; 404 for a job this runner does not hold',
       body: JobStatusBody, response: { 200: JobStatusAck }, raises: ['not_found'], handler: 'jobStatus' },

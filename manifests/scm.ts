@@ -47,7 +47,7 @@ export default defineManifest({
       query: InstallQuery, response: { 200: InstallAnswer }, handler: 'install' },
     { id: 'scmAppCallback', method: 'GET', url: '/auth/scm-app/callback', ...open, audit: outcome, resumes: { permission: 'integrations:write' },
       summary: 'Callback of the app (user authorization during installation on: code, installation_id, setup_action, state). The state is spent; the browser binding and the session are checked; the code becomes the installing user\'s token and GET /user/installations must list the installation; one organization per installation. Recorded, repositories synced; 302 to {FRONTEND_URL}/settings/scm?installation=<id>, or ?error=<reason>',
-      query: AppCallbackQuery, raises: ['not_found'], handler: 'appCallback' },
+      query: AppCallbackQuery, handler: 'appCallback' },
     { id: 'listScmInstallations', method: 'GET', url: '/auth/scm-app/installations', ...read, response: { 200: InstallationList }, handler: 'installations' },
     { id: 'setActiveScmInstallation', method: 'POST', url: '/auth/scm-app/set-active', ...write, audit: 'scm.installation_activated',
       summary: 'The installation whose repositories the organization scans and opens pull requests in', body: SetActiveInstallationBody, response: { 200: InstallationView }, handler: 'setActiveInstallation' },

@@ -98,6 +98,17 @@ const importCache = new Map<string, string[]>();
 /** The files a file imports (relative imports that exist). */
 const importsOf = (file: string): string[] => importCache.get(file) ?? importCache.set(file, [...readFileSync(file, 'utf8').matchAll(/from '(\.[^']+\.ts)'/g)]
   .map((m) => resolve(dirname(file), m[1])).filter((f) => existsSync(f) && !NOT_CALLED.test(rel(f)))).get(file)!;
+const closures = new Map<string, Set<string>>();
+/** A plugin file and the plugin files it imports, transitively (type imports too: an object passed in is typed by its module). */
+function closureOf(file: string): Set<string> {
+  const known = closures.get(file);
+  if (known) return known;
+  const seen = new Set([file]);
+  const queue = [file];
+  while (queue.length) for (const f of importsOf(queue.pop()!)) if (f.startsWith(join(ROOT, 'plugins')) && !seen.has(f)) { seen.add(f); queue.push(f); }
+  closures.set(file, seen);
+  return seen;
+}
 const coreUnits = [...walk(join(ROOT, 'core')), ...walk(join(ROOT, 'lib'))].filter((f) => !NOT_CALLED.test(rel(f))).flatMap(unitsIn);
 const byNameOf = (units: Unit[]) => {
   const out = new Map<string, Unit[]>();
@@ -126,7 +137,8 @@ for (const p of plugins) {
   const targets = (u: Unit, r: Ref): Unit[] => {
     const local = [...inScope(u.file)].flatMap(unitsIn).filter((x) => x.name === r.name);
     if (!r.prop) return local;
-    const side = r.ctx ? coreByName.get(r.name) ?? [] : u.file.startsWith(join(ROOT, 'plugins')) ? pluginSide.get(r.name) ?? [] : [];
+    const side = r.ctx ? coreByName.get(r.name) ?? []
+      : u.file.startsWith(join(ROOT, 'plugins')) ? (pluginSide.get(r.name) ?? []).filter((x) => !x.file.startsWith(ownDir) || closureOf(u.file).has(x.file)) : [];
     return [...local, ...side];
   };
 
