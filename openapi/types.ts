@@ -4149,8 +4149,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description not_found: Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4166,8 +4166,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4282,8 +4282,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description not_found: Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4299,8 +4299,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4445,23 +4445,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
         };
     };
     getSchedulerStatus: {
@@ -4562,23 +4545,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
         };
     };
     runScheduler: {
@@ -4647,8 +4613,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (scope_denied: a CLI token without the scope; forbidden: platform admins only) */
+            /** @description Refused (scope_denied: a CLI token without the scope; forbidden: platform admins only); plan_limit: Your plan limit is reached */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4700,23 +4700,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4818,6 +4801,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
                 headers: {
@@ -4854,23 +4854,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4984,8 +4967,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description not_found: Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5001,8 +4984,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5117,8 +5100,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description not_found: Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5134,8 +5117,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5229,7 +5212,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5248,23 +5231,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5365,7 +5331,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5418,23 +5384,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5528,7 +5477,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5547,23 +5496,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5663,7 +5595,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5716,23 +5648,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5826,7 +5741,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5845,23 +5760,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5956,7 +5854,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6009,23 +5907,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6119,7 +6000,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6138,23 +6019,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6254,7 +6118,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6307,23 +6171,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6417,7 +6264,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6436,23 +6283,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6547,7 +6377,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6600,23 +6430,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6734,7 +6547,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6753,23 +6566,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6839,6 +6635,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description conflict: Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
                 headers: {
@@ -6892,23 +6705,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6976,6 +6772,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description invalid_credentials: Invalid email or password */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
                 headers: {
@@ -7029,23 +6842,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7159,23 +6955,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7305,23 +7084,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
         };
     };
     refreshToken: {
@@ -7373,6 +7135,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description invalid_token: Invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
                 headers: {
@@ -7409,23 +7188,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7505,8 +7267,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description not_found: Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7522,8 +7284,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7612,6 +7374,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
                 headers: {
@@ -7648,23 +7427,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7753,6 +7515,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
                 headers: {
@@ -7789,23 +7568,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7945,23 +7707,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
         };
     };
     getQuota: {
@@ -8042,7 +7787,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8061,23 +7806,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8190,23 +7918,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
         };
     };
     updatePreferences: {
@@ -8300,6 +8011,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
                 headers: {
@@ -8336,23 +8064,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8494,23 +8205,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
         };
     };
     getAvatar: {
@@ -8554,7 +8248,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: userId */
+            /** @description Not found (not_found): userId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8573,23 +8267,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8731,23 +8408,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
         };
     };
     createServiceToken: {
@@ -8842,23 +8502,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8970,23 +8613,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
         };
     };
     requestDeletion: {
@@ -9066,6 +8692,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description conflict: Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
                 headers: {
@@ -9117,23 +8760,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
         };
     };
     cancelDeletion: {
@@ -9164,6 +8790,23 @@ export interface operations {
             };
             /** @description Malformed request (validation_failed, bad_request): body not as the schema says, or a URL or header the server cannot read */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9232,23 +8875,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9366,23 +8992,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
         };
     };
     createCliToken: {
@@ -9477,7 +9086,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9530,23 +9139,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9638,7 +9230,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: tokenId */
+            /** @description Not found (not_found): tokenId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9657,23 +9249,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9722,7 +9297,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): body not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): body not as the schema says, or a URL or header the server cannot read; billing.invalid_price: Invalid price ID */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9773,7 +9348,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9824,8 +9399,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Billing is not configured (billing.not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description billing.provider_failed: The payment provider failed */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9841,8 +9416,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description Billing is not configured (billing.not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9935,7 +9510,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9986,8 +9561,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Billing is not configured (billing.not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description billing.provider_failed: The payment provider failed */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10003,8 +9578,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description Billing is not configured (billing.not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10053,7 +9628,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): body not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): body not as the schema says, or a URL or header the server cannot read; billing.invalid_session: Invalid session; billing.session_not_completed: Session not completed; billing.session_required: Session ID is required */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10104,7 +9679,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10155,8 +9730,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Billing is not configured (billing.not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description billing.provider_failed: The payment provider failed */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10172,8 +9747,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description Billing is not configured (billing.not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10274,7 +9849,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10293,23 +9868,6 @@ export interface operations {
             };
             /** @description Billing is not configured (billing.not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10411,7 +9969,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10430,23 +9988,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10554,7 +10095,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10607,23 +10148,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10714,7 +10238,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10733,23 +10257,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10883,7 +10390,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10902,23 +10409,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11022,7 +10512,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11092,23 +10582,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11211,7 +10684,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11230,23 +10703,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11358,7 +10814,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11411,23 +10867,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11524,7 +10963,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11560,23 +10999,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11682,7 +11104,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11699,7 +11121,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another request holds the organization's cloudAccounts count; retry */
+            /** @description Another request holds the organization's cloudAccounts count; retry; credentials_unreadable: Stored credentials cannot be decrypted; save them again */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11769,23 +11191,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11877,7 +11282,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11913,23 +11318,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12026,8 +11414,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description credentials_unreadable: Stored credentials cannot be decrypted; save them again */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12062,23 +11467,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12178,7 +11566,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12214,23 +11602,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12339,7 +11710,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12356,7 +11727,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another request holds the organization's cloudAccounts count; retry */
+            /** @description Another request holds the organization's cloudAccounts count; retry; credentials_unreadable: Stored credentials cannot be decrypted; save them again */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12426,23 +11797,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12534,7 +11888,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12570,23 +11924,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12683,8 +12020,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description credentials_unreadable: Stored credentials cannot be decrypted; save them again */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12719,23 +12073,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12832,7 +12169,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12868,23 +12205,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12990,7 +12310,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13007,7 +12327,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another request holds the organization's cloudAccounts count; retry */
+            /** @description Another request holds the organization's cloudAccounts count; retry; credentials_unreadable: Stored credentials cannot be decrypted; save them again */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13077,23 +12397,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13185,7 +12488,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13221,23 +12524,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13334,8 +12620,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description credentials_unreadable: Stored credentials cannot be decrypted; save them again */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13370,23 +12673,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13486,7 +12772,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13522,23 +12808,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13630,7 +12899,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission; plan_required: below the pro plan; repository_denied: a CLI token limited to other repositories) */
+            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission; plan_required: below the pro plan; repository_denied: a CLI token limited to other repositories); plan_limit: Your plan limit is reached */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13647,8 +12916,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict; credentials_unreadable: Stored credentials cannot be decrypted; save them again */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13700,23 +12986,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13840,7 +13109,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13859,23 +13128,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13991,7 +13243,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14010,23 +13262,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14142,8 +13377,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description credentials_unreadable: Stored credentials cannot be decrypted; save them again */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14161,23 +13413,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14300,8 +13535,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description credentials_unreadable: Stored credentials cannot be decrypted; save them again */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14353,23 +13605,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14467,8 +13702,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description credentials_unreadable: Stored credentials cannot be decrypted; save them again */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14520,23 +13772,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14639,8 +13874,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description credentials_unreadable: Stored credentials cannot be decrypted; save them again */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14692,23 +13944,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14814,8 +14049,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description credentials_unreadable: Stored credentials cannot be decrypted; save them again */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14833,23 +14085,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14955,7 +14190,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14974,23 +14209,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15090,7 +14308,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15109,23 +14327,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15311,7 +14512,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), driftId */
+            /** @description Not found (not_found): the organization (x-org-id), driftId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15379,25 +14580,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down); scm.app_not_configured: Source host app is not configured */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15514,7 +14698,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), driftId */
+            /** @description Not found (not_found): the organization (x-org-id), driftId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15582,25 +14766,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down); scm.app_not_configured: Source host app is not configured */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15704,8 +14871,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), driftId */
+            /** @description Not found (not_found): the organization (x-org-id), driftId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15772,25 +14956,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down); scm.app_not_configured: Source host app is not configured */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15891,8 +15058,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), driftId */
+            /** @description Not found (not_found): the organization (x-org-id), driftId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15959,25 +15143,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down); scm.app_not_configured: Source host app is not configured */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16109,7 +15276,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16128,23 +15295,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16290,8 +15440,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16343,23 +15510,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16476,8 +15626,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16529,23 +15696,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16664,7 +15814,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16683,23 +15833,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16796,7 +15929,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16815,23 +15948,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16953,7 +16069,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16972,23 +16088,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17089,7 +16188,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17108,23 +16207,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17245,7 +16327,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17298,23 +16380,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17405,7 +16470,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17424,23 +16489,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17587,7 +16635,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17640,23 +16688,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17780,7 +16811,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17799,23 +16830,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17906,8 +16920,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17925,23 +16956,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18087,8 +17101,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18140,23 +17171,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18253,8 +17267,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18306,23 +17337,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18454,8 +17468,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18507,23 +17538,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18647,8 +17661,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18700,23 +17731,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18832,7 +17846,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18851,23 +17865,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19000,8 +17997,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19053,23 +18067,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19185,7 +18182,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19238,23 +18235,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19376,7 +18356,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19429,23 +18409,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19564,7 +18527,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19583,23 +18546,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19735,7 +18681,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19788,23 +18734,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19903,7 +18832,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19922,23 +18851,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20057,7 +18969,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20110,23 +19022,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20332,7 +19227,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20351,23 +19246,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20580,7 +19458,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20599,23 +19477,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20749,7 +19610,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20768,23 +19629,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20896,7 +19740,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20915,23 +19759,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21039,7 +19866,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21058,23 +19885,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21181,7 +19991,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21200,23 +20010,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21314,7 +20107,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21333,23 +20126,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21535,7 +20311,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), scanId */
+            /** @description Not found (not_found): the organization (x-org-id), scanId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21554,23 +20330,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21759,7 +20518,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), repositoryConfigId */
+            /** @description Not found (not_found): the organization (x-org-id), repositoryConfigId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21778,23 +20537,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21915,7 +20657,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), repositoryConfigId */
+            /** @description Not found (not_found): the organization (x-org-id), repositoryConfigId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21934,23 +20676,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22136,7 +20861,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), driftId */
+            /** @description Not found (not_found): the organization (x-org-id), driftId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22155,23 +20880,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22363,8 +21071,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), driftId */
+            /** @description Not found (not_found): the organization (x-org-id), driftId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22416,23 +21141,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22538,7 +21246,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), driftId */
+            /** @description Not found (not_found): the organization (x-org-id), driftId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22591,23 +21299,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22748,7 +21439,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22767,23 +21458,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22949,7 +21623,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -23002,23 +21676,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23142,7 +21799,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -23161,23 +21818,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23350,7 +21990,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -23401,8 +22041,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description guardrails.evaluation_timeout: The plan could not be evaluated within the time limit */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23418,8 +22058,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down); guardrails.evaluation_busy: Plan evaluations are at capacity; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23566,7 +22206,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -23585,23 +22225,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23754,8 +22377,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23807,23 +22447,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23976,8 +22599,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24029,23 +22669,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24198,8 +22821,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24251,23 +22891,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24412,7 +23035,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -24431,23 +23054,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24538,8 +23144,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24557,23 +23180,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24742,7 +23348,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -24795,23 +23401,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24914,8 +23503,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24967,23 +23573,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25086,8 +23675,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25139,23 +23745,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25288,23 +23877,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
         };
     };
     getUnreadNotificationCount: {
@@ -25384,23 +23956,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25544,23 +24099,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
         };
     };
     markNotificationRead: {
@@ -25641,7 +24179,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: id */
+            /** @description Not found (not_found): id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -25694,23 +24232,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25806,7 +24327,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: id */
+            /** @description Not found (not_found): id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -25825,23 +24346,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25938,8 +24442,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description not_found: Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25955,8 +24459,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26006,7 +24510,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): body not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): body not as the schema says, or a URL or header the server cannot read; orgs.invalid_role_name: Invalid role name; orgs.unknown_role: Unknown role */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26040,8 +24544,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (token_kind_denied: a CLI token on a user-session route) */
+            /** @description Refused (token_kind_denied: a CLI token on a user-session route); orgs.role_escalation: It involves permissions your role does not hold; plan_required: Your plan does not include this feature */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description orgs.invitation_pending: A pending invitation for this email already exists; orgs.owner_role_fixed: The owner's role changes only by transferring ownership; orgs.role_name_taken: A role with this name already exists in this organization */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26093,23 +24614,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26207,7 +24711,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: orgId */
+            /** @description Not found (not_found): orgId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -26226,23 +24730,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26346,7 +24833,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: orgId */
+            /** @description Not found (not_found): orgId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -26399,23 +24886,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26486,7 +24956,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: only the owner) */
+            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: only the owner); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -26503,8 +24973,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: orgId */
+            /** @description Not found (not_found): orgId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description orgs.owner_cannot_be_removed: The organization owner cannot be removed; transfer ownership first */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26522,23 +25009,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26643,7 +25113,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: orgId */
+            /** @description Not found (not_found): orgId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -26662,23 +25132,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26733,7 +25186,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read; orgs.unknown_role: Unknown role */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26767,7 +25220,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission) */
+            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission); orgs.role_escalation: It involves permissions your role does not hold; plan_required: Your plan does not include this feature */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -26784,8 +25237,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: orgId, userId */
+            /** @description Not found (not_found): orgId, userId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description orgs.owner_role_fixed: The owner's role changes only by transferring ownership */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26837,23 +25307,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26926,7 +25379,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission) */
+            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -26943,8 +25396,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: orgId, userId */
+            /** @description Not found (not_found): orgId, userId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description orgs.owner_cannot_be_removed: The organization owner cannot be removed; transfer ownership first */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26962,23 +25432,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27042,7 +25495,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read; orgs.same_organization: targetOrgId is this organization; orgs.unknown_role: Unknown role */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -27076,7 +25529,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission) */
+            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission); orgs.role_escalation: It involves permissions your role does not hold; plan_required: Your plan does not include this feature */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -27093,8 +25546,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: orgId, userId */
+            /** @description Not found (not_found): orgId, userId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description orgs.already_member: This user is already a member of the organization; orgs.owner_cannot_be_removed: The organization owner cannot be removed; transfer ownership first; orgs.owner_role_fixed: The owner's role changes only by transferring ownership */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27146,23 +25616,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27212,7 +25665,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read; orgs.transfer_to_self: You already own this organization */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -27246,7 +25699,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: only the owner) */
+            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: only the owner); forbidden: Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -27263,7 +25716,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: orgId */
+            /** @description Not found (not_found): orgId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -27316,23 +25769,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27407,7 +25843,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (scope_denied: a CLI token without the scope) */
+            /** @description Refused (scope_denied: a CLI token without the scope); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -27424,8 +25860,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: orgId */
+            /** @description Not found (not_found): orgId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description orgs.owner_cannot_be_removed: The organization owner cannot be removed; transfer ownership first; orgs.owner_must_transfer: The owner must transfer ownership before leaving the organization */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27477,23 +25930,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27557,7 +25993,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read; orgs.unknown_role: Unknown role */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -27591,7 +26027,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission) */
+            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission); orgs.role_escalation: It involves permissions your role does not hold; plan_required: Your plan does not include this feature */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -27608,8 +26044,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: orgId */
+            /** @description Not found (not_found): orgId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description orgs.invitation_pending: A pending invitation for this email already exists; orgs.owner_role_fixed: The owner's role changes only by transferring ownership */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27661,23 +26114,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27740,7 +26176,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read; orgs.unknown_role: Unknown role */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -27774,7 +26210,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission) */
+            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission); orgs.role_escalation: It involves permissions your role does not hold; plan_required: Your plan does not include this feature */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -27791,8 +26227,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: orgId */
+            /** @description Not found (not_found): orgId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description orgs.invitation_pending: A pending invitation for this email already exists; orgs.owner_role_fixed: The owner's role changes only by transferring ownership */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27844,23 +26297,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27972,7 +26408,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: orgId */
+            /** @description Not found (not_found): orgId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -27991,23 +26427,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28097,8 +26516,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: orgId, id */
+            /** @description Not found (not_found): orgId, id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description orgs.invitation_not_pending: This invitation can no longer be revoked */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28116,23 +26552,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28186,7 +26605,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): body not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): body not as the schema says, or a URL or header the server cannot read; orgs.unknown_role: Unknown role */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -28220,8 +26639,59 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (token_kind_denied: a CLI token on a user-session route) */
+            /** @description Refused (token_kind_denied: a CLI token on a user-session route); orgs.invitation_email_mismatch: This invitation was sent to another email address; orgs.role_escalation: It involves permissions your role does not hold; plan_required: Your plan does not include this feature */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description not_found: Not found; orgs.invitation_not_found: Invitation not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description orgs.already_member: This user is already a member of the organization; orgs.invitation_used: This invitation has already been used; orgs.owner_role_fixed: The owner's role changes only by transferring ownership */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description orgs.invitation_expired: This invitation has expired; orgs.invitation_revoked: This invitation has been revoked */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28273,23 +26743,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28389,7 +26842,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: orgId */
+            /** @description Not found (not_found): orgId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -28408,23 +26861,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28480,7 +26916,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read; orgs.invalid_role_name: Invalid role name; orgs.unknown_role: Unknown role */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -28514,7 +26950,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission; plan_required: below the team plan) */
+            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission; plan_required: below the team plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -28531,8 +26967,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: orgId */
+            /** @description Not found (not_found): orgId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description orgs.invitation_pending: A pending invitation for this email already exists; orgs.owner_role_fixed: The owner's role changes only by transferring ownership; orgs.role_name_taken: A role with this name already exists in this organization */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28584,23 +27037,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28658,7 +27094,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read; orgs.invalid_role_name: Invalid role name */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -28692,7 +27128,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission; plan_required: below the team plan) */
+            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission; plan_required: below the team plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -28709,8 +27145,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: orgId, roleId */
+            /** @description Not found (not_found): orgId, roleId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description orgs.role_name_taken: A role with this name already exists in this organization */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28762,23 +27215,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28851,7 +27287,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission; plan_required: below the team plan) */
+            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission; plan_required: below the team plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -28868,8 +27304,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: orgId, roleId */
+            /** @description Not found (not_found): orgId, roleId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description orgs.owner_cannot_be_removed: The organization owner cannot be removed; transfer ownership first */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28887,23 +27340,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -29025,7 +27461,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: orgId */
+            /** @description Not found (not_found): orgId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -29044,23 +27480,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -29159,7 +27578,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: orgId */
+            /** @description Not found (not_found): orgId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -29178,23 +27597,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -29329,7 +27731,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -29348,23 +27750,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -29505,7 +27890,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -29524,23 +27909,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -29654,7 +28022,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -29673,23 +28041,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -29793,7 +28144,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -29812,23 +28163,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -29982,7 +28316,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -30001,23 +28335,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -30136,7 +28453,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -30155,23 +28472,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -30287,7 +28587,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -30306,23 +28606,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -30441,7 +28724,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), repositoryConfigId */
+            /** @description Not found (not_found): the organization (x-org-id), repositoryConfigId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -30460,23 +28743,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -30579,8 +28845,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -30632,23 +28915,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -30786,7 +29052,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), repositoryConfigId */
+            /** @description Not found (not_found): the organization (x-org-id), repositoryConfigId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -30805,23 +29071,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -30956,7 +29205,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), predictionId */
+            /** @description Not found (not_found): the organization (x-org-id), predictionId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -30975,23 +29224,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -31111,7 +29343,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), predictionId */
+            /** @description Not found (not_found): the organization (x-org-id), predictionId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -31130,23 +29362,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -31281,7 +29496,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), predictionId */
+            /** @description Not found (not_found): the organization (x-org-id), predictionId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -31334,23 +29549,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -31475,7 +29673,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission; repository_denied: a CLI token limited to other repositories) */
+            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission; repository_denied: a CLI token limited to other repositories); plan_limit: Your plan limit is reached */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -31492,8 +29690,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), predictionId */
+            /** @description Not found (not_found): the organization (x-org-id), predictionId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -31562,23 +29777,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -31720,7 +29918,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), predictionId */
+            /** @description Not found (not_found): the organization (x-org-id), predictionId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -31773,23 +29971,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -31901,7 +30082,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -31920,23 +30101,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -32056,7 +30220,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -32109,23 +30273,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -32240,7 +30387,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -32259,23 +30406,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -32396,7 +30526,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -32449,23 +30579,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -32564,8 +30677,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -32583,23 +30713,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -32732,7 +30845,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -32819,23 +30932,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -32950,7 +31046,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -33003,23 +31099,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -33140,7 +31219,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -33159,23 +31238,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -33324,7 +31386,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -33394,23 +31456,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -33534,7 +31579,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -33553,23 +31598,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -33721,7 +31749,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -33774,23 +31802,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -33889,8 +31900,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -33908,23 +31936,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -34050,7 +32061,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -34069,23 +32080,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -34190,7 +32184,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -34209,23 +32203,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -34357,7 +32334,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -34376,23 +32353,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -34531,7 +32491,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -34584,23 +32544,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -34732,7 +32675,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), runnerId */
+            /** @description Not found (not_found): the organization (x-org-id), runnerId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -34751,23 +32694,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -34906,7 +32832,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), runnerId */
+            /** @description Not found (not_found): the organization (x-org-id), runnerId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -34959,23 +32885,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -35074,8 +32983,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), runnerId */
+            /** @description Not found (not_found): the organization (x-org-id), runnerId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -35093,23 +33019,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -35210,7 +33119,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), runnerId */
+            /** @description Not found (not_found): the organization (x-org-id), runnerId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -35280,23 +33189,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -35428,7 +33320,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), runnerId */
+            /** @description Not found (not_found): the organization (x-org-id), runnerId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -35481,23 +33373,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -35592,6 +33467,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
                 headers: {
@@ -35645,23 +33537,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -35772,6 +33647,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
                 headers: {
@@ -35825,23 +33717,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -35974,6 +33849,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
                 headers: {
@@ -36027,23 +33919,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -36150,7 +34025,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), runnerId */
+            /** @description Not found (not_found): the organization (x-org-id), runnerId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -36169,23 +34044,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -36258,7 +34116,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: runnerId */
+            /** @description Not found (not_found): runnerId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -36277,23 +34135,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -36363,8 +34204,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description not_found: Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -36380,8 +34221,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -36454,8 +34295,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description not_found: Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -36471,8 +34312,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -36637,7 +34478,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -36654,8 +34495,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description credentials_unreadable: Stored credentials cannot be decrypted; save them again */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -36671,8 +34512,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description scm.provider_failed: The source host answered with an error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down); scm.app_not_configured: Source host app is not configured */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -36839,7 +34697,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -36856,8 +34714,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description credentials_unreadable: Stored credentials cannot be decrypted; save them again */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -36873,8 +34731,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description scm.provider_failed: The source host answered with an error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down); scm.app_not_configured: Source host app is not configured */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -37032,7 +34907,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), repositoryConfigId */
+            /** @description Not found (not_found): the organization (x-org-id), repositoryConfigId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -37049,7 +34924,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another request holds the organization's scansPerDay count; retry */
+            /** @description Another request holds the organization's scansPerDay count; retry; credentials_unreadable: Stored credentials cannot be decrypted; save them again */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -37117,8 +34992,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description scm.provider_failed: The source host answered with an error */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -37134,8 +35009,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down); scm.app_not_configured: Source host app is not configured */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -37296,7 +35171,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), repositoryConfigId */
+            /** @description Not found (not_found): the organization (x-org-id), repositoryConfigId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -37313,8 +35188,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description credentials_unreadable: Stored credentials cannot be decrypted; save them again */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -37330,8 +35205,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description scm.provider_failed: The source host answered with an error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down); scm.app_not_configured: Source host app is not configured */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -37489,7 +35381,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), repositoryConfigId */
+            /** @description Not found (not_found): the organization (x-org-id), repositoryConfigId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -37506,8 +35398,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description credentials_unreadable: Stored credentials cannot be decrypted; save them again */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -37523,8 +35415,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description scm.provider_failed: The source host answered with an error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down); scm.app_not_configured: Source host app is not configured */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -37682,7 +35591,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), scanId */
+            /** @description Not found (not_found): the organization (x-org-id), scanId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -37699,8 +35608,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description credentials_unreadable: Stored credentials cannot be decrypted; save them again */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -37716,8 +35625,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description scm.provider_failed: The source host answered with an error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down); scm.app_not_configured: Source host app is not configured */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -37816,7 +35742,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), scanId */
+            /** @description Not found (not_found): the organization (x-org-id), scanId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -37833,8 +35759,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description conflict: Conflict; credentials_unreadable: Stored credentials cannot be decrypted; save them again */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -37850,8 +35776,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description scm.provider_failed: The source host answered with an error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down); scm.app_not_configured: Source host app is not configured */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -38100,7 +36043,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), scanId */
+            /** @description Not found (not_found): the organization (x-org-id), scanId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -38117,8 +36060,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description credentials_unreadable: Stored credentials cannot be decrypted; save them again */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -38134,8 +36077,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description scm.provider_failed: The source host answered with an error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down); scm.app_not_configured: Source host app is not configured */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -38293,8 +36253,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), scanId */
+            /** @description Not found (not_found): the organization (x-org-id), scanId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict; credentials_unreadable: Stored credentials cannot be decrypted; save them again */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -38344,8 +36321,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description scm.provider_failed: The source host answered with an error */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -38361,8 +36338,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down); scm.app_not_configured: Source host app is not configured */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -38469,23 +36446,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
         };
     };
     scmCallback: {
@@ -38511,6 +36471,40 @@ export interface operations {
             };
             /** @description Malformed request (validation_failed, bad_request): query not as the schema says, or a URL or header the server cannot read */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -38577,23 +36571,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
         };
     };
     scmExchange: {
@@ -38630,6 +36607,40 @@ export interface operations {
             };
             /** @description Malformed request (validation_failed, bad_request): body not as the schema says, or a URL or header the server cannot read */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description invalid_token: Invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -38715,23 +36726,6 @@ export interface operations {
             };
             /** @description Source host sign-in or app is not configured (scm.not_configured, scm.app_not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -38867,23 +36861,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
         };
     };
     listScmAccounts: {
@@ -38985,23 +36962,6 @@ export interface operations {
             };
             /** @description Source host sign-in or app is not configured (scm.not_configured, scm.app_not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -39165,23 +37125,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
         };
     };
     unlinkScmAccount: {
@@ -39258,8 +37201,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: scmId */
+            /** @description Not found (not_found): scmId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -39294,23 +37254,6 @@ export interface operations {
             };
             /** @description Source host sign-in or app is not configured (scm.not_configured, scm.app_not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -39402,7 +37345,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -39438,23 +37381,6 @@ export interface operations {
             };
             /** @description Source host sign-in or app is not configured (scm.not_configured, scm.app_not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -39562,23 +37488,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
         };
     };
     listScmInstallations: {
@@ -39665,7 +37574,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -39701,23 +37610,6 @@ export interface operations {
             };
             /** @description Source host sign-in or app is not configured (scm.not_configured, scm.app_not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -39824,7 +37716,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -39894,23 +37786,6 @@ export interface operations {
             };
             /** @description Source host sign-in or app is not configured (scm.not_configured, scm.app_not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -40005,8 +37880,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -40075,23 +37967,6 @@ export interface operations {
             };
             /** @description Source host sign-in or app is not configured (scm.not_configured, scm.app_not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -40186,7 +38061,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), installationId */
+            /** @description Not found (not_found): the organization (x-org-id), installationId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -40222,23 +38097,6 @@ export interface operations {
             };
             /** @description Source host sign-in or app is not configured (scm.not_configured, scm.app_not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -40350,8 +38208,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -40386,23 +38261,6 @@ export interface operations {
             };
             /** @description Source host sign-in or app is not configured (scm.not_configured, scm.app_not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -40498,8 +38356,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), owner, repo */
+            /** @description Not found (not_found): the organization (x-org-id), owner, repo */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -40534,23 +38409,6 @@ export interface operations {
             };
             /** @description Source host sign-in or app is not configured (scm.not_configured, scm.app_not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -40662,7 +38520,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -40681,23 +38539,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -40783,7 +38624,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): body not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): body not as the schema says, or a URL or header the server cannot read; sso.domain_unverified: enforcedDomains may name only domains this organization has verified */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -40817,7 +38658,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission; plan_required: below the enterprise plan) */
+            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission; plan_required: below the enterprise plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -40834,7 +38675,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -40887,23 +38728,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -40996,7 +38820,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -41015,23 +38839,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -41102,6 +38909,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Over the auth rate limit (rate_limited; Retry-After) */
             429: {
                 headers: {
@@ -41121,23 +38945,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -41204,8 +39011,42 @@ export interface operations {
                     };
                 };
             };
+            /** @description invalid_token: Invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Refused (plan_required: below the enterprise plan) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -41274,23 +39115,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -41388,7 +39212,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -41407,23 +39231,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -41516,7 +39323,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -41601,23 +39408,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
         };
     };
     deleteSsoLink: {
@@ -41644,7 +39434,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): or a URL or header the server cannot read; orgs.invalid_role_name: Invalid role name; orgs.unknown_role: Unknown role */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -41678,7 +39468,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (token_kind_denied: a CLI token on a user-session route; plan_required: below the enterprise plan) */
+            /** @description Refused (token_kind_denied: a CLI token on a user-session route; plan_required: below the enterprise plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -41695,8 +39485,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description orgs.owner_cannot_be_removed: The organization owner cannot be removed; transfer ownership first; orgs.owner_role_fixed: The owner's role changes only by transferring ownership; orgs.role_name_taken: A role with this name already exists in this organization */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -41714,23 +39521,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -41815,7 +39605,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (token_kind_denied: a CLI token on a user-session route; plan_required: below the enterprise plan) */
+            /** @description Refused (token_kind_denied: a CLI token on a user-session route; plan_required: below the enterprise plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -41832,8 +39622,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description orgs.owner_cannot_be_removed: The organization owner cannot be removed; transfer ownership first; sso.link_taken: This identity of the identity provider is already linked to another account */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -41902,23 +39709,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -42025,7 +39815,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -42044,23 +39834,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -42172,7 +39945,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -42225,23 +39998,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -42348,8 +40104,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), domain */
+            /** @description Not found (not_found): the organization (x-org-id), domain */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description sso.domain_record_missing: The DNS TXT record was not found; publish it and verify again; sso.domain_taken: This domain is verified by another organization */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -42416,23 +40189,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
         };
     };
     deleteSsoDomain: {
@@ -42461,7 +40217,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): path parameters not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): path parameters not as the schema says, or a URL or header the server cannot read; orgs.invalid_role_name: Invalid role name; orgs.unknown_role: Unknown role */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -42495,7 +40251,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission; plan_required: below the enterprise plan) */
+            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission; plan_required: below the enterprise plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -42512,8 +40268,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), domain */
+            /** @description Not found (not_found): the organization (x-org-id), domain */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description orgs.owner_cannot_be_removed: The organization owner cannot be removed; transfer ownership first; orgs.owner_role_fixed: The owner's role changes only by transferring ownership; orgs.role_name_taken: A role with this name already exists in this organization */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -42531,23 +40304,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -42647,7 +40403,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -42666,23 +40422,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -42787,7 +40526,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -42840,23 +40579,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -42951,7 +40673,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -42970,23 +40692,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -43084,7 +40789,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -43103,23 +40808,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -43175,7 +40863,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read; orgs.unknown_role: Unknown role */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -43209,7 +40897,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission; plan_required: below the enterprise plan) */
+            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission; plan_required: below the enterprise plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -43226,8 +40914,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description orgs.owner_role_fixed: The owner's role changes only by transferring ownership */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -43279,23 +40984,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -43366,7 +41054,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (plan_required: below the enterprise plan) */
+            /** @description Refused (plan_required: below the enterprise plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -43380,7 +41068,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -43424,20 +41112,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -43519,7 +41193,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -43563,20 +41237,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -43646,7 +41306,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (plan_required: below the enterprise plan) */
+            /** @description Refused (plan_required: below the enterprise plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -43660,7 +41320,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -43704,20 +41364,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -43799,7 +41445,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -43843,20 +41489,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -43926,7 +41558,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (plan_required: below the enterprise plan) */
+            /** @description Refused (plan_required: below the enterprise plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -43940,7 +41572,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -43984,20 +41616,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -44102,7 +41720,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -44146,20 +41764,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -44264,7 +41868,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -44308,20 +41912,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -44426,7 +42016,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -44470,20 +42060,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -44571,7 +42147,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -44615,20 +42191,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -44761,7 +42323,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): body not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): body not as the schema says, or a URL or header the server cannot read; orgs.invalid_role_name: Invalid role name; orgs.unknown_role: Unknown role */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -44789,7 +42351,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (plan_required: below the enterprise plan) */
+            /** @description Refused (plan_required: below the enterprise plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -44803,8 +42365,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description conflict: Conflict; orgs.already_member: This user is already a member of the organization; orgs.invitation_pending: A pending invitation for this email already exists; orgs.owner_cannot_be_removed: The organization owner cannot be removed; transfer ownership first; orgs.owner_role_fixed: The owner's role changes only by transferring ownership; orgs.role_name_taken: A role with this name already exists in this organization */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -44847,20 +42423,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -44937,7 +42499,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (plan_required: below the enterprise plan) */
+            /** @description Refused (plan_required: below the enterprise plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -44951,7 +42513,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -44995,20 +42557,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -45144,7 +42692,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read; orgs.invalid_role_name: Invalid role name; orgs.unknown_role: Unknown role */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -45172,7 +42720,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (plan_required: below the enterprise plan) */
+            /** @description Refused (plan_required: below the enterprise plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -45186,8 +42734,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description conflict: Conflict; orgs.already_member: This user is already a member of the organization; orgs.invitation_pending: A pending invitation for this email already exists; orgs.owner_cannot_be_removed: The organization owner cannot be removed; transfer ownership first; orgs.owner_role_fixed: The owner's role changes only by transferring ownership; orgs.role_name_taken: A role with this name already exists in this organization */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -45230,20 +42792,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -45280,7 +42828,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed request (validation_failed, bad_request): path parameters not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): path parameters not as the schema says, or a URL or header the server cannot read; orgs.invalid_role_name: Invalid role name; orgs.unknown_role: Unknown role */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -45308,7 +42856,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (plan_required: below the enterprise plan) */
+            /** @description Refused (plan_required: below the enterprise plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -45322,8 +42870,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description orgs.owner_cannot_be_removed: The organization owner cannot be removed; transfer ownership first; orgs.owner_role_fixed: The owner's role changes only by transferring ownership; orgs.role_name_taken: A role with this name already exists in this organization */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -45366,20 +42928,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -45445,7 +42993,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read; orgs.invalid_role_name: Invalid role name; orgs.unknown_role: Unknown role */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -45473,7 +43021,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (plan_required: below the enterprise plan) */
+            /** @description Refused (plan_required: below the enterprise plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -45487,8 +43035,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description conflict: Conflict; orgs.already_member: This user is already a member of the organization; orgs.invitation_pending: A pending invitation for this email already exists; orgs.owner_cannot_be_removed: The organization owner cannot be removed; transfer ownership first; orgs.owner_role_fixed: The owner's role changes only by transferring ownership; orgs.role_name_taken: A role with this name already exists in this organization */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -45531,20 +43093,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -45632,7 +43180,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -45676,20 +43224,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -45752,7 +43286,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): body not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): body not as the schema says, or a URL or header the server cannot read; orgs.invalid_role_name: Invalid role name; orgs.unknown_role: Unknown role */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -45780,7 +43314,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (plan_required: below the enterprise plan) */
+            /** @description Refused (plan_required: below the enterprise plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -45794,8 +43328,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description conflict: Conflict; orgs.already_member: This user is already a member of the organization; orgs.invitation_pending: A pending invitation for this email already exists; orgs.owner_cannot_be_removed: The organization owner cannot be removed; transfer ownership first; orgs.owner_role_fixed: The owner's role changes only by transferring ownership; orgs.role_name_taken: A role with this name already exists in this organization */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -45838,20 +43386,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -45928,7 +43462,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (plan_required: below the enterprise plan) */
+            /** @description Refused (plan_required: below the enterprise plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -45942,7 +43476,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -45986,20 +43520,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -46065,7 +43585,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read; orgs.invalid_role_name: Invalid role name; orgs.unknown_role: Unknown role */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -46093,7 +43613,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (plan_required: below the enterprise plan) */
+            /** @description Refused (plan_required: below the enterprise plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -46107,8 +43627,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description conflict: Conflict; orgs.already_member: This user is already a member of the organization; orgs.invitation_pending: A pending invitation for this email already exists; orgs.owner_cannot_be_removed: The organization owner cannot be removed; transfer ownership first; orgs.owner_role_fixed: The owner's role changes only by transferring ownership; orgs.role_name_taken: A role with this name already exists in this organization */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -46151,20 +43685,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -46201,7 +43721,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed request (validation_failed, bad_request): path parameters not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): path parameters not as the schema says, or a URL or header the server cannot read; orgs.invalid_role_name: Invalid role name; orgs.unknown_role: Unknown role */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -46229,7 +43749,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (plan_required: below the enterprise plan) */
+            /** @description Refused (plan_required: below the enterprise plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -46243,8 +43763,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description orgs.owner_cannot_be_removed: The organization owner cannot be removed; transfer ownership first; orgs.owner_role_fixed: The owner's role changes only by transferring ownership; orgs.role_name_taken: A role with this name already exists in this organization */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -46287,20 +43821,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -46360,7 +43880,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read; orgs.invalid_role_name: Invalid role name; orgs.unknown_role: Unknown role */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -46388,7 +43908,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (plan_required: below the enterprise plan) */
+            /** @description Refused (plan_required: below the enterprise plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -46402,8 +43922,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description conflict: Conflict; orgs.already_member: This user is already a member of the organization; orgs.invitation_pending: A pending invitation for this email already exists; orgs.owner_cannot_be_removed: The organization owner cannot be removed; transfer ownership first; orgs.owner_role_fixed: The owner's role changes only by transferring ownership; orgs.role_name_taken: A role with this name already exists in this organization */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -46446,20 +43980,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -46524,7 +44044,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): body not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): body not as the schema says, or a URL or header the server cannot read; orgs.invalid_role_name: Invalid role name; orgs.unknown_role: Unknown role */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -46552,7 +44072,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (plan_required: below the enterprise plan) */
+            /** @description Refused (plan_required: below the enterprise plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -46566,8 +44086,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description conflict: Conflict; orgs.invitation_pending: A pending invitation for this email already exists; orgs.owner_cannot_be_removed: The organization owner cannot be removed; transfer ownership first; orgs.owner_role_fixed: The owner's role changes only by transferring ownership; orgs.role_name_taken: A role with this name already exists in this organization */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -46610,20 +44144,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -46716,7 +44236,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -46752,23 +44272,6 @@ export interface operations {
             };
             /** @description Tracker integration is not configured (tracker.not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -46835,8 +44338,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (permission_denied: the user who started the flow no longer holds integrations:write) */
+            /** @description Refused (permission_denied: the user who started the flow no longer holds integrations:write); oauth.browser_mismatch: This authorization was started in another browser; start it again from this one; oauth.session_ended: The session that started this authorization has ended; sign in and start it again; oauth.user_mismatch: This authorization was started by another user */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -46871,23 +44391,6 @@ export interface operations {
             };
             /** @description Tracker integration is not configured (tracker.not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -46986,7 +44489,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -47022,23 +44525,6 @@ export interface operations {
             };
             /** @description Tracker integration is not configured (tracker.not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -47145,7 +44631,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -47215,23 +44701,6 @@ export interface operations {
             };
             /** @description Tracker integration is not configured (tracker.not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -47331,8 +44800,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description tracker.not_connected: The issue tracker is not connected */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -47401,23 +44887,6 @@ export interface operations {
             };
             /** @description Tracker integration is not configured (tracker.not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -47515,8 +44984,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description tracker.not_connected: The issue tracker is not connected */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -47551,23 +45037,6 @@ export interface operations {
             };
             /** @description Tracker integration is not configured (tracker.not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -47668,8 +45137,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), projectKey */
+            /** @description Not found (not_found): the organization (x-org-id), projectKey */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description tracker.not_connected: The issue tracker is not connected */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -47704,23 +45190,6 @@ export interface operations {
             };
             /** @description Tracker integration is not configured (tracker.not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -47817,8 +45286,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description tracker.not_connected: The issue tracker is not connected */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -47853,23 +45339,6 @@ export interface operations {
             };
             /** @description Tracker integration is not configured (tracker.not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -47971,8 +45440,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), widgetId */
+            /** @description Not found (not_found): the organization (x-org-id), widgetId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict; tracker.not_connected: The issue tracker is not connected */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -48041,23 +45527,6 @@ export interface operations {
             };
             /** @description Tracker integration is not configured (tracker.not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -48160,8 +45629,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), widgetId */
+            /** @description Not found (not_found): the organization (x-org-id), widgetId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description tracker.not_connected: The issue tracker is not connected */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -48196,23 +45682,6 @@ export interface operations {
             };
             /** @description Tracker integration is not configured (tracker.not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -48308,7 +45777,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -48344,23 +45813,6 @@ export interface operations {
             };
             /** @description Tracker integration is not configured (tracker.not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -48466,7 +45918,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -48485,23 +45937,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -48618,7 +46053,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -48671,23 +46106,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -48806,7 +46224,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -48859,23 +46277,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -48966,7 +46367,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -48985,23 +46386,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -49102,7 +46486,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -49155,23 +46539,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -49267,7 +46634,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -49286,23 +46653,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -49409,7 +46759,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -49462,23 +46812,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -49570,7 +46903,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -49589,23 +46922,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -49703,7 +47019,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -49756,23 +47072,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -49877,7 +47176,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -49896,23 +47195,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -50024,7 +47306,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -50077,23 +47359,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -50204,7 +47469,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -50257,23 +47522,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -50381,7 +47629,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -50400,23 +47648,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -50531,7 +47762,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -50584,23 +47815,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -50699,8 +47913,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -50718,23 +47949,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -50842,7 +48056,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -50895,23 +48109,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -50995,12 +48192,48 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The metrics */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description METRICS_TOKEN is set and the request does not carry it (unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The server is shutting down (shutting_down) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
             };
         };
     };
@@ -51025,7 +48258,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): or a URL or header the server cannot read; billing.invalid_session: Invalid session; billing.invalid_signature: Invalid signature; billing.session_not_completed: Session not completed; billing.session_required: Session ID is required */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -51059,8 +48292,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Billing is not configured (billing.not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description billing.provider_failed: The payment provider failed */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -51076,8 +48309,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description Billing is not configured (billing.not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -51111,7 +48344,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed request (validation_failed, bad_request): or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): or a URL or header the server cannot read; orgs.invalid_role_name: Invalid role name; orgs.unknown_role: Unknown role */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -51128,8 +48361,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (plan_required: below the enterprise plan) */
+            /** @description Refused (plan_required: below the enterprise plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description orgs.already_member: This user is already a member of the organization; orgs.invitation_pending: A pending invitation for this email already exists; orgs.owner_cannot_be_removed: The organization owner cannot be removed; transfer ownership first; orgs.owner_role_fixed: The owner's role changes only by transferring ownership; orgs.role_name_taken: A role with this name already exists in this organization */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -51181,23 +48448,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
