@@ -70,4 +70,7 @@ t.test('a route that never declared a 410 answering one fails the check; guard s
   const declared = fresh(t);
   t.equal(await answer(declared, { ...fake, raises: ['orgs.invitation_expired'] }, 'orgs.invitation_expired'), 410);
   t.same(readStatusLog(STATUS_LOG_DIR(declared)), [], 'declared in raises: documented');
+  const bug = fresh(t);
+  t.equal(await answer(bug, fake, 'internal'), 500);
+  t.same(readStatusLog(STATUS_LOG_DIR(bug)), [], 'an unexpected error (a bug, no operation documents it) is the fuzz\'s and the test\'s to catch');
 });
