@@ -1,14 +1,16 @@
 // Seeds each manifest route's `raises` (core/manifest.ts) from the code its handler reaches,
-// so the declarations are derived rather than guessed. Per plugin: the functions of its own
-// files, of the plugins it needs or uses, of the files it imports and of core/ and lib/ (the
-// guards excepted: handlers never call them), linked by name (a call `x.changeRole(...)`
-// reaches every function named changeRole in that scope: more than the truth, never less);
-// from the functions named like the route's handler, every error code reached (an AppError
-// literal, a shorthand such as notFound(), an orgs.* rule of core/tenancy) that the route's
-// guards do not document already. Over-documenting a status is harmless; missing one fails
-// the status check after the tests (scripts/check-statuses.ts).
+// so the declarations are derived rather than guessed. From the functions of the plugin named
+// like the route's handler, names are followed: an identifier to the functions of that name in
+// its file and the files it imports; a method call `x.name(...)` to those in the files its file
+// imports (transitively), in the plugins the plugin needs or uses, and, through the engine's
+// services (`ctx.tenancy.setRole(...)`), in core/ and lib/ (the guards excepted: the manifest
+// documents them). Every error code reached (an AppError literal, a shorthand such as
+// notFound(), an orgs.* rule of core/tenancy) that the route's guards do not document already
+// is declared. Name matching over-approximates (harmless: a status documented that is rarely
+// answered); what it misses, the status check after the tests names (scripts/check-statuses.ts).
 // usage: node scripts/structure/raises.ts            (prints the routes whose raises would change)
 //        node scripts/structure/raises.ts --write    (writes them into manifests/*.ts)
+//        node scripts/structure/raises.ts --trace=<handler>,<code>  (the chain of names that reaches it)
 import ts from 'typescript';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
