@@ -39,7 +39,7 @@ export default defineManifest({
       body: RegisterBody, response: { 201: SessionTokens }, raises: ['conflict'], handler: 'register' },
     { id: 'login', method: 'POST', url: '/login', auth: 'none', rateLimit: 'auth',
       audit: { action: 'auth.login', failure: 'auth.login_failed', actor: signedIn, details: () => ({ authMethod: 'password' }) },
-      body: LoginBody, response: { 200: SessionTokens }, raises: ['invalid_credentials'], handler: 'login' },
+      body: LoginBody, response: { 200: SessionTokens }, raises: ['auth.sso_required', 'invalid_credentials'], handler: 'login' },
     { id: 'forgotPassword', method: 'POST', url: '/forgot-password', auth: 'none', rateLimit: 'auth',
       body: ForgotBody, response: { 200: Ok }, handler: 'forgotPassword' },
     { id: 'resetPassword', method: 'POST', url: '/reset-password', auth: 'none', rateLimit: 'auth', audit: 'auth.password_reset',

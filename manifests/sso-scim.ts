@@ -65,7 +65,7 @@ export default defineManifest({
       body: DomainBody, response: { 201: DomainView }, handler: 'addDomain' },
     { id: 'verifySsoDomain', method: 'POST', url: '/sso/domains/:domain/verify', ...admin, audit: 'sso.domain_verified',
       summary: 'Looks the TXT record up in DNS: found, the domain is verified; 409 sso.domain_record_missing (what to publish), 409 sso.domain_taken (verified by another organization)',
-      params: DomainParams, response: { 200: DomainView }, raises: ['sso.domain_record_missing', 'sso.domain_taken'], handler: 'verifyDomain' },
+      params: DomainParams, response: { 200: DomainView }, raises: ['sso.dns_unavailable', 'sso.domain_record_missing', 'sso.domain_taken'], handler: 'verifyDomain' },
     { id: 'deleteSsoDomain', method: 'DELETE', url: '/sso/domains/:domain', ...admin, audit: 'sso.domain_removed',
       summary: 'Removes the domain: it is no longer verified, no longer enforced, and its accounts no longer sign in through this organization by domain',
       params: DomainParams, response: { 200: Success }, raises: ['orgs.invalid_role_name', 'orgs.owner_cannot_be_removed', 'orgs.owner_role_fixed', 'orgs.role_escalation', 'orgs.role_name_taken', 'orgs.unknown_role'], handler: 'deleteDomain' },

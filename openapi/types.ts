@@ -6789,6 +6789,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description auth.sso_required: Your organization requires single sign-on for this email domain; sign in through SSO */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
                 headers: {
@@ -40172,7 +40189,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down); sso.dns_unavailable: The DNS lookup failed; retry shortly */
             503: {
                 headers: {
                     [name: string]: unknown;
