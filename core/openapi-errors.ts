@@ -31,6 +31,8 @@ export function errorStatuses(m: Manifest, route: RouteSpec, plan: Plan | undefi
   if (denied.length) out[403] = `Refused (${denied.join('; ')})`;
   const named = [orgContext && !route.orgParam ? 'the organization (x-org-id)' : '', ...(route.url.match(/:\w+/g) ?? []).map((p) => p.slice(1))].filter(Boolean);
   if (named.length) out[404] = `Not found (not_found): ${named.join(', ')}`;
+  // The router refuses a path parameter over its length before the route runs (core/error-handler.ts frameworkErrorHandler).
+  if (/:\w/.test(route.url)) out[414] = 'A path parameter longer than the 100 characters accepted (uri_too_long)';
   if (route.limit) out[409] = `Another request holds the organization's ${route.limit} count; retry`;
   const hasBody = Boolean(route.body || route.rawBody || route.consumes) || (MUTATING.has(route.method) && route.method !== 'DELETE');
   if (hasBody) out[413] = `Body larger than ${route.bodyLimit ? `${route.bodyLimit} bytes` : 'the body limit'} (payload_too_large)`;

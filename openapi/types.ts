@@ -4428,6 +4428,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
                 headers: {
@@ -4513,6 +4530,23 @@ export interface operations {
             };
             /** @description Refused (scope_denied: a CLI token without the scope; forbidden: platform admins only) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8282,6 +8316,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
                 headers: {
@@ -9249,6 +9300,23 @@ export interface operations {
             };
             /** @description Not found (not_found): tokenId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10272,6 +10340,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
                 headers: {
@@ -10850,6 +10935,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13277,6 +13379,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
                 headers: {
@@ -13413,6 +13532,23 @@ export interface operations {
             };
             /** @description credentials_unreadable: Stored credentials cannot be decrypted; save them again */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13603,6 +13739,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Content type other than application/json (unsupported_media_type) */
             415: {
                 headers: {
@@ -13755,6 +13908,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13927,6 +14097,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14563,6 +14750,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Content type other than application/json (unsupported_media_type) */
             415: {
                 headers: {
@@ -14734,6 +14938,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14939,6 +15160,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Content type other than application/json (unsupported_media_type) */
             415: {
                 headers: {
@@ -15111,6 +15349,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16504,6 +16759,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
                 headers: {
@@ -16686,6 +16958,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Content type other than application/json (unsupported_media_type) */
             415: {
                 headers: {
@@ -16845,6 +17134,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
                 headers: {
@@ -16956,6 +17262,23 @@ export interface operations {
             };
             /** @description conflict: Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17169,6 +17492,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Content type other than application/json (unsupported_media_type) */
             415: {
                 headers: {
@@ -17320,6 +17660,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17536,6 +17893,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Content type other than application/json (unsupported_media_type) */
             415: {
                 headers: {
@@ -17714,6 +18088,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18561,6 +18952,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
                 headers: {
@@ -18732,6 +19140,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Content type other than application/json (unsupported_media_type) */
             415: {
                 headers: {
@@ -18851,6 +19276,23 @@ export interface operations {
             };
             /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19005,6 +19447,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20345,6 +20804,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
                 headers: {
@@ -20552,6 +21028,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
                 headers: {
@@ -20676,6 +21169,23 @@ export interface operations {
             };
             /** @description Not found (not_found): the organization (x-org-id), repositoryConfigId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20880,6 +21390,23 @@ export interface operations {
             };
             /** @description Not found (not_found): the organization (x-org-id), driftId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21139,6 +21666,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Content type other than application/json (unsupported_media_type) */
             415: {
                 headers: {
@@ -21282,6 +21826,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22240,6 +22801,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
                 headers: {
@@ -22430,6 +23008,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22667,6 +23262,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Content type other than application/json (unsupported_media_type) */
             415: {
                 headers: {
@@ -22889,6 +23501,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Content type other than application/json (unsupported_media_type) */
             415: {
                 headers: {
@@ -23069,6 +23698,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
                 headers: {
@@ -23180,6 +23826,23 @@ export interface operations {
             };
             /** @description conflict: Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23399,6 +24062,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Content type other than application/json (unsupported_media_type) */
             415: {
                 headers: {
@@ -23571,6 +24251,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Content type other than application/json (unsupported_media_type) */
             415: {
                 headers: {
@@ -23728,6 +24425,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24230,6 +24944,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Content type other than application/json (unsupported_media_type) */
             415: {
                 headers: {
@@ -24346,6 +25077,23 @@ export interface operations {
             };
             /** @description Not found (not_found): id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24745,6 +25493,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
                 headers: {
@@ -24869,6 +25634,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25024,6 +25806,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
                 headers: {
@@ -25132,6 +25931,23 @@ export interface operations {
             };
             /** @description Not found (not_found): orgId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25305,6 +26121,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Content type other than application/json (unsupported_media_type) */
             415: {
                 headers: {
@@ -25432,6 +26265,23 @@ export interface operations {
             };
             /** @description orgs.owner_cannot_be_removed: The organization owner cannot be removed; transfer ownership first */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25614,6 +26464,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Content type other than application/json (unsupported_media_type) */
             415: {
                 headers: {
@@ -25752,6 +26619,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25913,6 +26797,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26112,6 +27013,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Content type other than application/json (unsupported_media_type) */
             415: {
                 headers: {
@@ -26295,6 +27213,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Content type other than application/json (unsupported_media_type) */
             415: {
                 headers: {
@@ -26442,6 +27377,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
                 headers: {
@@ -26552,6 +27504,23 @@ export interface operations {
             };
             /** @description orgs.invitation_not_pending: This invitation can no longer be revoked */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26876,6 +27845,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
                 headers: {
@@ -27020,6 +28006,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27213,6 +28216,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Content type other than application/json (unsupported_media_type) */
             415: {
                 headers: {
@@ -27340,6 +28360,23 @@ export interface operations {
             };
             /** @description orgs.owner_cannot_be_removed: The organization owner cannot be removed; transfer ownership first */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27495,6 +28532,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
                 headers: {
@@ -27597,6 +28651,23 @@ export interface operations {
             };
             /** @description Not found (not_found): orgId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28758,6 +29829,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
                 headers: {
@@ -29086,6 +30174,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
                 headers: {
@@ -29239,6 +30344,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
                 headers: {
@@ -29362,6 +30484,23 @@ export interface operations {
             };
             /** @description Not found (not_found): the organization (x-org-id), predictionId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -29532,6 +30671,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -29758,6 +30914,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Content type other than application/json (unsupported_media_type) */
             415: {
                 headers: {
@@ -29954,6 +31127,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -30421,6 +31611,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
                 headers: {
@@ -30577,6 +31784,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Content type other than application/json (unsupported_media_type) */
             415: {
                 headers: {
@@ -30713,6 +31937,23 @@ export interface operations {
             };
             /** @description conflict: Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -30913,6 +32154,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Content type other than application/json (unsupported_media_type) */
             415: {
                 headers: {
@@ -31082,6 +32340,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -31613,6 +32888,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
                 headers: {
@@ -31800,6 +33092,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Content type other than application/json (unsupported_media_type) */
             415: {
                 headers: {
@@ -31936,6 +33245,23 @@ export interface operations {
             };
             /** @description conflict: Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -32095,6 +33421,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
                 headers: {
@@ -32203,6 +33546,23 @@ export interface operations {
             };
             /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -32709,6 +34069,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
                 headers: {
@@ -32883,6 +34260,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Content type other than application/json (unsupported_media_type) */
             415: {
                 headers: {
@@ -33034,6 +34428,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
                 headers: {
@@ -33155,6 +34566,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -33356,6 +34784,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -34059,6 +35504,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
                 headers: {
@@ -34135,6 +35597,23 @@ export interface operations {
             };
             /** @description Not found (not_found): runnerId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -34975,6 +36454,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Content type other than application/json (unsupported_media_type) */
             415: {
                 headers: {
@@ -35222,6 +36718,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description scm.provider_failed: The source host answered with an error */
             502: {
                 headers: {
@@ -35417,6 +36930,23 @@ export interface operations {
             };
             /** @description credentials_unreadable: Stored credentials cannot be decrypted; save them again */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -35642,6 +37172,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description scm.provider_failed: The source host answered with an error */
             502: {
                 headers: {
@@ -35778,6 +37325,23 @@ export interface operations {
             };
             /** @description conflict: Conflict; credentials_unreadable: Stored credentials cannot be decrypted; save them again */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -36094,6 +37658,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description scm.provider_failed: The source host answered with an error */
             502: {
                 headers: {
@@ -36321,6 +37902,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Content type other than application/json (unsupported_media_type) */
             415: {
                 headers: {
@@ -36488,6 +38086,23 @@ export interface operations {
             };
             /** @description Malformed request (validation_failed, bad_request): query not as the schema says, or a URL or header the server cannot read */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description invalid_credentials: Invalid email or password */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -36926,7 +38541,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credential (unauthorized, invalid_token) */
+            /** @description No valid credential (unauthorized, invalid_token); invalid_credentials: Invalid email or password */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -37059,6 +38674,23 @@ export interface operations {
             };
             /** @description Refused (token_kind_denied: a CLI token on a user-session route) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -37237,6 +38869,23 @@ export interface operations {
             };
             /** @description conflict: Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -37863,7 +39512,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credential (unauthorized, invalid_token) */
+            /** @description No valid credential (unauthorized, invalid_token); invalid_credentials: Invalid email or password */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -38095,6 +39744,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description The source host failed or is unreachable (scm.provider_failed) */
             502: {
                 headers: {
@@ -38191,7 +39857,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credential (unauthorized, invalid_token) */
+            /** @description No valid credential (unauthorized, invalid_token); invalid_credentials: Invalid email or password */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -38392,6 +40058,23 @@ export interface operations {
             };
             /** @description conflict: Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -40172,6 +41855,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Content type other than application/json (unsupported_media_type) */
             415: {
                 headers: {
@@ -40304,6 +42004,23 @@ export interface operations {
             };
             /** @description orgs.owner_cannot_be_removed: The organization owner cannot be removed; transfer ownership first; orgs.owner_role_fixed: The owner's role changes only by transferring ownership; orgs.role_name_taken: A role with this name already exists in this organization */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -40707,6 +42424,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
                 headers: {
@@ -40967,6 +42701,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -41365,6 +43116,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
             /** @description Content type other than application/json, application/scim+json, application/json (unsupported_media_type) */
             415: {
                 headers: {
@@ -41605,6 +43370,20 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -42558,6 +44337,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
             /** @description Content type other than application/json, application/scim+json, application/json (unsupported_media_type) */
             415: {
                 headers: {
@@ -42793,6 +44586,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
             /** @description Content type other than application/json, application/scim+json, application/json (unsupported_media_type) */
             415: {
                 headers: {
@@ -42917,6 +44724,20 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -43082,6 +44903,20 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -43521,6 +45356,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
             /** @description Content type other than application/json, application/scim+json, application/json (unsupported_media_type) */
             415: {
                 headers: {
@@ -43686,6 +45535,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
             /** @description Content type other than application/json, application/scim+json, application/json (unsupported_media_type) */
             415: {
                 headers: {
@@ -43810,6 +45673,20 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -43969,6 +45846,20 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -45188,6 +47079,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description The tracker failed or is unreachable (tracker.provider_failed) */
             502: {
                 headers: {
@@ -45508,6 +47416,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Content type other than application/json (unsupported_media_type) */
             415: {
                 headers: {
@@ -45665,6 +47590,23 @@ export interface operations {
             };
             /** @description tracker.not_connected: The issue tracker is not connected */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -46275,6 +48217,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Content type other than application/json (unsupported_media_type) */
             415: {
                 headers: {
@@ -46386,6 +48345,23 @@ export interface operations {
             };
             /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -46522,6 +48498,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -47663,6 +49656,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
                 headers: {
@@ -47798,6 +49808,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -47964,6 +49991,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
                 headers: {
@@ -48092,6 +50136,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -95,6 +95,12 @@ function unitsOf(file: string): Unit[] {
       // Functions, and module constants (a table of error codes) referred to by name.
       const fn = ts.isArrowFunction(n.initializer) || ts.isFunctionExpression(n.initializer);
       if (fn || (ts.isVariableDeclaration(n) && ts.isSourceFile(n.parent.parent.parent))) add(n.name.text, n.initializer);
+      // An alias (`setActiveAccount: accounts.setActive`): the function it names.
+      else if (ts.isPropertyAssignment(n) && ts.isPropertyAccessExpression(n.initializer)) {
+        const u: Unit = { name: n.name.text, file, codes: new Set(), refs: new Map() };
+        addRef(u, n.initializer.name.text, true, throughCore(n.initializer.expression));
+        units.push(u);
+      }
     }
     ts.forEachChild(n, visit);
   };

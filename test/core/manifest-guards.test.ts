@@ -49,16 +49,16 @@ t.test('each guard a manifest entry declares documents its status', async (t) =>
   const base: RouteSpec = { id: 'r', method: 'GET', url: '/', auth: 'none', response: { 200: null }, handler: 'h' };
   t.same(Object.keys(errorStatuses(m, base, undefined, false)).sort(), ['400', '502', '503'], 'open route: 400, 503, the plugin\'s 502');
   const guarded = errorStatuses(m, { ...base, method: 'POST', url: '/:id', auth: 'bearer', scope: 'scans:trigger', permission: 'scans:write', rateLimit: 'scan', limit: 'scansPerDay', body: Type.Object({}) }, 'pro', true);
-  t.same(Object.keys(guarded).sort(), ['400', '401', '403', '404', '409', '413', '415', '429', '502', '503']);
+  t.same(Object.keys(guarded).sort(), ['400', '401', '403', '404', '409', '413', '414', '415', '429', '502', '503']);
   t.match(guarded[403], /scope_denied.*permission_denied.*plan_required.*plan_limit/);
   t.match(guarded[404], /the organization \(x-org-id\), id/);
   // A route's own codes: each under its status, named; a status the guards give already gets the code appended.
   const raising = errorStatuses(m, { ...base, url: '/:id', raises: ['conflict', 'orgs.invitation_revoked', 'not_found', 'orgs.invitation_not_found'] }, undefined, false);
-  t.same(Object.keys(raising).sort(), ['400', '404', '409', '410', '502', '503'], 'no range entry: 409 and 410 from raises');
+  t.same(Object.keys(raising).sort(), ['400', '404', '409', '410', '414', '502', '503'], 'no range entry: 409 and 410 from raises; 414 for a path parameter too long');
   t.match(raising[409], /^conflict: /);
   t.match(raising[410], /^orgs\.invitation_revoked: /);
   t.match(raising[404], /Not found \(not_found\): id; orgs\.invitation_not_found: /, 'not_found named once, the other 404 appended');
-  t.same([...documentedCodes(raising)].filter((c) => !/^(validation_failed|bad_request|store_unavailable|shutting_down)$/.test(c)).sort(), ['conflict', 'not_found', 'orgs.invitation_not_found', 'orgs.invitation_revoked']);
+  t.same([...documentedCodes(raising)].filter((c) => !/^(validation_failed|bad_request|store_unavailable|shutting_down)$/.test(c)).sort(), ['conflict', 'not_found', 'orgs.invitation_not_found', 'orgs.invitation_revoked', 'uri_too_long']);
   t.notOk(namesCode('orgs.unknown_role: Unknown role', 'unknown_role'), 'a code is named whole, not as part of a namespaced one');
 });
 
