@@ -16,6 +16,7 @@ import { buildGuards, inputOf, needsOrgContext, type GuardDeps } from './guards/
 import { resumer } from './guards/body-gates.ts';
 import { errorStatuses } from './openapi-errors.ts';
 import { closest } from './text.ts';
+import { ERRORS } from './errors.ts';
 import { answerPrefixIn, notFoundHandlerIn } from './error-handler.ts';
 import { closeSchema } from './input-rules.ts';
 import { definedOnly, responseSchemas, securityFor } from './route-schemas.ts';
@@ -145,6 +146,7 @@ export function validateManifests(plugins: LoadedPlugin[]): void {
       // Resuming a flow is a callback's way to prove its user: a route with a caller has guards.
       if (r.resumes && r.auth !== 'none') throw new ManifestError(`${where(r)}: resumes is for callbacks (auth "none"); a route with a caller declares permission`);
       check(r.resumes?.permission, PERMISSIONS, 'permission', r);
+      for (const code of r.raises ?? []) check(code, Object.keys(ERRORS), 'error code in raises', r);
       if (!Object.keys(r.response).some((s) => Number(s) < 400)) throw new ManifestError(`${where(r)}: no success response declared`);
     }
   }

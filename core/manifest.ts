@@ -9,6 +9,7 @@ import type { LimitName, Plan } from './plans.ts';
 import type { RateLimitName } from './guards/rate-limit.ts';
 import type { OrgContext, Principal } from './guards/principal.ts';
 import type { RepoScope } from './guards/repositories.ts';
+import type { ErrorCode } from './errors.ts';
 
 /**
  * How a request proves who it is. `runner-link`: a runner token in the `token` query
@@ -112,6 +113,13 @@ export interface RouteSpec {
   errorFormat?: ErrorFormat;
   /** Statuses the handler answers beyond what the guards derive (core/openapi-errors.ts), with why. */
   errors?: Readonly<Record<number, string>>;
+  /**
+   * The error codes (rows of core/errors.ts) the handler, and what it calls, raises beyond
+   * what the route's guards document: each becomes its status in the OpenAPI entry, the code
+   * named in that status's description. A status a test sees the route answer that its entry
+   * does not document fails the run (core/status-log.ts, scripts/check-statuses.ts).
+   */
+  raises?: readonly ErrorCode[];
 }
 
 /**

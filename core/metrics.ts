@@ -9,6 +9,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Database } from './db.ts';
 import type { RedisPair } from './redis.ts';
 import { unauthorized } from './errors.ts';
+import { ErrorBody } from './schemas.ts';
 
 /** What the service knows of one finished request: no path parameters, no body, no address. */
 export interface RequestFacts {
@@ -120,10 +121,21 @@ export function requestFacts(req: FastifyRequest, reply: FastifyReply): RequestF
  * <METRICS_TOKEN>` reads it (401 otherwise); without it the route is open, for a scraper on a
  * private network.
  */
+/** The error shape without its $id (a copy per status, as core/route-schemas.ts does). */
+const { $id: _id, ...errorBody } = ErrorBody as typeof ErrorBody & { $id?: string };
+
 export function registerMetricsRoute(app: FastifyInstance, metrics: Metrics, token: string | undefined) {
   const expected = token ? Buffer.from(`Bearer ${token}`) : null;
   app.get('/metrics', {
-    schema: { operationId: 'getMetrics', tags: ['health'], summary: 'Prometheus metrics (text format); Authorization: Bearer <METRICS_TOKEN> when that is set', produces: ['text/plain'] } as never,
+    schema: {
+      operationId: 'getMetrics', tags: ['health'], summary: 'Prometheus metrics (text format); Authorization: Bearer <METRICS_TOKEN> when that is set', produces: ['text/plain'],
+      // Every status it answers (the status check after the tests holds engine routes to theirs too).
+      response: {
+        200: { description: 'The metrics', content: { 'text/plain': { schema: { type: 'string' } } } },
+        401: { ...errorBody, description: 'METRICS_TOKEN is set and the request does not carry it (unauthorized)' },
+        503: { ...errorBody, description: 'The server is shutting down (shutting_down)' },
+      },
+    } as never,
   }, async (req, reply) => {
     if (expected) {
       const given = Buffer.from(req.headers.authorization ?? '');

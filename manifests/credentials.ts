@@ -23,9 +23,9 @@ function providerRoutes<const L extends 'A' | 'B' | 'C', B extends TSchema, Su e
     { id: `getCloud${letter}Credentials`, method: 'GET', url, ...read,
       summary: `Masked summary of the Cloud ${letter} credentials`, response: { 200: schemas.summary }, handler: `getCloud${letter}` },
     { id: `getCloud${letter}CredentialsFull`, method: 'GET', url: `${url}/full`, ...write,
-      summary: `Cloud ${letter} credentials including ${secretLabel}`, response: { 200: schemas.full }, handler: `getCloud${letter}Full` },
+      summary: `Cloud ${letter} credentials including ${secretLabel}`, response: { 200: schemas.full }, raises: ['credentials_unreadable'], handler: `getCloud${letter}Full` },
     { id: `setCloud${letter}Credentials`, method: 'POST', url, ...write, audit: `${audit}_set`, limit: 'cloudAccounts',
-      summary: `Save (replace) the Cloud ${letter} credentials`, body: schemas.body, response: { 200: schemas.summary }, handler: `setCloud${letter}` },
+      summary: `Save (replace) the Cloud ${letter} credentials`, body: schemas.body, response: { 200: schemas.summary }, raises: ['credentials_unreadable'], handler: `setCloud${letter}` },
     { id: `deleteCloud${letter}Credentials`, method: 'DELETE', url, ...write, audit: `${audit}_deleted`,
       summary: `Delete the Cloud ${letter} credentials`, response: { 200: Deleted }, handler: `deleteCloud${letter}` },
   ] as const satisfies readonly RouteSpec[];

@@ -19,7 +19,7 @@ export default defineManifest({
     { id: 'refreshWidgets', method: 'POST', url: '/refresh', ...read, summary: 'Recomputes every widget\'s metric', response: { 200: WidgetList }, handler: 'refreshAll' },
     { id: 'reorderWidgets', method: 'POST', url: '/reorder', ...write, summary: 'Listed widgets first, in the given order', body: ReorderBody, response: { 200: WidgetList }, handler: 'reorder' },
     { id: 'getWidget', method: 'GET', url: '/:id', ...read, params: IdParams, response: { 200: WidgetView }, handler: 'get' },
-    { id: 'createWidget', method: 'POST', url: '/', ...write, audit: 'widget.created', body: CreateWidget, response: { 201: WidgetView }, handler: 'create' },
+    { id: 'createWidget', method: 'POST', url: '/', ...write, audit: 'widget.created', body: CreateWidget, response: { 201: WidgetView }, raises: ['conflict'], handler: 'create' },
     { id: 'updateWidget', method: 'PUT', url: '/:id', ...write, audit: 'widget.updated', params: IdParams, body: UpdateWidget, response: { 200: WidgetView }, handler: 'update' },
     { id: 'deleteWidget', method: 'DELETE', url: '/:id', ...write, audit: 'widget.deleted', params: IdParams, response: { 200: Message }, handler: 'remove' },
     { id: 'refreshWidget', method: 'POST', url: '/:id/refresh', ...read, params: IdParams, response: { 200: WidgetView }, handler: 'refresh' },

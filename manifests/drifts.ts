@@ -47,7 +47,7 @@ export default defineManifest({
     { id: 'getDrift', method: 'GET', url: '/:driftId', ...read, ...drift, params: DriftIdParams, response: { 200: DriftView }, handler: 'get' },
     { id: 'setDriftStatus', method: 'PATCH', url: '/:driftId/status', ...write, ...drift, audit: 'drift.status_changed',
       summary: 'acknowledged from detected; ignored from detected or acknowledged; resolved from detected, acknowledged or ignored (409 otherwise)',
-      params: DriftIdParams, body: SetStatusBody, response: { 200: DriftView }, handler: 'setStatus' },
+      params: DriftIdParams, body: SetStatusBody, response: { 200: DriftView }, raises: ['conflict'], handler: 'setStatus' },
     { id: 'rateDrift', method: 'POST', url: '/:driftId/feedback', ...write, ...drift, audit: 'drift.feedback', params: DriftIdParams, body: FeedbackBody, response: { 200: Message }, handler: 'feedback' },
   ],
 });

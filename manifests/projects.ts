@@ -19,7 +19,7 @@ export default defineManifest({
     { id: 'createProject', method: 'POST', url: '/', ...write, audit: 'project.created', summary: 'The first project becomes the default', body: CreateProject, response: { 201: ProjectView }, handler: 'create' },
     { id: 'getProject', method: 'GET', url: '/:id', ...read, params: IdParams, response: { 200: ProjectView }, handler: 'get' },
     { id: 'updateProject', method: 'PUT', url: '/:id', ...write, audit: 'project.updated', params: IdParams, body: UpdateProject, response: { 200: ProjectView }, handler: 'update' },
-    { id: 'deleteProject', method: 'DELETE', url: '/:id', ...write, audit: 'project.deleted', summary: '409 while repository configs use the project', params: IdParams, response: { 200: Deleted }, handler: 'remove' },
+    { id: 'deleteProject', method: 'DELETE', url: '/:id', ...write, audit: 'project.deleted', summary: '409 while repository configs use the project', params: IdParams, response: { 200: Deleted }, raises: ['conflict'], handler: 'remove' },
     { id: 'setProjectCredentials', method: 'PUT', url: '/:id/credentials', auth: 'bearer', permission: 'integrations:write', audit: 'project.credentials_set', rateLimit: 'credentials', limit: 'cloudAccounts',
       summary: "Saves the provider's credential fields (sealed at rest); answers the masked summary", params: IdParams, body: ProjectCredentials, response: { 200: ProjectView }, handler: 'setCredentials' },
     { id: 'setDefaultProject', method: 'PUT', url: '/:id/default', ...write, audit: 'project.default_set', params: IdParams, response: { 200: ProjectView }, handler: 'setDefault' },

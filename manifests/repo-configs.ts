@@ -25,7 +25,7 @@ export default defineManifest({
     { id: 'getRepoConfigForEdit', method: 'GET', url: '/:id/edit', ...write, ...byId, summary: 'The config with what only writers see (next scheduled run)', params: IdParams, response: { 200: RepoConfigEditView }, handler: 'editView' },
     { id: 'updateRepoConfig', method: 'PUT', url: '/:id', ...write, audit: 'repository.config_updated', ...byId,
       summary: 'Changing or removing scheduleCron moves or removes the schedule', params: IdParams, body: UpdateRepoConfig, response: { 200: RepoConfigView }, handler: 'update' },
-    { id: 'deleteRepoConfig', method: 'DELETE', url: '/:id', ...write, audit: 'repository.config_deleted', ...byId, summary: 'Deletes the config, its schedule, its scans and its drifts', params: IdParams, response: { 200: Deleted }, handler: 'remove' },
+    { id: 'deleteRepoConfig', method: 'DELETE', url: '/:id', ...write, audit: 'repository.config_deleted', ...byId, summary: 'Deletes the config, its schedule, its scans and its drifts', params: IdParams, response: { 200: Deleted }, raises: ['conflict'], handler: 'remove' },
     { id: 'getRepoConfigStats', method: 'GET', url: '/:id/stats', ...read, ...byId, params: IdParams, response: { 200: RepoConfigStats }, handler: 'stats' },
   ],
 });

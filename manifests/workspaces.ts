@@ -19,7 +19,7 @@ export default defineManifest({
     { id: 'reorderWorkspaces', method: 'PUT', url: '/reorder', ...write, audit: 'workspace.reordered', summary: 'Listed workspaces first, in the given order', body: ReorderBody, response: { 200: WorkspaceList }, handler: 'reorder' },
     { id: 'getWorkspace', method: 'GET', url: '/:id', ...read, params: IdParams, response: { 200: WorkspaceView }, handler: 'get' },
     { id: 'updateWorkspace', method: 'PUT', url: '/:id', ...write, audit: 'workspace.updated', params: IdParams, body: UpdateWorkspace, response: { 200: WorkspaceView }, handler: 'update' },
-    { id: 'deleteWorkspace', method: 'DELETE', url: '/:id', ...write, audit: 'workspace.deleted', summary: 'Deletes a workspace and moves its configs to the default one (409 for the default itself)', params: IdParams, response: { 200: Deleted }, handler: 'remove' },
+    { id: 'deleteWorkspace', method: 'DELETE', url: '/:id', ...write, audit: 'workspace.deleted', summary: 'Deletes a workspace and moves its configs to the default one (409 for the default itself)', params: IdParams, response: { 200: Deleted }, raises: ['conflict'], handler: 'remove' },
     { id: 'setDefaultWorkspace', method: 'PUT', url: '/:id/default', ...write, audit: 'workspace.default_set', params: IdParams, response: { 200: WorkspaceView }, handler: 'setDefault' },
   ],
 });

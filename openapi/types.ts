@@ -4149,8 +4149,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description not_found: Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4166,8 +4166,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4282,8 +4282,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description not_found: Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4299,8 +4299,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4428,8 +4428,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description not_found: Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4445,8 +4445,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4545,8 +4545,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description not_found: Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4562,8 +4562,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4647,8 +4647,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (scope_denied: a CLI token without the scope; forbidden: platform admins only) */
+            /** @description Refused (scope_denied: a CLI token without the scope; forbidden: platform admins only); plan_limit: Your plan limit is reached */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4700,23 +4734,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4818,6 +4835,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
                 headers: {
@@ -4854,23 +4888,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4984,8 +5001,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description not_found: Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5001,8 +5018,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5117,8 +5134,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description not_found: Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5134,8 +5151,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5229,7 +5246,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5248,23 +5265,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5365,7 +5365,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5418,23 +5418,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5528,7 +5511,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5547,23 +5530,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5663,7 +5629,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5716,23 +5682,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5826,7 +5775,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5845,23 +5794,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5956,7 +5888,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6009,23 +5941,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6119,7 +6034,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6138,23 +6053,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6254,7 +6152,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6307,23 +6205,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6417,7 +6298,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6436,23 +6317,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6547,7 +6411,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6600,23 +6464,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6734,7 +6581,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6753,23 +6600,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6839,6 +6669,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description conflict: Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
                 headers: {
@@ -6892,23 +6739,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6976,6 +6806,40 @@ export interface operations {
                     };
                 };
             };
+            /** @description invalid_credentials: Invalid email or password */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description auth.sso_required: Your organization requires single sign-on for this email domain; sign in through SSO */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
                 headers: {
@@ -7029,23 +6893,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7159,23 +7006,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7305,23 +7135,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
         };
     };
     refreshToken: {
@@ -7373,6 +7186,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description invalid_token: Invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
                 headers: {
@@ -7409,23 +7239,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7505,8 +7318,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description not_found: Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7522,8 +7335,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7612,6 +7425,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
                 headers: {
@@ -7648,23 +7478,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7753,6 +7566,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
                 headers: {
@@ -7789,23 +7619,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7945,23 +7758,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
         };
     };
     getQuota: {
@@ -8042,7 +7838,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8061,23 +7857,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8190,23 +7969,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
         };
     };
     updatePreferences: {
@@ -8300,6 +8062,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
                 headers: {
@@ -8336,23 +8115,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8494,23 +8256,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
         };
     };
     getAvatar: {
@@ -8554,8 +8299,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: userId */
+            /** @description Not found (not_found): userId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8573,23 +8335,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8731,23 +8476,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
         };
     };
     createServiceToken: {
@@ -8842,23 +8570,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8970,23 +8681,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
         };
     };
     requestDeletion: {
@@ -9066,6 +8760,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description conflict: Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
                 headers: {
@@ -9117,23 +8828,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
         };
     };
     cancelDeletion: {
@@ -9164,6 +8858,23 @@ export interface operations {
             };
             /** @description Malformed request (validation_failed, bad_request): body not as the schema says, or a URL or header the server cannot read */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9232,23 +8943,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9366,23 +9060,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
         };
     };
     createCliToken: {
@@ -9477,7 +9154,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9530,23 +9207,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9638,8 +9298,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: tokenId */
+            /** @description Not found (not_found): tokenId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9657,23 +9334,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9722,7 +9382,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): body not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): body not as the schema says, or a URL or header the server cannot read; billing.invalid_price: Invalid price ID */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9773,7 +9433,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9824,8 +9484,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Billing is not configured (billing.not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description billing.provider_failed: The payment provider failed */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9841,8 +9501,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description Billing is not configured (billing.not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9935,7 +9595,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9986,8 +9646,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Billing is not configured (billing.not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description billing.provider_failed: The payment provider failed */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10003,8 +9663,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description Billing is not configured (billing.not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10053,7 +9713,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): body not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): body not as the schema says, or a URL or header the server cannot read; billing.invalid_session: Invalid session; billing.session_not_completed: Session not completed; billing.session_required: Session ID is required */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10104,7 +9764,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10155,8 +9815,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Billing is not configured (billing.not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description billing.provider_failed: The payment provider failed */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10172,8 +9832,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description Billing is not configured (billing.not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10274,7 +9934,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10293,23 +9953,6 @@ export interface operations {
             };
             /** @description Billing is not configured (billing.not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10411,7 +10054,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10430,23 +10073,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10554,7 +10180,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10607,23 +10233,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10714,8 +10323,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10733,23 +10359,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10883,7 +10492,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10902,23 +10511,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11022,7 +10614,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11092,23 +10684,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11211,7 +10786,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11230,23 +10805,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11358,7 +10916,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11377,6 +10935,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11411,23 +10986,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11524,7 +11082,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11560,23 +11118,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11682,7 +11223,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11699,7 +11240,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another request holds the organization's cloudAccounts count; retry */
+            /** @description Another request holds the organization's cloudAccounts count; retry; credentials_unreadable: Stored credentials cannot be decrypted; save them again */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11769,23 +11310,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11877,7 +11401,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11913,23 +11437,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12026,8 +11533,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description credentials_unreadable: Stored credentials cannot be decrypted; save them again */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12062,23 +11586,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12178,7 +11685,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12214,23 +11721,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12339,7 +11829,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12356,7 +11846,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another request holds the organization's cloudAccounts count; retry */
+            /** @description Another request holds the organization's cloudAccounts count; retry; credentials_unreadable: Stored credentials cannot be decrypted; save them again */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12426,23 +11916,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12534,7 +12007,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12570,23 +12043,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12683,8 +12139,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description credentials_unreadable: Stored credentials cannot be decrypted; save them again */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12719,23 +12192,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12832,7 +12288,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12868,23 +12324,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12990,7 +12429,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13007,7 +12446,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another request holds the organization's cloudAccounts count; retry */
+            /** @description Another request holds the organization's cloudAccounts count; retry; credentials_unreadable: Stored credentials cannot be decrypted; save them again */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13077,23 +12516,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13185,7 +12607,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13221,23 +12643,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13334,8 +12739,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description credentials_unreadable: Stored credentials cannot be decrypted; save them again */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13370,23 +12792,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13486,7 +12891,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13522,23 +12927,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13630,7 +13018,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission; plan_required: below the pro plan; repository_denied: a CLI token limited to other repositories) */
+            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission; plan_required: below the pro plan; repository_denied: a CLI token limited to other repositories); plan_limit: Your plan limit is reached */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13647,8 +13035,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict; credentials_unreadable: Stored credentials cannot be decrypted; save them again */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13700,23 +13105,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13840,7 +13228,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13859,23 +13247,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13991,8 +13362,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14010,23 +13398,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14142,8 +13513,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description credentials_unreadable: Stored credentials cannot be decrypted; save them again */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14161,23 +13566,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14300,8 +13688,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description credentials_unreadable: Stored credentials cannot be decrypted; save them again */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14319,6 +13724,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14353,23 +13775,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14467,8 +13872,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description credentials_unreadable: Stored credentials cannot be decrypted; save them again */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14486,6 +13908,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14520,23 +13959,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14639,8 +14061,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description credentials_unreadable: Stored credentials cannot be decrypted; save them again */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14658,6 +14097,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14692,23 +14148,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14814,8 +14253,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description credentials_unreadable: Stored credentials cannot be decrypted; save them again */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14833,23 +14289,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14955,7 +14394,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14974,23 +14413,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15090,7 +14512,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15109,23 +14531,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15311,7 +14716,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), driftId */
+            /** @description Not found (not_found): the organization (x-org-id), driftId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15330,6 +14735,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15379,25 +14801,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down); scm.app_not_configured: Source host app is not configured */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15514,7 +14919,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), driftId */
+            /** @description Not found (not_found): the organization (x-org-id), driftId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15533,6 +14938,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15582,25 +15004,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down); scm.app_not_configured: Source host app is not configured */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15704,8 +15109,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), driftId */
+            /** @description Not found (not_found): the organization (x-org-id), driftId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15723,6 +15145,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15772,25 +15211,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down); scm.app_not_configured: Source host app is not configured */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15891,8 +15313,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), driftId */
+            /** @description Not found (not_found): the organization (x-org-id), driftId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15910,6 +15349,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15959,25 +15415,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down); scm.app_not_configured: Source host app is not configured */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16109,7 +15548,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16128,23 +15567,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16290,8 +15712,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16343,23 +15782,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16476,8 +15898,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16529,23 +15968,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16664,7 +16086,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16683,23 +16105,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16796,7 +16201,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16815,23 +16220,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16953,7 +16341,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16972,23 +16360,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17089,7 +16460,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17108,23 +16479,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17245,7 +16599,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17298,23 +16652,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17405,8 +16742,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17424,23 +16778,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17587,7 +16924,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17606,6 +16943,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17640,23 +16994,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17780,8 +17117,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17799,23 +17153,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17906,8 +17243,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17925,23 +17296,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18087,8 +17441,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18106,6 +17477,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18140,23 +17528,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18253,8 +17624,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18272,6 +17660,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18306,23 +17711,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18454,8 +17842,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18473,6 +17878,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18507,23 +17929,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18647,8 +18052,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18666,6 +18088,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18700,23 +18139,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18832,7 +18254,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -18851,23 +18273,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19000,8 +18405,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19053,23 +18475,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19185,7 +18590,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19238,23 +18643,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19376,7 +18764,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19429,23 +18817,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19564,8 +18935,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19583,23 +18971,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19735,7 +19106,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -19754,6 +19125,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19788,23 +19176,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19903,8 +19274,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19922,23 +19310,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20057,7 +19428,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20076,6 +19447,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20110,23 +19498,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20332,7 +19703,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20351,23 +19722,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20580,7 +19934,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20599,23 +19953,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20749,7 +20086,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20768,23 +20105,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20896,7 +20216,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -20915,23 +20235,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21039,7 +20342,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21058,23 +20361,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21181,7 +20467,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21200,23 +20486,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21314,7 +20583,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -21333,23 +20602,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21535,8 +20787,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), scanId */
+            /** @description Not found (not_found): the organization (x-org-id), scanId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21554,23 +20823,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21759,8 +21011,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), repositoryConfigId */
+            /** @description Not found (not_found): the organization (x-org-id), repositoryConfigId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21778,23 +21047,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21915,8 +21167,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), repositoryConfigId */
+            /** @description Not found (not_found): the organization (x-org-id), repositoryConfigId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21934,23 +21203,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22136,8 +21388,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), driftId */
+            /** @description Not found (not_found): the organization (x-org-id), driftId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22155,23 +21424,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22363,8 +21615,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), driftId */
+            /** @description Not found (not_found): the organization (x-org-id), driftId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22382,6 +21651,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22416,23 +21702,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22538,7 +21807,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), driftId */
+            /** @description Not found (not_found): the organization (x-org-id), driftId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22557,6 +21826,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22591,23 +21877,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22748,7 +22017,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -22767,23 +22036,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22949,7 +22201,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -23002,23 +22254,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23142,7 +22377,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -23161,23 +22396,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23350,7 +22568,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -23401,8 +22619,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description guardrails.evaluation_timeout: The plan could not be evaluated within the time limit */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23418,8 +22636,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down); guardrails.evaluation_busy: Plan evaluations are at capacity; retry shortly */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23566,8 +22784,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23585,23 +22820,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23754,8 +22972,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23773,6 +23008,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23807,23 +23059,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23976,8 +23211,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23995,6 +23247,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24029,23 +23298,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24198,8 +23450,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24217,6 +23486,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24251,23 +23537,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24412,8 +23681,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24431,23 +23717,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24538,8 +23807,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24557,23 +23860,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24742,7 +24028,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -24761,6 +24047,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24795,23 +24098,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24914,8 +24200,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24933,6 +24236,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24967,23 +24287,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25086,8 +24389,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25105,6 +24425,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25139,23 +24476,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25288,23 +24608,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
         };
     };
     getUnreadNotificationCount: {
@@ -25384,23 +24687,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25544,23 +24830,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
         };
     };
     markNotificationRead: {
@@ -25641,7 +24910,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: id */
+            /** @description Not found (not_found): id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -25660,6 +24929,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25694,23 +24980,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25806,8 +25075,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: id */
+            /** @description Not found (not_found): id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25825,23 +25111,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25938,8 +25207,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description not_found: Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25955,8 +25224,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26006,7 +25275,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): body not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): body not as the schema says, or a URL or header the server cannot read; orgs.invalid_role_name: Invalid role name; orgs.unknown_role: Unknown role */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26040,8 +25309,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (token_kind_denied: a CLI token on a user-session route) */
+            /** @description Refused (token_kind_denied: a CLI token on a user-session route); orgs.role_escalation: It involves permissions your role does not hold; plan_required: Your plan does not include this feature */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description orgs.invitation_pending: A pending invitation for this email already exists; orgs.owner_role_fixed: The owner's role changes only by transferring ownership; orgs.role_name_taken: A role with this name already exists in this organization */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26093,23 +25379,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26207,8 +25476,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: orgId */
+            /** @description Not found (not_found): orgId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26226,23 +25512,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26346,7 +25615,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: orgId */
+            /** @description Not found (not_found): orgId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -26365,6 +25634,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26399,23 +25685,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26486,7 +25755,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: only the owner) */
+            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: only the owner); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -26503,8 +25772,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: orgId */
+            /** @description Not found (not_found): orgId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description orgs.owner_cannot_be_removed: The organization owner cannot be removed; transfer ownership first */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26522,23 +25825,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26643,8 +25929,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: orgId */
+            /** @description Not found (not_found): orgId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26662,23 +25965,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26733,7 +26019,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read; orgs.unknown_role: Unknown role */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -26767,7 +26053,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission) */
+            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission); orgs.role_escalation: It involves permissions your role does not hold; plan_required: Your plan does not include this feature */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -26784,8 +26070,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: orgId, userId */
+            /** @description Not found (not_found): orgId, userId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description orgs.owner_role_fixed: The owner's role changes only by transferring ownership */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26803,6 +26106,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26837,23 +26157,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26926,7 +26229,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission) */
+            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -26943,8 +26246,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: orgId, userId */
+            /** @description Not found (not_found): orgId, userId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description orgs.owner_cannot_be_removed: The organization owner cannot be removed; transfer ownership first */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26962,23 +26299,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27042,7 +26362,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read; orgs.same_organization: targetOrgId is this organization; orgs.unknown_role: Unknown role */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -27076,7 +26396,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission) */
+            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission); orgs.role_escalation: It involves permissions your role does not hold; plan_required: Your plan does not include this feature */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -27093,8 +26413,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: orgId, userId */
+            /** @description Not found (not_found): orgId, userId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description orgs.already_member: This user is already a member of the organization; orgs.owner_cannot_be_removed: The organization owner cannot be removed; transfer ownership first; orgs.owner_role_fixed: The owner's role changes only by transferring ownership */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27112,6 +26449,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27146,23 +26500,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27212,7 +26549,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read; orgs.transfer_to_self: You already own this organization */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -27246,7 +26583,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: only the owner) */
+            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: only the owner); forbidden: Forbidden */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -27263,7 +26600,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: orgId */
+            /** @description Not found (not_found): orgId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -27282,6 +26619,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27316,23 +26670,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27407,7 +26744,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (scope_denied: a CLI token without the scope) */
+            /** @description Refused (scope_denied: a CLI token without the scope); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -27424,8 +26761,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: orgId */
+            /** @description Not found (not_found): orgId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description orgs.owner_cannot_be_removed: The organization owner cannot be removed; transfer ownership first; orgs.owner_must_transfer: The owner must transfer ownership before leaving the organization */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27443,6 +26797,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27477,23 +26848,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27557,7 +26911,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read; orgs.unknown_role: Unknown role */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -27591,7 +26945,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission) */
+            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission); orgs.role_escalation: It involves permissions your role does not hold; plan_required: Your plan does not include this feature */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -27608,8 +26962,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: orgId */
+            /** @description Not found (not_found): orgId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description orgs.invitation_pending: A pending invitation for this email already exists; orgs.owner_role_fixed: The owner's role changes only by transferring ownership */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27627,6 +26998,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27661,23 +27049,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27740,7 +27111,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read; orgs.unknown_role: Unknown role */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -27774,7 +27145,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission) */
+            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission); orgs.role_escalation: It involves permissions your role does not hold; plan_required: Your plan does not include this feature */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -27791,8 +27162,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: orgId */
+            /** @description Not found (not_found): orgId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description orgs.invitation_pending: A pending invitation for this email already exists; orgs.owner_role_fixed: The owner's role changes only by transferring ownership */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27810,6 +27198,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27844,23 +27249,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27972,8 +27360,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: orgId */
+            /** @description Not found (not_found): orgId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27991,23 +27396,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28097,8 +27485,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: orgId, id */
+            /** @description Not found (not_found): orgId, id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description orgs.invitation_not_pending: This invitation can no longer be revoked */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28116,23 +27538,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28186,7 +27591,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): body not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): body not as the schema says, or a URL or header the server cannot read; orgs.unknown_role: Unknown role */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -28220,8 +27625,59 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (token_kind_denied: a CLI token on a user-session route) */
+            /** @description Refused (token_kind_denied: a CLI token on a user-session route); orgs.invitation_email_mismatch: This invitation was sent to another email address; orgs.role_escalation: It involves permissions your role does not hold; plan_required: Your plan does not include this feature */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description not_found: Not found; orgs.invitation_not_found: Invitation not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description orgs.already_member: This user is already a member of the organization; orgs.invitation_used: This invitation has already been used; orgs.owner_role_fixed: The owner's role changes only by transferring ownership */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description orgs.invitation_expired: This invitation has expired; orgs.invitation_revoked: This invitation has been revoked */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28273,23 +27729,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28389,8 +27828,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: orgId */
+            /** @description Not found (not_found): orgId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28408,23 +27864,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28480,7 +27919,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read; orgs.invalid_role_name: Invalid role name; orgs.unknown_role: Unknown role */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -28514,7 +27953,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission; plan_required: below the team plan) */
+            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission; plan_required: below the team plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -28531,8 +27970,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: orgId */
+            /** @description Not found (not_found): orgId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description orgs.invitation_pending: A pending invitation for this email already exists; orgs.owner_role_fixed: The owner's role changes only by transferring ownership; orgs.role_name_taken: A role with this name already exists in this organization */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28550,6 +28006,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28584,23 +28057,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28658,7 +28114,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read; orgs.invalid_role_name: Invalid role name */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -28692,7 +28148,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission; plan_required: below the team plan) */
+            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission; plan_required: below the team plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -28709,8 +28165,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: orgId, roleId */
+            /** @description Not found (not_found): orgId, roleId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description orgs.role_name_taken: A role with this name already exists in this organization */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28728,6 +28201,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28762,23 +28252,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28851,7 +28324,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission; plan_required: below the team plan) */
+            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission; plan_required: below the team plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -28868,8 +28341,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: orgId, roleId */
+            /** @description Not found (not_found): orgId, roleId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description orgs.owner_cannot_be_removed: The organization owner cannot be removed; transfer ownership first */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28887,23 +28394,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -29025,8 +28515,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: orgId */
+            /** @description Not found (not_found): orgId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -29044,23 +28551,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -29159,8 +28649,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: orgId */
+            /** @description Not found (not_found): orgId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -29178,23 +28685,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -29329,7 +28819,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -29348,23 +28838,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -29505,7 +28978,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -29524,23 +28997,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -29654,7 +29110,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -29673,23 +29129,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -29793,7 +29232,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -29812,23 +29251,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -29982,7 +29404,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -30001,23 +29423,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -30136,7 +29541,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -30155,23 +29560,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -30287,7 +29675,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -30306,23 +29694,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -30441,8 +29812,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), repositoryConfigId */
+            /** @description Not found (not_found): the organization (x-org-id), repositoryConfigId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -30460,23 +29848,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -30579,8 +29950,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -30632,23 +30020,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -30786,8 +30157,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), repositoryConfigId */
+            /** @description Not found (not_found): the organization (x-org-id), repositoryConfigId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -30805,23 +30193,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -30956,8 +30327,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), predictionId */
+            /** @description Not found (not_found): the organization (x-org-id), predictionId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -30975,23 +30363,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -31111,8 +30482,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), predictionId */
+            /** @description Not found (not_found): the organization (x-org-id), predictionId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -31130,23 +30518,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -31281,7 +30652,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), predictionId */
+            /** @description Not found (not_found): the organization (x-org-id), predictionId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -31300,6 +30671,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -31334,23 +30722,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -31475,7 +30846,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission; repository_denied: a CLI token limited to other repositories) */
+            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission; repository_denied: a CLI token limited to other repositories); plan_limit: Your plan limit is reached */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -31492,8 +30863,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), predictionId */
+            /** @description Not found (not_found): the organization (x-org-id), predictionId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -31511,6 +30899,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -31562,23 +30967,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -31720,7 +31108,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), predictionId */
+            /** @description Not found (not_found): the organization (x-org-id), predictionId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -31739,6 +31127,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -31773,23 +31178,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -31901,7 +31289,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -31920,23 +31308,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -32056,7 +31427,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -32109,23 +31480,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -32240,8 +31594,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -32259,23 +31630,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -32396,7 +31750,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -32415,6 +31769,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -32449,23 +31820,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -32564,8 +31918,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -32583,23 +31971,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -32732,7 +32103,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -32768,6 +32139,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -32819,23 +32207,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -32950,7 +32321,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -32969,6 +32340,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -33003,23 +32391,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -33140,7 +32511,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -33159,23 +32530,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -33324,7 +32678,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -33394,23 +32748,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -33534,8 +32871,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -33553,23 +32907,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -33721,7 +33058,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -33740,6 +33077,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -33774,23 +33128,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -33889,8 +33226,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -33908,23 +33279,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -34050,8 +33404,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -34069,23 +33440,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -34190,8 +33544,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -34209,23 +33580,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -34357,7 +33711,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -34376,23 +33730,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -34531,7 +33868,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -34584,23 +33921,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -34732,8 +34052,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), runnerId */
+            /** @description Not found (not_found): the organization (x-org-id), runnerId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -34751,23 +34088,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -34906,7 +34226,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), runnerId */
+            /** @description Not found (not_found): the organization (x-org-id), runnerId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -34925,6 +34245,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -34959,23 +34296,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -35074,8 +34394,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), runnerId */
+            /** @description Not found (not_found): the organization (x-org-id), runnerId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -35093,23 +34447,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -35210,7 +34547,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), runnerId */
+            /** @description Not found (not_found): the organization (x-org-id), runnerId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -35229,6 +34566,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -35280,23 +34634,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -35428,7 +34765,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), runnerId */
+            /** @description Not found (not_found): the organization (x-org-id), runnerId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -35447,6 +34784,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -35481,23 +34835,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -35592,6 +34929,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
                 headers: {
@@ -35645,23 +34999,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -35772,6 +35109,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
                 headers: {
@@ -35825,23 +35179,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -35974,6 +35311,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
                 headers: {
@@ -36027,23 +35381,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -36150,8 +35487,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), runnerId */
+            /** @description Not found (not_found): the organization (x-org-id), runnerId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -36169,23 +35523,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -36258,8 +35595,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: runnerId */
+            /** @description Not found (not_found): runnerId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -36277,23 +35631,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -36363,8 +35700,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description not_found: Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -36380,8 +35717,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -36454,8 +35791,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description not_found: Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -36471,8 +35808,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -36637,7 +35974,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -36654,8 +35991,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description credentials_unreadable: Stored credentials cannot be decrypted; save them again */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -36671,8 +36008,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description scm.provider_failed: The source host answered with an error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down); scm.app_not_configured: Source host app is not configured */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -36839,7 +36193,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -36856,8 +36210,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description credentials_unreadable: Stored credentials cannot be decrypted; save them again */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -36873,8 +36227,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description scm.provider_failed: The source host answered with an error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down); scm.app_not_configured: Source host app is not configured */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -37032,7 +36403,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), repositoryConfigId */
+            /** @description Not found (not_found): the organization (x-org-id), repositoryConfigId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -37049,7 +36420,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another request holds the organization's scansPerDay count; retry */
+            /** @description Another request holds the organization's scansPerDay count; retry; credentials_unreadable: Stored credentials cannot be decrypted; save them again */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -37068,6 +36439,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -37117,8 +36505,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description scm.provider_failed: The source host answered with an error */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -37134,8 +36522,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down); scm.app_not_configured: Source host app is not configured */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -37296,7 +36684,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), repositoryConfigId */
+            /** @description Not found (not_found): the organization (x-org-id), repositoryConfigId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -37313,8 +36701,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description credentials_unreadable: Stored credentials cannot be decrypted; save them again */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -37330,8 +36718,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description scm.provider_failed: The source host answered with an error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down); scm.app_not_configured: Source host app is not configured */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -37489,7 +36911,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), repositoryConfigId */
+            /** @description Not found (not_found): the organization (x-org-id), repositoryConfigId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -37506,8 +36928,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description credentials_unreadable: Stored credentials cannot be decrypted; save them again */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -37523,8 +36945,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description scm.provider_failed: The source host answered with an error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down); scm.app_not_configured: Source host app is not configured */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -37682,7 +37138,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), scanId */
+            /** @description Not found (not_found): the organization (x-org-id), scanId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -37699,8 +37155,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description credentials_unreadable: Stored credentials cannot be decrypted; save them again */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -37716,8 +37172,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description scm.provider_failed: The source host answered with an error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down); scm.app_not_configured: Source host app is not configured */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -37816,7 +37306,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), scanId */
+            /** @description Not found (not_found): the organization (x-org-id), scanId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -37833,8 +37323,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description conflict: Conflict; credentials_unreadable: Stored credentials cannot be decrypted; save them again */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -37850,8 +37340,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description scm.provider_failed: The source host answered with an error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down); scm.app_not_configured: Source host app is not configured */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -38100,7 +37624,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), scanId */
+            /** @description Not found (not_found): the organization (x-org-id), scanId */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -38117,8 +37641,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description credentials_unreadable: Stored credentials cannot be decrypted; save them again */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -38134,8 +37658,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description scm.provider_failed: The source host answered with an error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down); scm.app_not_configured: Source host app is not configured */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -38293,8 +37851,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), scanId */
+            /** @description Not found (not_found): the organization (x-org-id), scanId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict; credentials_unreadable: Stored credentials cannot be decrypted; save them again */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -38327,6 +37902,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Content type other than application/json (unsupported_media_type) */
             415: {
                 headers: {
@@ -38344,8 +37936,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description scm.provider_failed: The source host answered with an error */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -38361,8 +37953,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down); scm.app_not_configured: Source host app is not configured */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -38469,23 +38061,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
         };
     };
     scmCallback: {
@@ -38511,6 +38086,57 @@ export interface operations {
             };
             /** @description Malformed request (validation_failed, bad_request): query not as the schema says, or a URL or header the server cannot read */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description invalid_credentials: Invalid email or password */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -38577,23 +38203,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
         };
     };
     scmExchange: {
@@ -38630,6 +38239,40 @@ export interface operations {
             };
             /** @description Malformed request (validation_failed, bad_request): body not as the schema says, or a URL or header the server cannot read */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description invalid_token: Invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -38715,23 +38358,6 @@ export interface operations {
             };
             /** @description Source host sign-in or app is not configured (scm.not_configured, scm.app_not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -38867,23 +38493,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
         };
     };
     listScmAccounts: {
@@ -38932,7 +38541,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credential (unauthorized, invalid_token) */
+            /** @description No valid credential (unauthorized, invalid_token); invalid_credentials: Invalid email or password */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -38985,23 +38594,6 @@ export interface operations {
             };
             /** @description Source host sign-in or app is not configured (scm.not_configured, scm.app_not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -39097,6 +38689,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
                 headers: {
@@ -39150,23 +38759,6 @@ export interface operations {
             };
             /** @description Source host sign-in or app is not configured (scm.not_configured, scm.app_not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -39258,8 +38850,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: scmId */
+            /** @description Not found (not_found): scmId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -39294,23 +38920,6 @@ export interface operations {
             };
             /** @description Source host sign-in or app is not configured (scm.not_configured, scm.app_not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -39402,7 +39011,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -39438,23 +39047,6 @@ export interface operations {
             };
             /** @description Source host sign-in or app is not configured (scm.not_configured, scm.app_not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -39562,23 +39154,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
         };
     };
     listScmInstallations: {
@@ -39665,7 +39240,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -39701,23 +39276,6 @@ export interface operations {
             };
             /** @description Source host sign-in or app is not configured (scm.not_configured, scm.app_not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -39824,7 +39382,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -39894,23 +39452,6 @@ export interface operations {
             };
             /** @description Source host sign-in or app is not configured (scm.not_configured, scm.app_not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -39971,7 +39512,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credential (unauthorized, invalid_token) */
+            /** @description No valid credential (unauthorized, invalid_token); invalid_credentials: Invalid email or password */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -40005,8 +39546,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -40075,23 +39633,6 @@ export interface operations {
             };
             /** @description Source host sign-in or app is not configured (scm.not_configured, scm.app_not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -40186,8 +39727,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), installationId */
+            /** @description Not found (not_found): the organization (x-org-id), installationId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -40222,23 +39780,6 @@ export interface operations {
             };
             /** @description Source host sign-in or app is not configured (scm.not_configured, scm.app_not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -40316,7 +39857,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No valid credential (unauthorized, invalid_token) */
+            /** @description No valid credential (unauthorized, invalid_token); invalid_credentials: Invalid email or password */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -40350,8 +39891,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -40386,23 +39944,6 @@ export interface operations {
             };
             /** @description Source host sign-in or app is not configured (scm.not_configured, scm.app_not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -40498,8 +40039,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), owner, repo */
+            /** @description Not found (not_found): the organization (x-org-id), owner, repo */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -40534,23 +40109,6 @@ export interface operations {
             };
             /** @description Source host sign-in or app is not configured (scm.not_configured, scm.app_not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -40662,7 +40220,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -40681,23 +40239,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -40783,7 +40324,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): body not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): body not as the schema says, or a URL or header the server cannot read; sso.domain_unverified: enforcedDomains may name only domains this organization has verified */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -40817,7 +40358,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission; plan_required: below the enterprise plan) */
+            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission; plan_required: below the enterprise plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -40834,7 +40375,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -40887,23 +40428,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -40996,7 +40520,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -41015,23 +40539,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -41102,6 +40609,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Over the auth rate limit (rate_limited; Retry-After) */
             429: {
                 headers: {
@@ -41121,23 +40645,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -41204,8 +40711,42 @@ export interface operations {
                     };
                 };
             };
+            /** @description invalid_token: Invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Refused (plan_required: below the enterprise plan) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -41274,23 +40815,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -41388,7 +40912,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -41407,23 +40931,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -41516,7 +41023,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -41601,23 +41108,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
         };
     };
     deleteSsoLink: {
@@ -41644,7 +41134,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): or a URL or header the server cannot read; orgs.invalid_role_name: Invalid role name; orgs.unknown_role: Unknown role */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -41678,7 +41168,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (token_kind_denied: a CLI token on a user-session route; plan_required: below the enterprise plan) */
+            /** @description Refused (token_kind_denied: a CLI token on a user-session route; plan_required: below the enterprise plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -41695,8 +41185,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description orgs.owner_cannot_be_removed: The organization owner cannot be removed; transfer ownership first; orgs.owner_role_fixed: The owner's role changes only by transferring ownership; orgs.role_name_taken: A role with this name already exists in this organization */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -41714,23 +41221,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -41815,7 +41305,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (token_kind_denied: a CLI token on a user-session route; plan_required: below the enterprise plan) */
+            /** @description Refused (token_kind_denied: a CLI token on a user-session route; plan_required: below the enterprise plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -41832,8 +41322,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description orgs.owner_cannot_be_removed: The organization owner cannot be removed; transfer ownership first; sso.link_taken: This identity of the identity provider is already linked to another account */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -41902,23 +41409,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -42025,7 +41515,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -42044,23 +41534,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -42172,7 +41645,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -42225,23 +41698,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -42348,8 +41804,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), domain */
+            /** @description Not found (not_found): the organization (x-org-id), domain */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description sso.domain_record_missing: The DNS TXT record was not found; publish it and verify again; sso.domain_taken: This domain is verified by another organization */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -42382,6 +41855,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Content type other than application/json (unsupported_media_type) */
             415: {
                 headers: {
@@ -42399,25 +41889,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down); sso.dns_unavailable: The DNS lookup failed; retry shortly */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -42461,7 +41934,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): path parameters not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): path parameters not as the schema says, or a URL or header the server cannot read; orgs.invalid_role_name: Invalid role name; orgs.unknown_role: Unknown role */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -42495,7 +41968,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission; plan_required: below the enterprise plan) */
+            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission; plan_required: below the enterprise plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -42512,8 +41985,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), domain */
+            /** @description Not found (not_found): the organization (x-org-id), domain */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description orgs.owner_cannot_be_removed: The organization owner cannot be removed; transfer ownership first; orgs.owner_role_fixed: The owner's role changes only by transferring ownership; orgs.role_name_taken: A role with this name already exists in this organization */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -42531,23 +42038,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -42647,7 +42137,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -42666,23 +42156,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -42787,7 +42260,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -42840,23 +42313,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -42951,8 +42407,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -42970,23 +42443,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -43084,7 +42540,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -43103,23 +42559,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -43175,7 +42614,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read; orgs.unknown_role: Unknown role */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -43209,7 +42648,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission; plan_required: below the enterprise plan) */
+            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission; plan_required: below the enterprise plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -43226,8 +42665,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description orgs.owner_role_fixed: The owner's role changes only by transferring ownership */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -43245,6 +42701,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -43279,23 +42752,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -43366,7 +42822,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (plan_required: below the enterprise plan) */
+            /** @description Refused (plan_required: below the enterprise plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -43380,7 +42836,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -43424,20 +42880,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -43519,7 +42961,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -43563,20 +43005,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -43646,7 +43074,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (plan_required: below the enterprise plan) */
+            /** @description Refused (plan_required: below the enterprise plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -43660,7 +43088,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -43676,6 +43104,20 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -43704,20 +43146,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -43799,7 +43227,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -43843,20 +43271,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -43926,7 +43340,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (plan_required: below the enterprise plan) */
+            /** @description Refused (plan_required: below the enterprise plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -43940,7 +43354,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -43956,6 +43370,20 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -43984,20 +43412,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -44102,7 +43516,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -44146,20 +43560,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -44264,7 +43664,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -44308,20 +43708,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -44426,7 +43812,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -44470,20 +43856,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -44571,7 +43943,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -44615,20 +43987,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -44761,7 +44119,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): body not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): body not as the schema says, or a URL or header the server cannot read; orgs.invalid_role_name: Invalid role name; orgs.unknown_role: Unknown role */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -44789,7 +44147,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (plan_required: below the enterprise plan) */
+            /** @description Refused (plan_required: below the enterprise plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -44803,8 +44161,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description conflict: Conflict; orgs.already_member: This user is already a member of the organization; orgs.invitation_pending: A pending invitation for this email already exists; orgs.owner_cannot_be_removed: The organization owner cannot be removed; transfer ownership first; orgs.owner_role_fixed: The owner's role changes only by transferring ownership; orgs.role_name_taken: A role with this name already exists in this organization */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -44847,20 +44219,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -44937,7 +44295,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (plan_required: below the enterprise plan) */
+            /** @description Refused (plan_required: below the enterprise plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -44951,7 +44309,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -44967,6 +44325,20 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -44995,20 +44367,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -45144,7 +44502,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read; orgs.invalid_role_name: Invalid role name; orgs.unknown_role: Unknown role */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -45172,7 +44530,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (plan_required: below the enterprise plan) */
+            /** @description Refused (plan_required: below the enterprise plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -45186,8 +44544,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description conflict: Conflict; orgs.already_member: This user is already a member of the organization; orgs.invitation_pending: A pending invitation for this email already exists; orgs.owner_cannot_be_removed: The organization owner cannot be removed; transfer ownership first; orgs.owner_role_fixed: The owner's role changes only by transferring ownership; orgs.role_name_taken: A role with this name already exists in this organization */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -45202,6 +44574,20 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -45230,20 +44616,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -45280,7 +44652,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed request (validation_failed, bad_request): path parameters not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): path parameters not as the schema says, or a URL or header the server cannot read; orgs.invalid_role_name: Invalid role name; orgs.unknown_role: Unknown role */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -45308,7 +44680,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (plan_required: below the enterprise plan) */
+            /** @description Refused (plan_required: below the enterprise plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -45322,8 +44694,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description orgs.owner_cannot_be_removed: The organization owner cannot be removed; transfer ownership first; orgs.owner_role_fixed: The owner's role changes only by transferring ownership; orgs.role_name_taken: A role with this name already exists in this organization */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -45338,6 +44724,20 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -45366,20 +44766,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -45445,7 +44831,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read; orgs.invalid_role_name: Invalid role name; orgs.unknown_role: Unknown role */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -45473,7 +44859,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (plan_required: below the enterprise plan) */
+            /** @description Refused (plan_required: below the enterprise plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -45487,8 +44873,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description conflict: Conflict; orgs.already_member: This user is already a member of the organization; orgs.invitation_pending: A pending invitation for this email already exists; orgs.owner_cannot_be_removed: The organization owner cannot be removed; transfer ownership first; orgs.owner_role_fixed: The owner's role changes only by transferring ownership; orgs.role_name_taken: A role with this name already exists in this organization */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -45503,6 +44903,20 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -45531,20 +44945,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -45632,7 +45032,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -45676,20 +45076,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -45752,7 +45138,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): body not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): body not as the schema says, or a URL or header the server cannot read; orgs.invalid_role_name: Invalid role name; orgs.unknown_role: Unknown role */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -45780,7 +45166,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (plan_required: below the enterprise plan) */
+            /** @description Refused (plan_required: below the enterprise plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -45794,8 +45180,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description conflict: Conflict; orgs.already_member: This user is already a member of the organization; orgs.invitation_pending: A pending invitation for this email already exists; orgs.owner_cannot_be_removed: The organization owner cannot be removed; transfer ownership first; orgs.owner_role_fixed: The owner's role changes only by transferring ownership; orgs.role_name_taken: A role with this name already exists in this organization */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -45838,20 +45238,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -45928,7 +45314,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (plan_required: below the enterprise plan) */
+            /** @description Refused (plan_required: below the enterprise plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -45942,7 +45328,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -45958,6 +45344,20 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -45986,20 +45386,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -46065,7 +45451,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read; orgs.invalid_role_name: Invalid role name; orgs.unknown_role: Unknown role */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -46093,7 +45479,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (plan_required: below the enterprise plan) */
+            /** @description Refused (plan_required: below the enterprise plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -46107,8 +45493,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description conflict: Conflict; orgs.already_member: This user is already a member of the organization; orgs.invitation_pending: A pending invitation for this email already exists; orgs.owner_cannot_be_removed: The organization owner cannot be removed; transfer ownership first; orgs.owner_role_fixed: The owner's role changes only by transferring ownership; orgs.role_name_taken: A role with this name already exists in this organization */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -46123,6 +45523,20 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -46151,20 +45565,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -46201,7 +45601,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed request (validation_failed, bad_request): path parameters not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): path parameters not as the schema says, or a URL or header the server cannot read; orgs.invalid_role_name: Invalid role name; orgs.unknown_role: Unknown role */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -46229,7 +45629,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (plan_required: below the enterprise plan) */
+            /** @description Refused (plan_required: below the enterprise plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -46243,8 +45643,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description orgs.owner_cannot_be_removed: The organization owner cannot be removed; transfer ownership first; orgs.owner_role_fixed: The owner's role changes only by transferring ownership; orgs.role_name_taken: A role with this name already exists in this organization */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -46259,6 +45673,20 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -46287,20 +45715,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -46360,7 +45774,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): path parameters, body not as the schema says, or a URL or header the server cannot read; orgs.invalid_role_name: Invalid role name; orgs.unknown_role: Unknown role */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -46388,7 +45802,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (plan_required: below the enterprise plan) */
+            /** @description Refused (plan_required: below the enterprise plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -46402,8 +45816,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description conflict: Conflict; orgs.already_member: This user is already a member of the organization; orgs.invitation_pending: A pending invitation for this email already exists; orgs.owner_cannot_be_removed: The organization owner cannot be removed; transfer ownership first; orgs.owner_role_fixed: The owner's role changes only by transferring ownership; orgs.role_name_taken: A role with this name already exists in this organization */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -46418,6 +45846,20 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -46446,20 +45888,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -46524,7 +45952,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): body not as the schema says, or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): body not as the schema says, or a URL or header the server cannot read; orgs.invalid_role_name: Invalid role name; orgs.unknown_role: Unknown role */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -46552,7 +45980,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (plan_required: below the enterprise plan) */
+            /** @description Refused (plan_required: below the enterprise plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -46566,8 +45994,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        status: string;
+                        scimType?: string;
+                        detail: string;
+                    };
+                };
+            };
+            /** @description conflict: Conflict; orgs.invitation_pending: A pending invitation for this email already exists; orgs.owner_cannot_be_removed: The organization owner cannot be removed; transfer ownership first; orgs.owner_role_fixed: The owner's role changes only by transferring ownership; orgs.role_name_taken: A role with this name already exists in this organization */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -46610,20 +46052,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/scim+json": {
-                        schemas: string[];
-                        status: string;
-                        scimType?: string;
-                        detail: string;
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -46716,7 +46144,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -46752,23 +46180,6 @@ export interface operations {
             };
             /** @description Tracker integration is not configured (tracker.not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -46835,8 +46246,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (permission_denied: the user who started the flow no longer holds integrations:write) */
+            /** @description Refused (permission_denied: the user who started the flow no longer holds integrations:write); oauth.browser_mismatch: This authorization was started in another browser; start it again from this one; oauth.session_ended: The session that started this authorization has ended; sign in and start it again; oauth.user_mismatch: This authorization was started by another user */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -46871,23 +46299,6 @@ export interface operations {
             };
             /** @description Tracker integration is not configured (tracker.not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -46986,7 +46397,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -47022,23 +46433,6 @@ export interface operations {
             };
             /** @description Tracker integration is not configured (tracker.not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -47145,7 +46539,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -47215,23 +46609,6 @@ export interface operations {
             };
             /** @description Tracker integration is not configured (tracker.not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -47331,8 +46708,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description tracker.not_connected: The issue tracker is not connected */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -47401,23 +46795,6 @@ export interface operations {
             };
             /** @description Tracker integration is not configured (tracker.not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -47515,8 +46892,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description tracker.not_connected: The issue tracker is not connected */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -47551,23 +46945,6 @@ export interface operations {
             };
             /** @description Tracker integration is not configured (tracker.not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -47668,8 +47045,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), projectKey */
+            /** @description Not found (not_found): the organization (x-org-id), projectKey */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description tracker.not_connected: The issue tracker is not connected */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -47704,23 +47115,6 @@ export interface operations {
             };
             /** @description Tracker integration is not configured (tracker.not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -47817,8 +47211,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description tracker.not_connected: The issue tracker is not connected */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -47853,23 +47264,6 @@ export interface operations {
             };
             /** @description Tracker integration is not configured (tracker.not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -47971,8 +47365,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), widgetId */
+            /** @description Not found (not_found): the organization (x-org-id), widgetId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict; tracker.not_connected: The issue tracker is not connected */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -47990,6 +47401,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -48041,23 +47469,6 @@ export interface operations {
             };
             /** @description Tracker integration is not configured (tracker.not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -48160,8 +47571,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), widgetId */
+            /** @description Not found (not_found): the organization (x-org-id), widgetId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description tracker.not_connected: The issue tracker is not connected */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -48196,23 +47641,6 @@ export interface operations {
             };
             /** @description Tracker integration is not configured (tracker.not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -48308,7 +47736,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -48344,23 +47772,6 @@ export interface operations {
             };
             /** @description Tracker integration is not configured (tracker.not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -48466,7 +47877,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -48485,23 +47896,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -48618,7 +48012,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -48671,23 +48065,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -48806,7 +48183,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -48825,6 +48202,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -48859,23 +48253,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -48966,8 +48343,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -48985,23 +48379,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -49102,7 +48479,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -49121,6 +48498,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -49155,23 +48549,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -49267,7 +48644,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -49286,23 +48663,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -49409,7 +48769,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -49462,23 +48822,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -49570,7 +48913,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -49589,23 +48932,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -49703,7 +49029,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -49756,23 +49082,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -49877,7 +49186,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -49896,23 +49205,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -50024,7 +49316,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -50077,23 +49369,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -50204,7 +49479,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id) */
+            /** @description Not found (not_found): the organization (x-org-id) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -50257,23 +49532,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -50381,8 +49639,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -50400,23 +49675,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -50531,7 +49789,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -50550,6 +49808,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -50584,23 +49859,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -50699,8 +49957,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -50718,23 +50010,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -50842,7 +50117,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not found: the organization (x-org-id), id */
+            /** @description Not found (not_found): the organization (x-org-id), id */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -50861,6 +50136,23 @@ export interface operations {
             };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A path parameter longer than the 100 characters accepted (uri_too_long) */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -50895,23 +50187,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -50995,12 +50270,48 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The metrics */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description METRICS_TOKEN is set and the request does not carry it (unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description The server is shutting down (shutting_down) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
             };
         };
     };
@@ -51025,7 +50336,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): or a URL or header the server cannot read; billing.invalid_session: Invalid session; billing.invalid_signature: Invalid signature; billing.session_not_completed: Session not completed; billing.session_required: Session ID is required */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -51059,8 +50370,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Billing is not configured (billing.not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
-            503: {
+            /** @description billing.provider_failed: The payment provider failed */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -51076,8 +50387,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
+            /** @description Billing is not configured (billing.not_configured); A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -51111,7 +50422,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed request (validation_failed, bad_request): or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): or a URL or header the server cannot read; orgs.invalid_role_name: Invalid role name; orgs.unknown_role: Unknown role */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -51128,8 +50439,42 @@ export interface operations {
                     };
                 };
             };
-            /** @description Refused (plan_required: below the enterprise plan) */
+            /** @description Refused (plan_required: below the enterprise plan); orgs.role_escalation: It involves permissions your role does not hold */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description not_found: Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description orgs.already_member: This user is already a member of the organization; orgs.invitation_pending: A pending invitation for this email already exists; orgs.owner_cannot_be_removed: The organization owner cannot be removed; transfer ownership first; orgs.owner_role_fixed: The owner's role changes only by transferring ownership; orgs.role_name_taken: A role with this name already exists in this organization */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -51181,23 +50526,6 @@ export interface operations {
             };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
-            /** @description Another client error of the operation (its summary names them: conflict 409, gone 410...) */
-            "4XX": {
                 headers: {
                     [name: string]: unknown;
                 };

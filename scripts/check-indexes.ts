@@ -1,10 +1,12 @@
 // tap `after`: reads the query shapes every test app recorded (core/db.ts query log) and
-// fails, naming the store and the query, when no declared index covers one.
+// fails, naming the store and the query, when no declared index covers one; then the status
+// check (scripts/check-statuses.ts): an operation answering a status it does not document.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../core/loader.ts';
 import type { CollectionSpec } from '../core/db.ts';
 import { uncoveredQueries, type QueryShape } from '../core/index-check.ts';
+import { checkStatuses } from './check-statuses.ts';
 
 const dir = join(ROOT, '.data', 'query-log');
 const specs = new Map<string, CollectionSpec>();
@@ -21,6 +23,6 @@ const bad = uncoveredQueries(queries, specs);
 if (bad.length) {
   console.error(`index check: ${bad.length} query shape(s) not covered by a declared index:`);
   for (const b of bad) console.error(`  ${b.owner} (${b.collection}) ${b.command} filter ${b.filter} sort ${b.sort}`);
-  process.exit(1);
-}
-console.log(`index check: ${queries.length} queries of ${specs.size} collections, every one covered by a declared index`);
+} else console.log(`index check: ${queries.length} queries of ${specs.size} collections, every one covered by a declared index`);
+const statusesOk = checkStatuses(ROOT);
+if (bad.length || !statusesOk) process.exit(1);

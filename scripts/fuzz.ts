@@ -36,9 +36,10 @@ const WORKERS = opt('workers', '2');
 // fails CI. 480, not 270: on a slow day the main pass alone neared 270 s on this 2-CPU machine.
 const TIMEOUT = Number(opt('timeout', '480'));
 // Sent with the bearer token: a 5xx or a schema violation fails the run. status_code and
-// content_type conformance are on too: every operation documents the statuses its manifest
-// derives (core/openapi-errors.ts: 400, 401, 403, 404, 413, 415, 429, 503...) and a 4XX entry
-// for its handlers' own, so they flag what the document truly lacks (a 200 not listed, a 502).
+// content_type conformance are on too: every operation documents each status it answers, one
+// entry each, no range: those its manifest's guards derive (core/openapi-errors.ts: 400, 401,
+// 403, 404, 413, 415, 429, 503...) and those its handler raises (the entry's `raises`), so they
+// flag what the document truly lacks (a 409 not declared, a 200 not listed, a 502).
 const CHECKS = opt('checks', 'not_a_server_error,response_schema_conformance,status_code_conformance,content_type_conformance');
 
 // operationIds that revoke the caller's token or delete the caller's user/organization

@@ -1,5 +1,5 @@
-// tap `before`: start from an empty query log, so the index check after the run sees only
-// the queries of this run. It imports nothing of the service: tap collects V8 coverage from this
+// tap `before`: start from an empty query log and status log, so the checks after the run see
+// only this run's. It imports nothing of the service: tap collects V8 coverage from this
 // process even with coverage disabled, and a partial report of core/ made tap exit 1.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -7,6 +7,7 @@ import { dropPooledDatabases } from '../test/db-pool.ts';
 
 const dataDir = fileURLToPath(new URL('../.data/', import.meta.url));
 rmSync(`${dataDir}query-log`, { recursive: true, force: true });
+rmSync(`${dataDir}status-log`, { recursive: true, force: true });
 rmSync(`${dataDir}test-outbox`, { recursive: true, force: true });
 // The run's start: scripts/test-skips.ts reads only the TAP results written after it.
 mkdirSync(dataDir, { recursive: true });

@@ -11,6 +11,7 @@ import { ROOT } from '../core/loader.ts';
 import { lowerPasswordHashCostForTests } from '../core/crypto.ts';
 import { stripeFront } from './stripe-front.ts';
 import { returnDatabase, takeDatabase } from './db-pool.ts';
+import { logUndocumentedStatuses } from '../core/status-log.ts';
 
 // Tests hash thousands of passwords: at scrypt's production cost that is minutes of CPU (core/crypto.ts).
 lowerPasswordHashCostForTests();
@@ -74,6 +75,8 @@ export async function buildTestApp(t: Test, opts: TestAppOptions = {}): Promise<
   config.operator = opts.operator ?? { plugins: {} };
   const queryLog = join(ROOT, '.data', 'query-log', `${prefix}.jsonl`);
   const built = await buildApp({ config, logger: false, queryLog, runJobs: opts.runJobs, jobPollMs: 200, jobLockLifetimeMs: 1000, lazySchemas: opts.lazySchemas ?? true });
+  // Every answer with a status its operation does not document fails the run (scripts/check-statuses.ts).
+  logUndocumentedStatuses(built.app, join(ROOT, '.data', 'status-log', `${prefix}.jsonl`));
   t.teardown(async () => {
     const { db, redis } = built.ctx;
     await built.ctx.audit.flush();

@@ -104,3 +104,60 @@ t.test('no plugin checks access or writes audit entries by hand beyond the liste
   }
   for (const where of Object.keys(HAND_WRITTEN_ALLOWED)) t.ok(found[where], `${where}: the exception is still needed (else remove it from the list)`);
 });
+
+// Issue 35 point 3: each operation documents its own error statuses, no catch-all range. Every
+// error code a plugin's files raise (an AppError literal, a shorthand, an orgs/SCIM rule) is
+// documented by some route of its manifest: declared in `raises`, or named by a status the
+// route's guards derive. Which route answers it is held at runtime (core/status-log.ts).
+const SHORTHANDS: Record<string, string> = { notFound: 'not_found', badRequest: 'bad_request', conflict: 'conflict', forbidden: 'forbidden', unauthorized: 'unauthorized' };
+
+/** The error codes a plugin's source raises, each with a file that raises it. */
+async function raisedCodes(dir: string): Promise<Map<string, string>> {
+  const { readdirSync, readFileSync, statSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { ERRORS } = await import('../../core/errors.ts');
+  const found = new Map<string, string>();
+  const walk = (d: string): string[] => readdirSync(d).flatMap((f) => (statSync(join(d, f)).isDirectory() ? walk(join(d, f)) : f.endsWith('.ts') ? [join(d, f)] : []));
+  for (const file of walk(dir)) {
+    const text = readFileSync(file, 'utf8');
+    const add = (code: string) => { if (code in ERRORS && !found.has(code)) found.set(code, file.slice(dir.length + 1)); };
+    for (const m of text.matchAll(/new AppError\('([\w.]+)'/g)) add(m[1]);
+    for (const m of text.matchAll(/\bscimError\('([\w.]+)'/g)) add(m[1]);
+    for (const m of text.matchAll(/\borgError\('(\w+)'/g)) add(`orgs.${m[1]}`);
+    for (const m of text.matchAll(/'([a-z_]+\.[a-z_]+)'/g)) add(m[1]);
+    for (const m of text.matchAll(/\b(notFound|badRequest|conflict|forbidden|unauthorized)\(/g)) add(SHORTHANDS[m[1]]);
+    if (/\bunauthorized\([^\n]*'invalid_token'/.test(text)) add('invalid_token');
+  }
+  return found;
+}
+
+t.test('every error code a plugin raises is documented by a route of its manifest; no range entries', async (t) => {
+  const { join } = await import('node:path');
+  const { discoverPlugins, routePlan } = await import('../../core/loader.ts');
+  const { needsOrgContext } = await import('../../core/guards/chain.ts');
+  const { documentedCodes, errorStatuses } = await import('../../core/openapi-errors.ts');
+  const plugins = await discoverPlugins({ plugins: {} });
+  const documented = new Map<string, Set<string>>();
+  for (const p of plugins) {
+    const codes = new Set<string>();
+    for (const r of p.manifest.routes) {
+      const plan = routePlan(p, r);
+      const statuses = errorStatuses(p.manifest, r, plan, needsOrgContext(r, plan));
+      t.notOk(Object.keys(statuses).some((s) => !/^\d{3}$/.test(s)), `${r.id}: every error entry is one status`);
+      const named = documentedCodes(statuses);
+      for (const code of r.raises ?? []) t.ok(named.has(code), `${r.id}: raises ${code}, named by its status`);
+      for (const code of named) codes.add(code);
+    }
+    documented.set(p.manifest.plugin, codes);
+  }
+  for (const p of plugins) {
+    // A plugin's code also runs in the routes of the plugins it plugs into (sso-scim's password policy in auth's login).
+    const deps = [p.manifest.plugin, ...p.definition.needs, ...(p.definition.uses ?? [])];
+    for (const [code, file] of await raisedCodes(join(import.meta.dirname, '../../plugins', p.manifest.plugin))) {
+      t.ok(deps.some((d) => documented.get(d)?.has(code)), `plugins/${p.manifest.plugin}/${file} raises ${code}: declare it in the raises of the routes that answer it (manifests/${p.manifest.plugin}.ts or a plugin it needs)`);
+    }
+  }
+  const doc = JSON.parse((await import('node:fs')).readFileSync(join(import.meta.dirname, '../../openapi/openapi.json'), 'utf8')) as { paths: Record<string, Record<string, { responses?: object }>> };
+  const ranges = Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).flatMap(([method, op]) => Object.keys(op.responses ?? {}).filter((s) => !/^\d{3}$/.test(s)).map((s) => `${method} ${path} ${s}`)));
+  t.same(ranges, [], 'the committed OpenAPI document has no range (4XX, default) entry');
+});

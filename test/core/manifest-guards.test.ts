@@ -5,7 +5,7 @@ import t from 'tap';
 import type { FastifyRequest } from 'fastify';
 import { bodyGates, resumer } from '../../core/guards/body-gates.ts';
 import { repositoryGuard } from '../../core/guards/repositories.ts';
-import { errorStatuses } from '../../core/openapi-errors.ts';
+import { documentedCodes, errorStatuses, namesCode } from '../../core/openapi-errors.ts';
 import { validateManifests, type LoadedPlugin } from '../../core/loader.ts';
 import type { Manifest, RouteSpec } from '../../core/manifest.ts';
 import type { Permission } from '../../core/permissions.ts';
@@ -47,11 +47,19 @@ t.test('a resumed flow answers only while its user holds the permission', async 
 t.test('each guard a manifest entry declares documents its status', async (t) => {
   const m = { plugin: 'x', prefix: '/api/x', reply: 'envelope', routes: [], errors: { 502: 'upstream' } } satisfies Manifest;
   const base: RouteSpec = { id: 'r', method: 'GET', url: '/', auth: 'none', response: { 200: null }, handler: 'h' };
-  t.same(Object.keys(errorStatuses(m, base, undefined, false)).sort(), ['400', '4xx', '502', '503'], 'open route: 400, 503, the plugin\'s 502');
+  t.same(Object.keys(errorStatuses(m, base, undefined, false)).sort(), ['400', '502', '503'], 'open route: 400, 503, the plugin\'s 502');
   const guarded = errorStatuses(m, { ...base, method: 'POST', url: '/:id', auth: 'bearer', scope: 'scans:trigger', permission: 'scans:write', rateLimit: 'scan', limit: 'scansPerDay', body: Type.Object({}) }, 'pro', true);
-  t.same(Object.keys(guarded).sort(), ['400', '401', '403', '404', '409', '413', '415', '429', '4xx', '502', '503']);
+  t.same(Object.keys(guarded).sort(), ['400', '401', '403', '404', '409', '413', '414', '415', '429', '502', '503']);
   t.match(guarded[403], /scope_denied.*permission_denied.*plan_required.*plan_limit/);
   t.match(guarded[404], /the organization \(x-org-id\), id/);
+  // A route's own codes: each under its status, named; a status the guards give already gets the code appended.
+  const raising = errorStatuses(m, { ...base, url: '/:id', raises: ['conflict', 'orgs.invitation_revoked', 'not_found', 'orgs.invitation_not_found'] }, undefined, false);
+  t.same(Object.keys(raising).sort(), ['400', '404', '409', '410', '414', '502', '503'], 'no range entry: 409 and 410 from raises; 414 for a path parameter too long');
+  t.match(raising[409], /^conflict: /);
+  t.match(raising[410], /^orgs\.invitation_revoked: /);
+  t.match(raising[404], /Not found \(not_found\): id; orgs\.invitation_not_found: /, 'not_found named once, the other 404 appended');
+  t.same([...documentedCodes(raising)].filter((c) => !/^(validation_failed|bad_request|store_unavailable|shutting_down)$/.test(c)).sort(), ['conflict', 'not_found', 'orgs.invitation_not_found', 'orgs.invitation_revoked', 'uri_too_long']);
+  t.notOk(namesCode('orgs.unknown_role: Unknown role', 'unknown_role'), 'a code is named whole, not as part of a namespaced one');
 });
 
 t.test('the loader refuses gates and resumes it cannot enforce', async (t) => {
@@ -59,6 +67,7 @@ t.test('the loader refuses gates and resumes it cannot enforce', async (t) => {
   t.throws(() => validateManifests(plugin({ gates: [{ body: { field: 'action', equals: 'scan' }, permission: 'scans:write' }] })), /a gate names body field "action"/, 'a gate on a field the body does not have');
   t.throws(() => validateManifests(plugin({ body: Type.Object({ action: Type.String() }), gates: [{ body: { field: 'action', equals: 'scan' }, permission: 'scans:wrte' as Permission }] })), /did you mean "scans:write"/);
   t.throws(() => validateManifests(plugin({ resumes: { permission: 'integrations:write' } })), /resumes is for callbacks/);
+  t.throws(() => validateManifests(plugin({ raises: ['conflct' as 'conflict'] })), /unknown error code in raises "conflct"; did you mean "conflict"\?/, 'an unknown code in raises refuses the boot');
   t.throws(() => validateManifests(plugin({ repositories: { body: 'repositoryId' } })), /body field "repositoryId"/);
   t.doesNotThrow(() => validateManifests(plugin({ body: Type.Object({ repositoryId: Type.String() }), repositories: { body: 'repositoryId' } })));
 });
