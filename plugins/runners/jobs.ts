@@ -57,7 +57,8 @@ export function createJobService(execution: Execution, runners: RunnerStore, job
   /** The agent's report; idempotent. Only the runner holding the job may report on it (else 404). */
   async function report(runner: Runner, body: JobStatusBody) {
     const job = await jobs.get(runner.orgId, body.jobId);
-    if (!job || job.runnerId !== runner._id) throw notFound('Job');
+    // A job handed back (its runner went silent, lease.ts) is no longer this runner's either.
+    if (!job || job.runnerId !== runner._id || job.state === 'lost') throw notFound('Job');
     const gen = job.gen;
     // Without the list a completed scan would resolve every open drift of the config.
     if (body.status === 'completed' && !Array.isArray(body.result?.drifts)) throw badRequest('result.drifts is required with status completed ([] when nothing drifted)');

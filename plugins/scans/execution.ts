@@ -130,19 +130,26 @@ export function createExecution(ctx: AppContext, d: Deps) {
     const { orgId } = runner;
     const gen = await d.leases.take(scan, runnerHolder(runner._id));
     if (gen === null) return null;
-    await holds.hold(orgId, runner._id, scan._id, gen);
-    const input = await scanInputOrFail(d.readers, d.results, config, scan._id, d.endpoints, undefined, scan.trigger?.addresses);
-    if (!input) {
-      // Nothing a runner could do with it: the scan failed here, and the poll goes on.
-      await holds.lost(orgId, scan._id);
-      return null;
+    try {
+      await holds.hold(orgId, runner._id, scan._id, gen);
+      const input = await scanInputOrFail(d.readers, d.results, config, scan._id, d.endpoints, undefined, scan.trigger?.addresses);
+      if (!input) {
+        // Nothing a runner could do with it: the scan failed here, and the poll goes on.
+        await holds.lost(orgId, scan._id);
+        return null;
+      }
+      const started = await d.results.recordScanResult(orgId, scan._id, { status: 'running' }, gen);
+      if (started.scan.status !== 'running') {
+        await holds.lost(orgId, scan._id); // cancelled or timed out since the read
+        return null;
+      }
+      return jobOf(scan, input);
+    } catch (err) {
+      // Given back at once, so the next poll claims it again (the poll's pace is the retry's).
+      await holds.drop(orgId, scan._id);
+      await d.leases.handBack(orgId, scan._id, gen);
+      throw err;
     }
-    const started = await d.results.recordScanResult(orgId, scan._id, { status: 'running' }, gen);
-    if (started.scan.status !== 'running') {
-      await holds.lost(orgId, scan._id); // cancelled or timed out since the read
-      return null;
-    }
-    return jobOf(scan, input);
   }
 
   return {
@@ -167,13 +174,19 @@ export function createExecution(ctx: AppContext, d: Deps) {
       if (leased(scan, Date.now())) return { kind: 'claimed' };
       const gen = await d.leases.take(scan, executorHolder);
       if (gen === null) return { kind: 'claimed' };
-      // A config that cannot be scanned fails the scan from pending: it never started. A failure
-      // here leaves the lease to lapse: the sweep hands the scan back within LEASE_MS.
-      const input = await scanInputOrFail(d.readers, d.results, config, scanId, d.endpoints, check, scan.trigger?.addresses);
-      if (!input) return { kind: 'failed' };
-      const started = await d.results.recordScanResult(orgId, scanId, { status: 'running' }, gen);
-      if (started.scan.status !== 'running') return { kind: 'not-pending' }; // cancelled in between
-      return { kind: 'run', input, gen };
+      try {
+        // A config that cannot be scanned fails the scan from pending: it never started.
+        const input = await scanInputOrFail(d.readers, d.results, config, scanId, d.endpoints, check, scan.trigger?.addresses);
+        if (!input) return { kind: 'failed' };
+        const started = await d.results.recordScanResult(orgId, scanId, { status: 'running' }, gen);
+        if (started.scan.status !== 'running') return { kind: 'not-pending' }; // cancelled in between
+        return { kind: 'run', input, gen };
+      } catch (err) {
+        // Given back at once for the next run, and a run planned after LEASE_MS (not at once: a
+        // failure that persists would otherwise loop).
+        if (await d.leases.handBack(orgId, scanId, gen)) await ctx.scheduler.at(new Date(Date.now() + LEASE_MS), EXECUTE_JOB, { orgId, scanId });
+        throw err;
+      }
     },
 
     /**
