@@ -31,9 +31,7 @@ export function createLeases(ctx: AppContext, scans: ScanStore) {
     /** The next generation of the scan's lease for `holder`, or null when another taker won it. */
     async take(scan: Scan, holder: string): Promise<number | null> {
       const gen = genOf(scan) + 1;
-      // A generation taken LEASE_MS ago that the scan still does not name: its taker died
-      // between the insert and the write, and the generation may be taken over.
-      if (!(await ctx.once.claim(leaseKey(scan._id, gen), scan.orgId, { staleAfterMs: LEASE_MS }))) return null;
+      if (!(await ctx.once.claim(leaseKey(scan._id, gen), scan.orgId))) return null;
       const lease: ScanLease = { gen, holder, at: new Date() };
       await scans.update(scan.orgId, scan._id, { lease });
       return gen;
@@ -56,7 +54,7 @@ export function createLeases(ctx: AppContext, scans: ScanStore) {
      * moved on meanwhile: another hand-back or claim took the next generation, or it ended.
      */
     async handBack(orgId: string, scanId: string, gen: number): Promise<boolean> {
-      if (!(await ctx.once.claim(leaseKey(scanId, gen + 1), orgId, { staleAfterMs: LEASE_MS }))) return false;
+      if (!(await ctx.once.claim(leaseKey(scanId, gen + 1), orgId))) return false;
       // Held while the scan is rewritten: a result of the old holder arriving now loses it.
       const finalKey = `scan:${scanId}:final`;
       if (!(await ctx.once.claim(finalKey, orgId))) return false;
