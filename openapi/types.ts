@@ -34891,6 +34891,8 @@ export interface operations {
                             status: string;
                             /** Format: date-time */
                             lastHeartbeat: string;
+                            /** @description On a busy heartbeat: jobs this runner holds that it must stop (the scan was cancelled, ended, or handed to another runner); it reports each as cancelled */
+                            cancelJobs?: string[];
                         };
                     };
                 };
@@ -35207,7 +35209,8 @@ export interface operations {
             content: {
                 "application/json": {
                     jobId: string;
-                    status: "running" | "completed" | "failed";
+                    /** @description cancelled: the runner stopped the job because a heartbeat (cancelJobs) or a report answer told it to */
+                    status: "running" | "completed" | "failed" | "cancelled";
                     result?: {
                         /** @description Required with status completed; [] when nothing drifted */
                         drifts?: {

@@ -43,6 +43,9 @@ export function createLifecycleStore(db: Database) {
     rewrite: (orgId: string, rows: { id: string; set: Partial<Drift> }[]) =>
       bulkWriteInChunks(col, rows.map(({ id, set }): AnyBulkWriteOperation<Drift> => ({ updateOne: { filter: { _id: id, orgId, openKey: OPEN }, update: { $set: set } } }))),
     /** Open drifts of a config a scan did not find (ignored ones stay): resolved by that scan. */
+    /** The records one scan resolved (openKey `resolved:<scanId>`): a retried result counts them again. */
+    resolvedByScan: (orgId: string, repositoryConfig: string, scanId: string) =>
+      col.find({ orgId, repositoryConfig, openKey: `resolved:${scanId}` }, { projection: { _id: 1, resourceAddress: 1, severity: 1, suppressed: 1 } }).toArray(),
     async resolveMissing(orgId: string, repositoryConfig: string, ids: string[], scanId: string, at: Date, day: string) {
       await col.updateMany({ orgId, repositoryConfig, openKey: OPEN, _id: { $in: ids }, status: { $nin: ['ignored'] } }, {
         $set: { status: 'resolved', resolvedAt: at, resolvedDay: day, resolvedBy: 'scan', openKey: `resolved:${scanId}`, statusChangedAt: at, updatedAt: at },

@@ -12,7 +12,8 @@
 //
 // Exactly once is the caller's (plugins/scans/record.ts claims `scan:<id>:final`); a retry of
 // the same scan after a failed write finds the records its first attempt inserted and counts
-// them as new again, so the retry reports what the first attempt would have.
+// them as new again, and those it resolved (openKey `resolved:<scanId>`) as resolved again, so
+// the retry reports what the first attempt would have.
 import { newId } from '../../core/crypto.ts';
 import { storableKeys } from '../../core/db.ts';
 import { NO_ANNOTATION, type Annotators } from './annotators.ts';
@@ -145,6 +146,9 @@ export function createReconciler(d: { store: LifecycleStore; annotators: Annotat
     const noteOf = (address: string): DriftAnnotation => ({ ...NO_ANNOTATION, ...notes.get(address) });
 
     const plan = decide(scan, at, byAddress, open, noteOf);
+    // Resolved by an earlier attempt of this very scan (a retry after a partial write): no longer
+    // open, so not in the plan, and still this scan's to count.
+    const resolvedEarlier = (await d.store.resolvedByScan(scan.orgId, scan.repositoryConfig, scan._id)).filter((o) => !read || read.has(o.resourceAddress));
     const taken = await write(scan, at, plan, noteOf);
     const inserted = [...plan.ownEarlier, ...plan.fresh.filter((f) => !taken.has(f.resourceAddress)), ...plan.reopened];
     // Drifts suppressed as learned noise are stored, and left out of the counts and events;
@@ -154,7 +158,7 @@ export function createReconciler(d: { store: LifecycleStore; annotators: Annotat
       detected: inserted.filter((f) => !noteOf(f.resourceAddress).suppressed).map((f) => ({
         _id: f._id, resourceType: f.resourceType, resourceAddress: f.resourceAddress, severity: f.severity, cause: noteOf(f.resourceAddress).cause,
       })),
-      resolved: plan.resolved.filter((o) => !o.suppressed).map((o) => ({ _id: o._id, resourceAddress: o.resourceAddress, severity: o.severity })),
+      resolved: [...resolvedEarlier, ...plan.resolved].filter((o) => !o.suppressed).map((o) => ({ _id: o._id, resourceAddress: o.resourceAddress, severity: o.severity })),
     };
   };
 }

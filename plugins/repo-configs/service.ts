@@ -62,6 +62,8 @@ interface Deps { configs: RepoConfigStore; workspaces: Pick<WorkspaceService, 'f
 export interface ConfigCounts { totalScans?: number; totalDrifts?: number; resolvedDrifts?: number }
 /** Runs when a config is deleted, before the config itself: removes what other plugins keep about it. */
 export type OnRemove = (orgId: string, configId: string) => Promise<void>;
+/** Told of every config update, with the record before and after (scans re-route waiting scans on a runnerLabels change). */
+export type OnUpdate = (before: RepoConfig, after: RepoConfig) => Promise<void>;
 
 // The config's scheduled scan: one Agenda job per config.
 /** Creates, moves or removes the config's Agenda job: one job per config (unique on its id). */
@@ -86,6 +88,7 @@ export function createRepoConfigService(ctx: AppContext, d: Deps) {
   // Attached by the plugins that keep records of a config (scans attaches drifts' then its own):
   // repo-configs never imports them.
   const removeHooks: OnRemove[] = [];
+  const updateHooks: OnUpdate[] = [];
   const statsContributors: ((orgId: string, configId: string) => Promise<ConfigCounts>)[] = [];
 
   async function load(orgId: string, id: string) {
@@ -108,6 +111,8 @@ export function createRepoConfigService(ctx: AppContext, d: Deps) {
     // --- for the plugins that need repo-configs
     /** Runs `fn` when a config is deleted, in registration order, before the config goes. */
     onRemove(fn: OnRemove) { removeHooks.push(fn); },
+    /** Runs `fn` after a config is updated. */
+    onUpdate(fn: OnUpdate) { updateHooks.push(fn); },
     /** Adds counts to GET /:id/stats. */
     addStats(fn: (orgId: string, configId: string) => Promise<ConfigCounts>) { statsContributors.push(fn); },
     /** A config of the organization, or null. */
@@ -175,7 +180,9 @@ export function createRepoConfigService(ctx: AppContext, d: Deps) {
       await checkRefs(orgId, input);
       await d.configs.update(orgId, id, set);
       if (set.scheduleCron !== undefined && set.scheduleCron !== before.scheduleCron) await schedule(ctx, orgId, id, set.scheduleCron);
-      return configView(await load(orgId, id));
+      const after = await load(orgId, id);
+      for (const fn of updateHooks) await fn(before, after);
+      return configView(after);
     },
     async remove(orgId: string, id: string) {
       await load(orgId, id);

@@ -56,7 +56,11 @@ export default definePlugin({
         regenerateToken: ({ org, params }) => runners.regenerateToken(org.id, params.runnerId),
         markOffline: ({ org, params }) => runners.markOffline(org.id, params.runnerId),
         // `changed` (stripped from the answer by its schema) tells the audit rule whether to record.
-        heartbeat: ({ principal, req, body }) => runners.heartbeat(principal.orgId!, principal.runnerId!, sha256Hex(agentToken(req.headers)), body),
+        // A busy runner is told which of its jobs to stop (cancelled, or handed to another runner).
+        async heartbeat({ principal, req, body }) {
+          const ack = await runners.heartbeat(principal.orgId!, principal.runnerId!, sha256Hex(agentToken(req.headers)), body);
+          return body.status === 'busy' ? { ...ack, cancelJobs: await jobs.toStop(await caller(principal, agentToken(req.headers))) } : ack;
+        },
         claimJob: async ({ principal, req }) => ({ job: await jobs.claim(await caller(principal, agentToken(req.headers))) }),
         jobStatus: async ({ principal, req, body }) => jobs.report(await caller(principal, agentToken(req.headers)), body),
         setupInfo: ({ org, params, req }) => setup.info(req, org.id, params.runnerId),

@@ -1,9 +1,10 @@
 // The only file that touches `runner_jobs`: which runner holds which scan. A record is
-// written once the exactly-once claim (`runner-claim:<scanId>`) is won, keyed by the scan id,
-// so a scan has at most one holder; jobs/status and the offline sweep read it.
+// written once the scan's lease (plugins/scans/lease.ts) is won, keyed by the scan id, so a
+// scan has at most one holder: a scan handed back and claimed again replaces its old holder's
+// record, whose reports then find no job of theirs (404). jobs/status and the offline sweep read it.
 import type { CollectionSpec, Database } from '../../core/db.ts';
 
-export const JOB_STATES = ['running', 'completed', 'failed', 'lost'] as const;
+export const JOB_STATES = ['running', 'completed', 'failed', 'cancelled', 'lost'] as const;
 export type JobState = (typeof JOB_STATES)[number];
 /** States a runner still holds the scan in (the sweep fails them when it goes offline). */
 export const HELD: readonly JobState[] = ['running'];
@@ -16,6 +17,8 @@ export interface RunnerJob {
   state: JobState;
   claimedAt: Date;
   finishedAt: Date | null;
+  /** The scan's lease generation the runner holds it under (plugins/scans/lease.ts); its reports carry it. Absent on older records. */
+  gen?: number;
 }
 
 export const RUNNER_JOBS: CollectionSpec = {
@@ -30,14 +33,9 @@ export const RUNNER_JOBS: CollectionSpec = {
 export function createJobStore(db: Database) {
   const col = db.collection<RunnerJob>(RUNNER_JOBS);
   return {
-    async insert(job: RunnerJob) { await col.insertOne(job); },
+    /** The runner now holds the scan: replaces the record of any earlier holder (the lease decided who holds it). */
+    async hold(job: RunnerJob) { await col.replaceOne({ _id: job._id, orgId: job.orgId }, job, { upsert: true }); },
     get: (orgId: string, scanId: string) => col.findOne({ _id: scanId, orgId }),
-    /** Which of these scans a runner already holds (read once per poll, to skip them). */
-    async taken(orgId: string, scanIds: string[]): Promise<Set<string>> {
-      if (!scanIds.length) return new Set();
-      const rows = await col.find({ _id: { $in: scanIds }, orgId }, { projection: { _id: 1 } }).toArray();
-      return new Set(rows.map((r) => r._id));
-    },
     /** The scans these runners of the organization still hold. */
     held: (orgId: string, runnerIds: string[]) => col.find({ runnerId: { $in: runnerIds }, orgId, state: { $in: [...HELD] } }).toArray(),
     async finish(orgId: string, scanIds: string[], state: JobState) {

@@ -74,7 +74,12 @@ export const RunnerView = Type.Object({
 });
 export const CreatedRunner = Type.Intersect([RunnerView, Type.Object({ token: Type.String() })]);
 export const NewToken = Type.Object({ _id: Type.String(), token: Type.String(), tokenPrefix: Type.String() });
-export const HeartbeatAck = Type.Object({ status: Type.String(), lastHeartbeat: Timestamp });
+export const HeartbeatAck = Type.Object({
+  status: Type.String(), lastHeartbeat: Timestamp,
+  cancelJobs: Type.Optional(Type.Array(Type.String(), {
+    description: 'On a busy heartbeat: jobs this runner holds that it must stop (the scan was cancelled, ended, or handed to another runner); it reports each as cancelled',
+  })),
+});
 
 // ---- agent job routes ------------------------------------------------------------------------
 
@@ -92,7 +97,9 @@ export const AgentDrift = Type.Object({
 });
 export const JobStatusBody = Type.Object({
   jobId: Type.String({ pattern: '^[a-f0-9]{24}$' }),
-  status: Type.Union([Type.Literal('running'), Type.Literal('completed'), Type.Literal('failed')]),
+  status: Type.Union([Type.Literal('running'), Type.Literal('completed'), Type.Literal('failed'), Type.Literal('cancelled')], {
+    description: 'cancelled: the runner stopped the job because a heartbeat (cancelJobs) or a report answer told it to',
+  }),
   result: Type.Optional(Type.Object({
     drifts: Type.Optional(Type.Array(AgentDrift, { description: 'Required with status completed; [] when nothing drifted' })),
     resourcesScanned: Type.Optional(Type.Integer({ minimum: 0 })),

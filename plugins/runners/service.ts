@@ -21,7 +21,7 @@ export const runnerView = (r: Runner) => ({
   systemInfo: r.systemInfo, tokenPrefix: r.tokenPrefix, createdAt: r.createdAt.toISOString(), providerPlans: r.providerPlans ?? null,
 });
 
-/** What happens to the scans a runner holds when it goes offline or is deleted (jobs.ts failHeld). */
+/** What happens to the scans a runner holds when it goes offline or is deleted (jobs.ts failHeld: back to pending). */
 export type FailHeld = (gone: Pick<Runner, '_id' | 'orgId' | 'name'>[], why: 'went offline' | 'was deleted') => Promise<number>;
 
 /** Runners by token hash, cached in every process (a regenerated or deleted runner's entry is invalidated everywhere). */
@@ -157,8 +157,8 @@ export function createRunnerService(ctx: AppContext, store: RunnerStore, byToken
     },
     /**
      * Online or busy runners silent for RUNNER_OFFLINE_AFTER go offline, and the scans they
-     * held fail (recordScanResult has no way back to pending; a user re-triggers). Idempotent:
-     * a second sweep finds neither the runners nor their jobs.
+     * held go back to pending for another runner (their leases ended with the heartbeats:
+     * plugins/scans/lease.ts). Idempotent: a second sweep finds neither the runners nor their jobs.
      */
     async sweep(now = new Date()) {
       const stale = await store.stale(new Date(now.getTime() - offlineAfterMs));

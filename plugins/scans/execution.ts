@@ -3,21 +3,23 @@
 // process) and for self-hosted runners (their job routes). Offered as `execution` in the scans
 // service.
 //
-// Exactly once (DESIGN.md): each claim is ctx.once.runOnce, so the step guarded by the claim
-// (building the input, moving the scan to running, and for runners the hold record) gives the
-// claim back when it fails: the next execution or poll claims the scan again, instead of the
-// scan staying pending, held by nobody, until the timeout fails it.
+// Exactly once (DESIGN.md): each claim is a lease generation (lease.ts), taken by a unique-index
+// insert; the holder's reports carry it, and a lease whose holder went quiet is handed back to
+// pending by the sweep (sweep.ts) or the runners' offline sweep, then claimed again.
 import type { AppContext } from '../../core/context.ts';
 import type { RepoConfigService } from '../repo-configs/service.ts';
 import type { DetectedDrift, InventoryItem } from '../../runner-agent/src/engine/index.ts';
 import type { RecordOutcome, ScanResults } from './record.ts';
 import { isForRunners, labelsMatch, scanInputOrFail, toReportedDrifts, type CredentialReaders, type Endpoints, type ScanJobInput } from './scan-job.ts';
 import type { Scan, ScanStore } from './store.ts';
+import type { RepoConfig } from '../repo-configs/types.ts';
+import { EXECUTE_JOB } from './triggers.ts';
 import { NOT_COMPARED_MAX, PLAN_REASON_MAX, ProviderPlan, ScanStats, type ScanResult } from './schemas.ts';
 import { Value } from 'typebox/value';
+import { executorHolder, LEASE_MS, runnerHolder, type Leases } from './lease.ts';
 
-/** Pending scans one runner poll looks at, oldest first: enough to get past those other runners are claiming. */
-const CANDIDATES = 200;
+/** Pending scans read per page by a runner poll (keyset pages, as many as it takes: no cap on configs or scans). */
+const PAGE = 200;
 
 interface Deps {
   scans: ScanStore;
@@ -25,22 +27,21 @@ interface Deps {
   readers: CredentialReaders;
   results: ScanResults;
   endpoints: Endpoints;
+  leases: Leases;
 }
 
 /** What the built-in executor may do with a scan. */
 export type ExecutorClaim =
   | { kind: 'gone' | 'not-pending' | 'runners' | 'claimed' | 'failed' }
-  | { kind: 'run'; input: ScanJobInput };
+  | { kind: 'run'; input: ScanJobInput; gen: number };
 
 /** A scan as a runner receives it (POST /api/runners/jobs). */
 export interface RunnerJob { _id: string; type: 'scan'; repositoryConfig: string; repositoryName: string; branch: string; scan: ScanJobInput }
 
 /** Which scans runners hold (the runners plugin's runner_jobs), as the claim needs it. */
 export interface RunnerHolds {
-  /** Which of these scans a runner already holds. */
-  taken(orgId: string, scanIds: string[]): Promise<Set<string>>;
-  /** Records that the runner holds the scan (written once the claim is won). */
-  hold(orgId: string, runnerId: string, scanId: string): Promise<void>;
+  /** Records that the runner holds the scan under lease generation `gen` (written once the lease is won; replaces an earlier holder's). */
+  hold(orgId: string, runnerId: string, scanId: string, gen: number): Promise<void>;
   /** The held scan ended here without the runner (failed on its config, cancelled meanwhile). */
   lost(orgId: string, scanId: string): Promise<void>;
   /** Undoes hold(): the step after the claim failed, and the claim is given back. */
@@ -106,6 +107,9 @@ function resultOf(report: EngineReport): ScanResult {
   };
 }
 
+/** Held by someone now: leased to a holder who has not yet had LEASE_MS to start it. */
+const leased = (scan: Scan, now: number) => Boolean(scan.lease?.holder) && now - scan.lease!.at.getTime() < LEASE_MS;
+
 export function createExecution(ctx: AppContext, d: Deps) {
   const jobOf = (scan: Scan, input: ScanJobInput): RunnerJob => ({
     _id: scan._id, type: 'scan', repositoryConfig: scan.repositoryConfig, repositoryName: scan.repositoryName, branch: scan.branch, scan: input,
@@ -121,11 +125,39 @@ export function createExecution(ctx: AppContext, d: Deps) {
     return first ? [first, ...rest] : [];
   }
 
+  /** The runner's lease on one scan, its hold record and the move to running; null when another took it or it failed here. */
+  async function claimOne(runner: { _id: string; orgId: string }, holds: RunnerHolds, scan: Scan, config: RepoConfig): Promise<RunnerJob | null> {
+    const { orgId } = runner;
+    const gen = await d.leases.take(scan, runnerHolder(runner._id));
+    if (gen === null) return null;
+    try {
+      await holds.hold(orgId, runner._id, scan._id, gen);
+      const input = await scanInputOrFail(d.readers, d.results, config, scan._id, d.endpoints, undefined, scan.trigger?.addresses);
+      if (!input) {
+        // Nothing a runner could do with it: the scan failed here, and the poll goes on.
+        await holds.lost(orgId, scan._id);
+        return null;
+      }
+      const started = await d.results.recordScanResult(orgId, scan._id, { status: 'running' }, gen);
+      if (started.scan.status !== 'running') {
+        await holds.lost(orgId, scan._id); // cancelled or timed out since the read
+        return null;
+      }
+      return jobOf(scan, input);
+    } catch (err) {
+      // Given back at once, so the next poll claims it again (the poll's pace is the retry's).
+      await holds.drop(orgId, scan._id);
+      await d.leases.handBack(orgId, scan._id, gen);
+      throw err;
+    }
+  }
+
   return {
     /**
-     * The built-in executor's claim of one scan (Agenda may run its job twice: one process
-     * wins `execute:<scanId>`). `check` may refuse the input with a ConfigProblem (the scan
-     * then fails). On 'run' the scan is running and the input is the engine's.
+     * The built-in executor's claim of one scan (Agenda may run its job twice, in two
+     * processes: one takes the lease). `check` may refuse the input with a ConfigProblem (the
+     * scan then fails). On 'run' the scan is running under lease generation `gen`, which the
+     * executor renews (lease.ts) and its result carries.
      */
     async claimForExecutor(orgId: string, scanId: string, check?: (input: ScanJobInput) => void): Promise<ExecutorClaim> {
       const scan = await d.scans.get(orgId, scanId);
@@ -139,74 +171,73 @@ export function createExecution(ctx: AppContext, d: Deps) {
       }
       // Left pending for a self-hosted runner with matching labels (POST /api/runners/jobs).
       if (isForRunners(config)) return { kind: 'runners' };
-      const claimed = await ctx.once.runOnce(`execute:${scanId}`, orgId, async (): Promise<ExecutorClaim> => {
+      if (leased(scan, Date.now())) return { kind: 'claimed' };
+      const gen = await d.leases.take(scan, executorHolder);
+      if (gen === null) return { kind: 'claimed' };
+      try {
         // A config that cannot be scanned fails the scan from pending: it never started.
         const input = await scanInputOrFail(d.readers, d.results, config, scanId, d.endpoints, check, scan.trigger?.addresses);
         if (!input) return { kind: 'failed' };
-        const started = await d.results.recordScanResult(orgId, scanId, { status: 'running' });
+        const started = await d.results.recordScanResult(orgId, scanId, { status: 'running' }, gen);
         if (started.scan.status !== 'running') return { kind: 'not-pending' }; // cancelled in between
-        return { kind: 'run', input };
-      });
-      return claimed.won ? claimed.value : { kind: 'claimed' };
+        return { kind: 'run', input, gen };
+      } catch (err) {
+        // Given back at once for the next run, and a run planned after LEASE_MS (not at once: a
+        // failure that persists would otherwise loop).
+        if (await d.leases.handBack(orgId, scanId, gen)) await ctx.scheduler.at(new Date(Date.now() + LEASE_MS), EXECUTE_JOB, { orgId, scanId });
+        throw err;
+      }
     },
 
     /**
      * One pending scan of the runner's organization whose config's labels the runner carries,
-     * claimed (`runner-claim:<scanId>`: of any number of runners polling at once, one wins),
-     * held, and moved to running; null when there is none. A poll reads the organization's
-     * configs once (few: plan limits), the oldest pending scans of the matching ones, and
-     * which of them are already held.
+     * leased to it, held, and moved to running; null when there is none. The organization's
+     * pending scans are read oldest first a page at a time (keyset on an index) with the configs
+     * of each page, so neither the number of configs nor of queued scans is capped.
      */
     async claimForRunner(runner: { _id: string; orgId: string; labels: readonly string[] }, holds: RunnerHolds): Promise<RunnerJob | null> {
       const { orgId } = runner;
-      const byId = new Map((await d.configs.configsOf(orgId)).filter((c) => labelsMatch(c, runner.labels)).map((c) => [c._id, c]));
-      if (!byId.size) return null;
-      const eligible = await d.scans.oldest(orgId, { status: 'pending', repositoryConfig: [...byId.keys()] }, CANDIDATES);
-      if (!eligible.length) return null;
-      const taken = await holds.taken(orgId, eligible.map((s) => s._id));
-
-      for (const scan of order(eligible.filter((s) => !taken.has(s._id)))) {
-        const claimed = await ctx.once.runOnce(`runner-claim:${scan._id}`, orgId, async () => {
-          await holds.hold(orgId, runner._id, scan._id);
-          try {
-            const input = await scanInputOrFail(d.readers, d.results, byId.get(scan.repositoryConfig)!, scan._id, d.endpoints, undefined, scan.trigger?.addresses);
-            if (!input) {
-              // Nothing a runner could do with it: the scan failed here, and the poll goes on.
-              await holds.lost(orgId, scan._id);
-              return null;
-            }
-            const started = await d.results.recordScanResult(orgId, scan._id, { status: 'running' });
-            if (started.scan.status !== 'running') {
-              await holds.lost(orgId, scan._id); // cancelled or timed out since the read
-              return null;
-            }
-            return jobOf(scan, input);
-          } catch (err) {
-            await holds.drop(orgId, scan._id);
-            throw err;
-          }
-        });
-        if (claimed.won && claimed.value) return claimed.value;
+      const now = Date.now();
+      let after: Scan | null = null;
+      for (;;) {
+        const page: Scan[] = await d.scans.pendingAfter(orgId, after, PAGE);
+        if (!page.length) return null;
+        after = page[page.length - 1];
+        const free = page.filter((s) => !leased(s, now));
+        const ids = [...new Set(free.map((s) => s.repositoryConfig))];
+        const byId = new Map((ids.length ? await d.configs.configsOf(orgId, ids) : []).filter((c) => labelsMatch(c, runner.labels)).map((c) => [c._id, c]));
+        for (const scan of order(free.filter((s) => byId.has(s.repositoryConfig)))) {
+          const job = await claimOne(runner, holds, scan, byId.get(scan.repositoryConfig)!);
+          if (job) return job;
+        }
       }
-      return null;
     },
 
     /**
      * A scan a runner holds, handed out again (its claim answer never reached the agent):
-     * null when it is no longer running or its input cannot be built (then recorded failed).
+     * null when it is no longer running under that lease or its input cannot be built (then recorded failed).
      */
-    async redeliver(orgId: string, scanId: string): Promise<RunnerJob | null> {
+    async redeliver(orgId: string, scanId: string, gen: number): Promise<RunnerJob | null> {
       const scan = await d.scans.get(orgId, scanId);
-      const config = scan?.status === 'running' ? await d.configs.find(orgId, scan.repositoryConfig) : null;
+      const config = scan?.status === 'running' && (scan.lease?.gen ?? 0) === gen ? await d.configs.find(orgId, scan.repositoryConfig) : null;
       if (!scan || !config) return null;
       const input = await scanInputOrFail(d.readers, d.results, config, scan._id, d.endpoints, undefined, scan.trigger?.addresses);
       return input ? jobOf(scan, input) : null;
     },
 
-    /** What the in-process engine reports, recorded as the scan's result (validated there: no route checked it). */
-    record: (orgId: string, scanId: string, report: EngineReport): Promise<RecordOutcome> => d.results.recordScanResult(orgId, scanId, resultOf(report)),
+    /** Whether the holder of lease `gen` should go on (false: cancelled, ended or handed to another); renews it. */
+    renew: (orgId: string, scanId: string, gen: number) => d.leases.renew(orgId, scanId, gen),
+    /** A scan whose holder went away (a runner gone offline or deleted), back to pending for the next claim. */
+    async handBack(orgId: string, scanId: string, gen: number): Promise<boolean> {
+      const back = await d.leases.handBack(orgId, scanId, gen);
+      if (back) await ctx.scheduler.now(EXECUTE_JOB, { orgId, scanId });
+      return back;
+    },
+
+    /** What the in-process engine reports, recorded as the scan's result (validated there: no route checked it); `gen`: the lease it ran under. */
+    record: (orgId: string, scanId: string, report: EngineReport, gen?: number): Promise<RecordOutcome> => d.results.recordScanResult(orgId, scanId, resultOf(report), gen),
     /** What a runner reports, its body already validated by its route's schema (POST /api/runners/jobs/status): recorded as it is. */
-    recordChecked: (orgId: string, scanId: string, report: EngineReport): Promise<RecordOutcome> => d.results.recordChecked(orgId, scanId, resultOf(report)),
+    recordChecked: (orgId: string, scanId: string, report: EngineReport, gen?: number): Promise<RecordOutcome> => d.results.recordChecked(orgId, scanId, resultOf(report), gen),
   };
 }
 export type Execution = ReturnType<typeof createExecution>;

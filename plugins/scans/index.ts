@@ -7,6 +7,7 @@ import { isoDay } from '../drifts/trend.ts';
 import { createScanStore, SCAN_STATUSES } from './store.ts';
 import { createManagedStore } from './managed-store.ts';
 import { createScanService, TIMEOUT_JOB } from './service.ts';
+import { LEASE_SWEEP_JOB } from './sweep.ts';
 
 export default definePlugin({
   manifest,
@@ -30,6 +31,8 @@ export default definePlugin({
     configs.onRemove((orgId, configId) => deps.drifts.removeByConfig(orgId, configId));
     configs.onRemove(async (orgId, configId) => { await scans.removeByConfig(orgId, configId); });
     configs.onRemove(async (orgId, configId) => { await managed.removeByConfig(orgId, configId); });
+    // A runnerLabels change re-routes the config's waiting scans (sweep.ts).
+    configs.onUpdate((before, after) => service.reroute(before, after).then(() => undefined));
     configs.addStats(async (orgId, configId) => {
       const [totalScans, totalDrifts, resolvedDrifts] = await Promise.all([
         scans.count(orgId, { repositoryConfig: [configId] }),
@@ -52,6 +55,9 @@ export default definePlugin({
         ctx.scheduler.define<{ orgId: string; scanId: string }>(TIMEOUT_JOB, async (data) => {
           await service.expire(data.orgId, data.scanId);
         });
+        // Leases lapse after 30 s (lease.ts): looked for every 15 s, so a scan waits at most 45 s.
+        ctx.scheduler.define(LEASE_SWEEP_JOB, async () => { await service.sweepLeases(); });
+        await ctx.scheduler.every('15 seconds', LEASE_SWEEP_JOB);
       },
       handlers: {
         list: ({ org, query, repositories }) => service.list(org.id, query, repositories),

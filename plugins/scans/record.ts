@@ -19,7 +19,7 @@
 // update the config, update the scan. Counters are taken from the records.
 import { Value } from 'typebox/value';
 import type { AppContext } from '../../core/context.ts';
-import { badRequest, notFound } from '../../core/errors.ts';
+import { badRequest, conflict, notFound } from '../../core/errors.ts';
 import type { DriftService } from '../drifts/service.ts';
 import type { Reconciled } from '../drifts/reconcile.ts';
 import { causeView } from '../drifts/schemas.ts';
@@ -27,6 +27,7 @@ import type { RepoConfigService } from '../repo-configs/service.ts';
 import { FINAL, type Scan, type ScanStore } from './store.ts';
 import { ScanResult, scanView, type InventoryItem, type ReportedDrift, type ScanStats } from './schemas.ts';
 import type { ManagedStore } from './managed-store.ts';
+import { genOf } from './lease.ts';
 
 /** Longer than any result write takes (5,000 drifts: seconds); after it a claim's holder is presumed dead. */
 const CLAIM_STALE_MS = 10 * 60_000;
@@ -37,10 +38,14 @@ const EVENT_DRIFTS = 100;
 export interface RecordOutcome { changed: boolean; scan: ReturnType<typeof scanView> }
 
 export interface ScanResults {
-  /** A result no route validated: checked here (400 when malformed), then recorded. */
-  recordScanResult(orgId: string, scanId: string, result: ScanResult): Promise<RecordOutcome>;
-  /** A result its route's schema already validated (a runner's report): recorded as it is. */
-  recordChecked(orgId: string, scanId: string, result: ScanResult): Promise<RecordOutcome>;
+  /** A result no route validated: checked here (400 when malformed), then recorded (`gen`: as recordChecked). */
+  recordScanResult(orgId: string, scanId: string, result: ScanResult, gen?: number): Promise<RecordOutcome>;
+  /**
+   * A result its route's schema already validated (a runner's report): recorded as it is.
+   * `gen`: the lease generation the reporter holds (lease.ts); a result under a generation the
+   * scan has moved past is refused (409), so a holder presumed gone cannot overwrite its successor.
+   */
+  recordChecked(orgId: string, scanId: string, result: ScanResult, gen?: number): Promise<RecordOutcome>;
 }
 
 interface Deps {
@@ -65,6 +70,8 @@ async function announce(ctx: AppContext, scan: Scan, r: Reconciled) {
     await ctx.bus.emit('drift.resolved', scan.orgId, { ...about, count: r.resolved.length, resolvedBy: 'scan', drifts: r.resolved.slice(0, EVENT_DRIFTS) });
   }
 }
+
+const staleLease = () => conflict('The scan was handed to another executor after this one stopped showing life; this report is refused');
 
 export function createRecorder(ctx: AppContext, d: Deps): ScanResults {
   const unchanged = (scan: Scan): RecordOutcome => ({ changed: false, scan: scanView(scan) });
@@ -100,15 +107,18 @@ export function createRecorder(ctx: AppContext, d: Deps): ScanResults {
     return finished;
   }
 
-  async function recordChecked(orgId: string, scanId: string, result: ScanResult): Promise<RecordOutcome> {
+  async function recordChecked(orgId: string, scanId: string, result: ScanResult, gen?: number): Promise<RecordOutcome> {
     const scan = await d.scans.get(orgId, scanId);
     if (!scan) throw notFound('Scan');
     if (FINAL.includes(scan.status)) return unchanged(scan);
+    if (gen !== undefined && genOf(scan) !== gen) throw staleLease();
 
     if (result.status === 'running') {
       if (scan.status !== 'pending') return unchanged(scan);
       const startedAt = new Date();
-      const started = await ctx.once.runOnce(`scan:${scanId}:running`, orgId, () => d.scans.update(orgId, scanId, { status: 'running', startedAt }), { staleAfterMs: CLAIM_STALE_MS });
+      // One start per lease generation: a scan handed back (lease.ts) starts again under the next.
+      const key = gen === undefined ? `scan:${scanId}:running` : `scan:${scanId}:running:${gen}`;
+      const started = await ctx.once.runOnce(key, orgId, () => d.scans.update(orgId, scanId, { status: 'running', startedAt }), { staleAfterMs: CLAIM_STALE_MS });
       if (!started.won) return unchanged(scan);
       const next = { ...scan, status: 'running' as const, startedAt };
       await d.onRunning(next);
@@ -117,9 +127,15 @@ export function createRecorder(ctx: AppContext, d: Deps): ScanResults {
     }
 
     const now = new Date();
-    const final = await ctx.once.runOnce(`scan:${scanId}:final`, orgId, () => (result.status === 'completed'
+    const write = () => (result.status === 'completed'
       ? completed(scan, result.drifts, result.inventory, result.stats)
-      : finish(scan, { status: 'failed', completedAt: now, error: result.error })), { staleAfterMs: CLAIM_STALE_MS });
+      : finish(scan, { status: 'failed', completedAt: now, error: result.error }));
+    const final = await ctx.once.runOnce(`scan:${scanId}:final`, orgId, async () => {
+      // Fenced: a hand-back holds this claim while it moves the generation on, so the generation
+      // read now, with the claim held, is the one that decides (lease.ts).
+      if (gen !== undefined && genOf((await d.scans.get(orgId, scanId)) ?? scan) !== gen) throw staleLease();
+      return write();
+    }, { staleAfterMs: CLAIM_STALE_MS });
     if (!final.won) return unchanged(scan);
     if (result.status === 'failed') {
       await ctx.bus.emit('scan.failed', orgId, { scanId, repositoryConfigId: scan.repositoryConfig, repositoryName: scan.repositoryName, error: result.error, triggeredBy: scan.triggeredBy });
@@ -127,12 +143,12 @@ export function createRecorder(ctx: AppContext, d: Deps): ScanResults {
     return final.value;
   }
 
-  async function recordScanResult(orgId: string, scanId: string, result: ScanResult): Promise<RecordOutcome> {
+  async function recordScanResult(orgId: string, scanId: string, result: ScanResult, gen?: number): Promise<RecordOutcome> {
     if (!Value.Check(ScanResult, result)) {
       const problem = [...Value.Errors(ScanResult, result)][0];
       throw badRequest(`Invalid scan result: ${problem?.instancePath || 'result'} ${problem?.message ?? ''}`.trim());
     }
-    return recordChecked(orgId, scanId, result);
+    return recordChecked(orgId, scanId, result, gen);
   }
 
   return { recordScanResult, recordChecked };

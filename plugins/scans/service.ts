@@ -15,6 +15,8 @@ import { createExecution } from './execution.ts';
 import { createManagedReads, createScanReads } from './reads.ts';
 import { createTriggers, EXECUTE_JOB, TIMEOUT_JOB } from './triggers.ts';
 import type { CredentialReaders, Endpoints } from './scan-job.ts';
+import { createLeases } from './lease.ts';
+import { createSweep } from './sweep.ts';
 
 export { cronTickAtOrBefore, EXECUTE_JOB, TIMEOUT_JOB } from './triggers.ts';
 
@@ -96,11 +98,14 @@ export function createScanService(ctx: AppContext, d: Deps) {
     scans: d.scans, drifts: d.drifts, configs: d.configs, managed: d.managed,
     onRunning: (scan) => ctx.scheduler.at(new Date(scan.startedAt!.getTime() + timeoutMs), TIMEOUT_JOB, { orgId: scan.orgId, scanId: scan._id }),
   });
+  const execution = createExecution(ctx, { scans: d.scans, configs: d.configs, readers: d.readers, results: recorder, endpoints: d.endpoints, leases: createLeases(ctx, d.scans) });
   return {
     /** A scan's result, from any executor, validated here (record.ts). */
     recordScanResult: recorder.recordScanResult,
     /** Claiming, inputs and results of scans for the built-in executor and runners (execution.ts). */
-    execution: createExecution(ctx, { scans: d.scans, configs: d.configs, readers: d.readers, results: recorder, endpoints: d.endpoints }),
+    execution,
+    /** The lease sweep and the re-routing of a config's waiting scans (sweep.ts). */
+    ...createSweep(ctx, d.scans, execution),
     ...createTriggers(ctx, { scans: d.scans, configs: d.configs, timeoutMs }),
     ...createScanEnds(ctx, d, recorder, timeoutMs),
     ...createScanReads(d),

@@ -11,6 +11,9 @@ export const FINAL: readonly ScanStatus[] = ['completed', 'failed', 'cancelled']
 
 export interface ScanTrigger { eventId: string; resourceIds: string[]; addresses: string[] }
 
+/** Who holds the scan's claim (lease.ts): its generation, holder (null: handed back) and last sign of life. */
+export interface ScanLease { gen: number; holder: string | null; at: Date }
+
 export interface Scan {
   _id: string;
   orgId: string;
@@ -38,6 +41,8 @@ export interface Scan {
   day: string;
   startedAt: Date | null;
   completedAt: Date | null;
+  /** The claim's lease (lease.ts); absent until first claimed. */
+  lease?: ScanLease | null;
 }
 
 export const SCANS: CollectionSpec = {
@@ -93,6 +98,20 @@ export function createScanStore(db: Database) {
     /** Completed scans created since `since`: their config and completion time (predictions). */
     completedSince: (orgId: string, since: Date) =>
       col.find({ orgId, status: 'completed', createdAt: { $gte: since } }, { projection: { repositoryConfig: 1, completedAt: 1 } }).toArray(),
+    /** The lease holder's sign of life (a write only when its generation is still the scan's). */
+    async renewLease(orgId: string, id: string, gen: number, at: Date) {
+      await col.updateOne({ _id: id, orgId, 'lease.gen': gen }, { $set: { 'lease.at': at } });
+    },
+    /**
+     * Pending scans of the organization (or of one config) in creation order after `after`
+     * (keyset: the runners' queue, read a page at a time however many there are).
+     */
+    pendingAfter(orgId: string, after: Pick<Scan, 'createdAt' | '_id'> | null, limit: number, repositoryConfig?: string) {
+      const filter: Filter<Scan> = { orgId, status: 'pending', ...(repositoryConfig ? { repositoryConfig } : {}) };
+      if (after) filter.createdAt = { $gte: after.createdAt };
+      return col.find(filter).sort({ createdAt: 1, _id: 1 }).limit(limit).toArray()
+        .then((rows) => (after ? rows.filter((r) => r.createdAt > after.createdAt || r._id > after._id) : rows));
+    },
     async remove(orgId: string, id: string) {
       return (await col.deleteOne({ _id: id, orgId })).deletedCount > 0;
     },
@@ -104,6 +123,13 @@ export function createScanStore(db: Database) {
     countAll: () => col.estimatedDocumentCount(),
     countPerOrg: (orgIds: string[]) => countPerOrg(col, orgIds),
     countWithStatus: (status: ScanStatus) => col.countDocuments({ status }),
+    /** Scans in this status, every organization, in creation order after `after` (the lease sweep). */
+    withStatusAfter(status: ScanStatus, after: Pick<Scan, 'createdAt' | '_id'> | null, limit: number) {
+      const filter: Filter<Scan> = { status };
+      if (after) filter.createdAt = { $gte: after.createdAt };
+      return col.find(filter, { projection: { _id: 1, orgId: 1, status: 1, lease: 1, createdAt: 1, repositoryConfig: 1 } }).sort({ createdAt: 1 }).limit(limit).toArray()
+        .then((rows) => (after ? rows.filter((r) => r.createdAt > after.createdAt || r._id > after._id) : rows));
+    },
   };
 }
 export type ScanStore = ReturnType<typeof createScanStore>;

@@ -3,6 +3,9 @@
 // engine on it and queues its report in the outbox before sending it. Errors back off
 // exponentially with jitter. stop() (SIGTERM): no new claim, the current scan gets a grace
 // period to finish and is aborted after it, reports are flushed once more, and start() returns.
+// Cancel: a busy heartbeat's answer names the jobs to stop (cancelJobs: the scan was cancelled
+// or handed to another runner), as does the answer to the running report; the engine is aborted
+// (its readers and plan steps take the signal) and the job is reported `cancelled`.
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ApiError, createApi, VERSION, type Api } from './api.ts';
@@ -40,6 +43,8 @@ export interface Job {
 }
 
 const STOPPED = 'The runner was stopped while running the scan; trigger the scan again';
+/** The abort reason when the service said stop (cancelJobs). */
+const CANCELLED = 'cancelled by the service';
 const RESTARTED = 'The runner restarted while running the scan; trigger the scan again';
 /** Inventory rows the service accepts in one report (plugins/scans/schemas.ts INVENTORY_MAX). */
 const INVENTORY_MAX = 20_000;
@@ -48,7 +53,9 @@ export class Agent {
   private readonly api: Api;
   private outbox!: Outbox;
   private readonly stopping = new AbortController();
-  private readonly jobAbort = new AbortController();
+  /** The running job's engine: aborted by stop() after the grace period, or when the service says stop. */
+  private jobAbort = new AbortController();
+  private currentJobId: string | undefined;
   private current: Promise<void> | undefined;
   private readonly marker: string;
 
@@ -135,7 +142,8 @@ export class Agent {
     while (!this.stopping.signal.aborted) {
       let wait = this.o.heartbeatIntervalMs;
       try {
-        await this.api.post('/heartbeat', await this.beat(this.current ? 'busy' : 'online'), 10_000);
+        const ack = await this.api.post<{ cancelJobs?: string[] }>('/heartbeat', await this.beat(this.current ? 'busy' : 'online'), 10_000);
+        this.stopIfTold(ack?.cancelJobs ?? []);
         backoff.reset();
       } catch (err) {
         wait = backoff.next((err as ApiError).retryAfterMs);
@@ -171,8 +179,26 @@ export class Agent {
     }
   }
 
+  /** The service named jobs to stop: the current one, if named, is aborted (reported cancelled). */
+  private stopIfTold(jobIds: string[]) {
+    if (!this.currentJobId || !jobIds.includes(this.currentJobId) || this.jobAbort.signal.aborted) return;
+    this.o.log('info', `job ${this.currentJobId}: the service says stop (cancelled); aborting the scan`);
+    this.jobAbort.abort(CANCELLED);
+  }
+
   private async run(job: Job) {
     this.o.log('info', `job ${job._id}: scanning ${job.repositoryName}@${job.branch}`);
+    // A fresh signal per job: a cancelled one must not abort the next.
+    if (!this.stopping.signal.aborted) this.jobAbort = new AbortController();
+    this.currentJobId = job._id;
+    try {
+      await this.runJob(job);
+    } finally {
+      this.currentJobId = undefined;
+    }
+  }
+
+  private async runJob(job: Job) {
     await writeFile(this.marker, JSON.stringify({ jobId: job._id, at: new Date().toISOString() }), { mode: 0o600 });
     await this.queue({ jobId: job._id, status: 'running' });
     let report: JobReport;
@@ -191,6 +217,11 @@ export class Agent {
       report = { jobId: job._id, status: 'completed', result: { drifts: out.drifts, resourcesScanned: out.resourcesScanned, stats: { ...out.stats }, ...inventory } };
       this.o.log('info', `job ${job._id}: ${out.drifts.length} drift(s) in ${out.resourcesScanned} resource(s), ${out.stats.durationMs} ms`);
     } catch (err) {
+      if (this.jobAbort.signal.reason === CANCELLED) {
+        await this.queue({ jobId: job._id, status: 'cancelled' });
+        await rm(this.marker, { force: true });
+        return;
+      }
       const error = this.jobAbort.signal.aborted ? STOPPED
         : err instanceof ScanError ? err.message : `The runner hit an unexpected error (${(err as Error)?.message ?? err}); trigger the scan again`;
       report = { jobId: job._id, status: 'failed', error: error.slice(0, 2000) };

@@ -9,7 +9,7 @@ import { ApiError } from './api.ts';
 
 export interface JobReport {
   jobId: string;
-  status: 'running' | 'completed' | 'failed';
+  status: 'running' | 'completed' | 'failed' | 'cancelled';
   result?: { drifts: unknown[]; resourcesScanned?: number; stats?: Record<string, unknown>; inventory?: unknown[] };
   error?: string;
 }

@@ -114,3 +114,48 @@ t.test('SIGTERM during a scan: the scan gets its grace period, is aborted, and i
   t.same(received.map((r) => r.status), ['running', 'failed'], 'running, then failed');
   t.equal(received[1].error, 'The runner was stopped while running the scan; trigger the scan again');
 });
+
+t.test('cancel: a heartbeat naming the job aborts its engine, the job is reported cancelled, and the next job runs', async (t) => {
+  const stateDir = tmp();
+  const received: { jobId: string; status: string }[] = [];
+  const jobOf = (c: string) => ({ _id: c.repeat(24), type: 'scan', repositoryConfig: 'c', repositoryName: 'acme/infra', branch: 'main',
+    scan: { source: { kind: 'path', path: '/nowhere' }, iacPaths: [], provider: 'cloud_a', credentials: null } });
+  const queue = [jobOf('a'), jobOf('b')];
+  let cancelled = false;
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => { body += c; });
+    req.on('end', () => {
+      let data: unknown = {};
+      if (req.url === '/api/runners/jobs') data = { job: queue.shift() ?? null };
+      if (req.url === '/api/runners/jobs/status') received.push(JSON.parse(body));
+      // The service cancels job a once the agent said it runs it; a busy heartbeat is told.
+      if (req.url === '/api/runners/heartbeat') {
+        data = { status: 'busy', lastHeartbeat: new Date().toISOString(), ...(JSON.parse(body).status === 'busy' && received.length && !cancelled ? { cancelJobs: ['a'.repeat(24)] } : {}) };
+        if ((data as { cancelJobs?: string[] }).cancelJobs) cancelled = true;
+      }
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ success: true, data }));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  t.teardown(() => new Promise<void>((r) => server.close(() => r())));
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const signals: AbortSignal[] = [];
+  // Job a reads until aborted; job b finishes at once.
+  const detect = (input: { signal?: AbortSignal; source: { path?: string } }) => {
+    signals.push(input.signal!);
+    if (signals.length > 1) return Promise.resolve({ drifts: [], resourcesScanned: 0, stats: { durationMs: 1 } });
+    return new Promise<never>((_, reject) => input.signal!.addEventListener('abort', () => reject(new Error('aborted')), { once: true }));
+  };
+  const agent = new Agent({ url, token: 'rn_test', stateDir, pollIntervalMs: 50, heartbeatIntervalMs: 50, graceMs: 0, log: () => undefined, detect: detect as never });
+  const done = agent.start();
+  const end = Date.now() + 10_000;
+  while (received.filter((r) => r.jobId === 'b'.repeat(24) && r.status === 'completed').length === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+  agent.stop();
+  await done;
+  t.same(received.filter((r) => r.jobId === 'a'.repeat(24)).map((r) => r.status), ['running', 'cancelled'], 'job a: running, then cancelled');
+  t.ok(signals[0].aborted, "job a's engine was aborted");
+  t.same(received.filter((r) => r.jobId === 'b'.repeat(24)).map((r) => r.status), ['running', 'completed'], 'the next job runs on a fresh signal');
+  t.notOk(signals[1].aborted, "job b's signal was not aborted by a's cancel");
+});
