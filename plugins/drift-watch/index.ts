@@ -21,8 +21,9 @@ export default definePlugin({
         // Many watches may tick in the same minute: up to 20 runs at once per process, and no more
         // locked than that (Agenda would lock every due job, one slow write each, before running
         // the first: 1,000 due watches started nothing for minutes on the embedded database).
-        ctx.scheduler.define<{ orgId: string; watchId: string }>(RUN_JOB, async (data, job) => {
-          await service.tick(data.orgId, data.watchId, job.attrs.lastRunAt ?? new Date());
+        // dueAt: the occurrence the job was locked for, not this process's clock (core/scheduler.ts).
+        ctx.scheduler.define<{ orgId: string; watchId: string }>(RUN_JOB, async (data, _job, dueAt) => {
+          await service.tick(data.orgId, data.watchId, dueAt);
         }, { concurrency: 20, lockLimit: 20 });
         ctx.scheduler.define<{ orgId: string; watchId: string }>(SNOOZE_JOB, async (data) => {
           await service.expireSnooze(data.orgId, data.watchId);

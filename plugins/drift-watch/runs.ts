@@ -1,9 +1,11 @@
 // A watch's runs: its job on the cron of its interval, the tick that claims a fire time once and
 // starts a scheduled scan, and the scan's end arriving on the bus. A tick is named by the cron's
-// fire time and claimed once (`watch:<id>:<minute>`), so two processes running the same tick start
-// one scan; the run is recorded under the scan's id (unique).
+// fire time at or before the occurrence the job was locked for (core/scheduler.ts dueAt) and
+// claimed before any work (core/once.ts slotKey, `watch:<id>:<minute>`), so two processes running
+// the same occurrence, whenever each runs it, start one scan; the run is recorded under the scan's id (unique).
 import type { AppContext } from '../../core/context.ts';
 import { newId } from '../../core/crypto.ts';
+import { slotKey } from '../../core/once.ts';
 import type { AppError } from '../../core/errors.ts';
 import type { DomainEvent } from '../../core/events.ts';
 import { cronTickAtOrBefore } from '../scans/service.ts';
@@ -45,8 +47,8 @@ export function createWatchRuns(ctx: AppContext, d: WatchDeps, endRun: (run: Wat
   }
 
   /**
-   * The run job. `at`: when Agenda ran it; the tick is the cron's fire time at or before it, so
-   * processes running the same tick on either side of a minute boundary name the same one.
+   * The run job. `at`: the occurrence the job was locked for (its due time, not the clock of the
+   * process running it); the tick is the cron's fire time at or before it.
    */
   async function tick(orgId: string, watchId: string, at: Date) {
     let w = await store.get(orgId, watchId);
@@ -57,20 +59,26 @@ export function createWatchRuns(ctx: AppContext, d: WatchDeps, endRun: (run: Wat
     if (w.status === 'snoozed') w = (await expireSnooze(orgId, watchId, at)) ?? w;
     if (w.status === 'paused') return { ran: false as const, reason: 'paused' };
     const fireTime = cronTickAtOrBefore(cronOf(w._id, w.interval), at);
-    const watch = w;
-    const claimed = await ctx.once.runOnce(`watch:${watchId}:${Math.floor(fireTime.getTime() / 60_000)}`, orgId, () => start(watch, fireTime));
-    return claimed.won ? { ran: true as const, ...claimed.value } : { ran: false as const, reason: 'claimed' };
+    if (!(await ctx.once.claimSlot('watch', watchId, fireTime, orgId))) return { ran: false as const, reason: 'claimed' };
+    return { ran: true as const, ...(await start(w, fireTime, () => ctx.once.release(slotKey('watch', watchId, fireTime)))) };
   }
 
-  /** Starts the run's scan (under the scans-per-day quota, as any scheduled scan) and records the run. */
-  async function start(w: Watch, fireTime: Date) {
+  /**
+   * Starts the run's scan (under the scans-per-day quota, as any scheduled scan) and records the run.
+   * The occurrence's claim is given back (`unclaim`) only when no scan started, so a retry can
+   * start it; once a scan exists a later failure keeps the claim: a second scan would be a second run.
+   */
+  async function start(w: Watch, fireTime: Date, unclaim: () => Promise<void>) {
     const now = new Date();
     let scanId: string;
     try {
       scanId = (await ctx.limits.within(w.orgId, 'scansPerDay', () => d.scans.trigger(w.orgId, w.repositoryId, null, 'schedule')))._id;
     } catch (err) {
       const code = (err as AppError).code;
-      if (code !== 'plan_limit' && code !== 'not_found') throw err;
+      if (code !== 'plan_limit' && code !== 'not_found') {
+        await unclaim().catch((e: unknown) => ctx.log.error({ err: e, watchId: w._id }, 'could not give back the claim of a run whose scan did not start'));
+        throw err;
+      }
       const error = code === 'plan_limit' ? 'The daily scan limit of the plan is reached' : 'The repository config of this watch was deleted';
       await failRun(w, now, error);
       return { scanId: null, error };
