@@ -49,6 +49,8 @@ export interface Once {
   claim(key: string, orgId?: string, options?: ClaimOptions): Promise<boolean>;
   /** Claims one occurrence of a scheduled thing (slotKey): true for exactly one caller, before any of its work. */
   claimSlot(kind: string, id: string, slot: Date, orgId?: string): Promise<boolean>;
+  /** claim() for many keys in one insert: per entry, whether this caller won it (the due scan claims a page of occurrences at once). */
+  claimAll(entries: { key: string; orgId?: string }[]): Promise<boolean[]>;
   /** Gives a claim back, so the guarded step can be tried again (its holder failed before finishing). */
   release(key: string): Promise<void>;
   /**
@@ -83,6 +85,20 @@ export function createOnce(db: Database, redis: Redis, log?: Pick<FastifyBaseLog
       return true;
     },
     claimSlot: (kind, id, slot, orgId) => once.claim(slotKey(kind, id, slot), orgId),
+    async claimAll(entries) {
+      if (!entries.length) return [];
+      const won = entries.map(() => true);
+      try {
+        await keys.insertMany(entries.map((e) => ({ _id: e.key, at: new Date(), orgId: e.orgId })), { ordered: false });
+      } catch (err) {
+        // Unordered: every other key was inserted; the duplicates are the keys someone else holds.
+        const list = (err as { writeErrors?: unknown }).writeErrors;
+        const failed = (Array.isArray(list) ? list : list ? [list] : []) as { index: number; code?: number; err?: { code?: number } }[];
+        if (!failed.length || failed.some((e) => (e.code ?? e.err?.code) !== 11000)) throw err;
+        for (const f of failed) won[f.index] = false;
+      }
+      return won;
+    },
     async release(key) {
       await keys.deleteOne({ _id: key });
     },

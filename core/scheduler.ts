@@ -26,6 +26,14 @@ export interface Scheduler {
   at<T extends object>(when: Date, name: string, data: T): Promise<void>;
   every<T extends object>(interval: string, name: string, data?: T): Promise<void>;
   cancel(query: { name: string; data?: Record<string, unknown> }): Promise<void>;
+  /**
+   * Runs `fn` every `everyMs` in this process while its job loop runs (start() to stop()), never
+   * two at once; `fn` is told whether this is the first run since start. For sweeps that every
+   * process does itself (core/due-scan.ts), where one Agenda job per thing would not keep up.
+   */
+  loop(name: string, everyMs: number, fn: (first: boolean) => Promise<void>): void;
+  /** How often the job loop polls (the due scans sweep as often). */
+  pollMs: number;
   start(): Promise<void>;
   stop(): Promise<void>;
   /** Whether this process runs the job loop. */
@@ -63,8 +71,21 @@ export function createScheduler(db: Db, opts: { processEveryMs?: number; lockLif
   let started = false;
   const jobs = db.collection(AGENDA_JOBS.name);
   const dueOf = rememberOccurrences(agenda);
+  const loops: { name: string; everyMs: number; fn: (first: boolean) => Promise<void>; timer?: NodeJS.Timeout; busy?: Promise<void> }[] = [];
+  const startLoop = (l: (typeof loops)[number]) => {
+    let first = true;
+    const tick = () => {
+      if (l.busy) return;
+      l.busy = l.fn(first).catch((err: unknown) => { console.error(`scheduler loop ${l.name} failed`, err); }).finally(() => { l.busy = undefined; });
+      first = false;
+    };
+    l.timer = setInterval(tick, l.everyMs);
+    l.timer.unref();
+    tick();
+  };
   return {
     agenda,
+    pollMs: opts.processEveryMs ?? 5000,
     define(name, handler, o = {}) {
       agenda.define(name, async (job: Job) => {
         const id = String(job.attrs._id);
@@ -77,14 +98,22 @@ export function createScheduler(db: Db, opts: { processEveryMs?: number; lockLif
     async at(when, name, data) { await agenda.schedule(when, name, data); },
     async every(interval, name, data) { await agenda.every(interval, name, data); },
     async cancel(query) { await agenda.cancel(query as never); },
+    loop(name, everyMs, fn) {
+      const l = { name, everyMs, fn };
+      loops.push(l);
+      if (started) startLoop(l);
+    },
     async start() {
       if (started) return;
       started = true;
       await agenda.start();
+      for (const l of loops) startLoop(l);
     },
     async stop() {
       if (!started) return;
       started = false;
+      for (const l of loops) clearInterval(l.timer);
+      await Promise.all(loops.map((l) => l.busy));
       await agenda.stop();
       dueOf.clear();
     },

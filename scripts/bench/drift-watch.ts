@@ -111,7 +111,10 @@ export async function runDriftWatch(log: (line: string) => void, count = Number(
     const createConfigs = async (n: number) => {
       if (!n) return [];
       const base = await ctx.db.db.collection('repo_configs').findOne({ _id: config as never });
-      const docs = Array.from({ length: n }, (_, i) => ({ ...base, _id: randomBytes(12).toString('hex'), repositoryName: `bench/cron-${i}`, scheduleCron: `${i % 60} * * * *` }));
+      const docs = Array.from({ length: n }, (_, i) => {
+        const id = randomBytes(12).toString('hex');
+        return { ...base, _id: id, slot: id, repositoryName: `bench/cron-${i}`, scheduleCron: `${i % 60} * * * *` };
+      });
       await ctx.db.db.collection('repo_configs').insertMany(docs as never[]);
       for (let i = 0; i < docs.length; i += 25) await Promise.all(docs.slice(i, i + 25).map((c) => configService.platform.reschedule(orgId, c._id, c.scheduleCron)));
       return docs.map((d) => d._id);
@@ -135,8 +138,11 @@ export async function runDriftWatch(log: (line: string) => void, count = Number(
     /** Makes the jobs of these watches (and cron configs) due at one instant and waits until every run started. */
     async function phase(ids: string[], cfgIds: string[] = []): Promise<[Phase, Phase | null]> {
       const before = (await Promise.all(workers.map((w) => w.count()))).reduce((a, b) => a + b, 0);
-      const due = new Date(Date.now() + 2000);
+      // Due at the next minute boundary (at least 2 s away): the watches' due scan reads whole
+      // minutes; the Agenda jobs (cron configs; watches before issue 36) take the same instant.
+      const due = new Date((Math.floor((Date.now() + 2000) / 60_000) + 1) * 60_000);
       await jobs.updateMany({ name: RUN_JOB, 'data.watchId': { $in: ids } }, { $set: { nextRunAt: due } });
+      await ctx.db.db.collection('drift_watches').updateMany({ _id: { $in: ids } } as never, { $set: { dueMinute: due.getTime() / 60_000 } });
       if (cfgIds.length) await jobs.updateMany({ name: SCHEDULED_SCAN_JOB, 'data.repoConfigId': { $in: cfgIds } }, { $set: { nextRunAt: due } });
       const scansBefore = await scans.countDocuments({ orgId });
       let allStarted = 0;
