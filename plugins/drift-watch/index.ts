@@ -24,8 +24,12 @@ export default definePlugin({
         // hundred sweeps. The first sweep moves watches of the old kind over.
         let sweeps = 0;
         ctx.scheduler.loop('drift-watch.due', ctx.scheduler.pollMs, async (first) => {
-          if (first) await service.migrate();
-          await service.sweepDue(new Date(), first || ++sweeps % 100 === 0);
+          try {
+            if (first) await service.migrate();
+            await service.sweepDue(new Date(), first || ++sweeps % 100 === 0);
+          } catch (err) {
+            ctx.log.error({ err }, 'the drift watch due scan failed; the next sweep tries again');
+          }
         });
         // A job of the old kind locked before the move still runs its occurrence, claimed as the due scan claims it.
         ctx.scheduler.define<{ orgId: string; watchId: string }>(RUN_JOB, async (data, _job, dueAt) => {
