@@ -24,6 +24,16 @@ export function onceKeepMs(cfg: { REFRESH_TOKEN_TTL: number; DELETION_GRACE_DAYS
   return Math.max(cfg.REFRESH_TOKEN_TTL * 1000, cfg.DELETION_GRACE_DAYS * day, 7 * day) + 2 * day;
 }
 
+/**
+ * The one claim key of a scheduled thing's occurrence: `<kind>:<id>:<minute of the due slot>`
+ * (a watch's run `watch:`, a cron config's scan `scheduled-scan:`). The slot comes from the
+ * schedule (the occurrence the job was locked for, core/scheduler.ts `dueAt`), never from the
+ * clock of the process that runs it, and is claimed before any work.
+ */
+export function slotKey(kind: string, id: string, slot: Date): string {
+  return `${kind}:${id}:${Math.floor(slot.getTime() / 60_000)}`;
+}
+
 interface OnceKey { _id: string; at: Date; orgId?: string }
 
 export interface ClaimOptions {
@@ -37,6 +47,10 @@ export interface ClaimOptions {
 export interface Once {
   /** True for exactly one caller per key, ever (durable, in the database). */
   claim(key: string, orgId?: string, options?: ClaimOptions): Promise<boolean>;
+  /** Claims one occurrence of a scheduled thing (slotKey): true for exactly one caller, before any of its work. */
+  claimSlot(kind: string, id: string, slot: Date, orgId?: string): Promise<boolean>;
+  /** claim() for many keys in one insert: per entry, whether this caller won it (the due scan claims a page of occurrences at once). */
+  claimAll(entries: { key: string; orgId?: string }[]): Promise<boolean[]>;
   /** Gives a claim back, so the guarded step can be tried again (its holder failed before finishing). */
   release(key: string): Promise<void>;
   /**
@@ -69,6 +83,21 @@ export function createOnce(db: Database, redis: Redis, log?: Pick<FastifyBaseLog
       if (!(await insertUnlessDuplicate(keys, { _id: `${key}#taken-over@${held.at.getTime()}`, at: new Date(), orgId }))) return false;
       await keys.updateOne({ _id: key }, { $set: { at: new Date() } });
       return true;
+    },
+    claimSlot: (kind, id, slot, orgId) => once.claim(slotKey(kind, id, slot), orgId),
+    async claimAll(entries) {
+      if (!entries.length) return [];
+      const won = entries.map(() => true);
+      try {
+        await keys.insertMany(entries.map((e) => ({ _id: e.key, at: new Date(), orgId: e.orgId })), { ordered: false });
+      } catch (err) {
+        // Unordered: every other key was inserted; the duplicates are the keys someone else holds.
+        const list = (err as { writeErrors?: unknown }).writeErrors;
+        const failed = (Array.isArray(list) ? list : list ? [list] : []) as { index: number; code?: number; err?: { code?: number } }[];
+        if (!failed.length || failed.some((e) => (e.code ?? e.err?.code) !== 11000)) throw err;
+        for (const f of failed) won[f.index] = false;
+      }
+      return won;
     },
     async release(key) {
       await keys.deleteOne({ _id: key });

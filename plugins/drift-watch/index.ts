@@ -1,5 +1,5 @@
-// Handlers of the Drift Watch routes (manifests/drift-watch.ts), its jobs (the run of each watch,
-// the end of a snooze) and its bus subscriptions (the end of a run's scan).
+// Handlers of the Drift Watch routes (manifests/drift-watch.ts), its jobs (the due scan of the
+// watches' runs, the end of a snooze) and its bus subscriptions (the end of a run's scan).
 import { definePlugin } from '../../core/plugin.ts';
 import manifest from '../../manifests/drift-watch.ts';
 import { createWatchStore } from './store.ts';
@@ -18,11 +18,22 @@ export default definePlugin({
     return {
       provides: service,
       async start() {
-        // Many watches may tick in the same minute: up to 20 runs at once per process, and no more
-        // locked than that (Agenda would lock every due job, one slow write each, before running
-        // the first: 1,000 due watches started nothing for minutes on the embedded database).
-        ctx.scheduler.define<{ orgId: string; watchId: string }>(RUN_JOB, async (data, job) => {
-          await service.tick(data.orgId, data.watchId, job.attrs.lastRunAt ?? new Date());
+        // Watches fall due by the thousand in one minute: no Agenda job per watch (each lock read
+        // every job record on the embedded database, and was not atomic) but a sweep of the due
+        // minutes in every process (core/due-scan.ts), with a catch-up read at start and every
+        // hundred sweeps. The first sweep moves watches of the old kind over.
+        let sweeps = 0;
+        ctx.scheduler.loop('drift-watch.due', ctx.scheduler.pollMs, async (first) => {
+          try {
+            if (first) await service.migrate();
+            await service.sweepDue(new Date(), first || ++sweeps % 100 === 0);
+          } catch (err) {
+            ctx.log.error({ err }, 'the drift watch due scan failed; the next sweep tries again');
+          }
+        });
+        // A job of the old kind locked before the move still runs its occurrence, claimed as the due scan claims it.
+        ctx.scheduler.define<{ orgId: string; watchId: string }>(RUN_JOB, async (data, _job, dueAt) => {
+          await service.tick(data.orgId, data.watchId, dueAt);
         }, { concurrency: 20, lockLimit: 20 });
         ctx.scheduler.define<{ orgId: string; watchId: string }>(SNOOZE_JOB, async (data) => {
           await service.expireSnooze(data.orgId, data.watchId);

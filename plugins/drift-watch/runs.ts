@@ -1,9 +1,13 @@
-// A watch's runs: its job on the cron of its interval, the tick that claims a fire time once and
-// starts a scheduled scan, and the scan's end arriving on the bus. A tick is named by the cron's
-// fire time and claimed once (`watch:<id>:<minute>`), so two processes running the same tick start
-// one scan; the run is recorded under the scan's id (unique).
+// A watch's runs: its due minute on the cron of its interval (swept by the due scan, index.ts),
+// the run of an occurrence claimed once before any work (core/once.ts slotKey,
+// `watch:<id>:<minute>`) that starts a scheduled scan, and the scan's end arriving on the bus.
+// Two processes sweeping the same minute, or a job of the old kind (one Agenda job per watch,
+// named by the occurrence it was locked for: core/scheduler.ts dueAt) running it too, start one
+// scan; the run is recorded under the scan's id (unique).
 import type { AppContext } from '../../core/context.ts';
 import { newId } from '../../core/crypto.ts';
+import { slotKey } from '../../core/once.ts';
+import { nextDueMinute } from '../../core/due-scan.ts';
 import type { AppError } from '../../core/errors.ts';
 import type { DomainEvent } from '../../core/events.ts';
 import { cronTickAtOrBefore } from '../scans/service.ts';
@@ -14,16 +18,24 @@ import type { Watch, WatchRun } from './store.ts';
 export function createWatchRuns(ctx: AppContext, d: WatchDeps, endRun: (run: WatchRun, outcome: RunOutcome) => Promise<void>) {
   const { store } = d;
 
-  /** One job per watch (unique on its id), repeating on its interval's cron; none while paused. */
+  /** The minute a watch next runs: the first fire of its interval's cron after now; none while paused. */
+  const dueMinuteOf = (w: Pick<Watch, '_id' | 'interval' | 'status'>, now = new Date()) =>
+    (w.status === 'paused' ? null : nextDueMinute(cronOf(w._id, w.interval), now));
+
+  /** (Re)schedules a watch: its next due minute, read by the due scan (no Agenda job per watch: issue 36). */
   async function schedule(w: Pick<Watch, '_id' | 'orgId' | 'interval' | 'status'>) {
-    if (w.status === 'paused') {
-      await ctx.scheduler.cancel({ name: RUN_JOB, data: { watchId: w._id } });
-      return;
+    await store.setDue([{ _id: w._id, dueMinute: dueMinuteOf(w) }]);
+  }
+
+  /** Watches made before the due scan get their due minute, and the Agenda jobs that ran them go (once per process start). */
+  async function migrate() {
+    await ctx.scheduler.cancel({ name: RUN_JOB });
+    for (;;) {
+      const rows = await store.unscheduled(500);
+      if (!rows.length) return;
+      await store.setDue(rows.map((w) => ({ _id: w._id, dueMinute: dueMinuteOf(w) })));
+      if (rows.length < 500) return;
     }
-    await ctx.scheduler.agenda.create(RUN_JOB, { orgId: w.orgId, watchId: w._id })
-      .repeatEvery(cronOf(w._id, w.interval), { timezone: 'UTC', skipImmediate: true })
-      .unique({ name: RUN_JOB, 'data.watchId': w._id })
-      .save();
   }
 
   /** Ends a snooze whose time has come (the expiry job, and a run or read finding it over). */
@@ -45,8 +57,8 @@ export function createWatchRuns(ctx: AppContext, d: WatchDeps, endRun: (run: Wat
   }
 
   /**
-   * The run job. `at`: when Agenda ran it; the tick is the cron's fire time at or before it, so
-   * processes running the same tick on either side of a minute boundary name the same one.
+   * The run job. `at`: the occurrence the job was locked for (its due time, not the clock of the
+   * process running it); the tick is the cron's fire time at or before it.
    */
   async function tick(orgId: string, watchId: string, at: Date) {
     let w = await store.get(orgId, watchId);
@@ -57,20 +69,33 @@ export function createWatchRuns(ctx: AppContext, d: WatchDeps, endRun: (run: Wat
     if (w.status === 'snoozed') w = (await expireSnooze(orgId, watchId, at)) ?? w;
     if (w.status === 'paused') return { ran: false as const, reason: 'paused' };
     const fireTime = cronTickAtOrBefore(cronOf(w._id, w.interval), at);
-    const watch = w;
-    const claimed = await ctx.once.runOnce(`watch:${watchId}:${Math.floor(fireTime.getTime() / 60_000)}`, orgId, () => start(watch, fireTime));
-    return claimed.won ? { ran: true as const, ...claimed.value } : { ran: false as const, reason: 'claimed' };
+    if (!(await ctx.once.claimSlot('watch', watchId, fireTime, orgId))) return { ran: false as const, reason: 'claimed' };
+    return { ran: true as const, ...(await start(w, fireTime, () => ctx.once.release(slotKey('watch', watchId, fireTime)))) };
   }
 
-  /** Starts the run's scan (under the scans-per-day quota, as any scheduled scan) and records the run. */
-  async function start(w: Watch, fireTime: Date) {
+  /** The due scan's run of one occurrence, already claimed (`watch:<id>:<slot>`, core/due-scan.ts). */
+  async function runDue(w: Watch, slot: Date) {
+    if (w.status === 'snoozed') w = (await expireSnooze(w.orgId, w._id, slot)) ?? w;
+    if (w.status === 'paused') return;
+    await start(w, slot, () => ctx.once.release(slotKey('watch', w._id, slot)));
+  }
+
+  /**
+   * Starts the run's scan (under the scans-per-day quota, as any scheduled scan) and records the run.
+   * The occurrence's claim is given back (`unclaim`) only when no scan started, so a retry can
+   * start it; once a scan exists a later failure keeps the claim: a second scan would be a second run.
+   */
+  async function start(w: Watch, fireTime: Date, unclaim: () => Promise<void>) {
     const now = new Date();
     let scanId: string;
     try {
       scanId = (await ctx.limits.within(w.orgId, 'scansPerDay', () => d.scans.trigger(w.orgId, w.repositoryId, null, 'schedule')))._id;
     } catch (err) {
       const code = (err as AppError).code;
-      if (code !== 'plan_limit' && code !== 'not_found') throw err;
+      if (code !== 'plan_limit' && code !== 'not_found') {
+        await unclaim().catch((e: unknown) => ctx.log.error({ err: e, watchId: w._id }, 'could not give back the claim of a run whose scan did not start'));
+        throw err;
+      }
       const error = code === 'plan_limit' ? 'The daily scan limit of the plan is reached' : 'The repository config of this watch was deleted';
       await failRun(w, now, error);
       return { scanId: null, error };
@@ -87,6 +112,6 @@ export function createWatchRuns(ctx: AppContext, d: WatchDeps, endRun: (run: Wat
     return { scanId, error: null };
   }
 
-  return { schedule, expireSnooze, onScanEvent, tick };
+  return { schedule, migrate, runDue, expireSnooze, onScanEvent, tick };
 }
 export type WatchRuns = ReturnType<typeof createWatchRuns>;

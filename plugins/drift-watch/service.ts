@@ -8,9 +8,10 @@
 //   analytics.ts        the event log, its summary and analytics
 //   watch-templates.ts  watch templates and running one
 //
-// A run (one Agenda job per active watch, repeating on a cron of its interval): the tick is named
-// by the cron's fire time and claimed once (`watch:<id>:<minute>`), so two processes running the
-// same tick start one scan. The scan goes through the scans service as any scheduled scan does
+// A run: each active watch carries the minute it is next due on the cron of its interval
+// (`dueMinute`); every process running jobs sweeps the due minutes (core/due-scan.ts: equality
+// reads, keyset pages, one bulk claim of `watch:<id>:<minute>` per page before any work), so two
+// processes sweeping the same minute start one scan. The scan goes through the scans service as any scheduled scan does
 // (the built-in executor or a runner takes it; the scans-per-day quota applies), and the run is
 // recorded under the scan's id (unique). When the scan ends (bus: scan.completed / scan.failed)
 // the run's events are written once (`watch-run:<runId>:end`), the watch's lastRun, driftCount
@@ -18,7 +19,9 @@
 // (never while snoozed). The notifications plugin turns that event into in-app notifications.
 import type { AppContext } from '../../core/context.ts';
 import { createWatchAnalytics } from './analytics.ts';
-import type { WatchDeps } from './watch-jobs.ts';
+import { createDueScan } from '../../core/due-scan.ts';
+import { cronOf, type WatchDeps } from './watch-jobs.ts';
+import type { Watch } from './store.ts';
 import { createRunEnd } from './run-end.ts';
 import { createWatchRuns } from './runs.ts';
 import { createWatchTemplates } from './watch-templates.ts';
@@ -30,8 +33,15 @@ export function createWatchService(ctx: AppContext, d: WatchDeps) {
   const { endRun } = createRunEnd(ctx, d);
   const runs = createWatchRuns(ctx, d, endRun);
   const { insertWatch, ...watches } = createWatches(ctx, d, runs.schedule);
+  const due = createDueScan<Watch>({
+    kind: 'watch', collection: d.store.watches, once: ctx.once, log: ctx.log,
+    cronOf: (w) => (w.status === 'paused' ? null : cronOf(w._id, w.interval)),
+    run: (w, slot) => runs.runDue(w, slot),
+  });
   return {
     ...runs,
+    /** One sweep of the due minutes (the job loop's, index.ts; tests race it across processes). */
+    sweepDue: (now?: Date, catchUp?: boolean) => due.sweep(now, catchUp),
     ...watches,
     ...createWatchAnalytics(d.store),
     ...createWatchTemplates(d.store, insertWatch),

@@ -1,7 +1,8 @@
 // The only file that touches the Drift Watch collections; declares their indexes.
 //
 // - drift_watches: a handful to a few thousand per organization. Lists filter on status and
-//   repositoryId (equality) and sort newest first.
+//   repositoryId (equality) and sort newest first. `dueMinute` is the minute of the next run,
+//   swept across organizations by the due scan (plugins/drift-watch/index.ts).
 // - drift_watch_runs: one per run that started a scan; the scan a run started names it (unique), so the end of a
 //   scan (bus event) finds its run in one indexed read.
 // - drift_watch_events: the event log. Each event carries its UTC `day` (YYYY-MM-DD): the
@@ -52,6 +53,8 @@ export interface Watch {
   createdBy: string | null;
   createdAt: Date;
   updatedAt: Date;
+  /** The UTC minute (ms / 60,000) of the next run; null while paused; absent on watches made before it (the due scan sets it). */
+  dueMinute?: number | null;
 }
 
 export interface WatchRun {
@@ -106,6 +109,8 @@ export const DRIFT_WATCHES: CollectionSpec = {
     { key: { orgId: 1, status: 1, ...newestFirst } },
     { key: { orgId: 1, repositoryId: 1, ...newestFirst } },
     { key: { orgId: 1, status: 1, repositoryId: 1, ...newestFirst } },
+    // The due scan (core/due-scan.ts): equality on the minute, keyset on _id.
+    { key: { dueMinute: 1, _id: 1 } },
   ],
 };
 export const DRIFT_WATCH_RUNS: CollectionSpec = {
@@ -169,6 +174,14 @@ export function createWatchStore(db: Database) {
     ofRepository: (orgId: string, repositoryId: string) => watches.find({ orgId, repositoryId }).sort(newestFirst).toArray(),
     countStatus: (orgId: string, status: WatchStatus) => watches.countDocuments({ orgId, status }),
     names: (orgId: string, ids: string[]) => watches.find({ orgId, _id: { $in: ids } }, { projection: { name: 1 } }).sort(newestFirst).toArray(),
+
+    /** The collection itself, for the due scan (core/due-scan.ts reads it by dueMinute across organizations). */
+    watches,
+    /** Watches made before the due scan, or whose due minute was never set: a page of them (a range read, once per process start). */
+    unscheduled: (limit: number) => watches.find({ dueMinute: { $exists: false } }).sort({ dueMinute: 1, _id: 1 }).limit(limit).toArray(),
+    async setDue(rows: { _id: string; dueMinute: number | null }[]) {
+      if (rows.length) await watches.bulkWrite(rows.map((r) => ({ updateOne: { filter: { _id: r._id }, update: { $set: { dueMinute: r.dueMinute } } } })), { ordered: false });
+    },
 
     // --- runs
     /** False when the scan already has a run (the insert is the exactly-once step). */

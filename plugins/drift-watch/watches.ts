@@ -1,10 +1,10 @@
 // Watches themselves: create, read, change (one or many), snooze and unsnooze, remove, and the
-// accepted baseline. Every change that moves a watch's times reschedules its run job.
+// accepted baseline. Every change that moves a watch's times reschedules its runs (its due minute).
 import type { AppContext } from '../../core/context.ts';
 import { newId } from '../../core/crypto.ts';
 import { badRequest, conflict, notFound } from '../../core/errors.ts';
 import { pageCount } from '../../core/schemas.ts';
-import { SNOOZE_JOB, RUN_JOB, SNOOZE_MS, type WatchDeps } from './watch-jobs.ts';
+import { SNOOZE_JOB, SNOOZE_MS, type WatchDeps } from './watch-jobs.ts';
 import type { WatchRuns } from './runs.ts';
 import { watchView, type BulkUpdate, type CreateWatch, type UpdateWatch } from './schemas.ts';
 import type { SnoozeDuration, Watch } from './store.ts';
@@ -41,7 +41,6 @@ export function createWatches(ctx: AppContext, d: WatchDeps, schedule: WatchRuns
 
   async function remove(orgId: string, id: string) {
     if (!(await store.remove(orgId, id))) throw notFound('Watch');
-    await ctx.scheduler.cancel({ name: RUN_JOB, data: { watchId: id } });
     await ctx.scheduler.cancel({ name: SNOOZE_JOB, data: { watchId: id } });
     await store.removeWatchRuns(orgId, id);
   }

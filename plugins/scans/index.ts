@@ -49,8 +49,9 @@ export default definePlugin({
     return {
       provides: service,
       async start() {
-        ctx.scheduler.define<{ orgId: string; repoConfigId: string }>(SCHEDULED_SCAN_JOB, async (data, job) => {
-          await service.runScheduled(data.orgId, data.repoConfigId, job.attrs.lastRunAt ?? new Date());
+        // dueAt: the occurrence the job was locked for, not this process's clock (core/scheduler.ts).
+        ctx.scheduler.define<{ orgId: string; repoConfigId: string }>(SCHEDULED_SCAN_JOB, async (data, _job, dueAt) => {
+          await service.runScheduled(data.orgId, data.repoConfigId, dueAt);
         });
         ctx.scheduler.define<{ orgId: string; scanId: string }>(TIMEOUT_JOB, async (data) => {
           await service.expire(data.orgId, data.scanId);

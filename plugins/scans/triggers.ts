@@ -98,10 +98,9 @@ export function createTriggers(ctx: AppContext, d: Deps) {
         await ctx.scheduler.cancel({ name: SCHEDULED_SCAN_JOB, data: { repoConfigId } });
         return null;
       }
-      // The cron's own fire time at or before the run, not the run's clock: two processes running
-      // the same tick either side of a minute boundary still name the same tick.
-      const minute = Math.floor(cronTickAtOrBefore(config.scheduleCron, tick).getTime() / 60000);
-      if (!(await ctx.once.claim(`scheduled-scan:${repoConfigId}:${minute}`, orgId))) return null;
+      // `tick`: the occurrence the job was locked for (core/scheduler.ts dueAt), named by the cron's
+      // fire time at or before it; claimed before any work, as every scheduled thing (core/once.ts).
+      if (!(await ctx.once.claimSlot('scheduled-scan', repoConfigId, cronTickAtOrBefore(config.scheduleCron, tick), orgId))) return null;
       try {
         return scanView(await ctx.limits.within(orgId, 'scansPerDay', () => create(config, 'schedule', null)));
       } catch (err) {

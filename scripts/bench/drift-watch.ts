@@ -5,6 +5,8 @@
 // the scan's start under the quota, the run record), not a scan's. The end of a run (events,
 // counts, notification) is covered by the tests, against moto.
 //
+// BENCH_CRON_CONFIGS (default 0) cron-scheduled configs fall due at the same instant as the watches.
+//
 // Reports, against a baseline of one watch due alone in the same run:
 // - job start-up: from the instant the jobs fell due to each run's start (p50, p95, max);
 // - database commands per run, both processes together, from due until every run started (and
@@ -15,14 +17,20 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
+import os from 'node:os';
 import { fmt, REPO, table } from './lib.ts';
 
 const WORKERS = 2;
 const POLL_MS = 1000;
 
 interface Phase { watches: number; runs: number; perWatch: { once: number; more: number; none: number }; scans: number;
-  startupMs: { p50: number; p95: number; max: number }; allStartedS: number; commands: number; commandsPerRun: number }
-export interface DriftWatchResult { watches: number; workers: number; baseline: Phase; burst: Phase; startupRatioP95: number; commandsRatio: number }
+  startupMs: { p50: number; p95: number; max: number }; allStartedS: number; commands: number; commandsPerRun: number;
+  /** Of the things that ran more than once: how many ran twice for ONE occurrence (same slot), how many for distinct ones. */
+  twiceSameSlot: number; twiceOtherSlot: number;
+  /** When the bench finished making them due, in seconds after due (negative: before; positive: start-up figures include the bench's own writes). */
+  dueSetLateS: number }
+export interface DriftWatchResult { watches: number; cronConfigs: number; workers: number; baseline: Phase; burst: Phase; burstConfigs: Phase | null;
+  startupRatioP95: number; commandsRatio: number; load: string }
 
 async function appFor(db: string, runJobs: boolean, operator: Record<string, { enabled: boolean }> = {}) {
   const { buildApp } = await import('../../core/app.ts');
@@ -69,11 +77,16 @@ function startWorker(db: string): Promise<{ child: ChildProcess; count(): Promis
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
-export async function runDriftWatch(log: (line: string) => void, count = Number(process.env.BENCH_WATCHES ?? 1000)): Promise<DriftWatchResult> {
+const uptime = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+
+export async function runDriftWatch(log: (line: string) => void, count = Number(process.env.BENCH_WATCHES ?? 1000),
+  cronConfigs = Number(process.env.BENCH_CRON_CONFIGS ?? 0)): Promise<DriftWatchResult> {
   const db = `bench_watch_${Date.now()}_${randomBytes(2).toString('hex')}`;
   const { app, ctx, services } = await appFor(db, false);
   const watchService = services['drift-watch']!;
   const { RUN_JOB } = await import('../../plugins/drift-watch/service.ts');
+  const { SCHEDULED_SCAN_JOB } = await import('../../plugins/repo-configs/service.ts');
+  const configService = services['repo-configs']!;
   const workers: Awaited<ReturnType<typeof startWorker>>[] = [];
   try {
     const reg = await app.inject({ method: 'POST', url: '/api/auth/register', payload: { email: `bench-${db}@example.com`, password: 'correct horse battery' } });
@@ -95,52 +108,92 @@ export async function runDriftWatch(log: (line: string) => void, count = Number(
       for (let i = 0; i < docs.length; i += 25) await Promise.all(docs.slice(i, i + 25).map((w) => watchService.schedule(w)));
       return docs.map((d) => d._id);
     };
+    // Cron-scheduled configs (BENCH_CRON_CONFIGS): copies of the watched config with an hourly cron,
+    // written straight to the database, their jobs made through the service, 25 at a time.
+    const createConfigs = async (n: number) => {
+      if (!n) return [];
+      const base = await ctx.db.db.collection('repo_configs').findOne({ _id: config as never });
+      const docs = Array.from({ length: n }, (_, i) => {
+        const id = randomBytes(12).toString('hex');
+        return { ...base, _id: id, slot: id, repositoryName: `bench/cron-${i}`, scheduleCron: `${i % 60} * * * *` };
+      });
+      await ctx.db.db.collection('repo_configs').insertMany(docs as never[]);
+      for (let i = 0; i < docs.length; i += 25) await Promise.all(docs.slice(i, i + 25).map((c) => configService.platform.reschedule(orgId, c._id, c.scheduleCron)));
+      return docs.map((d) => d._id);
+    };
     const jobs = ctx.db.db.collection('agenda_jobs');
     const runs = ctx.db.db.collection('drift_watch_runs');
     const scans = ctx.db.db.collection('scans');
     for (let i = 0; i < WORKERS; i++) workers.push(await startWorker(db));
     log(`${WORKERS} service processes with their job loops (poll ${POLL_MS} ms) on ${db}`);
 
-    /** Makes the jobs of these watches due at one instant and waits until every run started and ended. */
-    async function phase(ids: string[]): Promise<Phase> {
+    /** One started run of a scheduled thing: whose, when it started, which occurrence (slot) it ran for. */
+    type Started = { id: string; startedAt: Date; slot: string };
+    const watchRuns = async (ids: string[]): Promise<Started[]> =>
+      (await runs.find({ watchId: { $in: ids } }, { projection: { watchId: 1, startedAt: 1, fireTime: 1 } }).toArray())
+        .map((r) => ({ id: r.watchId as string, startedAt: r.startedAt as Date, slot: String((r.fireTime as Date).getTime()) }));
+    // A cron config's run is its scheduled scan (the occurrence is not stored: the bench makes one due per phase).
+    const configScans = async (ids: string[]): Promise<Started[]> =>
+      (await scans.find({ orgId, repositoryConfig: { $in: ids } }, { projection: { repositoryConfig: 1, createdAt: 1, triggeredBy: 1 } }).toArray())
+        .filter((s) => s.triggeredBy === 'schedule').map((s) => ({ id: s.repositoryConfig as string, startedAt: s.createdAt as Date, slot: 'one' }));
+
+    /** Makes the jobs of these watches (and cron configs) due at one instant and waits until every run started. */
+    async function phase(ids: string[], cfgIds: string[] = []): Promise<[Phase, Phase | null]> {
       const before = (await Promise.all(workers.map((w) => w.count()))).reduce((a, b) => a + b, 0);
-      const due = new Date(Date.now() + 2000);
+      // Due at the next minute boundary (at least 2 s away): the watches' due scan reads whole
+      // minutes; the Agenda jobs (cron configs; watches before issue 36) take the same instant.
+      // Lead time for the writes below (the embedded database updates one record at a time, slowly
+      // under load): 2 s plus 0.1 s a thing; `dueSetLateS` says whether they still ended after due.
+      const due = new Date((Math.floor((Date.now() + 2000 + 100 * (ids.length + cfgIds.length)) / 60_000) + 1) * 60_000);
       await jobs.updateMany({ name: RUN_JOB, 'data.watchId': { $in: ids } }, { $set: { nextRunAt: due } });
+      await ctx.db.db.collection('drift_watches').updateMany({ _id: { $in: ids } } as never, { $set: { dueMinute: due.getTime() / 60_000 } });
+      if (cfgIds.length) await jobs.updateMany({ name: SCHEDULED_SCAN_JOB, 'data.repoConfigId': { $in: cfgIds } }, { $set: { nextRunAt: due } });
+      const dueSetLateS = (Date.now() - due.getTime()) / 1000;
       const scansBefore = await scans.countDocuments({ orgId });
       let allStarted = 0;
       const deadline = Date.now() + 20 * 60_000;
       while (Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, 500));
-        if (await runs.countDocuments({ watchId: { $in: ids } }) >= ids.length) { allStarted = Date.now(); break; }
+        const started = new Set((await watchRuns(ids)).map((r) => r.id)).size + (cfgIds.length ? new Set((await configScans(cfgIds)).map((r) => r.id)).size : 0);
+        if (started >= ids.length + cfgIds.length) { allStarted = Date.now(); break; }
       }
       // Late duplicates (a job Agenda handed to both processes) would show within a few polls.
       await new Promise((r) => setTimeout(r, 3 * POLL_MS));
       const after = (await Promise.all(workers.map((w) => w.count()))).reduce((a, b) => a + b, 0);
-      const rows = await runs.find({ watchId: { $in: ids } }, { projection: { watchId: 1, startedAt: 1 } }).toArray();
-      const per = new Map<string, number>();
-      for (const r of rows) per.set(r.watchId, (per.get(r.watchId) ?? 0) + 1);
-      const startup = rows.map((r) => (r.startedAt as Date).getTime() - due.getTime()).sort((a, b) => a - b);
       const commands = after - before;
-      return {
-        watches: ids.length, runs: rows.length,
-        perWatch: { once: [...per.values()].filter((n) => n === 1).length, more: [...per.values()].filter((n) => n > 1).length, none: ids.length - per.size },
-        scans: (await scans.countDocuments({ orgId })) - scansBefore,
-        startupMs: { p50: pct(startup, 50), p95: pct(startup, 95), max: startup.at(-1) ?? 0 },
-        allStartedS: allStarted ? (allStarted - due.getTime()) / 1000 : NaN,
-        commands, commandsPerRun: rows.length ? Math.round((commands / rows.length) * 10) / 10 : 0,
+      const [wRows, cRows] = [await watchRuns(ids), cfgIds.length ? await configScans(cfgIds) : []];
+      const figures = (n: number, rows: Started[], scansMade: number): Phase => {
+        const per = new Map<string, Started[]>();
+        for (const r of rows) per.set(r.id, [...(per.get(r.id) ?? []), r]);
+        const more = [...per.values()].filter((l) => l.length > 1);
+        const startup = rows.map((r) => r.startedAt.getTime() - due.getTime()).sort((a, b) => a - b);
+        const runsAll = wRows.length + cRows.length;
+        return {
+          watches: n, runs: rows.length,
+          perWatch: { once: [...per.values()].filter((l) => l.length === 1).length, more: more.length, none: n - per.size },
+          scans: scansMade, startupMs: { p50: pct(startup, 50), p95: pct(startup, 95), max: startup.at(-1) ?? 0 },
+          allStartedS: allStarted ? (allStarted - due.getTime()) / 1000 : NaN,
+          commands, commandsPerRun: runsAll ? Math.round((commands / runsAll) * 10) / 10 : 0,
+          twiceSameSlot: more.filter((l) => new Set(l.map((r) => r.slot)).size < l.length).length,
+          twiceOtherSlot: more.filter((l) => new Set(l.map((r) => r.slot)).size === l.length).length, dueSetLateS,
+        };
       };
+      const scansMade = (await scans.countDocuments({ orgId })) - scansBefore;
+      return [figures(ids.length, wRows, scansMade - cRows.length), cfgIds.length ? figures(cfgIds.length, cRows, cRows.length) : null];
     }
 
     const single = await create(1, 'baseline');
-    const baseline = await phase(single);
+    const [baseline] = await phase(single);
     log(`baseline: one watch, started ${fmt(baseline.startupMs.max)} ms after due, ${baseline.commandsPerRun} commands`);
     const t0 = Date.now();
     const many = await create(count, 'burst');
-    log(`${count} watches created in ${fmt((Date.now() - t0) / 1000)}s`);
-    const burst = await phase(many);
-    log(`burst: ${burst.runs} runs, all started ${fmt(burst.allStartedS)}s after due`);
+    const cfgs = await createConfigs(cronConfigs);
+    log(`${count} watches and ${cronConfigs} cron configs created in ${fmt((Date.now() - t0) / 1000)}s`);
+    const load = uptime();
+    const [burst, burstConfigs] = await phase(many, cfgs);
+    log(`burst: ${burst.runs} watch runs${burstConfigs ? ` and ${burstConfigs.runs} config scans` : ''}, all started ${fmt(burst.allStartedS)}s after due`);
     return {
-      watches: count, workers: WORKERS, baseline, burst,
+      watches: count, cronConfigs, workers: WORKERS, baseline, burst, burstConfigs, load: `${load} -> ${uptime()}`,
       startupRatioP95: Math.round((burst.startupMs.p95 / Math.max(1, baseline.startupMs.max)) * 10) / 10,
       commandsRatio: Math.round((burst.commandsPerRun / Math.max(1, baseline.commandsPerRun)) * 100) / 100,
     };
@@ -154,15 +207,16 @@ export async function runDriftWatch(log: (line: string) => void, count = Number(
 }
 
 export function driftWatchReport(r: DriftWatchResult): string {
-  const row = (name: string, p: Phase) => [name, p.watches, p.runs, `${p.perWatch.once}/${p.perWatch.more}/${p.perWatch.none}`, p.scans,
+  const row = (name: string, p: Phase) => [name, p.watches, p.runs, `${p.perWatch.once}/${p.perWatch.more}/${p.perWatch.none}`, `${p.twiceSameSlot}/${p.twiceOtherSlot}`, p.scans,
     p.startupMs.p50, p.startupMs.p95, p.startupMs.max, fmt(p.allStartedS), p.commandsPerRun];
+  const once = (p: Phase) => p.perWatch.once === p.watches && p.scans === p.watches;
   return [
-    `Drift Watch benchmark: ${r.watches} watches of one organization due in the same minute, ${r.workers} service processes (Agenda; executor off)`,
+    `Drift Watch benchmark: ${r.watches} watches${r.cronConfigs ? ` and ${r.cronConfigs} cron-scheduled configs` : ''} of one organization due in the same minute, ${r.workers} service processes (Agenda; executor off); load average ${r.load}`,
     '',
-    table(['phase', 'watches', 'runs', 'once/twice+/never', 'scans started', 'start-up p50 ms', 'p95 ms', 'max ms', 'all started s', 'DB commands/run'],
-      [row('baseline (1 watch)', r.baseline), row(`burst (${r.watches})`, r.burst)]),
-    `start-up p95 of the burst / baseline: ${r.startupRatioP95}; commands per run burst / baseline: ${r.commandsRatio}`,
-    `each watch ran exactly once: ${r.burst.perWatch.once === r.watches && r.burst.scans === r.watches ? 'yes' : 'NO'}`,
+    table(['phase', 'due', 'runs', 'once/twice+/never', 'twice: same/other slot', 'scans started', 'start-up p50 ms', 'p95 ms', 'max ms', 'all started s', 'DB commands/run (all kinds)'],
+      [row('baseline (1 watch)', r.baseline), row(`burst: watches`, r.burst), ...(r.burstConfigs ? [row('burst: cron configs', r.burstConfigs)] : [])]),
+    `start-up p95 of the burst / baseline: ${r.startupRatioP95}; commands per run burst / baseline: ${r.commandsRatio}; the burst was made due ${fmt(r.burst.dueSetLateS)} s after its due time (negative: before)`,
+    `each watch ran exactly once: ${once(r.burst) ? 'yes' : 'NO'}${r.burstConfigs ? `; each cron config ran exactly once: ${once(r.burstConfigs) ? 'yes' : 'NO'}` : ''}`,
   ].join('\n');
 }
 

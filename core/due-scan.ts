@@ -1,0 +1,114 @@
+// Scheduled things that fall due by the thousand (issue 36): instead of one Agenda job per thing,
+// whose lock is a findOneAndUpdate the embedded database evaluates over every job record in its
+// own process (not atomic either: the same job locked twice), each thing's record carries the
+// minute it is next due (`dueMinute`, null when it is not scheduled), and every process that runs
+// jobs sweeps the due minutes: an equality read per minute (served by an index on the embedded
+// database too; a range, an `$or` or a sort is not), keyset pages on _id within the minute, one
+// bulk claim per page (core/once.ts: `<kind>:<id>:<minute>` under the unique key, before any
+// work), the won ones run with bounded concurrency, then one bulk write moves each record to its
+// next due minute. A record missed while every process was down is found by a catch-up read.
+import { CronExpressionParser } from 'cron-parser';
+import type { Collection, Filter } from 'mongodb';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Once } from './once.ts';
+import { slotKey } from './once.ts';
+
+/** The fields a record swept here carries (its collection declares an index { dueMinute: 1, _id: 1 }). */
+export interface DueRecord { _id: string; orgId: string; dueMinute?: number | null }
+
+export interface DueScanOptions<T extends DueRecord> {
+  /** The claim's kind: `watch`, `scheduled-scan`. */
+  kind: string;
+  collection: Collection<T>;
+  once: Once;
+  /** The record's cron (UTC), or null when it is not scheduled any more. */
+  cronOf(record: T): string | null;
+  /** Runs one occurrence; `slot` is its due minute. Throwing leaves the record where it is (retried next sweep). */
+  run(record: T, slot: Date): Promise<void>;
+  log: Pick<FastifyBaseLogger, 'error'>;
+  /** Occurrences run at once per process (default 20), records read per page (default 200). */
+  concurrency?: number;
+  page?: number;
+}
+
+const MINUTE = 60_000;
+/** Minutes behind now read by equality on every sweep; older ones only by the catch-up read. */
+const RECENT_MINUTES = 3;
+/** A claimed occurrence whose record is still on its minute this long after: its holder died; move the record on. */
+const STALE_MS = 2 * MINUTE;
+
+/** The first minute strictly after `after` on which `cron` fires (UTC); null for an unreadable cron. */
+export function nextDueMinute(cron: string, after: Date): number | null {
+  try {
+    return Math.floor(CronExpressionParser.parse(cron, { tz: 'UTC', currentDate: after }).next().toDate().getTime() / MINUTE);
+  } catch {
+    return null;
+  }
+}
+
+export function createDueScan<T extends DueRecord>(o: DueScanOptions<T>) {
+  const concurrency = o.concurrency ?? 20;
+  const pageSize = o.page ?? 200;
+  const col = o.collection as unknown as Collection<DueRecord>;
+
+  /** Moves records off their due minute: each to the first fire after max(its slot, now). */
+  async function advance(rows: T[], now: Date) {
+    const ops = rows.map((r) => {
+      const cron = o.cronOf(r);
+      const slot = new Date((r.dueMinute ?? 0) * MINUTE);
+      const next = cron ? nextDueMinute(cron, slot > now ? slot : now) : null;
+      return { updateOne: { filter: { _id: r._id, dueMinute: r.dueMinute } as Filter<DueRecord>, update: { $set: { dueMinute: next } } } };
+    });
+    if (ops.length) await col.bulkWrite(ops, { ordered: false });
+  }
+
+  /** One page of due records: claim them at once, run the won ones, move them on. Answers how many ran. */
+  async function handle(rows: T[], now: Date): Promise<number> {
+    const won = await o.once.claimAll(rows.map((r) => ({ key: slotKey(o.kind, r._id, new Date(r.dueMinute! * MINUTE)), orgId: r.orgId })));
+    const mine = rows.filter((_, i) => won[i]);
+    const done: T[] = [];
+    for (let i = 0; i < mine.length; i += concurrency) {
+      await Promise.all(mine.slice(i, i + concurrency).map(async (r) => {
+        try {
+          await o.run(r, new Date(r.dueMinute! * MINUTE));
+          done.push(r);
+        } catch (err) {
+          o.log.error({ err, kind: o.kind, id: r._id }, 'a scheduled run failed; its record stays due and the next sweep tries again');
+        }
+      }));
+    }
+    // Another process's claim: it moves the record on; unless it died holding it (stale).
+    const stale = rows.filter((r, i) => !won[i] && r.dueMinute! * MINUTE < now.getTime() - STALE_MS);
+    await advance([...done, ...stale], now);
+    return done.length;
+  }
+
+  /** Reads one filter's due records in keyset pages on _id and handles each page. */
+  async function drain(filter: Filter<DueRecord>, now: Date): Promise<number> {
+    let ran = 0;
+    let after = '';
+    for (;;) {
+      const rows = await col.find({ ...filter, ...(after ? { _id: { $gt: after } } : {}) }).sort({ _id: 1 }).limit(pageSize).toArray() as unknown as T[];
+      if (!rows.length) return ran;
+      ran += await handle(rows, now);
+      after = rows[rows.length - 1]._id;
+      if (rows.length < pageSize) return ran;
+    }
+  }
+
+  return {
+    /**
+     * One sweep at `now`: the last few minutes by equality; with `catchUp`, every record due
+     * before them too (a range read: the embedded database reads the collection for it, so the
+     * loop does it rarely). Answers how many occurrences this process ran.
+     */
+    async sweep(now = new Date(), catchUp = false): Promise<number> {
+      const m = Math.floor(now.getTime() / MINUTE);
+      let ran = 0;
+      if (catchUp) ran += await drain({ dueMinute: { $lt: m - RECENT_MINUTES } } as Filter<DueRecord>, now);
+      for (let k = m - RECENT_MINUTES; k <= m; k++) ran += await drain({ dueMinute: k } as Filter<DueRecord>, now);
+      return ran;
+    },
+  };
+}
+export type DueScan = ReturnType<typeof createDueScan>;
