@@ -15,7 +15,7 @@
 // and an ended delivery is written as a delete (by `eventId`, its other deliveries) and one
 // insert of its ended record, not an update; only a retry (rare) is an update.
 import { bulkWriteInChunks, type CollectionSpec, type Database, type Changes } from '../../core/db.ts';
-import type { MongoBulkWriteError } from 'mongodb';
+import type { Collection, MongoBulkWriteError, OptionalUnlessRequiredId } from 'mongodb';
 
 export interface Webhook {
   _id: string;
@@ -73,6 +73,8 @@ export interface Delivery {
   completedAt: Date | null;
   /** The UTC day it ended (YYYY-MM-DD): the retention purge deletes by this equality. */
   completedDay?: string;
+  /** On an ended record (`_id` `<deliveryId>:ended`): the delivery's id, the one its attempts carried. */
+  deliveryId?: string;
 }
 
 export interface Attempt { _id: string; orgId: string; deliveryId: string; attempt: number; claimedAt: Date; claimedDay: string }
@@ -98,6 +100,22 @@ export const WEBHOOK_ATTEMPTS: CollectionSpec = {
   name: 'webhook_attempts', owner: 'plugins/webhooks',
   indexes: [{ key: { orgId: 1 } }, { key: { deliveryId: 1 } }, { key: { claimedDay: 1 } }],
 };
+
+/** Inserts in one unordered command; answers the indexes of the documents already there (duplicate _id). */
+async function insertIgnoringDuplicates<T extends { _id: string }>(col: Collection<T>, docs: OptionalUnlessRequiredId<T>[]): Promise<Set<number>> {
+  const lost = new Set<number>();
+  try {
+    await col.insertMany(docs, { ordered: false });
+  } catch (err) {
+    const writeErrors = (err as MongoBulkWriteError).writeErrors;
+    if (!writeErrors) throw err;
+    for (const e of Array.isArray(writeErrors) ? writeErrors : [writeErrors]) {
+      if (e.code !== 11000) throw err;
+      lost.add(e.index);
+    }
+  }
+  return lost;
+}
 
 export function createWebhookStore(db: Database) {
   const hooks = db.collection<Webhook>(WEBHOOKS);
@@ -142,24 +160,25 @@ export function createWebhookStore(db: Database) {
       await bulkWriteInChunks(deliveries, rows.map((r) => ({ updateOne: { filter: { _id: r.id, attempts: r.attempt }, update: { $set: r.set } } })));
     },
     /**
-     * Records ended deliveries: per (event, attempt) one delete of the pending records (equality
-     * on eventId, pushed down) and one insert of their ended versions. A group whose pending
-     * records were not all there any more (its webhook or organization deleted meanwhile) is not
-     * written back. A process dying between the two loses those records' history, not a delivery.
+     * Records ended deliveries: one insert of their ended records (`<id>:ended`; a duplicate, from
+     * an attempt re-sent after a process died between the two commands, is ignored), then per
+     * (event, attempt) one delete of the pending records (equality on eventId, pushed down). A
+     * group whose pending records were not all there any more (its webhook or organization
+     * deleted meanwhile) has its ended records deleted again.
      */
     async recordEnded(rows: Delivery[]): Promise<void> {
+      if (!rows.length) return;
+      await insertIgnoringDuplicates(deliveries, rows.map((d) => ({ ...d, _id: `${d._id}:ended`, deliveryId: d._id })));
       const groups = new Map<string, Delivery[]>();
       for (const d of rows) {
         const k = `${d.eventId}:${d.attempts - 1}`;
         groups.set(k, [...(groups.get(k) ?? []), d]);
       }
-      const back: Delivery[] = [];
       for (const g of groups.values()) {
         const ids = g.map((d) => d._id);
         const { deletedCount } = await deliveries.deleteMany({ eventId: g[0].eventId, status: 'pending', attempts: g[0].attempts - 1, _id: { $in: ids } });
-        if (deletedCount === g.length) back.push(...g);
+        if (deletedCount !== g.length) await deliveries.deleteMany({ eventId: g[0].eventId, _id: { $in: ids.map((id) => `${id}:ended`) } });
       }
-      if (back.length) await deliveries.insertMany(back, { ordered: false });
     },
     /** Deletes ended deliveries and attempt keys of the given UTC days (the retention purge). */
     async purgeDays(days: string[]): Promise<{ deliveries: number; attempts: number }> {
@@ -190,18 +209,7 @@ export function createWebhookStore(db: Database) {
     async claim(rows: { orgId: string; deliveryId: string; attempt: number }[], now: Date): Promise<Set<string>> {
       if (!rows.length) return new Set();
       const docs: Attempt[] = rows.map((r) => ({ _id: `${r.deliveryId}:${r.attempt}`, orgId: r.orgId, deliveryId: r.deliveryId, attempt: r.attempt, claimedAt: now, claimedDay: dayOf(now) }));
-      const lost = new Set<number>();
-      try {
-        await attempts.insertMany(docs, { ordered: false });
-      } catch (err) {
-        const writeErrors = (err as MongoBulkWriteError).writeErrors;
-        if (!writeErrors) throw err;
-        const list = Array.isArray(writeErrors) ? writeErrors : [writeErrors];
-        for (const e of list) {
-          if (e.code !== 11000) throw err;
-          lost.add(e.index);
-        }
-      }
+      const lost = await insertIgnoringDuplicates(attempts, docs);
       return new Set(docs.filter((_, i) => !lost.has(i)).map((d) => d.deliveryId));
     },
     attempt: (deliveryId: string, attempt: number) => attempts.findOne({ _id: `${deliveryId}:${attempt}` }),

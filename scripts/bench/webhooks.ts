@@ -126,9 +126,10 @@ export async function runWebhooks(set: WebhookBenchSettings, log: (line: string)
     await waitFor(total, 'throughput');
     const seconds = (performance.now() - t0) / 1000;
     const startupSeconds = (t0 - s0) / 1000;
-    const steps = Object.fromEntries(Object.entries(profile).map(([k, v]) => [k, Math.round(v)]));
-    // Stopped once every outcome is recorded, so phase b starts clean.
+    // Stopped once every outcome is recorded (and its run's profile printed), so phase b starts clean.
     await waitFor(Number.MAX_SAFE_INTEGER, 'throughput (records)', async () => (await deliveries.countDocuments({ status: 'pending' })) === 0);
+    for (let i = 0; i < 100 && !Object.keys(profile).length; i++) await sleep(100);
+    const steps = Object.fromEntries(Object.entries(profile).map(([k, v]) => [k, Math.round(v)]));
     worker.kill('SIGKILL');
     workers.delete(worker);
 
