@@ -3,7 +3,7 @@
 //  chat_settings        one per organization (_id = orgId): the chat incoming-webhook URL, sealed
 //  webhook_deliveries   the durable outbox: one record per (event, target), written when the
 //                       event happens, before anything is sent; a job sends the due ones. An
-//                       ended one (delivered, failed) is kept until the retention purge.
+//                       ended one (delivered, failed) is re-written as `<id>:ended` and kept until the retention purge.
 //  webhook_attempts     one record per attempt of a delivery, keyed `<deliveryId>:<attempt>`:
 //                       the unique _id decides which process sends that attempt (DESIGN.md:
 //                       only unique indexes hold under concurrency on the embedded database)
@@ -12,8 +12,8 @@
 // when the whole filter is equality; a range, $in or sort reads every matching record into its
 // own process. An update costs about 10 ms per record there, an insert or a deleteMany under a
 // pushed-down filter well under 1 ms: so the hot path reads by equality (`status` + `attempts`),
-// and an ended delivery is written as a delete (by `eventId`, its other deliveries) and one
-// insert of its ended record, not an update; only a retry (rare) is an update.
+// and ended deliveries are written as one insert of their ended records and a delete of the
+// pending ones per event (`eventId`), not as updates; only a retry (rare) is an update.
 import { bulkWriteInChunks, type CollectionSpec, type Database, type Changes } from '../../core/db.ts';
 import type { Collection, MongoBulkWriteError, OptionalUnlessRequiredId } from 'mongodb';
 
