@@ -90,6 +90,8 @@ const Env = Type.Object({
   /** Seconds before each retry of a failed delivery (SPEC: 1 min, 5 min, 30 min, 2 h). */
   WEBHOOK_RETRY_SECONDS: Type.String({ pattern: '^\\d+(,\\d+)*$', default: '60,300,1800,7200' }),
   WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10_000 }),
+  /** Days ended deliveries (delivered, failed) and attempt keys are kept before the purge deletes them. */
+  WEBHOOK_RETENTION_DAYS: Type.Integer({ minimum: 1, default: 30 }),
   /** Whether this process sends due deliveries (a separate worker process may do it instead). */
   WEBHOOK_WORKER: Type.Boolean({ default: true }),
   TRACKER_CLIENT_ID: Type.Optional(Type.String({ minLength: 1 })),

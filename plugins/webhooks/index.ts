@@ -7,11 +7,12 @@ import { createWebhookStore } from './store.ts';
 import { createOutbound } from './outbound.ts';
 import { createOutbox, DELIVER_JOB, type Outbox } from './outbox.ts';
 import { createWebhookService, type WebhookService } from './service.ts';
+import { createRetention, PURGE_EVERY, PURGE_JOB, type Retention } from './retention.ts';
 
 /** How often the job looks for due deliveries (an insert also starts a drain at once). */
 const DELIVER_EVERY = '10 seconds';
 
-export type WebhooksPlugin = WebhookService & Pick<Outbox, 'runDue' | 'enqueue' | 'idle'>;
+export type WebhooksPlugin = WebhookService & Pick<Outbox, 'runDue' | 'enqueue' | 'idle'> & Pick<Retention, 'purge'>;
 declare module '../../core/plugin.ts' {
   interface PluginServices { webhooks: WebhooksPlugin }
 }
@@ -24,6 +25,7 @@ export default definePlugin({
     const outbound = createOutbound(ctx.config);
     const outbox = createOutbox(ctx, store, outbound);
     const service = createWebhookService(ctx, store, outbound, outbox);
+    const retention = createRetention(ctx, store);
     ctx.onOrgDelete((orgId) => store.removeOrg(orgId));
     ctx.metrics.gauge('webhook_outbox_pending', 'Webhook and chat deliveries waiting in the outbox (first attempts and retries), every organization', [],
       async () => [{ labels: {}, value: await store.pendingCount() }]);
@@ -34,10 +36,18 @@ export default definePlugin({
     for (const event of WEBHOOK_EVENTS) subscribe(event);
     // Idempotent: each attempt is claimed by a unique key, so overlapping runs send nothing twice.
     ctx.scheduler.define(DELIVER_JOB, async () => { await outbox.runDue(new Date()); }, { concurrency: 1 });
+    // Idempotent: a second run deletes nothing more.
+    ctx.scheduler.define(PURGE_JOB, async () => {
+      const purged = await retention.purge(new Date());
+      if (purged.deliveries || purged.attempts) ctx.log.info(purged, 'webhook retention: old deliveries and attempt keys deleted');
+    }, { concurrency: 1 });
     return {
-      provides: { ...service, runDue: outbox.runDue, enqueue: outbox.enqueue, idle: outbox.idle },
+      provides: { ...service, runDue: outbox.runDue, enqueue: outbox.enqueue, idle: outbox.idle, purge: retention.purge },
       async start() {
-        if (ctx.config.WEBHOOK_WORKER) await ctx.scheduler.every(DELIVER_EVERY, DELIVER_JOB, {});
+        if (ctx.config.WEBHOOK_WORKER) {
+          await ctx.scheduler.every(DELIVER_EVERY, DELIVER_JOB, {});
+          await ctx.scheduler.every(PURGE_EVERY, PURGE_JOB, {});
+        }
       },
       async stop() {
         await outbox.idle();

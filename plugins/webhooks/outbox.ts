@@ -19,13 +19,20 @@ import { newId, randomToken } from '../../core/crypto.ts';
 import { WEBHOOK_EVENTS, type DomainEventData, type DomainEventName } from '../../core/event-catalog.ts';
 import type { Outbound } from './outbound.ts';
 import { CHAT_EVENT_OF, chatMessage } from './chat.ts';
-import { createAttempts, pool, type Outcome } from './attempts.ts';
-import type { Delivery, DeliveryStatus, WebhookStore } from './store.ts';
+import { createAttempts, poolBy, type Outcome } from './attempts.ts';
+import { dayOf, type Delivery, type DeliveryStatus, type WebhookStore } from './store.ts';
 
 export const DELIVER_JOB = 'webhooks.deliver';
 export const CONSECUTIVE_FAILURES_TO_DEACTIVATE = 10;
-const BATCH = 200;
-const CONCURRENCY = 20;
+/** Deliveries read and claimed at once: a killed worker leaves at most this many attempts in flight. */
+export const BATCH = 200;
+/** Sends in flight per worker, and per receiver origin (a slow receiver holds no more than its share). */
+const CONCURRENCY = 40;
+const PER_RECEIVER = 2;
+/** How often a long run writes the webhooks' lastDelivery (and at its end). */
+const LAST_DELIVERY_EVERY_MS = 5000;
+
+interface Last { orgId: string; status: DeliveryStatus; failedForGood: boolean }
 
 export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
 
@@ -33,7 +40,8 @@ export interface Envelope { id: string; event: string; timestamp: string; organi
 
 export { signatureOf } from './attempts.ts';
 
-export interface RunStats { attempts: number; delivered: number; retried: number; failed: number; abandoned: number }
+/** `ms`: wall time spent per step (the bench's profile of where a delivery's time goes). */
+export interface RunStats { attempts: number; delivered: number; retried: number; failed: number; abandoned: number; ms: Record<'read' | 'claim' | 'targets' | 'send' | 'record' | 'hooks', number> }
 
 export function createOutbox(ctx: AppContext, store: WebhookStore, outbound: Outbound) {
   const delays = ctx.config.WEBHOOK_RETRY_SECONDS.split(',').map((s) => Number(s) * 1000);
@@ -81,15 +89,42 @@ export function createOutbox(ctx: AppContext, store: WebhookStore, outbound: Out
     ctx.log.warn({ orgId, webhookId }, 'webhook deactivated after consecutive failed deliveries');
   }
 
-  /** Steps 2 to 4 for every delivery due at `now`; tests pass a moved clock. */
+  /** Writes the webhooks' lastDelivery (one update per webhook), and deactivates after failures. */
+  async function writeLast(lastOf: Map<string, Last>, now: Date): Promise<void> {
+    for (const [id, l] of lastOf) {
+      await store.setLastDelivery(l.orgId, id, { status: l.status, timestamp: now });
+      if (l.failedForGood) await deactivateAfterFailures(l.orgId, id, now);
+    }
+    lastOf.clear();
+  }
+
+  /**
+   * Steps 2 to 4 for every delivery due at `now`; tests pass a moved clock. Per batch: one read
+   * of first attempts (and, at the run's start or while they fill a batch, of due retries), one
+   * claim insert, one read of each organization's webhooks, the sends (keep-alive connections,
+   * CONCURRENCY in flight, at most PER_RECEIVER per receiver), then the outcomes: ended ones as a
+   * delete and an insert per event, retries as updates. lastDelivery is written every
+   * LAST_DELIVERY_EVERY_MS of a run and at its end, not per batch.
+   */
   async function runDue(now = new Date()): Promise<RunStats> {
-    const stats: RunStats = { attempts: 0, delivered: 0, retried: 0, failed: 0, abandoned: 0 };
+    const stats: RunStats = { attempts: 0, delivered: 0, retried: 0, failed: 0, abandoned: 0, ms: { read: 0, claim: 0, targets: 0, send: 0, record: 0, hooks: 0 } };
+    let mark = performance.now();
+    const lap = (k: keyof RunStats['ms']) => { const t = performance.now(); stats.ms[k] += t - mark; mark = t; };
     const seen = new Set<string>();
+    const key = (d: Delivery) => `${d._id}:${d.attempts}`;
+    const lastOf = new Map<string, Last>();
+    let lastWritten = performance.now();
+    let readRetries = true;
     for (;;) {
-      const rows = (await store.due(now, BATCH)).filter((d) => !seen.has(`${d._id}:${d.attempts}`));
+      const retries: Delivery[] = readRetries ? await store.retries(now, delays.length, BATCH) : [];
+      readRetries = retries.length === BATCH;
+      const firsts = retries.length < BATCH ? await store.firsts(BATCH) : [];
+      const rows = [...retries, ...firsts].filter((d) => d.nextAt <= now && !seen.has(key(d)));
+      lap('read');
       if (!rows.length) break;
-      for (const d of rows) seen.add(`${d._id}:${d.attempts}`);
+      for (const d of rows) seen.add(key(d));
       const won = await store.claim(rows.map((d) => ({ orgId: d.orgId, deliveryId: d._id, attempt: d.attempts })), now);
+      lap('claim');
       const mine = rows.filter((d) => won.has(d._id));
       const outcomes: Outcome[] = [];
       // Claims held by another process: given up only when their holder is presumed dead.
@@ -102,12 +137,17 @@ export function createOutbox(ctx: AppContext, store: WebhookStore, outbound: Out
         }
       }
       const where = await targets(mine);
-      outcomes.push(...(await pool(mine, CONCURRENCY, (d) => send(d, where.get(d._id)!))));
+      lap('targets');
+      const originOf = (d: Delivery) => { const w = where.get(d._id)!; return typeof w === 'string' ? '' : new URL(w.url).origin; };
+      outcomes.push(...(await poolBy(mine, CONCURRENCY, PER_RECEIVER, originOf, (d) => send(d, where.get(d._id)!))));
+      lap('send');
       stats.attempts += mine.length;
       if (!outcomes.length) continue;
       const states = outcomes.map((o) => ({ o, set: nextState(o, now) }));
-      await store.recordOutcomes(states.map(({ o, set }) => ({ id: o.d._id, attempt: o.d.attempts, set })));
-      const lastOf = new Map<string, { orgId: string; status: DeliveryStatus; failedForGood: boolean }>();
+      const retry = states.filter(({ set }) => set.status === 'pending');
+      await store.recordRetries(retry.map(({ o, set }) => ({ id: o.d._id, attempt: o.d.attempts, set })));
+      await store.recordEnded(states.filter(({ set }) => set.status !== 'pending').map(({ o, set }) => ({ ...o.d, ...set, completedDay: dayOf(now) })));
+      lap('record');
       for (const { o, set } of states) {
         if (set.status === 'delivered') stats.delivered += 1;
         else if (set.status === 'failed') stats.failed += 1;
@@ -116,11 +156,14 @@ export function createOutbox(ctx: AppContext, store: WebhookStore, outbound: Out
         const prev = lastOf.get(o.d.targetId);
         lastOf.set(o.d.targetId, { orgId: o.d.orgId, status: o.error ? 'failed' : 'delivered', failedForGood: (prev?.failedForGood ?? false) || set.status === 'failed' });
       }
-      for (const [id, l] of lastOf) {
-        await store.setLastDelivery(l.orgId, id, { status: l.status, timestamp: now });
-        if (l.failedForGood) await deactivateAfterFailures(l.orgId, id, now);
+      if (performance.now() - lastWritten >= LAST_DELIVERY_EVERY_MS) {
+        await writeLast(lastOf, now);
+        lastWritten = performance.now();
       }
+      lap('hooks');
     }
+    await writeLast(lastOf, now);
+    lap('hooks');
     return stats;
   }
 

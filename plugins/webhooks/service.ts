@@ -96,7 +96,7 @@ export function createWebhookService(ctx: AppContext, store: WebhookStore, outbo
       const org = await ctx.tenancy.org(orgId);
       const env = outbox.envelope('webhook.test', { id: orgId, name: org?.name ?? '' }, { webhookId: w._id, message: 'This is a test event' }, new Date());
       const body = JSON.stringify(env);
-      const headers = outbox.headersFor({ _id: `test_${env.id}`, event: 'webhook.test', attempts: 0 }, body, w.secret ? ctx.sealer.open(w.secret) : null);
+      const headers = outbox.headersFor({ _id: `test_${env.id}`, event: 'webhook.test', eventId: env.id, attempts: 0 }, body, w.secret ? ctx.sealer.open(w.secret) : null);
       return sendNow(w.url, body, headers, 'Test event');
     },
 

@@ -2,12 +2,20 @@
 //  webhooks             an organization's outbound webhooks (secret sealed)
 //  chat_settings        one per organization (_id = orgId): the chat incoming-webhook URL, sealed
 //  webhook_deliveries   the durable outbox: one record per (event, target), written when the
-//                       event happens, before anything is sent; a job sends the due ones
+//                       event happens, before anything is sent; a job sends the due ones. An
+//                       ended one (delivered, failed) is re-written as `<id>:ended` and kept until the retention purge.
 //  webhook_attempts     one record per attempt of a delivery, keyed `<deliveryId>:<attempt>`:
 //                       the unique _id decides which process sends that attempt (DESIGN.md:
 //                       only unique indexes hold under concurrency on the embedded database)
+//
+// The embedded FerretDB (v1, PostgreSQL backend) pushes down equality filters and a limit only
+// when the whole filter is equality; a range, $in or sort reads every matching record into its
+// own process. An update costs about 10 ms per record there, an insert or a deleteMany under a
+// pushed-down filter well under 1 ms: so the hot path reads by equality (`status` + `attempts`),
+// and ended deliveries are written as one insert of their ended records and a delete of the
+// pending ones per event (`eventId`), not as updates; only a retry (rare) is an update.
 import { bulkWriteInChunks, type CollectionSpec, type Database, type Changes } from '../../core/db.ts';
-import type { MongoBulkWriteError } from 'mongodb';
+import type { Collection, MongoBulkWriteError, OptionalUnlessRequiredId } from 'mongodb';
 
 export interface Webhook {
   _id: string;
@@ -63,9 +71,16 @@ export interface Delivery {
   createdAt: Date;
   /** Set when the delivery ends (delivered or failed); the consecutive-failure count reads it. */
   completedAt: Date | null;
+  /** The UTC day it ended (YYYY-MM-DD): the retention purge deletes by this equality. */
+  completedDay?: string;
+  /** On an ended record (`_id` `<deliveryId>:ended`): the delivery's id, the one its attempts carried. */
+  deliveryId?: string;
 }
 
-export interface Attempt { _id: string; orgId: string; deliveryId: string; attempt: number; claimedAt: Date }
+export interface Attempt { _id: string; orgId: string; deliveryId: string; attempt: number; claimedAt: Date; claimedDay: string }
+
+/** The UTC day of a time, the purge's bucket. */
+export const dayOf = (at: Date) => at.toISOString().slice(0, 10);
 
 export const WEBHOOKS: CollectionSpec = {
   name: 'webhooks', owner: 'plugins/webhooks',
@@ -75,11 +90,32 @@ export const CHAT_SETTINGS: CollectionSpec = { name: 'chat_settings', owner: 'pl
 export const WEBHOOK_DELIVERIES: CollectionSpec = {
   name: 'webhook_deliveries', owner: 'plugins/webhooks',
   indexes: [
-    { key: { status: 1, nextAt: 1 } },
+    { key: { status: 1, attempts: 1 } },
+    { key: { eventId: 1 } },
+    { key: { completedDay: 1 } },
     { key: { orgId: 1, targetId: 1, createdAt: -1 } },
   ],
 };
-export const WEBHOOK_ATTEMPTS: CollectionSpec = { name: 'webhook_attempts', owner: 'plugins/webhooks', indexes: [{ key: { orgId: 1 } }, { key: { deliveryId: 1 } }] };
+export const WEBHOOK_ATTEMPTS: CollectionSpec = {
+  name: 'webhook_attempts', owner: 'plugins/webhooks',
+  indexes: [{ key: { orgId: 1 } }, { key: { deliveryId: 1 } }, { key: { claimedDay: 1 } }],
+};
+
+/** Inserts in one unordered command; answers the indexes of the documents already there (duplicate _id). */
+async function insertIgnoringDuplicates<T extends { _id: string }>(col: Collection<T>, docs: OptionalUnlessRequiredId<T>[]): Promise<Set<number>> {
+  const lost = new Set<number>();
+  try {
+    await col.insertMany(docs, { ordered: false });
+  } catch (err) {
+    const writeErrors = (err as MongoBulkWriteError).writeErrors;
+    if (!writeErrors) throw err;
+    for (const e of Array.isArray(writeErrors) ? writeErrors : [writeErrors]) {
+      if (e.code !== 11000) throw err;
+      lost.add(e.index);
+    }
+  }
+  return lost;
+}
 
 export function createWebhookStore(db: Database) {
   const hooks = db.collection<Webhook>(WEBHOOKS);
@@ -88,6 +124,8 @@ export function createWebhookStore(db: Database) {
   const attempts = db.collection<Attempt>(WEBHOOK_ATTEMPTS);
   return {
     list: (orgId: string) => hooks.find({ orgId }).sort({ createdAt: 1 }).limit(100).toArray(),
+    /** Every webhook of an organization (at most MAX_WEBHOOKS), one equality read per batch. */
+    all: (orgId: string) => hooks.find({ orgId }).limit(100).toArray(),
     count: (orgId: string) => hooks.countDocuments({ orgId }),
     get: (orgId: string, id: string) => hooks.findOne({ _id: id, orgId }),
     insert: async (w: Webhook) => { await hooks.insertOne(w); },
@@ -106,13 +144,51 @@ export function createWebhookStore(db: Database) {
 
     /** The outbox write: every delivery of one event in one command. */
     enqueue: async (rows: Delivery[]) => { if (rows.length) await deliveries.insertMany(rows, { ordered: false }); },
-    due: (now: Date, limit: number) => deliveries.find({ status: 'pending', nextAt: { $lte: now } }).sort({ nextAt: 1 }).limit(limit).toArray(),
+    /** First attempts waiting (due when written): equality only, so the limit is pushed down. */
+    firsts: (limit: number) => deliveries.find({ status: 'pending', attempts: 0 }).limit(limit).toArray(),
+    /** Retries due at `now` (the retry backlog is read per attempt number: equality filters), oldest first. */
+    async retries(now: Date, maxAttempt: number, limit: number): Promise<Delivery[]> {
+      const out: Delivery[] = [];
+      for (let a = 1; a <= maxAttempt; a++) out.push(...(await deliveries.find({ status: 'pending', attempts: a }).toArray()).filter((d) => d.nextAt <= now));
+      return out.sort((x, y) => x.nextAt.getTime() - y.nextAt.getTime()).slice(0, limit);
+    },
     delivery: (orgId: string, id: string) => deliveries.findOne({ _id: id, orgId }),
     /** The outbox backlog across organizations (the metrics gauge): pending deliveries, due now or later. */
     pendingCount: () => deliveries.countDocuments({ status: 'pending' }),
-    /** Records attempts' outcomes: one command per BULK_STATEMENTS deliveries. */
-    async recordOutcomes(rows: { id: string; attempt: number; set: Partial<Delivery> }[]): Promise<void> {
+    /** Records retries (the delivery stays pending): one command per BULK_STATEMENTS deliveries. */
+    async recordRetries(rows: { id: string; attempt: number; set: Partial<Delivery> }[]): Promise<void> {
       await bulkWriteInChunks(deliveries, rows.map((r) => ({ updateOne: { filter: { _id: r.id, attempts: r.attempt }, update: { $set: r.set } } })));
+    },
+    /**
+     * Records ended deliveries: one insert of their ended records (`<id>:ended`; a duplicate, from
+     * an attempt re-sent after a process died between the two commands, is ignored), then per
+     * (event, attempt) one delete of the pending records (equality on eventId, pushed down). A
+     * group whose pending records were not all there any more (its webhook or organization
+     * deleted meanwhile) has its ended records deleted again.
+     */
+    async recordEnded(rows: Delivery[]): Promise<void> {
+      if (!rows.length) return;
+      await insertIgnoringDuplicates(deliveries, rows.map((d) => ({ ...d, _id: `${d._id}:ended`, deliveryId: d._id })));
+      const groups = new Map<string, Delivery[]>();
+      for (const d of rows) {
+        const k = `${d.eventId}:${d.attempts - 1}`;
+        groups.set(k, [...(groups.get(k) ?? []), d]);
+      }
+      for (const g of groups.values()) {
+        const ids = g.map((d) => d._id);
+        const { deletedCount } = await deliveries.deleteMany({ eventId: g[0].eventId, status: 'pending', attempts: g[0].attempts - 1, _id: { $in: ids } });
+        if (deletedCount !== g.length) await deliveries.deleteMany({ eventId: g[0].eventId, _id: { $in: ids.map((id) => `${id}:ended`) } });
+      }
+    },
+    /** Deletes ended deliveries and attempt keys of the given UTC days (the retention purge). */
+    async purgeDays(days: string[]): Promise<{ deliveries: number; attempts: number }> {
+      let d = 0;
+      let a = 0;
+      for (const day of days) {
+        d += (await deliveries.deleteMany({ completedDay: day })).deletedCount;
+        a += (await attempts.deleteMany({ claimedDay: day })).deletedCount;
+      }
+      return { deliveries: d, attempts: a };
     },
     /**
      * The last `n` deliveries of a target created after `since` that ended, newest first
@@ -132,26 +208,15 @@ export function createWebhookStore(db: Database) {
      */
     async claim(rows: { orgId: string; deliveryId: string; attempt: number }[], now: Date): Promise<Set<string>> {
       if (!rows.length) return new Set();
-      const docs: Attempt[] = rows.map((r) => ({ _id: `${r.deliveryId}:${r.attempt}`, orgId: r.orgId, deliveryId: r.deliveryId, attempt: r.attempt, claimedAt: now }));
-      const lost = new Set<number>();
-      try {
-        await attempts.insertMany(docs, { ordered: false });
-      } catch (err) {
-        const writeErrors = (err as MongoBulkWriteError).writeErrors;
-        if (!writeErrors) throw err;
-        const list = Array.isArray(writeErrors) ? writeErrors : [writeErrors];
-        for (const e of list) {
-          if (e.code !== 11000) throw err;
-          lost.add(e.index);
-        }
-      }
+      const docs: Attempt[] = rows.map((r) => ({ _id: `${r.deliveryId}:${r.attempt}`, orgId: r.orgId, deliveryId: r.deliveryId, attempt: r.attempt, claimedAt: now, claimedDay: dayOf(now) }));
+      const lost = await insertIgnoringDuplicates(attempts, docs);
       return new Set(docs.filter((_, i) => !lost.has(i)).map((d) => d.deliveryId));
     },
     attempt: (deliveryId: string, attempt: number) => attempts.findOne({ _id: `${deliveryId}:${attempt}` }),
     /** An attempt whose process died after claiming it: the unique key decides who gives it up. */
     async claimAbandoned(orgId: string, deliveryId: string, attempt: number, now: Date): Promise<boolean> {
       try {
-        await attempts.insertOne({ _id: `${deliveryId}:${attempt}:abandoned`, orgId, deliveryId, attempt, claimedAt: now });
+        await attempts.insertOne({ _id: `${deliveryId}:${attempt}:abandoned`, orgId, deliveryId, attempt, claimedAt: now, claimedDay: dayOf(now) });
         return true;
       } catch (err) {
         if ((err as { code?: number }).code === 11000) return false;

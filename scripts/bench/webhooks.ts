@@ -9,6 +9,8 @@
 //     and a new one started. Every delivery must arrive, and none twice: the receivers count by
 //     event id and attempt (X-Service-Attempt). An attempt the killed worker had claimed is
 //     counted failed after its stale time and retried as the next attempt (retries set to 1 s).
+// Phase a's clock starts when the worker prints "ready" (its app built): its start-up is shown
+// apart, as is where the worker's time went per step (read, claim, targets, send, record, hooks).
 // No timed assertion: the figures depend on the machine.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:https';
@@ -25,7 +27,8 @@ export interface WebhookBenchSettings { events: number; receivers: number }
 export interface WebhookBenchResult {
   settings: WebhookBenchSettings;
   enqueue: { events: number; deliveries: number; seconds: number; eventsPerSecond: number };
-  throughput: { deliveries: number; seconds: number; perSecond: number; baselinePerSecond: number; ratio: number };
+  /** `seconds` from the worker's "ready" (its start-up, `startupSeconds`, not counted) to the last delivery received. */
+  throughput: { deliveries: number; seconds: number; perSecond: number; baselinePerSecond: number; ratio: number; startupSeconds: number; withStartupPerSecond: number; steps: Steps };
   crash: { deliveries: number; killedAfter: number; arrived: number; missing: number; duplicateAttempts: number; eventsSentTwice: number; abandoned: number; seconds: number };
 }
 
@@ -54,11 +57,20 @@ async function receiver(): Promise<Rx> {
   return { server, port: (server.address() as { port: number }).port, seen, events };
 }
 
+type Steps = Record<string, number>;
+/** Where the worker's time went (plugins/webhooks/outbox.ts RunStats.ms), summed over its runs. */
+const profile: Steps = {};
+
 function startWorker(env: Record<string, string>): Promise<ChildProcess> {
   const child = spawn(process.execPath, [path.join(REPO, 'scripts/bench/webhook-worker.ts')], { cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
-    createInterface({ input: child.stdout! }).once('line', () => { child.removeAllListeners('exit'); resolve(child); });
+    const lines = createInterface({ input: child.stdout! });
+    lines.once('line', () => { child.removeAllListeners('exit'); resolve(child); });
+    lines.on('line', (line) => {
+      if (!line.startsWith('{')) return;
+      for (const [k, v] of Object.entries((JSON.parse(line) as { ms: Steps }).ms)) profile[k] = (profile[k] ?? 0) + v;
+    });
   });
 }
 
@@ -107,13 +119,17 @@ export async function runWebhooks(set: WebhookBenchSettings, log: (line: string)
     const enqueueSeconds = await emit(set.events, 'a');
     const total = set.events * set.receivers;
     log(`a. ${total} deliveries written in ${fmt(enqueueSeconds)} s; starting the worker`);
-    const t0 = performance.now();
+    const s0 = performance.now();
     const worker = await startWorker(workerEnv);
+    const t0 = performance.now();
     workers.add(worker);
     await waitFor(total, 'throughput');
     const seconds = (performance.now() - t0) / 1000;
-    // Stopped once every outcome is recorded, so phase b starts clean.
+    const startupSeconds = (t0 - s0) / 1000;
+    // Stopped once every outcome is recorded (and its run's profile printed), so phase b starts clean.
     await waitFor(Number.MAX_SAFE_INTEGER, 'throughput (records)', async () => (await deliveries.countDocuments({ status: 'pending' })) === 0);
+    for (let i = 0; i < 100 && !Object.keys(profile).length; i++) await sleep(100);
+    const steps = Object.fromEntries(Object.entries(profile).map(([k, v]) => [k, Math.round(v)]));
     worker.kill('SIGKILL');
     workers.delete(worker);
 
@@ -169,7 +185,7 @@ export async function runWebhooks(set: WebhookBenchSettings, log: (line: string)
     return {
       settings: set,
       enqueue: { events: set.events, deliveries: total, seconds: enqueueSeconds, eventsPerSecond: set.events / enqueueSeconds },
-      throughput: { deliveries: total, seconds, perSecond: total / seconds, baselinePerSecond, ratio: (total / seconds) / baselinePerSecond },
+      throughput: { deliveries: total, seconds, perSecond: total / seconds, baselinePerSecond, ratio: (total / seconds) / baselinePerSecond, startupSeconds, withStartupPerSecond: total / (seconds + startupSeconds), steps },
       crash: { deliveries: all.length, killedAfter, arrived: rxs.reduce((s, r) => s + r.events.size, 0), missing, duplicateAttempts, eventsSentTwice, abandoned, seconds: crashSeconds },
     };
   } finally {
@@ -186,9 +202,10 @@ export function webhooksReport(r: WebhookBenchResult): string {
   return [
     `Webhooks benchmark: ${r.settings.events} events x ${r.settings.receivers} HTTPS receivers = ${r.throughput.deliveries} deliveries per phase`,
     '',
-    'a. Outbox write at the event, then one worker process sending; baseline: the same bodies POSTed directly, 20 in flight',
-    table(['events/s written', 'deliveries', 'seconds', 'deliveries/s', 'direct posts/s', 'outbox/direct'],
-      [[r.enqueue.eventsPerSecond, r.throughput.deliveries, r.throughput.seconds, r.throughput.perSecond, r.throughput.baselinePerSecond, r.throughput.ratio]]),
+    'a. Outbox write at the event, then one worker process sending (timed from its "ready"); baseline: the same bodies POSTed directly, 20 in flight',
+    table(['events/s written', 'deliveries', 'seconds', 'deliveries/s', 'direct posts/s', 'outbox/direct', 'worker start-up s', 'deliveries/s with start-up'],
+      [[r.enqueue.eventsPerSecond, r.throughput.deliveries, r.throughput.seconds, r.throughput.perSecond, r.throughput.baselinePerSecond, r.throughput.ratio, r.throughput.startupSeconds, r.throughput.withStartupPerSecond]]),
+    `worker time per step (ms, summed over its runs): ${Object.entries(r.throughput.steps).map(([k, v]) => `${k} ${v}`).join(', ')}`,
     '',
     'b. Worker killed (SIGKILL) midway and restarted; checked over both phases (deliveries, events arrived = distinct event ids per receiver)',
     table(['deliveries', 'killed after', 'events arrived', 'missing', 'same attempt twice', 'events sent under 2 attempts', 'abandoned claims', 'seconds'],

@@ -56,6 +56,7 @@ t.test('envelope, signature, retries after 1, 5 and 30 minutes, then delivered; 
   t.equal(rx.received.length, 4, 'four requests: three failures and the success');
   const bodies = rx.received.map((r) => JSON.parse(r.body));
   t.ok(bodies.every((x) => x.id === bodies[0].id), 'every attempt carries the same event id');
+  t.ok(rx.received.every((r) => r.headers['x-service-event-id'] === bodies[0].id), 'and X-Service-Event-Id, the id receivers deduplicate by');
   t.match(bodies[0], { id: /^evt_/, event: 'scan.completed', timestamp: String, organization: { id: owner.orgId, name: String }, data: SCAN() });
   t.same(rx.received.map((r) => r.headers['x-service-attempt']), ['0', '1', '2', '3']);
   for (const r of rx.received) {
