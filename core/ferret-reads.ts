@@ -15,26 +15,31 @@
 import pg from 'pg';
 import type { Db } from 'mongodb';
 import { isFerretDb } from './ferret-gin.ts';
+import { Args, groupValue, orderOf, whereOf } from './ferret-sql.ts';
 
 export interface IdPage { ids: string[]; total: number }
 
 export interface FerretReads {
   /**
-   * Of the documents whose top-level fields equal the strings of `eq` (as MongoDB's equality: the
-   * field is that string or an array holding it), the `_id`s of positions skip..skip+limit in `_id` order (binary, as MongoDB
-   * orders strings) and how many there are. Null when it cannot answer (not FerretDB, no table).
+   * The `_id`s of the filter's matches at positions skip..skip+limit in the sort's order, and how
+   * many match. Null when it cannot answer: not FerretDB, no table yet, or a filter or sort
+   * outside core/ferret-sql.ts's subset.
    */
-  idPage(collection: string, eq: Record<string, string>, skip: number, limit: number): Promise<IdPage | null>;
+  page(collection: string, filter: Record<string, unknown>, sort: Record<string, 1 | -1>, skip: number, limit: number): Promise<IdPage | null>;
+  /** `$group` by top-level fields (`{ key: '$field' }`) with a count `n`, over the filter's matches; null as above. */
+  group(collection: string, filter: Record<string, unknown>, by: Record<string, string>): Promise<{ _id: Record<string, unknown>; n: number }[] | null>;
+  /** SQL statements sent so far (benches count them beside the driver's commands). */
+  statements(): number;
   close(): Promise<void>;
 }
-
-const FIELD = /^[A-Za-z][A-Za-z0-9_]*$/;
 
 export function createFerretReads(postgresUrl: string, db: Db): FerretReads {
   let pool: pg.Pool | null = null;
   let ferret: Promise<boolean> | null = null;
   const tables = new Map<string, string>();
-  const open = () => (pool ??= new pg.Pool({ connectionString: postgresUrl, max: 4, idleTimeoutMillis: 10_000, allowExitOnIdle: true, statement_timeout: 30_000 }));
+  let statements = 0;
+  const pgPool = () => (pool ??= new pg.Pool({ connectionString: postgresUrl, max: 4, idleTimeoutMillis: 10_000, allowExitOnIdle: true, statement_timeout: 30_000 }));
+  const open = () => { statements++; return pgPool(); };
 
   async function tableOf(collection: string): Promise<string | null> {
     const known = tables.get(collection);
@@ -50,32 +55,46 @@ export function createFerretReads(postgresUrl: string, db: Db): FerretReads {
     return qualified;
   }
 
+  async function ready(collection: string) {
+    ferret ??= isFerretDb(db);
+    return (await ferret) ? tableOf(collection) : null;
+  }
+  /** A failed statement (the table dropped and made again, PostgreSQL gone) falls back to the driver. */
+  const orNull = async <T>(collection: string, fn: () => Promise<T | null>): Promise<T | null> => {
+    try { return await fn(); } catch { tables.delete(collection); return null; }
+  };
+
   return {
-    async idPage(collection, eq, skip, limit) {
-      ferret ??= isFerretDb(db);
-      if (!(await ferret)) return null;
-      const table = await tableOf(collection);
+    page: (collection, filter, sort, skip, limit) => orNull(collection, async () => {
+      const table = await ready(collection);
       if (!table) return null;
-      const where: string[] = [];
-      const args: unknown[] = [];
-      for (const [field, value] of Object.entries(eq)) {
-        if (!FIELD.test(field)) throw new Error(`ferret-reads: not a top-level field name: ${field}`);
-        // FerretDB's own pushdown (`@>`, which its GIN index serves): MongoDB's equality with a
-        // string, an array holding it included. It would also take an ObjectId or date stored as
-        // the same text: the fields asked here (orgId, userNameLower, ...) only ever hold strings.
-        args.push(field, JSON.stringify(value));
-        where.push(`_jsonb->$${args.length - 1}::text @> $${args.length}::jsonb`);
-      }
-      const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
-      const n = args.length;
+      const a = new Args();
+      const where = whereOf(filter, a);
+      const order = where && orderOf(sort, a);
+      if (!where || !order) return null;
+      const n = a.values.length;
       const [page, count] = await Promise.all([
         limit > 0
-          ? open().query<{ id: string }>(`SELECT _jsonb->>'_id' AS id FROM ${table} ${filter} ORDER BY _jsonb->>'_id' COLLATE "C" OFFSET $${n + 1} LIMIT $${n + 2}`, [...args, skip, limit])
+          ? open().query<{ id: string }>(`SELECT _jsonb->>'_id' AS id FROM ${table} WHERE ${where} ORDER BY ${order} OFFSET $${n + 1} LIMIT $${n + 2}`, [...a.values, skip, limit])
           : Promise.resolve({ rows: [] as { id: string }[] }),
-        open().query<{ n: string }>(`SELECT count(*) AS n FROM ${table} ${filter}`, args),
+        // The count's own arguments: the same conditions, numbered from $1 again.
+        (() => { const c = new Args(); return open().query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE ${whereOf(filter, c)}`, c.values); })(),
       ]);
       return { ids: page.rows.map((r) => r.id), total: Number(count.rows[0].n) };
-    },
+    }),
+    group: (collection, filter, by) => orNull(collection, async () => {
+      const table = await ready(collection);
+      if (!table) return null;
+      const a = new Args();
+      const where = whereOf(filter, a);
+      const keys = Object.entries(by);
+      if (!where || !keys.every(([, v]) => /^\$[A-Za-z_][A-Za-z0-9_]*$/.test(v))) return null;
+      const select = keys.map(([, v], i) => `_jsonb->${a.add(v.slice(1))}::text AS k${i}`);
+      const rows = await open().query<Record<string, unknown>>(
+        `SELECT ${select.join(', ')}, count(*) AS n FROM ${table} WHERE ${where} GROUP BY ${keys.map((_, i) => i + 1).join(', ')}`, a.values);
+      return rows.rows.map((r) => ({ _id: Object.fromEntries(keys.map(([k], i) => [k, groupValue(r[`k${i}`])])), n: Number(r.n) }));
+    }),
+    statements: () => statements,
     async close() {
       const p = pool;
       pool = null;

@@ -1,29 +1,19 @@
 // One page of SCIM users or groups in `_id` order and how many match (RFC 7644 §3.4.2.4: offset
 // paging with totalResults). Through the driver, two commands that the store's indexes serve on
 // MongoDB. On the embedded FerretDB those two read and sort every match in its own process (a
-// page of 10,000 users: 5 to 10 s), so there, when the filter is only top-level string equalities
-// (no filter at all, or userName/externalId eq), PostgreSQL answers the page's ids and the count
-// (core/ferret-reads.ts) and each of the page's documents is read by `_id` (issue 36, point 5).
+// page of 10,000 users: 5 to 10 s), so there, when the compiled filter has a form PostgreSQL can
+// decide exactly (core/ferret-sql.ts: no filter, userName/externalId eq, active eq, ...), it
+// answers the page's ids and the count (core/ferret-reads.ts) and each of the page's documents is
+// read by `_id` (issue 36, point 5). Other filters (case-insensitive matches) read as before.
 import type { Collection, Document, Filter } from 'mongodb';
 import type { Database } from '../../core/db.ts';
 
 type Row = Document & { _id: string; orgId: string };
 
-/** The query's top-level string equalities, or null when it holds anything else. */
-export function stringEqualities(query: Record<string, unknown>): Record<string, string> | null {
-  const eq: Record<string, string> = {};
-  for (const [k, v] of Object.entries(query)) {
-    if (k.startsWith('$') || k.includes('.') || typeof v !== 'string') return null;
-    eq[k] = v;
-  }
-  return eq;
-}
-
 export function pager<T extends Row>(db: Database, col: Collection<T>) {
   const BY_ID = { _id: 1 } as const;
   return async function page(orgId: string, query: Filter<T>, skip: number, limit: number): Promise<{ rows: T[]; total: number }> {
-    const eq = stringEqualities(query as Record<string, unknown>);
-    const ids = eq && db.pushdown ? await db.pushdown.idPage(col.collectionName, { ...eq, orgId }, skip, limit) : null;
+    const ids = db.pushdown ? await db.pushdown.page(col.collectionName, { ...(query as Record<string, unknown>), orgId }, BY_ID, skip, limit) : null;
     if (ids) {
       // A user deleted between the two reads is left out of the page, as it would be a moment later.
       const rows = await Promise.all(ids.ids.map((_id) => col.findOne({ _id, orgId } as Filter<T>)));

@@ -7,6 +7,7 @@
 // BENCH_SCIM_USERS (default 10000) sizes the organization.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import { fmt, REPO, table } from './lib.ts';
@@ -67,8 +68,10 @@ export async function runScim(say: (line: string) => void): Promise<string> {
     for (const c of cases) {
       names = [];
       const before = ctx.db.commandCount();
+      const sqlBefore = ctx.db.pushdown?.statements() ?? 0;
       const res = await get(c.url);
       const commands = ctx.db.commandCount() - before;
+      const sql = (ctx.db.pushdown?.statements() ?? 0) - sqlBefore;
       const measured = [...names];
       say(`${c.label}: ${measured.join(', ')}`);
       if (res.statusCode !== 200) throw new Error(`${c.url}: ${res.statusCode} ${res.body}`);
@@ -84,7 +87,7 @@ export async function runScim(say: (line: string) => void): Promise<string> {
       // Commands on scim_users are the request's own; others are cache refreshes (token 30 s, organization
       // 60 s) and the once-a-minute lastUsedAt write, which the slow embedded database makes fall inside a request.
       const own = measured.filter((n) => n.endsWith(' scim_users')).length;
-      rows.push([c.label, body.totalResults, body.itemsPerPage, own, commands, measured.filter((n) => !n.endsWith(' scim_users')).join('; ') || '-', med(appTimes), med(rawTimes), med(appTimes) / med(rawTimes)]);
+      rows.push([c.label, body.totalResults, body.itemsPerPage, own, sql, commands, measured.filter((n) => !n.endsWith(' scim_users')).join('; ') || '-', med(appTimes), med(rawTimes), med(appTimes) / med(rawTimes)]);
       say(`${c.label}: ${commands} commands`);
     }
 
@@ -104,11 +107,11 @@ export async function runScim(say: (line: string) => void): Promise<string> {
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, `scim-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), `${JSON.stringify(result, null, 2)}\n`);
     return [
-      `SCIM benchmark: ${USERS} SCIM users in one organization`,
+      `SCIM benchmark: ${USERS} SCIM users in one organization; load average at the end ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`,
       '',
       `1. GET /api/scim/v2/Users through the service vs the same find + count through the raw driver (median of ${REPEAT})`,
-      table(['request', 'totalResults', 'items', 'scim_users commands', 'all commands', 'others (cache refresh)', 'service ms', 'driver ms', 'service/driver'], rows),
-      `scim_users commands constant in the page position: ${new Set(rows.map((r) => r[3])).size === 1 ? 'met' : 'NOT met'}`,
+      table(['request', 'totalResults', 'items', 'scim_users commands', 'PostgreSQL statements', 'all commands', 'others (cache refresh)', 'service ms', 'driver ms', 'service/driver'], rows),
+      `scim_users commands and statements constant in the page position: ${rows[0][3] === rows[1][3] && rows[0][4] === rows[1][4] && rows[2][3] === rows[3][3] && rows[2][4] === rows[3][4] ? 'met' : 'NOT met'}`,
       '',
       '2. POST /api/scim/v2/Bulk with 100 user creations',
       table(['operations', 'ms', 'db commands', 'commands/operation'], [[100, bulkMs, bulkCommands, fmt(bulkCommands / 100)]]),

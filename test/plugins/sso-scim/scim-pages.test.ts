@@ -30,7 +30,7 @@ t.test('SCIM lists: PostgreSQL pages answer as the driver does, without counting
   await users.insertOne({ ...user(owner.orgId, 999), orgId: [owner.orgId] } as never);
 
   const pushdown = ctx.db.pushdown;
-  const probe = pushdown ? await pushdown.idPage('scim_users', { orgId: owner.orgId }, 0, 1) : null;
+  const probe = pushdown ? await pushdown.page('scim_users', { orgId: owner.orgId }, { _id: 1 }, 0, 1) : null;
   if (!pushdown || !probe) {
     t.pass('not the embedded FerretDB with its PostgreSQL URL: the driver reads every page');
     return;
