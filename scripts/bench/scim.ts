@@ -1,5 +1,5 @@
 // `npm run bench -- scim`: SCIM lists and Bulk at 10,000 users in one organization (issue 14).
-//   1. a filtered list and pages at startIndex 1 and 9,801: database commands per request
+//   1. a filtered list and pages at startIndex 1 and near the end (9,801 at 10,000 users): database commands per request
 //      (constant in the page position) and time, against the same find + count through the raw driver;
 //   2. a Bulk of 100 user creations: time and database commands.
 // The app runs in this process (commands are counted by the driver's monitoring, ctx.db.commandCount);
@@ -55,10 +55,10 @@ export async function runScim(say: (line: string) => void): Promise<string> {
     const users = raw.db(name).collection('scim_users');
     const cases = [
       { label: 'no filter, startIndex 1', url: '/api/scim/v2/Users?startIndex=1&count=100', query: {}, skip: 0 },
-      { label: 'no filter, startIndex 9801', url: '/api/scim/v2/Users?startIndex=9801&count=100', query: {}, skip: 9800 },
+      { label: `no filter, startIndex ${USERS - 199}`, url: `/api/scim/v2/Users?startIndex=${USERS - 199}&count=100`, query: {}, skip: USERS - 200 },
       { label: 'name.familyName eq "Smith", startIndex 1', url: `/api/scim/v2/Users?filter=${encodeURIComponent('name.familyName eq "Smith"')}&count=100`, query: { 'name.familyName': { $regex: '^Smith$', $options: 'i' } }, skip: 0 },
-      { label: 'name.familyName eq "Smith", startIndex 4901', url: `/api/scim/v2/Users?filter=${encodeURIComponent('name.familyName eq "Smith"')}&startIndex=4901&count=100`, query: { 'name.familyName': { $regex: '^Smith$', $options: 'i' } }, skip: 4900 },
-      { label: 'userName eq (Okta/Entra lookup)', url: `/api/scim/v2/Users?filter=${encodeURIComponent('userName eq "user9876@corp.example"')}`, query: { userNameLower: 'user9876@corp.example' }, skip: 0 },
+      { label: `name.familyName eq "Smith", startIndex ${USERS / 2 - 99}`, url: `/api/scim/v2/Users?filter=${encodeURIComponent('name.familyName eq "Smith"')}&startIndex=${USERS / 2 - 99}&count=100`, query: { 'name.familyName': { $regex: '^Smith$', $options: 'i' } }, skip: USERS / 2 - 100 },
+      { label: 'userName eq (Okta/Entra lookup)', url: `/api/scim/v2/Users?filter=${encodeURIComponent(`userName eq "user${USERS - 124}@corp.example"`)}`, query: { userNameLower: `user${USERS - 124}@corp.example` }, skip: 0 },
     ];
     const rows: (string | number)[][] = [];
     await get(cases[0].url); // warm the token and organization caches
