@@ -38,7 +38,7 @@ export function createFerretReads(postgresUrl: string, db: Db): FerretReads {
   let ferret: Promise<boolean> | null = null;
   const tables = new Map<string, string>();
   let statements = 0;
-  const pgPool = () => (pool ??= new pg.Pool({ connectionString: postgresUrl, max: 4, idleTimeoutMillis: 10_000, allowExitOnIdle: true, statement_timeout: 30_000 }));
+  const pgPool = () => (pool ??= new pg.Pool({ connectionString: postgresUrl, max: 4, connectionTimeoutMillis: 2000, idleTimeoutMillis: 10_000, allowExitOnIdle: true, statement_timeout: 30_000 }));
   const open = () => { statements++; return pgPool(); };
 
   async function tableOf(collection: string): Promise<string | null> {
