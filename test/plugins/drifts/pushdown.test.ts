@@ -72,4 +72,21 @@ t.test('drift reads: PostgreSQL answers as the driver does', async (t) => {
   }
   const all = await get('/api/drifts?limit=100');
   t.equal(all.pagination.total, 400 - Math.ceil(400 / 11), "the organization's unsuppressed drifts, none of the other's");
+
+  // Commands and statements per request do not grow with the organization's drifts.
+  const cost = async () => {
+    const out: string[] = [];
+    for (const url of ['/api/drifts?limit=20', '/api/drifts/query?status=detected,acknowledged&severity=critical,high&sort=-detectedAt&limit=20', '/api/drifts/aggregations']) {
+      await get(url); // warm the caches
+      names = [];
+      const before = pushdown.statements();
+      await get(url);
+      out.push(`${url}: ${names.filter((n) => n.endsWith(' drifts')).length} drifts commands + ${pushdown.statements() - before} SQL`);
+    }
+    return out;
+  };
+  const small = await cost();
+  await drifts.insertMany(Array.from({ length: 800 }, (_, i) => drift(owner.orgId, 400 + i)) as never[]);
+  const big = await cost();
+  t.same(big, small, `at 400 and 1,200 drifts: ${small.join('; ')}`);
 });
