@@ -15,6 +15,7 @@ import { createOnce, ONCE_KEYS, ONCE_PURGE_JOB, onceKeepMs } from './once.ts';
 import { createSealer } from './crypto.ts';
 import { createEventBus } from './events.ts';
 import { createScheduler, AGENDA_JOBS } from './scheduler.ts';
+import { JOB_RUNS } from './job-states.ts';
 import { createMailer } from './mail.ts';
 import { createAudit } from './audit.ts';
 import { createTenancy } from './tenancy/index.ts';
@@ -134,6 +135,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   const orgDeleteHooks: ((orgId: string) => Promise<void>)[] = [];
   db.collection(ONCE_KEYS);
   db.collection(AGENDA_JOBS);
+  db.collection(JOB_RUNS);
   const tenancy = createTenancy(db, caches);
   const ctx: AppContext = {
     config,

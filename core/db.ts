@@ -6,6 +6,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { watchHeartbeats } from './db-watchdog.ts';
 import { ensureGinIndexes, isFerretDb, type GinResult } from './ferret-gin.ts';
+import { createFerretReads, type FerretReads } from './ferret-reads.ts';
 import { MongoClient, MongoServerError, MongoNetworkError, MongoServerSelectionError, MongoNotConnectedError, MongoTopologyClosedError, type AnyBulkWriteOperation, type Collection, type OptionalUnlessRequiredId, type Db, type Document, type IndexDirection } from 'mongodb';
 
 export interface IndexSpec {
@@ -30,6 +31,8 @@ export interface Database {
   ensureIndexes(): Promise<void>;
   /** What the last ensureIndexes did about FerretDB's GIN indexes (core/ferret-gin.ts); null when it did nothing. */
   ginIndexes(): GinResult | null;
+  /** On FerretDB with its PostgreSQL URL: page reads it cannot bound, asked of PostgreSQL (core/ferret-reads.ts); else null. */
+  pushdown: FerretReads | null;
   /** Count of database commands sent since the app started (bench: commands per request). */
   commandCount(): number;
   ping(): Promise<number>;
@@ -64,6 +67,7 @@ export async function connectDatabase(uri: string, dbName: string, opts: Databas
   const specs = new Map<string, CollectionSpec>();
   let commands = 0;
   let gin: GinResult | null = null;
+  const pushdown = opts.postgresUrl ? createFerretReads(opts.postgresUrl, db) : null;
 
   client.on('commandStarted', (event) => {
     commands++;
@@ -106,6 +110,7 @@ export async function connectDatabase(uri: string, dbName: string, opts: Databas
       }
     },
     ginIndexes: () => gin,
+    pushdown,
     commandCount: () => commands,
     async ping() {
       const started = performance.now();
@@ -114,6 +119,7 @@ export async function connectDatabase(uri: string, dbName: string, opts: Databas
     },
     async close() {
       stopWatchdog();
+      await pushdown?.close();
       await client.close();
     },
   };

@@ -12,6 +12,9 @@ import { Agenda, type Job } from 'agenda';
 import { MongoBackend } from '@agendajs/mongo-backend';
 import { ObjectId, type Db } from 'mongodb';
 import type { CollectionSpec } from './db.ts';
+import { createJobStates, type JobState } from './job-states.ts';
+
+export type { JobState } from './job-states.ts';
 
 export const AGENDA_JOBS: CollectionSpec = { name: 'agenda_jobs', owner: 'core/scheduler', indexes: [], unchecked: true };
 
@@ -48,12 +51,6 @@ export interface Scheduler {
   removeJobs(ids: string[]): Promise<number>;
 }
 
-export interface JobState {
-  name: string; defined: boolean; due: number; running: number; scheduled: number;
-  lastRunAt: Date | null; lastFinishedAt: Date | null; lastFailedAt: Date | null; lastFailReason: string | null;
-}
-/** Most job records states() reads (one-time jobs of past scans pile up until Agenda's records are purged). */
-const MAX_STATE_JOBS = 20_000;
 
 /** A job as Agenda stores it (the fields read here). */
 export interface StoredJob { id: string; name: string; data: Record<string, unknown>; nextRunAt: Date | null; lastRunAt: Date | null; lockedAt: Date | null; repeatInterval: string | null }
@@ -68,6 +65,7 @@ export function createScheduler(db: Db, opts: { processEveryMs?: number; lockLif
     defaultConcurrency: 5,
     maxConcurrency: 20,
   });
+  const jobStates = createJobStates(agenda, db, AGENDA_JOBS.name);
   let started = false;
   const jobs = db.collection(AGENDA_JOBS.name);
   const dueOf = rememberOccurrences(agenda);
@@ -132,27 +130,7 @@ export function createScheduler(db: Db, opts: { processEveryMs?: number; lockLif
         lockedAt: j.lockedAt ?? null, repeatInterval: j.repeatInterval ?? null,
       }));
     },
-    async states() {
-      const now = Date.now();
-      const rows = await jobs.find({}, { projection: { name: 1, nextRunAt: 1, lockedAt: 1, lastRunAt: 1, lastFinishedAt: 1, failedAt: 1, failReason: 1, disabled: 1 } })
-        .limit(MAX_STATE_JOBS).toArray();
-      const by = new Map<string, JobState>();
-      const later = (a: Date | null, b: unknown) => (b instanceof Date && (!a || b > a) ? b : a);
-      for (const name of Object.keys(agenda.definitions)) by.set(name, { name, defined: true, due: 0, running: 0, scheduled: 0, lastRunAt: null, lastFinishedAt: null, lastFailedAt: null, lastFailReason: null });
-      for (const j of rows) {
-        const s = by.get(j.name) ?? { name: j.name, defined: false, due: 0, running: 0, scheduled: 0, lastRunAt: null, lastFinishedAt: null, lastFailedAt: null, lastFailReason: null };
-        by.set(j.name, s);
-        if (j.lockedAt) s.running++;
-        else if (j.nextRunAt && !j.disabled) (j.nextRunAt.getTime() <= now ? s.due++ : s.scheduled++);
-        s.lastRunAt = later(s.lastRunAt, j.lastRunAt);
-        s.lastFinishedAt = later(s.lastFinishedAt, j.lastFinishedAt);
-        if (j.failedAt instanceof Date && (!s.lastFailedAt || j.failedAt > s.lastFailedAt)) {
-          s.lastFailedAt = j.failedAt;
-          s.lastFailReason = typeof j.failReason === 'string' ? j.failReason.slice(0, 500) : null;
-        }
-      }
-      return [...by.values()].sort((a, b) => a.name.localeCompare(b.name));
-    },
+    states: () => jobStates.states(),
     async removeJobs(ids) {
       if (!ids.length) return 0;
       const { deletedCount } = await jobs.deleteMany({ _id: { $in: ids.map((id) => (ObjectId.isValid(id) && id.length === 24 ? new ObjectId(id) : id)) } as never });

@@ -13,7 +13,7 @@
 //   (orgId, repositoryConfig, openKey, resourceAddress) makes a second open record of the
 //   same resource impossible, even when two scans of one config complete together.
 import type { CollectionSpec, Database, IndexSpec } from '../../core/db.ts';
-import type { Document } from 'mongodb';
+import type { Document, WithId } from 'mongodb';
 import { driftFilter, escapeRegex, PLACE_FILTERS, type DriftFilter } from './drift-filter.ts';
 import type { AiAnalysis, Drift, DriftHistoryRow, DriftStatus } from './types.ts';
 
@@ -53,9 +53,16 @@ const EXPORT_FIELDS = Object.fromEntries(['resourceType', 'resourceAddress', 'se
 
 export function createDriftStore(db: Database) {
   const col = db.collection<Drift>(DRIFTS);
+  /** The documents of a page PostgreSQL ordered, in its order: one lookup by `_id` each. */
+  const byIds = async (orgId: string, ids: string[]) =>
+    (await Promise.all(ids.map((_id) => col.findOne({ _id, orgId })))).filter((d): d is WithId<Drift> => d !== null);
   return {
     async page(orgId: string, f: DriftFilter, sort: Record<string, 1 | -1>, skip: number, limit: number) {
       const filter = driftFilter(orgId, f);
+      // The embedded FerretDB sorts and counts every match in its own process (100,000 drifts: many
+      // seconds); its PostgreSQL answers the page's ids and the count (core/ferret-reads.ts).
+      const ids = db.pushdown ? await db.pushdown.page(DRIFTS.name, filter, sort, skip, limit) : null;
+      if (ids) return { rows: await byIds(orgId, ids.ids), total: ids.total };
       const [rows, total] = await Promise.all([
         col.find(filter).sort(sort).skip(skip).limit(limit).toArray(),
         col.countDocuments(filter),
@@ -72,16 +79,20 @@ export function createDriftStore(db: Database) {
     byScan: (orgId: string, scanId: string, limit: number) =>
       col.find({ orgId, $or: [{ scan: scanId }, { lastScan: scanId }], suppressed: { $ne: true } }).sort({ detectedAt: -1, _id: -1 }).limit(limit).toArray(),
     /** Counts grouped by one or two fields, over the filter's matches. */
-    group(orgId: string, f: DriftFilter, by: Record<string, string>) {
+    async group(orgId: string, f: DriftFilter, by: Record<string, string>) {
+      const pushed = db.pushdown ? await db.pushdown.group(DRIFTS.name, driftFilter(orgId, f), by) : null;
+      if (pushed) return pushed as { _id: Record<string, string>; n: number }[];
       return col.aggregate<{ _id: Record<string, string>; n: number }>([
         { $match: driftFilter(orgId, f) },
         { $group: { _id: by, n: { $sum: 1 } } },
       ]).toArray();
     },
     /** Per-day counts of detections (day) or resolutions (resolvedDay) from `since` on. */
-    trend(orgId: string, field: 'day' | 'resolvedDay', since: string, repositoryConfig?: readonly string[]) {
+    async trend(orgId: string, field: 'day' | 'resolvedDay', since: string, repositoryConfig?: readonly string[]) {
       const match: Document = { orgId, [field]: { $gte: since }, suppressed: { $ne: true } };
       if (repositoryConfig) match.repositoryConfig = { $in: [...repositoryConfig] };
+      const pushed = db.pushdown ? await db.pushdown.group(DRIFTS.name, match, { v: `$${field}` }) : null;
+      if (pushed) return pushed.map((r) => ({ _id: r._id.v as string, n: r.n }));
       return col.aggregate<{ _id: string; n: number }>([{ $match: match }, { $group: { _id: `$${field}`, n: { $sum: 1 } } }]).toArray();
     },
     /** Distinct values of a field starting with a prefix, most frequent first. */
@@ -91,7 +102,9 @@ export function createDriftStore(db: Database) {
       if (prefix) match[field] = { $regex: `^${escapeRegex(prefix)}`, $options: 'i' };
       // Ordered here rather than by a $sort stage: the groups are few (distinct values), and
       // the engine's index check reads any $sort of a pipeline as a sort on the collection.
-      const rows = await col.aggregate<{ _id: string; n: number }>([{ $match: match }, { $group: { _id: `$${field}`, n: { $sum: 1 } } }]).toArray();
+      const pushed = db.pushdown ? await db.pushdown.group(DRIFTS.name, match, { v: `$${field}` }) : null;
+      const rows = pushed ? pushed.map((r) => ({ _id: r._id.v as string, n: r.n }))
+        : await col.aggregate<{ _id: string; n: number }>([{ $match: match }, { $group: { _id: `$${field}`, n: { $sum: 1 } } }]).toArray();
       return rows.sort((a, b) => b.n - a.n || String(a._id).localeCompare(String(b._id))).slice(0, limit);
     },
     async setStatus(orgId: string, id: string, from: readonly DriftStatus[], set: Partial<Drift>) {

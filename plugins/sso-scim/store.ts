@@ -3,6 +3,7 @@
 // organization, and a filter's one equality (userName, externalId, displayName) has its index.
 import type { Filter } from 'mongodb';
 import type { CollectionSpec, Database } from '../../core/db.ts';
+import { pager } from './scim-pages.ts';
 
 export interface SsoConfig {
   _id: string;
@@ -124,15 +125,8 @@ export function createSsoScimStore(db: Database) {
     userByName: (orgId: string, userNameLower: string) => users.findOne({ orgId, userNameLower }),
     userByAccount: (orgId: string, userId: string) => users.findOne({ orgId, userId }),
     usersByIds: (orgId: string, ids: string[]) => (ids.length ? users.find({ _id: { $in: ids }, orgId }).toArray() : Promise.resolve([])),
-    /** One page of a filter (compiled for the database), in id order, and how many match: two commands. */
-    async pageUsers(orgId: string, query: Filter<ScimUser>, skip: number, limit: number) {
-      const q = { orgId, ...query } as Filter<ScimUser>;
-      const [rows, total] = await Promise.all([
-        limit > 0 ? users.find(q).sort(BY_ID).skip(skip).limit(limit).toArray() : Promise.resolve([]),
-        users.countDocuments(q),
-      ]);
-      return { rows, total };
-    },
+    /** One page of a filter (compiled for the database), in id order, and how many match (scim-pages.ts). */
+    pageUsers: pager(db, users),
     /** Every user a widened filter matches (the rest of the filter is evaluated in memory). */
     allUsers: (orgId: string, query: Filter<ScimUser>) => users.find({ orgId, ...query } as Filter<ScimUser>).sort(BY_ID).toArray(),
     async replaceUser(u: ScimUser, expectedVersion: number): Promise<boolean> {
@@ -144,14 +138,8 @@ export function createSsoScimStore(db: Database) {
     // SCIM groups
     insertGroup: async (g: ScimGroup) => { await groups.insertOne(g); },
     group: (orgId: string, id: string) => groups.findOne({ _id: id, orgId }),
-    async pageGroups(orgId: string, query: Filter<ScimGroup>, skip: number, limit: number) {
-      const q = { orgId, ...query } as Filter<ScimGroup>;
-      const [rows, total] = await Promise.all([
-        limit > 0 ? groups.find(q).sort(BY_ID).skip(skip).limit(limit).toArray() : Promise.resolve([]),
-        groups.countDocuments(q),
-      ]);
-      return { rows, total };
-    },
+    /** One page of a filter (compiled for the database), in id order, and how many match (scim-pages.ts). */
+    pageGroups: pager(db, groups),
     allGroups: (orgId: string, query: Filter<ScimGroup> = {}) => groups.find({ orgId, ...query } as Filter<ScimGroup>).sort(BY_ID).toArray(),
     mappedGroups: (orgId: string) => groups.find({ orgId, mapped: true }).toArray(),
     async replaceGroup(g: ScimGroup, expectedVersion: number): Promise<boolean> {

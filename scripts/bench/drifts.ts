@@ -8,13 +8,13 @@
 //   5. database commands to record a scan result with N = 10 and N = 5,000 drifts.
 // Drifts are seeded straight into the database with insertMany batches of 1,000, shaped as
 // the drifts store writes them. BENCH_DRIFTS (default 100000) sets the big size.
-import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { MongoClient, type Db } from 'mongodb';
-import { stringify } from 'csv-stringify';
+import { MongoClient } from 'mongodb';
 import { call, fmt, REPO, startServer, table, type Target } from './lib.ts';
+import { exportRaw, exportViaService, firstBytes, LIST, peakRss, QUERY, rawAggregations, rawList, rawQuery, type Ctx } from './drifts-reads.ts';
 
 const BIG = Number(process.env.BENCH_DRIFTS ?? 100_000);
 const SMALL = Math.min(10_000, BIG);
@@ -24,7 +24,6 @@ const PASSWORD = 'correct horse battery staple';
 const TYPES = ['aws_s3_bucket', 'aws_iam_role', 'aws_instance', 'aws_security_group', 'aws_lambda_function', 'aws_db_instance', 'aws_vpc', 'aws_subnet'];
 const SEVERITIES = ['critical', 'high', 'medium', 'low'] as const;
 const RANK = { critical: 4, high: 3, medium: 2, low: 1 };
-const STATUSES = ['detected', 'detected', 'detected', 'acknowledged', 'resolved', 'ignored'] as const;
 
 const newId = () => randomBytes(12).toString('hex');
 const ms = async (fn: () => Promise<unknown>) => { const t0 = performance.now(); await fn(); return performance.now() - t0; };
@@ -34,7 +33,6 @@ async function median(fn: () => Promise<unknown>, n = REPEAT) {
   return xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 }
 
-interface Ctx { url: string; token: string; orgId: string; configs: string[]; scanId: string; db: Db }
 
 async function seed(c: Ctx, from: number, to: number) {
   const day0 = Date.now() - 29 * 86_400_000;
@@ -42,7 +40,8 @@ async function seed(c: Ctx, from: number, to: number) {
     const docs = [];
     for (let i = start; i < Math.min(to, start + 1000); i++) {
       const severity = SEVERITIES[i % 4];
-      const status = STATUSES[i % STATUSES.length];
+      // 2% open (detected or acknowledged), as an organization that works its drifts: 2,000 of 100,000.
+      const status = i % 50 === 0 ? (i % 100 === 0 ? 'detected' : 'acknowledged') : (i % 3 ? 'resolved' : 'ignored');
       const detectedAt = new Date(day0 + (i % 30) * 86_400_000 + i);
       const type = TYPES[i % TYPES.length];
       const resolved = status === 'resolved';
@@ -59,57 +58,8 @@ async function seed(c: Ctx, from: number, to: number) {
   }
 }
 
-/** Peak resident memory (MiB) of a process while fn runs, sampled every 20 ms from /proc. */
-async function peakRss(pid: number, fn: () => Promise<unknown>) {
-  const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-  const base = rss();
-  let peak = base;
-  const timer = setInterval(() => { peak = Math.max(peak, rss()); }, 20);
-  const t = await ms(fn);
-  clearInterval(timer);
-  return { base, peak: Math.max(peak, rss()), ms: t };
-}
-
-async function exportViaService(c: Ctx) {
-  const res = await fetch(`${c.url}/api/drifts/export`, { headers: { authorization: `Bearer ${c.token}` } });
-  if (res.status !== 200) throw new Error(`export -> ${res.status}`);
-  let lines = 0;
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) for (const b of chunk) if (b === 10) lines++;
-  return lines;
-}
-async function exportRaw(c: Ctx) {
-  const csv = stringify({ header: true, columns: ['id', 'resourceType', 'resourceAddress', 'severity', 'status', 'detectedAt'] });
-  let lines = 0;
-  csv.on('data', (chunk: Buffer) => { for (const b of chunk) if (b === 10) lines++; });
-  const done = new Promise((resolve) => csv.on('end', resolve));
-  for await (const d of c.db.collection('drifts').find({ orgId: c.orgId }).sort({ detectedAt: -1, _id: -1 }).batchSize(1000)) {
-    if (!csv.write([d._id, d.resourceType, d.resourceAddress, d.severity, d.status, d.detectedAt.toISOString()])) await new Promise((r) => csv.once('drain', r));
-  }
-  csv.end();
-  await done;
-  return lines;
-}
-
-const QUERY = '/api/drifts/query?status=detected,acknowledged&severity=critical,high&sort=-detectedAt&limit=20';
-const rawQuery = (c: Ctx) => {
-  const filter = { orgId: c.orgId, status: { $in: ['detected', 'acknowledged'] }, severityRank: { $in: [4, 3] } };
-  return Promise.all([
-    c.db.collection('drifts').find(filter).sort({ detectedAt: -1, _id: -1 }).limit(20).toArray(),
-    c.db.collection('drifts').countDocuments(filter),
-  ]);
-};
-const rawAggregations = (c: Ctx) => {
-  const col = c.db.collection('drifts');
-  const since = new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10);
-  return Promise.all([
-    col.aggregate([{ $match: { orgId: c.orgId } }, { $group: { _id: { severity: '$severity', status: '$status', resourceType: '$resourceType' }, n: { $sum: 1 } } }]).toArray(),
-    col.aggregate([{ $match: { orgId: c.orgId, day: { $gte: since } } }, { $group: { _id: '$day', n: { $sum: 1 } } }]).toArray(),
-    col.aggregate([{ $match: { orgId: c.orgId, resolvedDay: { $gte: since } } }, { $group: { _id: '$resolvedDay', n: { $sum: 1 } } }]).toArray(),
-  ]);
-};
-
-async function commandsPerRequest(c: Ctx, driftId: string, fresh: () => Promise<void>) {
-  const count = async () => (await call<{ commands: number }>(c.url, 'GET', '/__bench/commands')).commands;
+async function commandsPerRequest(c: Ctx, driftId: string, fresh: () => Promise<void>, only?: number) {
+  const counts = async () => call<{ commands: number; statements: number }>(c.url, 'GET', '/__bench/commands');
   const routes: [string, (limit: number) => string][] = [
     ['GET /api/drifts', (l) => `/api/drifts?limit=${l}`],
     ['GET /api/drifts/query (filters, sort)', (l) => `${QUERY.replace('limit=20', `limit=${l}`)}`],
@@ -133,14 +83,15 @@ async function commandsPerRequest(c: Ctx, driftId: string, fresh: () => Promise<
     ['GET /api/notifications', (l) => `/api/notifications?limit=${l}`],
   ];
   const rows: (string | number)[][] = [];
-  for (const [name, pathFor] of routes) {
+  for (const [name, pathFor] of routes.slice(0, only ?? routes.length)) {
     await fresh(); // a new access token per route: the whole table outlives one token on a slow database
-    const per: number[] = [];
+    const per: string[] = [];
     for (const limit of [20, 100]) {
       await call(c.url, 'GET', pathFor(limit), { token: c.token }); // warm caches
-      const before = await count();
+      const before = await counts();
       await call(c.url, 'GET', pathFor(limit), { token: c.token });
-      per.push((await count()) - before - 0);
+      const after = await counts();
+      per.push(`${after.commands - before.commands} + ${after.statements - before.statements} SQL`);
     }
     rows.push([name, per[0], per[1]]);
   }
@@ -227,6 +178,10 @@ export async function runDrifts(say: (line: string) => void): Promise<string> {
     say(`  ${fmt(t / 1000)} s`);
 
     await fresh();
+    say(`0. GET /api/drifts (default list) vs raw driver (median of ${REPEAT})`);
+    const svcL = await median(() => call(c.url, 'GET', LIST, { token: c.token }));
+    const rawL = await median(() => rawList(c));
+    say(`  service ${fmt(svcL)} ms, raw ${fmt(rawL)} ms, ratio ${fmt(svcL / rawL)}`);
     say(`1. /api/drifts/query vs raw driver (median of ${REPEAT})`);
     const svcQ = await median(() => call(c.url, 'GET', QUERY, { token: c.token }));
     const rawQ = await median(() => rawQuery(c));
@@ -236,6 +191,12 @@ export async function runDrifts(say: (line: string) => void): Promise<string> {
     const svcA = await median(() => call(c.url, 'GET', '/api/drifts/aggregations', { token: c.token }));
     const rawA = await median(() => rawAggregations(c));
     say(`  service ${fmt(svcA)} ms, raw ${fmt(rawA)} ms, ratio ${fmt(svcA / rawA)}`);
+    await fresh();
+    say('3a. first CSV bytes vs the raw cursor\'s first document');
+    const first = await firstBytes(c);
+    say(`  service ${fmt(first.svc)} ms, raw ${fmt(first.raw)} ms`);
+    say(`4b. commands per request of the drift routes at ${BIG} drifts`);
+    const commandsBig = await commandsPerRequest(c, driftId, fresh, 8);
     await fresh();
     say('3. CSV export vs raw cursor -> CSV');
     let svcLines = 0; let rawLines = 0;
@@ -248,13 +209,15 @@ export async function runDrifts(say: (line: string) => void): Promise<string> {
     const recording = await recordingStatements();
 
     const out = [
-      `Drift core benchmark: ${BIG} drifts in one organization (4 configs), FerretDB at ${mongoUri.replace(/\/\/.*@/, '//')}, node ${process.version}, ${os.cpus().length} CPUs; medians of ${REPEAT}`,
+      `Drift core benchmark: ${BIG} drifts in one organization (4 configs), FerretDB at ${mongoUri.replace(/\/\/.*@/, '//')}, node ${process.version}, ${os.cpus().length} CPUs; medians of ${REPEAT}; load average at the end ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`,
       '',
       '1-3. Service against the raw driver (ratio = service time / raw time; 1 = no overhead)',
       table(['measure', 'service ms', 'raw ms', 'ratio'], [
+        ['GET /api/drifts (default list, limit 20) + total', svcL, rawL, svcL / rawL],
         ['GET /api/drifts/query (status, severity, sort -detectedAt, limit 20) + total', svcQ, rawQ, svcQ / rawQ],
         ['GET /api/drifts/aggregations (3 aggregations)', svcA, rawA, svcA / rawA],
         [`GET /api/drifts/export (${svcLines - 1} rows) vs raw cursor -> CSV (${rawLines - 1} rows)`, svcE, rawE, svcE / rawE],
+        ['GET /api/drifts/export: first row vs the raw cursor\'s first document', first.svc, first.raw, first.svc / first.raw],
       ]),
       '',
       `Peak memory during the export, on an app process with a ${HEAP_MB} MiB heap (resident, MiB; it streams, so flat in the row count)`,
@@ -263,8 +226,11 @@ export async function runDrifts(say: (line: string) => void): Promise<string> {
         [BIG, big.base, big.peak, big.peak - big.base, big.ms],
       ]),
       '',
-      `4. Database commands per request (warm, at ${SMALL} drifts; at limit 20 and limit 100: constant in the page size)`,
+      `4. Database commands + PostgreSQL statements per request (warm, at ${SMALL} drifts; at limit 20 and limit 100)`,
       table(['route', 'limit 20', 'limit 100'], commands),
+      '',
+      `4b. The drift routes again at ${BIG} drifts`,
+      table(['route', 'limit 20', 'limit 100'], commandsBig),
       '',
       '5. recordScanResult: database commands (all of them, notifications included) and time',
       table(['result', 'commands', 'ms'], recording),
@@ -272,7 +238,7 @@ export async function runDrifts(say: (line: string) => void): Promise<string> {
     const dir = path.join(REPO, '.data', 'bench');
     mkdirSync(dir, { recursive: true });
     const file = path.join(dir, `drifts-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-    writeFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), big: BIG, small: SMALL, query: { svcQ, rawQ }, aggregations: { svcA, rawA }, export: { small, big, svcE, rawE, heapMb: HEAP_MB }, commands, recording }, null, 2)}\n`);
+    writeFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), big: BIG, small: SMALL, list: { svcL, rawL }, query: { svcQ, rawQ }, firstBytes: first, commandsBig, aggregations: { svcA, rawA }, export: { small, big, svcE, rawE, heapMb: HEAP_MB }, commands, recording }, null, 2)}\n`);
     return `${out}\n\ndata: ${path.relative(REPO, file)}`;
   } finally {
     await client.close();

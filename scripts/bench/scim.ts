@@ -1,5 +1,5 @@
 // `npm run bench -- scim`: SCIM lists and Bulk at 10,000 users in one organization (issue 14).
-//   1. a filtered list and pages at startIndex 1 and 9,801: database commands per request
+//   1. a filtered list and pages at startIndex 1 and near the end (9,801 at 10,000 users): database commands per request
 //      (constant in the page position) and time, against the same find + count through the raw driver;
 //   2. a Bulk of 100 user creations: time and database commands.
 // The app runs in this process (commands are counted by the driver's monitoring, ctx.db.commandCount);
@@ -7,6 +7,7 @@
 // BENCH_SCIM_USERS (default 10000) sizes the organization.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import { fmt, REPO, table } from './lib.ts';
@@ -20,9 +21,9 @@ export async function runScim(say: (line: string) => void): Promise<string> {
   const { buildApp } = await import('../../core/app.ts');
   const { loadConfig } = await import('../../core/config.ts');
   const { serviceUrls, TEST_SECRETS } = await import('../../test/helper.ts');
-  const { mongoUri, redisUrl } = serviceUrls();
+  const { mongoUri, redisUrl, postgresUrl } = serviceUrls();
   const name = `bench_scim_${Date.now()}`;
-  const config = loadConfig({}, { MONGODB_URI: mongoUri, REDIS_URL: redisUrl, MONGODB_DB: name, REDIS_KEY_PREFIX: `${name}:`, NODE_ENV: 'production', LOG_LEVEL: 'silent', ...TEST_SECRETS });
+  const config = loadConfig({}, { MONGODB_URI: mongoUri, REDIS_URL: redisUrl, ...(postgresUrl ? { FERRETDB_POSTGRES_URL: postgresUrl } : {}), MONGODB_DB: name, REDIS_KEY_PREFIX: `${name}:`, NODE_ENV: 'production', LOG_LEVEL: 'silent', ...TEST_SECRETS });
   config.operator = { plugins: {} };
   const { app, ctx } = await buildApp({ config, logger: false });
   const raw = await new MongoClient(mongoUri).connect();
@@ -54,10 +55,10 @@ export async function runScim(say: (line: string) => void): Promise<string> {
     const users = raw.db(name).collection('scim_users');
     const cases = [
       { label: 'no filter, startIndex 1', url: '/api/scim/v2/Users?startIndex=1&count=100', query: {}, skip: 0 },
-      { label: 'no filter, startIndex 9801', url: '/api/scim/v2/Users?startIndex=9801&count=100', query: {}, skip: 9800 },
+      { label: `no filter, startIndex ${USERS - 199}`, url: `/api/scim/v2/Users?startIndex=${USERS - 199}&count=100`, query: {}, skip: USERS - 200 },
       { label: 'name.familyName eq "Smith", startIndex 1', url: `/api/scim/v2/Users?filter=${encodeURIComponent('name.familyName eq "Smith"')}&count=100`, query: { 'name.familyName': { $regex: '^Smith$', $options: 'i' } }, skip: 0 },
-      { label: 'name.familyName eq "Smith", startIndex 4901', url: `/api/scim/v2/Users?filter=${encodeURIComponent('name.familyName eq "Smith"')}&startIndex=4901&count=100`, query: { 'name.familyName': { $regex: '^Smith$', $options: 'i' } }, skip: 4900 },
-      { label: 'userName eq (Okta/Entra lookup)', url: `/api/scim/v2/Users?filter=${encodeURIComponent('userName eq "user9876@corp.example"')}`, query: { userNameLower: 'user9876@corp.example' }, skip: 0 },
+      { label: `name.familyName eq "Smith", startIndex ${USERS / 2 - 99}`, url: `/api/scim/v2/Users?filter=${encodeURIComponent('name.familyName eq "Smith"')}&startIndex=${USERS / 2 - 99}&count=100`, query: { 'name.familyName': { $regex: '^Smith$', $options: 'i' } }, skip: USERS / 2 - 100 },
+      { label: 'userName eq (Okta/Entra lookup)', url: `/api/scim/v2/Users?filter=${encodeURIComponent(`userName eq "user${USERS - 124}@corp.example"`)}`, query: { userNameLower: `user${USERS - 124}@corp.example` }, skip: 0 },
     ];
     const rows: (string | number)[][] = [];
     await get(cases[0].url); // warm the token and organization caches
@@ -67,8 +68,10 @@ export async function runScim(say: (line: string) => void): Promise<string> {
     for (const c of cases) {
       names = [];
       const before = ctx.db.commandCount();
+      const sqlBefore = ctx.db.pushdown?.statements() ?? 0;
       const res = await get(c.url);
       const commands = ctx.db.commandCount() - before;
+      const sql = (ctx.db.pushdown?.statements() ?? 0) - sqlBefore;
       const measured = [...names];
       say(`${c.label}: ${measured.join(', ')}`);
       if (res.statusCode !== 200) throw new Error(`${c.url}: ${res.statusCode} ${res.body}`);
@@ -84,7 +87,7 @@ export async function runScim(say: (line: string) => void): Promise<string> {
       // Commands on scim_users are the request's own; others are cache refreshes (token 30 s, organization
       // 60 s) and the once-a-minute lastUsedAt write, which the slow embedded database makes fall inside a request.
       const own = measured.filter((n) => n.endsWith(' scim_users')).length;
-      rows.push([c.label, body.totalResults, body.itemsPerPage, own, commands, measured.filter((n) => !n.endsWith(' scim_users')).join('; ') || '-', med(appTimes), med(rawTimes), med(appTimes) / med(rawTimes)]);
+      rows.push([c.label, body.totalResults, body.itemsPerPage, own, sql, commands, measured.filter((n) => !n.endsWith(' scim_users')).join('; ') || '-', med(appTimes), med(rawTimes), med(appTimes) / med(rawTimes)]);
       say(`${c.label}: ${commands} commands`);
     }
 
@@ -104,11 +107,11 @@ export async function runScim(say: (line: string) => void): Promise<string> {
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, `scim-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), `${JSON.stringify(result, null, 2)}\n`);
     return [
-      `SCIM benchmark: ${USERS} SCIM users in one organization`,
+      `SCIM benchmark: ${USERS} SCIM users in one organization; load average at the end ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`,
       '',
       `1. GET /api/scim/v2/Users through the service vs the same find + count through the raw driver (median of ${REPEAT})`,
-      table(['request', 'totalResults', 'items', 'scim_users commands', 'all commands', 'others (cache refresh)', 'service ms', 'driver ms', 'service/driver'], rows),
-      `scim_users commands constant in the page position: ${new Set(rows.map((r) => r[3])).size === 1 ? 'met' : 'NOT met'}`,
+      table(['request', 'totalResults', 'items', 'scim_users commands', 'PostgreSQL statements', 'all commands', 'others (cache refresh)', 'service ms', 'driver ms', 'service/driver'], rows),
+      `scim_users commands and statements constant in the page position: ${rows[0][3] === rows[1][3] && rows[0][4] === rows[1][4] && rows[2][3] === rows[3][3] && rows[2][4] === rows[3][4] ? 'met' : 'NOT met'}`,
       '',
       '2. POST /api/scim/v2/Bulk with 100 user creations',
       table(['operations', 'ms', 'db commands', 'commands/operation'], [[100, bulkMs, bulkCommands, fmt(bulkCommands / 100)]]),

@@ -58,7 +58,7 @@ async function real(): Promise<{ app: FastifyInstance; cleanup(): Promise<void> 
   const level = (process.env.BENCH_LOG ?? 'info') as 'info';
   const logger = process.env.BENCH_LOG === 'off' ? false : loggerOptions({ LOG_LEVEL: level }, '/dev/null');
   const { app, ctx } = await buildApp({ config, logger });
-  app.get('/__bench/commands', async () => ({ commands: ctx.db.commandCount() }));
+  app.get('/__bench/commands', async () => ({ commands: ctx.db.commandCount(), statements: ctx.db.pushdown?.statements() ?? 0 }));
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
   app.get('/__bench/loop', async () => {

@@ -1,0 +1,104 @@
+// Page reads the embedded FerretDB cannot serve in bounded time, asked of its PostgreSQL instead
+// (issue 36, point 5). FerretDB 1.24 pushes only top-level equality down; it sorts, skips and
+// counts in its own Go process, decoding every document the equality matches: a page of one
+// organization's 10,000 SCIM users read and sorted 10,000 documents twice (page and count),
+// 5 to 10 s here. PostgreSQL answers the same page's ids and the count from the collection's
+// table in milliseconds (`_jsonb->'f' @> value`, GIN-served: core/ferret-gin.ts); the documents
+// are then read through FerretDB by `_id`, one bounded lookup each.
+//
+// Why not a different shape: SCIM pages by offset (startIndex, RFC 7644 §3.4.2.4) and answers
+// totalResults; an offset over an equality bucket needs exact per-bucket counts, which FerretDB
+// cannot keep under concurrent writes (its updates are not atomic, DESIGN.md).
+//
+// Only on FerretDB and only with its PostgreSQL URL; on MongoDB this is null and the stores read
+// through the driver, where their declared indexes serve the same page.
+import pg from 'pg';
+import type { Db } from 'mongodb';
+import { isFerretDb } from './ferret-gin.ts';
+import { Args, groupValue, orderOf, whereOf } from './ferret-sql.ts';
+
+export interface IdPage { ids: string[]; total: number }
+
+export interface FerretReads {
+  /**
+   * The `_id`s of the filter's matches at positions skip..skip+limit in the sort's order, and how
+   * many match. Null when it cannot answer: not FerretDB, no table yet, or a filter or sort
+   * outside core/ferret-sql.ts's subset.
+   */
+  page(collection: string, filter: Record<string, unknown>, sort: Record<string, 1 | -1>, skip: number, limit: number): Promise<IdPage | null>;
+  /** `$group` by top-level fields (`{ key: '$field' }`) with a count `n`, over the filter's matches; null as above. */
+  group(collection: string, filter: Record<string, unknown>, by: Record<string, string>): Promise<{ _id: Record<string, unknown>; n: number }[] | null>;
+  /** SQL statements sent so far (benches count them beside the driver's commands). */
+  statements(): number;
+  close(): Promise<void>;
+}
+
+export function createFerretReads(postgresUrl: string, db: Db): FerretReads {
+  let pool: pg.Pool | null = null;
+  let ferret: Promise<boolean> | null = null;
+  const tables = new Map<string, string>();
+  let statements = 0;
+  const pgPool = () => (pool ??= new pg.Pool({ connectionString: postgresUrl, max: 4, connectionTimeoutMillis: 2000, idleTimeoutMillis: 10_000, allowExitOnIdle: true, statement_timeout: 30_000 }));
+  const open = () => { statements++; return pgPool(); };
+
+  async function tableOf(collection: string): Promise<string | null> {
+    const known = tables.get(collection);
+    if (known) return known;
+    const schema = db.databaseName;
+    const found = await open().query<{ to_regclass: string | null }>('SELECT to_regclass($1)', [`${pg.escapeIdentifier(schema)}._ferretdb_database_metadata`]);
+    if (!found.rows[0]?.to_regclass) return null;
+    const meta = await open().query<{ tbl: string }>(`SELECT _jsonb->>'table' AS tbl FROM ${pg.escapeIdentifier(schema)}._ferretdb_database_metadata WHERE _jsonb->>'_id' = $1`, [collection]);
+    const table = meta.rows[0]?.tbl;
+    if (!table) return null;
+    const qualified = `${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)}`;
+    tables.set(collection, qualified);
+    return qualified;
+  }
+
+  async function ready(collection: string) {
+    ferret ??= isFerretDb(db);
+    return (await ferret) ? tableOf(collection) : null;
+  }
+  /** A failed statement (the table dropped and made again, PostgreSQL gone) falls back to the driver. */
+  const orNull = async <T>(collection: string, fn: () => Promise<T | null>): Promise<T | null> => {
+    try { return await fn(); } catch { tables.delete(collection); return null; }
+  };
+
+  return {
+    page: (collection, filter, sort, skip, limit) => orNull(collection, async () => {
+      const table = await ready(collection);
+      if (!table) return null;
+      const a = new Args();
+      const where = whereOf(filter, a);
+      const order = where && orderOf(sort, a);
+      if (!where || !order) return null;
+      const n = a.values.length;
+      const [page, count] = await Promise.all([
+        limit > 0
+          ? open().query<{ id: string }>(`SELECT _jsonb->>'_id' AS id FROM ${table} WHERE ${where} ORDER BY ${order} OFFSET $${n + 1} LIMIT $${n + 2}`, [...a.values, skip, limit])
+          : Promise.resolve({ rows: [] as { id: string }[] }),
+        // The count's own arguments: the same conditions, numbered from $1 again.
+        (() => { const c = new Args(); return open().query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE ${whereOf(filter, c)}`, c.values); })(),
+      ]);
+      return { ids: page.rows.map((r) => r.id), total: Number(count.rows[0].n) };
+    }),
+    group: (collection, filter, by) => orNull(collection, async () => {
+      const table = await ready(collection);
+      if (!table) return null;
+      const a = new Args();
+      const where = whereOf(filter, a);
+      const keys = Object.entries(by);
+      if (!where || !keys.every(([, v]) => /^\$[A-Za-z_][A-Za-z0-9_]*$/.test(v))) return null;
+      const select = keys.map(([, v], i) => `_jsonb->${a.add(v.slice(1))}::text AS k${i}`);
+      const rows = await open().query<Record<string, unknown>>(
+        `SELECT ${select.join(', ')}, count(*) AS n FROM ${table} WHERE ${where} GROUP BY ${keys.map((_, i) => i + 1).join(', ')}`, a.values);
+      return rows.rows.map((r) => ({ _id: Object.fromEntries(keys.map(([k], i) => [k, groupValue(r[`k${i}`])])), n: Number(r.n) }));
+    }),
+    statements: () => statements,
+    async close() {
+      const p = pool;
+      pool = null;
+      await p?.end().catch(() => undefined);
+    },
+  };
+}

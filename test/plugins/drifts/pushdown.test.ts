@@ -1,0 +1,92 @@
+// Drift reads on the embedded FerretDB: the list and /query pages (ids and total), the
+// aggregations, the trend, suggestions and a config's statistics are asked of its PostgreSQL
+// (core/ferret-reads.ts) and answer exactly as the driver does, with another organization's
+// drifts left out (issue 36, point 5).
+import t from 'tap';
+import { randomBytes } from 'node:crypto';
+import type { CommandStartedEvent } from 'mongodb';
+import { buildTestApp, register, bearer, serviceUrls } from '../../helper.ts';
+
+const TYPES = ['aws_s3_bucket', 'aws_iam_role', 'aws_instance', 'Aws_vpc', 'aws_subnet'];
+const SEVERITIES = ['critical', 'high', 'medium', 'low'] as const;
+const RANK = { critical: 4, high: 3, medium: 2, low: 1 };
+const STATUSES = ['detected', 'detected', 'acknowledged', 'resolved', 'ignored'] as const;
+
+t.test('drift reads: PostgreSQL answers as the driver does', async (t) => {
+  const { postgresUrl } = serviceUrls();
+  const { app, ctx } = await buildTestApp(t, { env: postgresUrl ? { FERRETDB_POSTGRES_URL: postgresUrl } : {} });
+  const owner = await register(app);
+  const other = await register(app);
+  const configs = [0, 1, 2].map(() => randomBytes(12).toString('hex'));
+  const day0 = Date.now() - 20 * 86_400_000;
+  const drift = (orgId: string, i: number) => {
+    const severity = SEVERITIES[i % 4];
+    const status = STATUSES[i % STATUSES.length];
+    // Ties on detectedAt (every 7th shares its neighbour's) exercise the _id tie-break.
+    const detectedAt = new Date(day0 + Math.floor(i / 7) * 3_600_000 * 5);
+    const resolved = status === 'resolved';
+    const type = TYPES[i % TYPES.length];
+    return {
+      _id: randomBytes(12).toString('hex'), orgId, repositoryConfig: configs[i % 3], repositoryName: `acme/repo${i % 3}`, scan: 'scan-1', lastScan: 'scan-1',
+      resourceType: type, resourceAddress: `${type}.r${i}`, severity, severityRank: RANK[severity], status, changeType: 'changed', diff: {}, aiAnalysis: null,
+      openKey: resolved ? `resolved:${i}` : 'open', detectedAt, day: detectedAt.toISOString().slice(0, 10), lastSeenAt: detectedAt,
+      resolvedAt: resolved ? detectedAt : null, resolvedDay: resolved ? detectedAt.toISOString().slice(0, 10) : null, resolvedBy: resolved ? (i % 2 ? 'scan' : 'user') : null,
+      statusChangedAt: null, feedback: null, updatedAt: detectedAt, ...(i % 11 === 0 ? { suppressed: true } : {}), ...(i % 13 === 0 ? { ruleId: 'r-13' } : {}),
+    };
+  };
+  const drifts = ctx.db.db.collection('drifts');
+  await drifts.insertMany([...Array.from({ length: 400 }, (_, i) => drift(owner.orgId, i)), ...Array.from({ length: 60 }, (_, i) => drift(other.orgId, i))] as never[]);
+
+  const pushdown = ctx.db.pushdown;
+  if (!pushdown || !(await pushdown.page('drifts', { orgId: owner.orgId }, { _id: 1 }, 0, 1))) {
+    t.pass('not the embedded FerretDB with its PostgreSQL URL: the driver reads everything');
+    return;
+  }
+  let names: string[] = [];
+  const seen = (e: CommandStartedEvent) => { names.push(`${e.commandName} ${String(e.command[e.commandName])}`); };
+  ctx.db.client.on('commandStarted', seen);
+  t.teardown(() => { ctx.db.client.off('commandStarted', seen); });
+  const get = async (url: string) => {
+    const res = await app.inject({ method: 'GET', url, headers: bearer(owner.token) });
+    t.equal(res.statusCode, 200, `${url}: ${res.statusCode}`);
+    return res.json();
+  };
+  const urls = [
+    '/api/drifts', '/api/drifts?page=3&limit=50', '/api/drifts?status=resolved&severity=low,high', '/api/drifts?ruleId=r-13&suppressed=true',
+    '/api/drifts/query?status=detected,acknowledged&severity=critical,high&sort=-detectedAt&limit=20',
+    '/api/drifts/query?sort=detectedAt&page=2&limit=30', '/api/drifts/query?sort=-severity&limit=40', '/api/drifts/query?sort=status&page=4&limit=25',
+    '/api/drifts/query?sort=resourceType&limit=60', '/api/drifts/query?sort=-resourceAddress&page=2&limit=15',
+    `/api/drifts/query?resourceType=aws_instance&repositoryConfigId=${configs[1]}&sort=-detectedAt`, '/api/drifts/query?q=VPC&limit=10',
+    '/api/drifts/aggregations', `/api/drifts/aggregations?status=detected&repositoryConfigId=${configs[0]}`,
+    '/api/drifts/suggestions', '/api/drifts/autocomplete?field=resourceType&prefix=aws_',
+  ];
+  for (const url of urls) {
+    names = [];
+    const fast = await get(url);
+    const counted = names.filter((n) => n === 'aggregate drifts' || n === 'count drifts').length;
+    (ctx.db as { pushdown: typeof pushdown | null }).pushdown = null;
+    const viaDriver = await get(url).finally(() => { (ctx.db as { pushdown: typeof pushdown | null }).pushdown = pushdown; });
+    t.same(fast, viaDriver, `${url}: the same answer as the driver's`);
+    // q (a case-insensitive substring) and a prefix are decided by the driver.
+    if (!/[?&](q|prefix)=/.test(url)) t.equal(counted, 0, `${url}: nothing counted or grouped through FerretDB`);
+  }
+  const all = await get('/api/drifts?limit=100');
+  t.equal(all.pagination.total, 400 - Math.ceil(400 / 11), "the organization's unsuppressed drifts, none of the other's");
+
+  // Commands and statements per request do not grow with the organization's drifts.
+  const cost = async () => {
+    const out: string[] = [];
+    for (const url of ['/api/drifts?limit=20', '/api/drifts/query?status=detected,acknowledged&severity=critical,high&sort=-detectedAt&limit=20', '/api/drifts/aggregations']) {
+      await get(url); // warm the caches
+      names = [];
+      const before = pushdown.statements();
+      await get(url);
+      out.push(`${url}: ${names.filter((n) => n.endsWith(' drifts')).length} drifts commands + ${pushdown.statements() - before} SQL`);
+    }
+    return out;
+  };
+  const small = await cost();
+  await drifts.insertMany(Array.from({ length: 800 }, (_, i) => drift(owner.orgId, 400 + i)) as never[]);
+  const big = await cost();
+  t.same(big, small, `at 400 and 1,200 drifts: ${small.join('; ')}`);
+});
