@@ -16,7 +16,7 @@ export default defineManifest({
   description: 'Platform administration: statistics, users, health, the scan scheduler, usage analytics',
   routes: [
     { id: 'getAdminDashboard', method: 'GET', url: '/dashboard', ...admin, summary: 'Platform statistics; activeUsers: distinct users with an authenticated request in the last 30 UTC days',
-      response: { 200: Dashboard }, raises: ['not_found'], handler: 'dashboard' },
+      response: { 200: Dashboard }, raises: ['conflict', 'not_found'], handler: 'dashboard' },
     { id: 'listAdminUsers', method: 'GET', url: '/users', ...admin, reply: 'named',
       summary: 'Users, newest first, with lastLoginAt and the repository configs and scans of their organizations; search: email or name contains (case-insensitive)',
       query: UsersQuery, response: { 200: UserPage }, raises: ['not_found'], handler: 'users' },
@@ -34,9 +34,9 @@ export default defineManifest({
       response: { 200: SchedulerFix }, raises: ['not_found'], handler: 'schedulerFix' },
     { id: 'getBehaviorAnalytics', method: 'GET', url: '/behavior-analytics', ...admin,
       summary: 'Active users and requests per UTC day, requests per feature (plugin) and plan, over `days` days',
-      query: AnalyticsQuery, response: { 200: BehaviorAnalytics }, raises: ['not_found'], handler: 'behavior' },
+      query: AnalyticsQuery, response: { 200: BehaviorAnalytics }, raises: ['conflict', 'not_found'], handler: 'behavior' },
     { id: 'getNavigationAnalytics', method: 'GET', url: '/navigation-analytics', ...admin,
       summary: 'Most used routes (by id) with their plans and statuses, and the most used per plan, over `days` days',
-      query: AnalyticsQuery, response: { 200: NavigationAnalytics }, raises: ['not_found'], handler: 'navigation' },
+      query: AnalyticsQuery, response: { 200: NavigationAnalytics }, raises: ['conflict', 'not_found'], handler: 'navigation' },
   ],
 });

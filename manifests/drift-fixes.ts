@@ -20,7 +20,7 @@ export default defineManifest({
       params: DriftIdParams, response: { 200: DriftView }, raises: ['scm.app_not_configured'], handler: 'reanalyze' },
     { id: 'generateDriftFix', method: 'POST', url: '/:driftId/generate-fix', ...write, ...drift, audit: 'drift.fix_generated',
       summary: 'A computed fix: strategy accept = a unified diff writing the live values into the declaring file at the scanned commit (values from variables, locals or expressions come back as advice); revert = no file change, re-apply the declared values (default for critical and high). 409 naming what is missing (declaring file, installation)',
-      params: DriftIdParams, query: GenerateFixQuery, response: { 200: FixView }, raises: ['scm.app_not_configured'], handler: 'generateFix' },
+      params: DriftIdParams, query: GenerateFixQuery, response: { 200: FixView }, raises: ['conflict', 'scm.app_not_configured'], handler: 'generateFix' },
     { id: 'approveDriftFix', method: 'POST', url: '/:driftId/approve-fix', ...write, ...drift, audit: 'drift.fix_approved',
       summary: 'Approves the current fix; 409 when none was generated or it was generated for an older diff of the drift',
       params: DriftIdParams, response: { 200: ApprovalView }, raises: ['conflict', 'scm.app_not_configured'], handler: 'approveFix' },

@@ -4166,6 +4166,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description conflict: Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
                 headers: {
@@ -5018,6 +5035,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description conflict: Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
             503: {
                 headers: {
@@ -5136,6 +5170,23 @@ export interface operations {
             };
             /** @description not_found: Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14921,6 +14972,23 @@ export interface operations {
             };
             /** @description Not found (not_found): the organization (x-org-id), driftId */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -35128,6 +35196,23 @@ export interface operations {
                     };
                 };
             };
+            /** @description conflict: Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
             /** @description Body larger than the body limit (payload_too_large) */
             413: {
                 headers: {
@@ -35316,6 +35401,23 @@ export interface operations {
             };
             /** @description not_found: Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description conflict: Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
