@@ -4,6 +4,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Test } from 'tap';
+import type { CommandStartedEvent, MongoClient } from 'mongodb';
 import { SMTPServer } from 'smtp-server';
 import { buildApp, type App } from '../core/app.ts';
 import { loadConfig, type EnvConfig, type OperatorConfig } from '../core/config.ts';
@@ -145,3 +146,12 @@ export async function startMailbox(t: Test): Promise<{ url: string; messages: { 
 
 /** Decodes quoted-printable soft line breaks so tokens in mail bodies can be matched. */
 export const mailText = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+
+/** The driver commands a client sends from now on, as "<command> <collection>" (what a request costs). */
+export function commandLog(t: Test, client: MongoClient): { names: string[]; clear(): void } {
+  const names: string[] = [];
+  const seen = (e: CommandStartedEvent) => { names.push(`${e.commandName} ${String(e.command[e.commandName])}`); };
+  client.on('commandStarted', seen);
+  t.teardown(() => { client.off('commandStarted', seen); });
+  return { names, clear: () => { names.length = 0; } };
+}

@@ -4,8 +4,7 @@
 // drifts left out (issue 36, point 5).
 import t from 'tap';
 import { randomBytes } from 'node:crypto';
-import type { CommandStartedEvent } from 'mongodb';
-import { buildTestApp, register, bearer, serviceUrls } from '../../helper.ts';
+import { buildTestApp, register, bearer, serviceUrls, commandLog } from '../../helper.ts';
 
 const TYPES = ['aws_s3_bucket', 'aws_iam_role', 'aws_instance', 'Aws_vpc', 'aws_subnet'];
 const SEVERITIES = ['critical', 'high', 'medium', 'low'] as const;
@@ -42,10 +41,7 @@ t.test('drift reads: PostgreSQL answers as the driver does', async (t) => {
     t.pass('not the embedded FerretDB with its PostgreSQL URL: the driver reads everything');
     return;
   }
-  let names: string[] = [];
-  const seen = (e: CommandStartedEvent) => { names.push(`${e.commandName} ${String(e.command[e.commandName])}`); };
-  ctx.db.client.on('commandStarted', seen);
-  t.teardown(() => { ctx.db.client.off('commandStarted', seen); });
+  const commands = commandLog(t, ctx.db.client);
   const get = async (url: string) => {
     const res = await app.inject({ method: 'GET', url, headers: bearer(owner.token) });
     t.equal(res.statusCode, 200, `${url}: ${res.statusCode}`);
@@ -61,9 +57,9 @@ t.test('drift reads: PostgreSQL answers as the driver does', async (t) => {
     '/api/drifts/suggestions', '/api/drifts/autocomplete?field=resourceType&prefix=aws_',
   ];
   for (const url of urls) {
-    names = [];
+    commands.clear();
     const fast = await get(url);
-    const counted = names.filter((n) => n === 'aggregate drifts' || n === 'count drifts').length;
+    const counted = commands.names.filter((n) => n === 'aggregate drifts' || n === 'count drifts').length;
     (ctx.db as { pushdown: typeof pushdown | null }).pushdown = null;
     const viaDriver = await get(url).finally(() => { (ctx.db as { pushdown: typeof pushdown | null }).pushdown = pushdown; });
     t.same(fast, viaDriver, `${url}: the same answer as the driver's`);
@@ -78,10 +74,10 @@ t.test('drift reads: PostgreSQL answers as the driver does', async (t) => {
     const out: string[] = [];
     for (const url of ['/api/drifts?limit=20', '/api/drifts/query?status=detected,acknowledged&severity=critical,high&sort=-detectedAt&limit=20', '/api/drifts/aggregations']) {
       await get(url); // warm the caches
-      names = [];
+      commands.clear();
       const before = pushdown.statements();
       await get(url);
-      out.push(`${url}: ${names.filter((n) => n.endsWith(' drifts')).length} drifts commands + ${pushdown.statements() - before} SQL`);
+      out.push(`${url}: ${commands.names.filter((n) => n.endsWith(' drifts')).length} drifts commands + ${pushdown.statements() - before} SQL`);
     }
     return out;
   };

@@ -3,8 +3,7 @@
 // page for page, with another organization's users left out (issue 36, point 5).
 import t from 'tap';
 import { randomBytes } from 'node:crypto';
-import type { CommandStartedEvent } from 'mongodb';
-import { buildTestApp, register, bearer, serviceUrls } from '../../helper.ts';
+import { buildTestApp, register, bearer, serviceUrls, commandLog } from '../../helper.ts';
 
 t.test('SCIM lists: PostgreSQL pages answer as the driver does, without counting through FerretDB', async (t) => {
   const { postgresUrl } = serviceUrls();
@@ -35,10 +34,7 @@ t.test('SCIM lists: PostgreSQL pages answer as the driver does, without counting
     t.pass('not the embedded FerretDB with its PostgreSQL URL: the driver reads every page');
     return;
   }
-  let names: string[] = [];
-  const seen = (e: CommandStartedEvent) => { names.push(`${e.commandName} ${String(e.command[e.commandName])}`); };
-  ctx.db.client.on('commandStarted', seen);
-  t.teardown(() => { ctx.db.client.off('commandStarted', seen); });
+  const commands = commandLog(t, ctx.db.client);
   const get = async (url: string) => {
     const res = await app.inject({ method: 'GET', url: `/api/scim/v2${url}`, headers: bearer(token) });
     t.equal(res.statusCode, 200, url);
@@ -52,9 +48,9 @@ t.test('SCIM lists: PostgreSQL pages answer as the driver does, without counting
     '/Groups?startIndex=1&count=10',
   ];
   for (const url of urls) {
-    names = [];
+    commands.clear();
     const fast = await get(url);
-    const counted = names.filter((n) => n === 'aggregate scim_users' || n === 'count scim_users').length;
+    const counted = commands.names.filter((n) => n === 'aggregate scim_users' || n === 'count scim_users').length;
     const viaDriver = await (async () => {
       (ctx.db as { pushdown: typeof pushdown | null }).pushdown = null;
       try { return await get(url); } finally { (ctx.db as { pushdown: typeof pushdown | null }).pushdown = pushdown; }
