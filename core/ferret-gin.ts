@@ -48,6 +48,21 @@ export interface GinResult { created: string[]; existing: number; skipped: strin
 const ginName = (table: string, field: string) =>
   `${table.slice(0, 36)}_${field.toLowerCase().replace(/[^a-z0-9]/g, '').slice(0, 12)}_${createHash('sha256').update(`${table}\0${field}`).digest('hex').slice(0, 8)}_gin`;
 
+/** Sends one SQL statement (a pg client's or pool's `query`). */
+export type SqlQuery = (text: string, values?: unknown[]) => Promise<{ rows: Record<string, unknown>[] }>;
+
+/**
+ * The PostgreSQL table FerretDB keeps each collection of database `dbName` in (read from its
+ * metadata table), or null before FerretDB has made the database's schema.
+ */
+export async function ferretTables(query: SqlQuery, dbName: string): Promise<Map<string, string> | null> {
+  const schema = pg.escapeIdentifier(dbName);
+  const found = await query('SELECT to_regclass($1) AS reg', [`${schema}._ferretdb_database_metadata`]);
+  if (!found.rows[0]?.reg) return null;
+  const meta = await query(`SELECT _jsonb->>'_id' AS name, _jsonb->>'table' AS tbl FROM ${schema}._ferretdb_database_metadata`);
+  return new Map(meta.rows.map((r) => [String(r.name), String(r.tbl)]));
+}
+
 /**
  * Creates the GIN indexes of every declared collection of database `dbName` (a PostgreSQL schema
  * of the same name). A collection FerretDB has not made a table for yet is skipped (named in
@@ -59,10 +74,8 @@ export async function ensureGinIndexes(postgresUrl: string, dbName: string, spec
   const result: GinResult = { created: [], existing: 0, skipped: [] };
   try {
     const schema = client.escapeIdentifier(dbName);
-    const found = await client.query<{ to_regclass: string | null }>('SELECT to_regclass($1)', [`${schema}._ferretdb_database_metadata`]);
-    if (!found.rows[0]?.to_regclass) return { ...result, skipped: specs.map((s) => s.name) };
-    const meta = await client.query<{ name: string; tbl: string }>(`SELECT _jsonb->>'_id' AS name, _jsonb->>'table' AS tbl FROM ${schema}._ferretdb_database_metadata`);
-    const tables = new Map(meta.rows.map((r) => [r.name, r.tbl]));
+    const tables = await ferretTables((text, values) => client.query(text, values), dbName);
+    if (!tables) return { ...result, skipped: specs.map((s) => s.name) };
     const present = new Set((await client.query<{ indexname: string }>('SELECT indexname FROM pg_indexes WHERE schemaname = $1', [dbName])).rows.map((r) => r.indexname));
     for (const spec of specs) {
       const table = tables.get(spec.name);

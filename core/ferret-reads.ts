@@ -14,7 +14,7 @@
 // through the driver, where their declared indexes serve the same page.
 import pg from 'pg';
 import type { Db } from 'mongodb';
-import { isFerretDb } from './ferret-gin.ts';
+import { ferretTables, isFerretDb } from './ferret-gin.ts';
 import { Args, groupValue, orderOf, whereOf } from './ferret-sql.ts';
 
 export interface IdPage { ids: string[]; total: number }
@@ -44,13 +44,9 @@ export function createFerretReads(postgresUrl: string, db: Db): FerretReads {
   async function tableOf(collection: string): Promise<string | null> {
     const known = tables.get(collection);
     if (known) return known;
-    const schema = db.databaseName;
-    const found = await open().query<{ to_regclass: string | null }>('SELECT to_regclass($1)', [`${pg.escapeIdentifier(schema)}._ferretdb_database_metadata`]);
-    if (!found.rows[0]?.to_regclass) return null;
-    const meta = await open().query<{ tbl: string }>(`SELECT _jsonb->>'table' AS tbl FROM ${pg.escapeIdentifier(schema)}._ferretdb_database_metadata WHERE _jsonb->>'_id' = $1`, [collection]);
-    const table = meta.rows[0]?.tbl;
+    const table = (await ferretTables((text, values) => open().query(text, values), db.databaseName))?.get(collection);
     if (!table) return null;
-    const qualified = `${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)}`;
+    const qualified = `${pg.escapeIdentifier(db.databaseName)}.${pg.escapeIdentifier(table)}`;
     tables.set(collection, qualified);
     return qualified;
   }
