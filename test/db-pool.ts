@@ -7,22 +7,13 @@
 // declare other indexes); tap's `before` and `after` steps drop what it holds, so a run starts
 // from databases made by its own code. Imports nothing of the service (scripts/test-before.ts).
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MongoClient } from 'mongodb';
 import { Redis } from 'ioredis';
+import { serviceUrls } from './service-urls.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const POOL_KEY = `drift-test:db-pool:${createHash('sha256').update(ROOT).digest('hex').slice(0, 12)}`;
-
-/** The database and Redis the suite uses: the environment's, else .data/services.json's. */
-export function poolUrls(): { mongoUri: string; redisUrl: string } | null {
-  if (process.env.MONGODB_URI && process.env.REDIS_URL) return { mongoUri: process.env.MONGODB_URI, redisUrl: process.env.REDIS_URL };
-  const file = `${process.env.DRIFT_DATA_DIR ?? `${ROOT}.data`}/services.json`;
-  if (!existsSync(file)) return null;
-  const s = JSON.parse(readFileSync(file, 'utf8')) as { mongoUri: string; redisUrl: string };
-  return { mongoUri: process.env.MONGODB_URI ?? s.mongoUri, redisUrl: process.env.REDIS_URL ?? s.redisUrl };
-}
 
 async function withRedis<T>(redisUrl: string, fn: (r: Redis) => Promise<T>): Promise<T> {
   // Short-lived: an open connection would keep the test process alive after its last test.
@@ -53,8 +44,12 @@ export async function returnDatabase(urls: { mongoUri: string; redisUrl: string 
 
 /** Drops every pooled database (tap's `before` and `after`). */
 export async function dropPooledDatabases(): Promise<number> {
-  const urls = poolUrls();
-  if (!urls) return 0;
+  let urls: { mongoUri: string; redisUrl: string };
+  try {
+    urls = serviceUrls();
+  } catch {
+    return 0; // no services.json yet: nothing was ever pooled
+  }
   const names = await withRedis(urls.redisUrl, async (r) => {
     const all = await r.lrange(POOL_KEY, 0, -1);
     await r.del(POOL_KEY);

@@ -1,6 +1,5 @@
 // Builds the app against the real local database and Redis (started by `npm test`'s
 // pretest step): one database and one Redis key prefix per test file, dropped at teardown.
-import { readFileSync, existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Test } from 'tap';
@@ -12,6 +11,9 @@ import { ROOT } from '../core/loader.ts';
 import { lowerPasswordHashCostForTests } from '../core/crypto.ts';
 import { stripeFront } from './stripe-front.ts';
 import { returnDatabase, takeDatabase } from './db-pool.ts';
+import { serviceUrls } from './service-urls.ts';
+
+export { serviceUrls };
 import { logUndocumentedStatuses } from '../core/status-log.ts';
 
 // Tests hash thousands of passwords: at scrypt's production cost that is minutes of CPU (core/crypto.ts).
@@ -25,22 +27,6 @@ export const STRIPE_TEST = {
   STRIPE_PRICE_PRO: 'price_drift_pro', STRIPE_PRICE_TEAM: 'price_drift_team', STRIPE_PRICE_ENTERPRISE: 'price_drift_enterprise',
 } as const;
 
-export function serviceUrls(): { mongoUri: string; redisUrl: string; stripeMockUrl: string; postgresUrl?: string } {
-  const stripeDefault = `http://127.0.0.1:${process.env.DRIFT_STRIPE_PORT ?? 12111}`;
-  // FERRETDB_POSTGRES_URL set (even empty, which turns the GIN indexes off) wins over services.json.
-  const pgEnv = process.env.FERRETDB_POSTGRES_URL;
-  if (process.env.MONGODB_URI && process.env.REDIS_URL) {
-    return { mongoUri: process.env.MONGODB_URI, redisUrl: process.env.REDIS_URL, stripeMockUrl: process.env.DRIFT_STRIPE_MOCK_URL ?? stripeDefault, postgresUrl: pgEnv || undefined };
-  }
-  const file = join(process.env.DRIFT_DATA_DIR ?? join(ROOT, '.data'), 'services.json');
-  if (!existsSync(file)) throw new Error(`No ${file}: run "npm run services -- up" (npm test does it for you)`);
-  const s = JSON.parse(readFileSync(file, 'utf8'));
-  return {
-    mongoUri: process.env.MONGODB_URI ?? s.mongoUri, redisUrl: process.env.REDIS_URL ?? s.redisUrl,
-    stripeMockUrl: process.env.DRIFT_STRIPE_MOCK_URL ?? s.stripeMockUrl ?? stripeDefault,
-    postgresUrl: pgEnv === undefined ? s.postgresUrl : pgEnv || undefined,
-  };
-}
 
 export interface TestAppOptions {
   operator?: OperatorConfig;
