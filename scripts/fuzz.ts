@@ -120,7 +120,7 @@ async function main(): Promise<number> {
     const ent = enterpriseRun(doc.ops, await enterpriseCaller(base, owner), (id) => sample.takes(id));
 
     const mainFilter = sample.bucket === null ? SESSION_ENDING.flatMap((id) => ['--exclude-operation-id', id])
-      : doc.ops.map((op) => op.operationId).filter((id): id is string => Boolean(id) && sample.takes(id!) && !SESSION_ENDING.includes(id!)).flatMap((id) => ['--include-operation-id', id]);
+      : doc.ops.flatMap(({ operationId: id }) => id && sample.takes(id) && !SESSION_ENDING.includes(id) ? ['--include-operation-id', id] : []);
     const first = await schemathesis(st, base, dir, 'main', user, mainFilter, MAX_EXAMPLES, own, WORKERS, gateOnlyToml(doc.ops));
     // Runner, service-key, download and public routes (a setup link's own token) may answer
     // the user's token with nothing but 401/403. A user or bearer route that does means the
