@@ -74,67 +74,80 @@ export async function ensureServices(opts: ServicesOptions = {}): Promise<Servic
 
   const mongoUri = env.MONGODB_URI || localMongoUri(cfg);
   const postgresUrl = env.MONGODB_URI ? env.FERRETDB_POSTGRES_URL || undefined : ferretPostgresUrl(cfg);
-  if (env.MONGODB_URI) {
-    say('postgres', 'external (MONGODB_URI set)');
-    say('ferretdb', `external: ${env.MONGODB_URI}`);
-  } else {
-    const pg = await pgPaths(cfg, true);
-    if (!pg) throw new Error('PostgreSQL binaries not found under /usr/lib/postgresql');
-    if (await pgReady(pg, cfg)) say('postgres', `already running on 127.0.0.1:${cfg.pgPort}`);
-    else {
-      await startPg(pg, cfg);
-      started.push('postgres');
-      say('postgres', `started on 127.0.0.1:${cfg.pgPort} (data ${pg.cluster})`);
-    }
-    await ensureFerretDatabase(pg, cfg);
-
-    // Ours (its pid file is in this data folder) started with other arguments is restarted. One
-    // that holds the port without answering (hung) is stopped and started again, whoever
-    // started it. Another checkout's that answers is used as it is.
-    const argsFile = path.join(cfg.data, 'ferretdb.args');
-    const wanted = JSON.stringify(ferretArgs(cfg));
-    const current = existsSync(argsFile) ? readFileSync(argsFile, 'utf8').trim() : '';
-    const ours = livePid(pidFile(cfg, 'ferretdb'), 'ferretdb') !== undefined;
-    const answering = await mongoPing(mongoUri, cfg.mongoPort);
-    if (answering && !(ours && current !== wanted)) say('ferretdb', `already running: ${mongoUri}`);
-    else {
-      if (ours) {
-        say('ferretdb', answering ? 'restarting with new arguments' : 'not answering; restarting');
-        await stopByPidFile(pidFile(cfg, 'ferretdb'), 'ferretdb', 5_000);
-      } else if (await killFerretOnPort(cfg.mongoPort)) {
-        say('ferretdb', 'another checkout\'s held the port without answering; stopped it');
-      }
-      const bin = await ferretBinary(cfg);
-      const log = logFile(cfg, 'ferretdb');
-      const child = spawnDetached(bin, ferretArgs(cfg), log, pidFile(cfg, 'ferretdb'), cfg.data);
-      await waitUntil('ferretdb', () => mongoPing(mongoUri, cfg.mongoPort), cfg, log, child);
-      writeFileSync(argsFile, `${wanted}\n`);
-      started.push('ferretdb');
-      say('ferretdb', `started: ${mongoUri} (log ${log})`);
-    }
-  }
-
+  // Four independent chains start side by side (on a fresh machine the Python and Go installs
+  // take most of a minute each): the database, Redis, the cloud emulator with the SCIM CLI
+  // in its venv, and stripe-mock.
   const redisUrl = env.REDIS_URL || localRedisUrl(cfg);
-  if (env.REDIS_URL) say('redis', `external: ${env.REDIS_URL}`);
-  else if (await redisPing('127.0.0.1', cfg.redisPort)) say('redis', `already running: ${redisUrl}`);
-  else {
-    const log = logFile(cfg, 'redis');
-    const child = spawnDetached(await redisBinary(cfg), redisArgs(cfg), log, pidFile(cfg, 'redis'), cfg.data);
-    await waitUntil('redis', () => redisPing('127.0.0.1', cfg.redisPort), cfg, log, child);
-    started.push('redis');
-    say('redis', `started: ${redisUrl} (log ${log})`);
-  }
+  const database = async () => {
+    if (env.MONGODB_URI) {
+      say('postgres', 'external (MONGODB_URI set)');
+      say('ferretdb', `external: ${env.MONGODB_URI}`);
+    } else {
+      const pg = await pgPaths(cfg, true);
+      if (!pg) throw new Error('PostgreSQL binaries not found under /usr/lib/postgresql');
+      if (await pgReady(pg, cfg)) say('postgres', `already running on 127.0.0.1:${cfg.pgPort}`);
+      else {
+        await startPg(pg, cfg);
+        started.push('postgres');
+        say('postgres', `started on 127.0.0.1:${cfg.pgPort} (data ${pg.cluster})`);
+      }
+      await ensureFerretDatabase(pg, cfg);
 
-  const moto = await ensureMoto(cfg, env);
-  if (moto.started) started.push('moto');
-  say('moto', moto.external ? `external: ${moto.url}` : `${moto.started ? 'started' : 'already running'}: ${moto.url}`);
-  const motoUrl = moto.url;
-  if (!moto.external) await ensureScimCli(cfg);
-
-  const stripe = await ensureStripeMock(cfg, env);
-  if (stripe.started) started.push('stripe-mock');
-  say('stripe-mock', stripe.external ? `external: ${stripe.url}` : `${stripe.started ? 'started' : 'already running'}: ${stripe.url}`);
-  const stripeMockUrl = stripe.url;
+      // Ours (its pid file is in this data folder) started with other arguments is restarted. One
+      // that holds the port without answering (hung) is stopped and started again, whoever
+      // started it. Another checkout's that answers is used as it is.
+      const argsFile = path.join(cfg.data, 'ferretdb.args');
+      const wanted = JSON.stringify(ferretArgs(cfg));
+      const current = existsSync(argsFile) ? readFileSync(argsFile, 'utf8').trim() : '';
+      const ours = livePid(pidFile(cfg, 'ferretdb'), 'ferretdb') !== undefined;
+      const answering = await mongoPing(mongoUri, cfg.mongoPort);
+      if (answering && !(ours && current !== wanted)) say('ferretdb', `already running: ${mongoUri}`);
+      else {
+        if (ours) {
+          say('ferretdb', answering ? 'restarting with new arguments' : 'not answering; restarting');
+          await stopByPidFile(pidFile(cfg, 'ferretdb'), 'ferretdb', 5_000);
+        } else if (await killFerretOnPort(cfg.mongoPort)) {
+          say('ferretdb', 'another checkout\'s held the port without answering; stopped it');
+        }
+        const bin = await ferretBinary(cfg);
+        const log = logFile(cfg, 'ferretdb');
+        const child = spawnDetached(bin, ferretArgs(cfg), log, pidFile(cfg, 'ferretdb'), cfg.data);
+        await waitUntil('ferretdb', () => mongoPing(mongoUri, cfg.mongoPort), cfg, log, child);
+        writeFileSync(argsFile, `${wanted}\n`);
+        started.push('ferretdb');
+        say('ferretdb', `started: ${mongoUri} (log ${log})`);
+      }
+    }
+  };
+  const cache = async () => {
+    if (env.REDIS_URL) say('redis', `external: ${env.REDIS_URL}`);
+    else if (await redisPing('127.0.0.1', cfg.redisPort)) say('redis', `already running: ${redisUrl}`);
+    else {
+      const log = logFile(cfg, 'redis');
+      const child = spawnDetached(await redisBinary(cfg), redisArgs(cfg), log, pidFile(cfg, 'redis'), cfg.data);
+      await waitUntil('redis', () => redisPing('127.0.0.1', cfg.redisPort), cfg, log, child);
+      started.push('redis');
+      say('redis', `started: ${redisUrl} (log ${log})`);
+    }
+  };
+  const cloud = async () => {
+    const moto = await ensureMoto(cfg, env);
+    if (moto.started) started.push('moto');
+    say('moto', moto.external ? `external: ${moto.url}` : `${moto.started ? 'started' : 'already running'}: ${moto.url}`);
+    if (!moto.external) await ensureScimCli(cfg);
+    return moto.url;
+  };
+  const payments = async () => {
+    const stripe = await ensureStripeMock(cfg, env);
+    if (stripe.started) started.push('stripe-mock');
+    say('stripe-mock', stripe.external ? `external: ${stripe.url}` : `${stripe.started ? 'started' : 'already running'}: ${stripe.url}`);
+    return stripe.url;
+  };
+  // Every chain ends before a failure is reported, so none is left half-started behind it.
+  const chains = await Promise.allSettled([database(), cache(), cloud(), payments()]);
+  const failed = chains.find((c) => c.status === 'rejected');
+  if (failed) throw failed.reason;
+  const [motoUrl, stripeMockUrl] = chains.slice(2).map((c) => (c as PromiseFulfilledResult<string>).value);
 
   writeFileSync(path.join(cfg.data, 'services.json'), `${JSON.stringify({ mongoUri, redisUrl, motoUrl, stripeMockUrl, postgresUrl }, null, 2)}\n`);
   return { mongoUri, redisUrl, motoUrl, stripeMockUrl, postgresUrl, started, stop: () => stopParts(cfg, started) };

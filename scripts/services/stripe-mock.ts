@@ -62,7 +62,8 @@ export async function ensureStripeMock(cfg: Config, env: NodeJS.ProcessEnv = pro
   }
   const exe = await stripeMockBinary(cfg);
   const log = path.join(cfg.logs, 'stripe-mock.log');
-  const child = spawnDetached(exe, ['-http-addr', `127.0.0.1:${cfg.stripePort}`], log, stripeMockPidFile(cfg), cfg.data);
+  // HTTPS on a port the system picks: its default, 12112, may be another checkout's.
+  const child = spawnDetached(exe, ['-http-addr', `127.0.0.1:${cfg.stripePort}`, '-https-addr', '127.0.0.1:'], log, stripeMockPidFile(cfg), cfg.data);
   await waitUntil('stripe-mock', () => stripeMockPing(url), cfg, log, child);
   return { url, started: true, external: false };
 }
