@@ -66,7 +66,7 @@ export function createFerretReads(postgresUrl: string, db: Db): FerretReads {
       if (!table) return null;
       const a = new Args();
       const where = whereOf(filter, a);
-      const order = where && orderOf(sort, a);
+      const order = where && orderOf(sort);
       if (!where || !order) return null;
       const n = a.values.length;
       const [page, count] = await Promise.all([

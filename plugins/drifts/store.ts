@@ -12,7 +12,8 @@
 //   "resolved:<scan or drift id>" after: the unique index on
 //   (orgId, repositoryConfig, openKey, resourceAddress) makes a second open record of the
 //   same resource impossible, even when two scans of one config complete together.
-import type { CollectionSpec, Database, IndexSpec } from '../../core/db.ts';
+import type { Database, IndexSpec } from '../../core/db.ts';
+import type { SortedSpec } from '../../core/ferret-gin.ts';
 import type { Document, WithId } from 'mongodb';
 import { driftFilter, escapeRegex, PLACE_FILTERS, type DriftFilter } from './drift-filter.ts';
 import type { AiAnalysis, Drift, DriftHistoryRow, DriftStatus } from './types.ts';
@@ -34,8 +35,12 @@ const queryIndexes: IndexSpec[] = [
   }))),
 ];
 
-export const DRIFTS: CollectionSpec = {
+export const DRIFTS: SortedSpec = {
   name: 'drifts', owner: 'plugins/drifts',
+  // On the embedded FerretDB: PostgreSQL indexes in the default list order (and its reverse) and
+  // the severity order, so a page of those walks an index (core/ferret-gin.ts); other sorts are
+  // served by the GIN equality indexes and a sort of the matches.
+  pgSorts: [{ detectedAt: -1, _id: -1 }, { severityRank: -1, detectedAt: -1, _id: -1 }],
   indexes: [
     ...queryIndexes,
     { key: { orgId: 1, repositoryConfig: 1, openKey: 1, resourceAddress: 1 }, unique: true },
