@@ -31,7 +31,7 @@ t.test('drift reads: PostgreSQL answers as the driver does', { skip: postgresUrl
       resourceType: type, resourceAddress: `${type}.r${i}`, severity, severityRank: RANK[severity], status, changeType: 'changed', diff: {}, aiAnalysis: null,
       openKey: resolved ? `resolved:${i}` : 'open', detectedAt, day: detectedAt.toISOString().slice(0, 10), lastSeenAt: detectedAt,
       resolvedAt: resolved ? detectedAt : null, resolvedDay: resolved ? detectedAt.toISOString().slice(0, 10) : null, resolvedBy: resolved ? (i % 2 ? 'scan' : 'user') : null,
-      statusChangedAt: null, feedback: null, updatedAt: detectedAt, ...(i % 11 === 0 ? { suppressed: true } : {}), ...(i % 13 === 0 ? { ruleId: 'r-13' } : {}), ...(i % 9 === 0 ? { cause: { actor: `arn:aws:iam::1:user/Alice${i % 2}`, eventName: 'PutBucketTagging' } } : {}),
+      statusChangedAt: null, feedback: null, updatedAt: detectedAt, ...(i % 11 === 0 ? { suppressed: true } : {}), ...(i % 13 === 0 ? { ruleId: 'r-13' } : {}), ...(i % 9 === 0 ? { cause: { eventId: `ev-${i}`, eventName: 'PutBucketTagging', eventTime: detectedAt, actor: `arn:aws:iam::1:user/Alice${i % 2}`, actorType: 'IAMUser', sourceIPAddress: null, userAgent: null } } : {}),
     };
   };
   const drifts = ctx.db.db.collection('drifts');
