@@ -15,6 +15,7 @@
 import pg from 'pg';
 import type { Db } from 'mongodb';
 import { ferretTables, isFerretDb } from './ferret-gin.ts';
+import { fromPjson } from './ferret-pjson.ts';
 import { Args, groupValue, orderOf, whereOf } from './ferret-sql.ts';
 
 export interface IdPage { ids: string[]; total: number }
@@ -28,6 +29,12 @@ export interface FerretReads {
   page(collection: string, filter: Record<string, unknown>, sort: Record<string, 1 | -1>, skip: number, limit: number): Promise<IdPage | null>;
   /** `$group` by top-level fields (`{ key: '$field' }`) with a count `n`, over the filter's matches; null as above. */
   group(collection: string, filter: Record<string, unknown>, by: Record<string, string>): Promise<{ _id: Record<string, unknown>; n: number }[] | null>;
+  /**
+   * Every match of the filter in the sort's order, as the driver would read the documents, in
+   * batches read from a PostgreSQL cursor (its own connection) as the consumer asks: the first
+   * batch comes off the sort's index (core/ferret-gin.ts) before the rest is read. Null as above.
+   */
+  rows(collection: string, filter: Record<string, unknown>, sort: Record<string, 1 | -1>, batch: number): Promise<AsyncGenerator<Record<string, unknown>[]> | null>;
   /** SQL statements sent so far (benches count them beside the driver's commands). */
   statements(): number;
   close(): Promise<void>;
@@ -60,6 +67,26 @@ export function createFerretReads(postgresUrl: string, db: Db): FerretReads {
     try { return await fn(); } catch { tables.delete(collection); return null; }
   };
 
+  /** A read-only transaction's cursor on a connection of its own (a long export holds no pool slot). */
+  async function* cursor(text: string, values: unknown[], batch: number): AsyncGenerator<Record<string, unknown>[]> {
+    const client = new pg.Client({ connectionString: postgresUrl, connectionTimeoutMillis: 2000, statement_timeout: 30_000 });
+    await client.connect();
+    try {
+      statements += 2;
+      await client.query('BEGIN READ ONLY');
+      await client.query(`DECLARE rows NO SCROLL CURSOR FOR ${text}`, values);
+      for (;;) {
+        statements++;
+        const { rows } = await client.query<{ _jsonb: Record<string, unknown> }>(`FETCH ${Math.max(1, Math.floor(batch))} FROM rows`);
+        if (rows.length) yield rows.map((r) => fromPjson(r._jsonb));
+        if (rows.length < batch) return;
+      }
+    } finally {
+      // Also when the consumer stops early (a download cancelled): the transaction ends with the connection.
+      await client.end().catch(() => undefined);
+    }
+  }
+
   return {
     page: (collection, filter, sort, skip, limit) => orNull(collection, async () => {
       const table = await ready(collection);
@@ -89,6 +116,15 @@ export function createFerretReads(postgresUrl: string, db: Db): FerretReads {
       const rows = await open().query<Record<string, unknown>>(
         `SELECT ${select.join(', ')}, count(*) AS n FROM ${table} WHERE ${where} GROUP BY ${keys.map((_, i) => i + 1).join(', ')}`, a.values);
       return rows.rows.map((r) => ({ _id: Object.fromEntries(keys.map(([k], i) => [k, groupValue(r[`k${i}`])])), n: Number(r.n) }));
+    }),
+    rows: (collection, filter, sort, batch) => orNull(collection, async () => {
+      const table = await ready(collection);
+      if (!table) return null;
+      const a = new Args();
+      const where = whereOf(filter, a);
+      const order = where && orderOf(sort);
+      if (!where || !order) return null;
+      return cursor(`SELECT _jsonb FROM ${table} WHERE ${where} ORDER BY ${order}`, a.values, batch);
     }),
     statements: () => statements,
     async close() {

@@ -77,9 +77,19 @@ export function createDriftStore(db: Database) {
     count: (orgId: string, f: DriftFilter) => col.countDocuments(driftFilter(orgId, f)),
     /** Every drift of every organization (admin dashboard), from collection metadata. */
     countAll: () => col.estimatedDocumentCount(),
-    /** A cursor over every match, for the streamed CSV export. */
-    cursor: (orgId: string, f: DriftFilter, sort: Record<string, 1 | -1>) =>
-      col.find(driftFilter(orgId, f), { projection: EXPORT_FIELDS }).sort(sort).batchSize(1000),
+    /**
+     * Every match in the sort's order, for the streamed CSV export, read as it is consumed. On the
+     * embedded FerretDB from a PostgreSQL cursor (core/ferret-reads.ts `rows`): FerretDB's own
+     * cursor sorts every match before its first batch (100,000 drifts: seconds to the first byte).
+     */
+    async *exportRows(orgId: string, f: DriftFilter, sort: Record<string, 1 | -1>): AsyncGenerator<Drift> {
+      const pushed = db.pushdown ? await db.pushdown.rows(DRIFTS.name, driftFilter(orgId, f), sort, 1000) : null;
+      if (pushed) {
+        for await (const batch of pushed) yield* batch as unknown as Drift[];
+        return;
+      }
+      yield* col.find(driftFilter(orgId, f), { projection: EXPORT_FIELDS }).sort(sort).batchSize(1000);
+    },
     get: (orgId: string, id: string) => col.findOne({ _id: id, orgId }),
     byScan: (orgId: string, scanId: string, limit: number) =>
       col.find({ orgId, $or: [{ scan: scanId }, { lastScan: scanId }], suppressed: { $ne: true } }).sort({ detectedAt: -1, _id: -1 }).limit(limit).toArray(),
