@@ -3,8 +3,9 @@
 // counts in its own Go process, decoding every document the equality matches: a page of one
 // organization's 10,000 SCIM users read and sorted 10,000 documents twice (page and count),
 // 5 to 10 s here. PostgreSQL answers the same page's ids and the count from the collection's
-// table in milliseconds (`_jsonb->'f' @> value`, GIN-served: core/ferret-gin.ts); the documents
-// are then read through FerretDB by `_id`, one bounded lookup each.
+// table in milliseconds (`_jsonb->'f' @> value`, GIN-served: core/ferret-gin.ts), and the page's
+// documents with them, decoded from FerretDB's stored form (core/ferret-pjson.ts): no command
+// through FerretDB at all.
 //
 // Why not a different shape: SCIM pages by offset (startIndex, RFC 7644 §3.4.2.4) and answers
 // totalResults; an offset over an equality bucket needs exact per-bucket counts, which FerretDB
@@ -18,15 +19,17 @@ import { ferretTables, isFerretDb } from './ferret-gin.ts';
 import { fromPjson } from './ferret-pjson.ts';
 import { Args, groupValue, orderOf, whereOf } from './ferret-sql.ts';
 
-export interface IdPage { ids: string[]; total: number }
+/** A page's documents (as the driver reads them) in order, and how many match. */
+export interface DocPage { docs: Record<string, unknown>[]; total: number }
 
 export interface FerretReads {
   /**
-   * The `_id`s of the filter's matches at positions skip..skip+limit in the sort's order, and how
-   * many match. Null when it cannot answer: not FerretDB, no table yet, or a filter or sort
-   * outside core/ferret-sql.ts's subset.
+   * The filter's matches at positions skip..skip+limit in the sort's order, read from FerretDB's
+   * table and decoded (core/ferret-pjson.ts), and how many match. Null when it cannot answer:
+   * not FerretDB, no table yet, a filter or sort outside core/ferret-sql.ts's subset, or a
+   * stored type the decoder does not know.
    */
-  page(collection: string, filter: Record<string, unknown>, sort: Record<string, 1 | -1>, skip: number, limit: number): Promise<IdPage | null>;
+  page(collection: string, filter: Record<string, unknown>, sort: Record<string, 1 | -1>, skip: number, limit: number): Promise<DocPage | null>;
   /** `$group` by top-level fields (`{ key: '$field' }`) with a count `n`, over the filter's matches; null as above. */
   group(collection: string, filter: Record<string, unknown>, by: Record<string, string>): Promise<{ _id: Record<string, unknown>; n: number }[] | null>;
   /**
@@ -98,12 +101,12 @@ export function createFerretReads(postgresUrl: string, db: Db): FerretReads {
       const n = a.values.length;
       const [page, count] = await Promise.all([
         limit > 0
-          ? open().query<{ id: string }>(`SELECT _jsonb->>'_id' AS id FROM ${table} WHERE ${where} ORDER BY ${order} OFFSET $${n + 1} LIMIT $${n + 2}`, [...a.values, skip, limit])
-          : Promise.resolve({ rows: [] as { id: string }[] }),
+          ? open().query<{ _jsonb: Record<string, unknown> }>(`SELECT _jsonb FROM ${table} WHERE ${where} ORDER BY ${order} OFFSET $${n + 1} LIMIT $${n + 2}`, [...a.values, skip, limit])
+          : Promise.resolve({ rows: [] as { _jsonb: Record<string, unknown> }[] }),
         // The count's own arguments: the same conditions, numbered from $1 again.
         (() => { const c = new Args(); return open().query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE ${whereOf(filter, c)}`, c.values); })(),
       ]);
-      return { ids: page.rows.map((r) => r.id), total: Number(count.rows[0].n) };
+      return { docs: page.rows.map((r) => fromPjson(r._jsonb)), total: Number(count.rows[0].n) };
     }),
     group: (collection, filter, by) => orNull(collection, async () => {
       const table = await ready(collection);

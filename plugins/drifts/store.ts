@@ -58,16 +58,13 @@ const EXPORT_FIELDS = Object.fromEntries(['resourceType', 'resourceAddress', 'se
 
 export function createDriftStore(db: Database) {
   const col = db.collection<Drift>(DRIFTS);
-  /** The documents of a page PostgreSQL ordered, in its order: one lookup by `_id` each. */
-  const byIds = async (orgId: string, ids: string[]) =>
-    (await Promise.all(ids.map((_id) => col.findOne({ _id, orgId })))).filter((d): d is WithId<Drift> => d !== null);
   return {
     async page(orgId: string, f: DriftFilter, sort: Record<string, 1 | -1>, skip: number, limit: number) {
       const filter = driftFilter(orgId, f);
       // The embedded FerretDB sorts and counts every match in its own process (100,000 drifts: many
-      // seconds); its PostgreSQL answers the page's ids and the count (core/ferret-reads.ts).
-      const ids = db.pushdown ? await db.pushdown.page(DRIFTS.name, filter, sort, skip, limit) : null;
-      if (ids) return { rows: await byIds(orgId, ids.ids), total: ids.total };
+      // seconds); its PostgreSQL answers the page's documents and the count (core/ferret-reads.ts).
+      const pushed = db.pushdown ? await db.pushdown.page(DRIFTS.name, filter, sort, skip, limit) : null;
+      if (pushed) return { rows: pushed.docs as unknown as WithId<Drift>[], total: pushed.total };
       const [rows, total] = await Promise.all([
         col.find(filter).sort(sort).skip(skip).limit(limit).toArray(),
         col.countDocuments(filter),
