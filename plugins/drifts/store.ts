@@ -41,6 +41,7 @@ export const DRIFTS: SortedSpec = {
   // the severity order, so a page of those walks an index (core/ferret-gin.ts); other sorts are
   // served by the GIN equality indexes and a sort of the matches.
   pgSorts: [{ detectedAt: -1, _id: -1 }, { severityRank: -1, detectedAt: -1, _id: -1 }],
+  pgInline: true,
   indexes: [
     ...queryIndexes,
     { key: { orgId: 1, repositoryConfig: 1, openKey: 1, resourceAddress: 1 }, unique: true },
