@@ -3,8 +3,9 @@
 // counts in its own Go process, decoding every document the equality matches: a page of one
 // organization's 10,000 SCIM users read and sorted 10,000 documents twice (page and count),
 // 5 to 10 s here. PostgreSQL answers the same page's ids and the count from the collection's
-// table in milliseconds (`_jsonb->'f' @> value`, GIN-served: core/ferret-gin.ts); the documents
-// are then read through FerretDB by `_id`, one bounded lookup each.
+// table in milliseconds (`_jsonb->'f' @> value`, GIN-served: core/ferret-gin.ts), and the page's
+// documents with them, decoded from FerretDB's stored form (core/ferret-pjson.ts): no command
+// through FerretDB at all.
 //
 // Why not a different shape: SCIM pages by offset (startIndex, RFC 7644 §3.4.2.4) and answers
 // totalResults; an offset over an equality bucket needs exact per-bucket counts, which FerretDB
@@ -15,19 +16,28 @@
 import pg from 'pg';
 import type { Db } from 'mongodb';
 import { ferretTables, isFerretDb } from './ferret-gin.ts';
+import { fromPjson } from './ferret-pjson.ts';
 import { Args, groupValue, orderOf, whereOf } from './ferret-sql.ts';
 
-export interface IdPage { ids: string[]; total: number }
+/** A page's documents (as the driver reads them) in order, and how many match. */
+export interface DocPage { docs: Record<string, unknown>[]; total: number }
 
 export interface FerretReads {
   /**
-   * The `_id`s of the filter's matches at positions skip..skip+limit in the sort's order, and how
-   * many match. Null when it cannot answer: not FerretDB, no table yet, or a filter or sort
-   * outside core/ferret-sql.ts's subset.
+   * The filter's matches at positions skip..skip+limit in the sort's order, read from FerretDB's
+   * table and decoded (core/ferret-pjson.ts), and how many match. Null when it cannot answer:
+   * not FerretDB, no table yet, a filter or sort outside core/ferret-sql.ts's subset, or a
+   * stored type the decoder does not know.
    */
-  page(collection: string, filter: Record<string, unknown>, sort: Record<string, 1 | -1>, skip: number, limit: number): Promise<IdPage | null>;
+  page(collection: string, filter: Record<string, unknown>, sort: Record<string, 1 | -1>, skip: number, limit: number): Promise<DocPage | null>;
   /** `$group` by top-level fields (`{ key: '$field' }`) with a count `n`, over the filter's matches; null as above. */
   group(collection: string, filter: Record<string, unknown>, by: Record<string, string>): Promise<{ _id: Record<string, unknown>; n: number }[] | null>;
+  /**
+   * Every match of the filter in the sort's order, as the driver would read the documents, in
+   * batches read from a PostgreSQL cursor (its own connection) as the consumer asks: the first
+   * batch comes off the sort's index (core/ferret-gin.ts) before the rest is read. Null as above.
+   */
+  rows(collection: string, filter: Record<string, unknown>, sort: Record<string, 1 | -1>, batch: number): Promise<AsyncGenerator<Record<string, unknown>[]> | null>;
   /** SQL statements sent so far (benches count them beside the driver's commands). */
   statements(): number;
   close(): Promise<void>;
@@ -60,23 +70,43 @@ export function createFerretReads(postgresUrl: string, db: Db): FerretReads {
     try { return await fn(); } catch { tables.delete(collection); return null; }
   };
 
+  /** A read-only transaction's cursor on a connection of its own (a long export holds no pool slot). */
+  async function* cursor(text: string, values: unknown[], batch: number): AsyncGenerator<Record<string, unknown>[]> {
+    const client = new pg.Client({ connectionString: postgresUrl, connectionTimeoutMillis: 2000, statement_timeout: 30_000 });
+    await client.connect();
+    try {
+      statements += 2;
+      await client.query('BEGIN READ ONLY');
+      await client.query(`DECLARE rows NO SCROLL CURSOR FOR ${text}`, values);
+      for (;;) {
+        statements++;
+        const { rows } = await client.query<{ _jsonb: Record<string, unknown> }>(`FETCH ${Math.max(1, Math.floor(batch))} FROM rows`);
+        if (rows.length) yield rows.map((r) => fromPjson(r._jsonb));
+        if (rows.length < batch) return;
+      }
+    } finally {
+      // Also when the consumer stops early (a download cancelled): the transaction ends with the connection.
+      await client.end().catch(() => undefined);
+    }
+  }
+
   return {
     page: (collection, filter, sort, skip, limit) => orNull(collection, async () => {
       const table = await ready(collection);
       if (!table) return null;
       const a = new Args();
       const where = whereOf(filter, a);
-      const order = where && orderOf(sort, a);
+      const order = where && orderOf(sort);
       if (!where || !order) return null;
       const n = a.values.length;
       const [page, count] = await Promise.all([
         limit > 0
-          ? open().query<{ id: string }>(`SELECT _jsonb->>'_id' AS id FROM ${table} WHERE ${where} ORDER BY ${order} OFFSET $${n + 1} LIMIT $${n + 2}`, [...a.values, skip, limit])
-          : Promise.resolve({ rows: [] as { id: string }[] }),
+          ? open().query<{ _jsonb: Record<string, unknown> }>(`SELECT _jsonb FROM ${table} WHERE ${where} ORDER BY ${order} OFFSET $${n + 1} LIMIT $${n + 2}`, [...a.values, skip, limit])
+          : Promise.resolve({ rows: [] as { _jsonb: Record<string, unknown> }[] }),
         // The count's own arguments: the same conditions, numbered from $1 again.
         (() => { const c = new Args(); return open().query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE ${whereOf(filter, c)}`, c.values); })(),
       ]);
-      return { ids: page.rows.map((r) => r.id), total: Number(count.rows[0].n) };
+      return { docs: page.rows.map((r) => fromPjson(r._jsonb)), total: Number(count.rows[0].n) };
     }),
     group: (collection, filter, by) => orNull(collection, async () => {
       const table = await ready(collection);
@@ -89,6 +119,15 @@ export function createFerretReads(postgresUrl: string, db: Db): FerretReads {
       const rows = await open().query<Record<string, unknown>>(
         `SELECT ${select.join(', ')}, count(*) AS n FROM ${table} WHERE ${where} GROUP BY ${keys.map((_, i) => i + 1).join(', ')}`, a.values);
       return rows.rows.map((r) => ({ _id: Object.fromEntries(keys.map(([k], i) => [k, groupValue(r[`k${i}`])])), n: Number(r.n) }));
+    }),
+    rows: (collection, filter, sort, batch) => orNull(collection, async () => {
+      const table = await ready(collection);
+      if (!table) return null;
+      const a = new Args();
+      const where = whereOf(filter, a);
+      const order = where && orderOf(sort);
+      if (!where || !order) return null;
+      return cursor(`SELECT _jsonb FROM ${table} WHERE ${where} ORDER BY ${order}`, a.values, batch);
     }),
     statements: () => statements,
     async close() {

@@ -3,8 +3,8 @@
 // MongoDB. On the embedded FerretDB those two read and sort every match in its own process (a
 // page of 10,000 users: 5 to 10 s), so there, when the compiled filter has a form PostgreSQL can
 // decide exactly (core/ferret-sql.ts: no filter, userName/externalId eq, active eq, ...), it
-// answers the page's ids and the count (core/ferret-reads.ts) and each of the page's documents is
-// read by `_id` (issue 36, point 5). Other filters (case-insensitive matches) read as before.
+// answers the page's documents and the count (core/ferret-reads.ts), two statements and no
+// FerretDB command (issue 36, point 5). Other filters (value filters, dates) read as before.
 import type { Collection, Document, Filter } from 'mongodb';
 import type { Database } from '../../core/db.ts';
 
@@ -13,12 +13,8 @@ type Row = Document & { _id: string; orgId: string };
 export function pager<T extends Row>(db: Database, col: Collection<T>) {
   const BY_ID = { _id: 1 } as const;
   return async function page(orgId: string, query: Filter<T>, skip: number, limit: number): Promise<{ rows: T[]; total: number }> {
-    const ids = db.pushdown ? await db.pushdown.page(col.collectionName, { ...(query as Record<string, unknown>), orgId }, BY_ID, skip, limit) : null;
-    if (ids) {
-      // A user deleted between the two reads is left out of the page, as it would be a moment later.
-      const rows = await Promise.all(ids.ids.map((_id) => col.findOne({ _id, orgId } as Filter<T>)));
-      return { rows: rows.filter((r) => r !== null) as T[], total: ids.total };
-    }
+    const pushed = db.pushdown ? await db.pushdown.page(col.collectionName, { ...(query as Record<string, unknown>), orgId }, BY_ID, skip, limit) : null;
+    if (pushed) return { rows: pushed.docs as unknown as T[], total: pushed.total };
     const q = { orgId, ...query } as Filter<T>;
     const [rows, total] = await Promise.all([
       limit > 0 ? col.find(q).sort(BY_ID).skip(skip).limit(limit).toArray() as Promise<T[]> : Promise.resolve([] as T[]),

@@ -58,6 +58,8 @@ export async function runScim(say: (line: string) => void): Promise<string> {
       { label: `no filter, startIndex ${USERS - 199}`, url: `/api/scim/v2/Users?startIndex=${USERS - 199}&count=100`, query: {}, skip: USERS - 200 },
       { label: 'name.familyName eq "Smith", startIndex 1', url: `/api/scim/v2/Users?filter=${encodeURIComponent('name.familyName eq "Smith"')}&count=100`, query: { 'name.familyName': { $regex: '^Smith$', $options: 'i' } }, skip: 0 },
       { label: `name.familyName eq "Smith", startIndex ${USERS / 2 - 99}`, url: `/api/scim/v2/Users?filter=${encodeURIComponent('name.familyName eq "Smith"')}&startIndex=${USERS / 2 - 99}&count=100`, query: { 'name.familyName': { $regex: '^Smith$', $options: 'i' } }, skip: USERS / 2 - 100 },
+      { label: 'emails.value eq (Entra lookup by mail)', url: `/api/scim/v2/Users?filter=${encodeURIComponent(`emails.value eq "USER${USERS - 7}@corp.example"`)}`, query: { 'emails.value': { $regex: `^user${USERS - 7}@corp\\.example$`, $options: 'i' } }, skip: 0 },
+      { label: 'name.givenName sw "Given99"', url: `/api/scim/v2/Users?filter=${encodeURIComponent('name.givenName sw "Given99"')}&count=100`, query: { 'name.givenName': { $regex: '^Given99', $options: 'i' } }, skip: 0 },
       { label: 'userName eq (Okta/Entra lookup)', url: `/api/scim/v2/Users?filter=${encodeURIComponent(`userName eq "user${USERS - 124}@corp.example"`)}`, query: { userNameLower: `user${USERS - 124}@corp.example` }, skip: 0 },
     ];
     const rows: (string | number)[][] = [];

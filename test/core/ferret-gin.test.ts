@@ -5,6 +5,7 @@ import t from 'tap';
 import pg from 'pg';
 import { buildTestApp, serviceUrls } from '../helper.ts';
 import { equalityFields, ensureGinIndexes, isFerretDb } from '../../core/ferret-gin.ts';
+import { orderOf } from '../../core/ferret-sql.ts';
 
 const { postgresUrl } = serviceUrls();
 
@@ -43,6 +44,16 @@ t.test('on FerretDB with its PostgreSQL URL: GIN indexes, idempotent, used', { s
   await client.query('SET enable_seqscan = off');
   const plan = (await client.query(`EXPLAIN SELECT _jsonb FROM ${schema}.${client.escapeIdentifier(table)} WHERE _jsonb->'email' @> '"a@example.com"'`)).rows.map((r) => r['QUERY PLAN']).join('\n');
   t.match(plan, /Bitmap Index Scan on \S+_gin/, 'the equality read uses the GIN index');
+
+  // The drift list's order has a btree index on the pushed ORDER BY's own expressions (issue 36,
+  // point 5): a page walks it, forward for the list order and backward for its reverse.
+  t.ok(first!.created.includes('drifts.sort(detectedAt:-1,_id:-1)'), 'drifts: an index in the list order', { created: first!.created });
+  t.ok(first!.created.includes('drifts.inline'), 'drifts: documents kept uncompressed in their rows');
+  const drifts = (await client.query(`SELECT _jsonb->>'table' AS t FROM ${schema}._ferretdb_database_metadata WHERE _jsonb->>'_id' = 'drifts'`)).rows[0].t as string;
+  await client.query('SET enable_sort = off');
+  const ordered = async (sort: Record<string, 1 | -1>) => (await client.query(`EXPLAIN SELECT _jsonb FROM ${schema}.${client.escapeIdentifier(drifts)} WHERE _jsonb->'orgId' @> '"o"' ORDER BY ${orderOf(sort)} LIMIT 20`)).rows.map((r) => r['QUERY PLAN']).join('\n');
+  t.match(await ordered({ detectedAt: -1, _id: -1 }), /Index Scan using \S+_sort/, 'the list order walks the sort index');
+  t.match(await ordered({ detectedAt: 1, _id: 1 }), /Index Scan Backward using \S+_sort/, 'its reverse walks it backward');
 });
 
 t.test('without FERRETDB_POSTGRES_URL: no GIN work', async (t) => {
