@@ -20,6 +20,8 @@ export const REPO_CONFIGS: CollectionSpec = {
     { key: { orgId: 1, status: 1 } },
     // The admin scheduler routes: every config with a schedule, across organizations.
     { key: { scheduleCron: 1 } },
+    // The scheduled-scan due scan (core/due-scan.ts): equality on the minute, keyset on _id.
+    { key: { dueMinute: 1, _id: 1 } },
   ],
 };
 
@@ -76,8 +78,18 @@ export function createRepoConfigStore(db: Database) {
     countAll: () => col.estimatedDocumentCount(),
     countPerOrg: (orgIds: string[]) => countPerOrg(col, orgIds),
     /** Configs with a schedule (oldest first, at most `limit`), every organization. */
-    scheduled: (limit: number) => col.find({ scheduleCron: { $type: 'string' } }, { projection: { _id: 1, orgId: 1, scheduleCron: 1 } }).limit(limit).toArray(),
+    scheduled: (limit: number) => col.find({ scheduleCron: { $type: 'string' } }, { projection: { _id: 1, orgId: 1, scheduleCron: 1, dueMinute: 1 } }).limit(limit).toArray(),
     countScheduled: () => col.countDocuments({ scheduleCron: { $type: 'string' } }),
+    /** The collection itself, for the scheduled-scan due scan (reads it by dueMinute across organizations). */
+    configs: col,
+    /** Configs stored before the due scan (no dueMinute field): a page of them (a range read, once per process start). */
+    unscheduled: (limit: number) => col.find({ dueMinute: { $exists: false } }).sort({ dueMinute: 1, _id: 1 }).limit(limit).toArray(),
+    /** Sets due minutes, one bulk write. */
+    async setDue(rows: { _id: string; dueMinute: number | null }[]) {
+      if (rows.length) await col.bulkWrite(rows.map((r) => ({ updateOne: { filter: { _id: r._id }, update: { $set: { dueMinute: r.dueMinute } } } })), { ordered: false });
+    },
+    /** The earliest due minute of any config (admin status): a range read, once per admin call. */
+    firstDue: async () => (await col.find({ dueMinute: { $gte: 0 } }, { projection: { dueMinute: 1 } }).sort({ dueMinute: 1, _id: 1 }).limit(1).toArray())[0]?.dueMinute ?? null,
   };
 }
 export type RepoConfigStore = ReturnType<typeof createRepoConfigStore>;
