@@ -178,7 +178,7 @@ export function createWatchStore(db: Database) {
     /** The collection itself, for the due scan (core/due-scan.ts reads it by dueMinute across organizations). */
     watches,
     /** Watches made before the due scan, or whose due minute was never set: a page of them (a range read, once per process start). */
-    unscheduled: (limit: number) => watches.find({ dueMinute: { $exists: false } }).sort({ dueMinute: 1, _id: 1 }).limit(limit).toArray(),
+    unscheduled: (limit: number) => watches.find({ dueMinute: { $exists: false } }).sort({ dueMinute: 1, _id: 1 }).limit(limit).batchSize(limit).toArray(),
     async setDue(rows: { _id: string; dueMinute: number | null }[]) {
       if (rows.length) await watches.bulkWrite(rows.map((r) => ({ updateOne: { filter: { _id: r._id }, update: { $set: { dueMinute: r.dueMinute } } } })), { ordered: false });
     },

@@ -83,7 +83,7 @@ export function createRepoConfigStore(db: Database) {
     /** The collection itself, for the scheduled-scan due scan (reads it by dueMinute across organizations). */
     configs: col,
     /** Configs stored before the due scan (no dueMinute field): a page of them (a range read, once per process start). */
-    unscheduled: (limit: number) => col.find({ dueMinute: { $exists: false } }).sort({ dueMinute: 1, _id: 1 }).limit(limit).toArray(),
+    unscheduled: (limit: number) => col.find({ dueMinute: { $exists: false } }).sort({ dueMinute: 1, _id: 1 }).limit(limit).batchSize(limit).toArray(),
     /** Sets due minutes, one bulk write. */
     async setDue(rows: { _id: string; dueMinute: number | null }[]) {
       if (rows.length) await col.bulkWrite(rows.map((r) => ({ updateOne: { filter: { _id: r._id }, update: { $set: { dueMinute: r.dueMinute } } } })), { ordered: false });

@@ -139,11 +139,11 @@ export async function runDriftWatch(log: (line: string) => void, count = Number(
     /** One started run of a scheduled thing: whose, when it started, which occurrence (slot) it ran for. */
     type Started = { id: string; startedAt: Date; slot: string };
     const watchRuns = async (ids: string[]): Promise<Started[]> =>
-      (await runs.find({ watchId: { $in: ids } }, { projection: { watchId: 1, startedAt: 1, fireTime: 1 } }).toArray())
+      (await runs.find({ watchId: { $in: ids } }, { projection: { watchId: 1, startedAt: 1, fireTime: 1 }, batchSize: 100_000 }).toArray())
         .map((r) => ({ id: r.watchId as string, startedAt: r.startedAt as Date, slot: String((r.fireTime as Date).getTime()) }));
     // A cron config's run is its scheduled scan (the occurrence is not stored: the bench makes one due per phase).
     const configScans = async (ids: string[]): Promise<Started[]> =>
-      (await scans.find({ orgId, repositoryConfig: { $in: ids } }, { projection: { repositoryConfig: 1, createdAt: 1, triggeredBy: 1 } }).toArray())
+      (await scans.find({ orgId, repositoryConfig: { $in: ids } }, { projection: { repositoryConfig: 1, createdAt: 1, triggeredBy: 1 }, batchSize: 100_000 }).toArray())
         .filter((s) => s.triggeredBy === 'schedule').map((s) => ({ id: s.repositoryConfig as string, startedAt: s.createdAt as Date, slot: 'one' }));
 
     /** Makes the jobs of these watches (and cron configs) due at one instant and waits until every run started. */
