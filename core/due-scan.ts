@@ -35,7 +35,7 @@ export interface DueScanOptions<T extends DueRecord> {
   /** Runs one occurrence; `slot` is its due minute. Throwing leaves the record where it is (retried next sweep). */
   run(record: T, slot: Date): Promise<void>;
   log: Pick<FastifyBaseLogger, 'error'>;
-  /** Occurrences run at once per process (default 20), records read per page (default 200). */
+  /** Occurrences run at once per process and kind (default 5: see below), records read per page (default 200). */
   concurrency?: number;
   page?: number;
 }
@@ -60,19 +60,35 @@ export function nextDueMinute(cron: string, after: Date): number | null {
 }
 
 export function createDueScan<T extends DueRecord>(o: DueScanOptions<T>) {
-  const concurrency = o.concurrency ?? 20;
+  const concurrency = o.concurrency ?? 5;
   const pageSize = o.page ?? 200;
   const col = o.collection as unknown as Collection<DueRecord>;
 
-  /** Moves records off their due minute: each to the first fire after max(its slot, now). */
+  /**
+   * Moves records off their due minute: each to the first fire after max(its slot, now). One
+   * updateMany per (slot, next minute) pair, run one after another, never one bulk of updateOne:
+   * FerretDB 1.24 keeps every statement of an update command holding a PostgreSQL connection
+   * until the command ends (msg_update.go defers each statement's close in the loop), so a bulk
+   * of 90 or more statements took the whole pool and hung the database for every client (the
+   * 200 + 200 bench and the fault test did; core/db.ts BULK_STATEMENTS). An updateMany holds two
+   * connections at a time, and one command per group needs fewer commands than bulkWriteInChunks.
+   */
   async function advance(rows: T[], now: Date) {
-    const ops = rows.map((r) => {
+    const groups = new Map<string, { slot: number; next: number | null; ids: string[] }>();
+    for (const r of rows) {
       const cron = o.cronOf(r);
-      const slot = new Date((r.dueMinute ?? 0) * MINUTE);
-      const next = cron ? nextDueMinute(cron, slot > now ? slot : now) : null;
-      return { updateOne: { filter: { _id: r._id, dueMinute: r.dueMinute } as Filter<DueRecord>, update: { $set: { dueMinute: next } } } };
-    });
-    if (ops.length) await col.bulkWrite(ops, { ordered: false });
+      const slot = r.dueMinute ?? 0;
+      const at = new Date(slot * MINUTE);
+      const next = cron ? nextDueMinute(cron, at > now ? at : now) : null;
+      const key = `${slot}:${next}`;
+      const g = groups.get(key) ?? { slot, next, ids: [] };
+      g.ids.push(r._id);
+      groups.set(key, g);
+    }
+    // The slot stays in the filter: a record moved meanwhile (its schedule changed) is left alone.
+    for (const g of groups.values()) {
+      await col.updateMany({ dueMinute: g.slot, _id: { $in: g.ids } } as Filter<DueRecord>, { $set: { dueMinute: g.next } });
+    }
   }
 
   /** One page of due records: claim them at once, run the won ones, move them on. Answers how many ran. */

@@ -126,6 +126,13 @@ export function createRepoConfigService(ctx: AppContext, d: Deps) {
     /** The scheduled-scan due scan's view of the collection, and the move of configs stored before it (scans plugin). */
     due: {
       collection: d.configs.configs,
+      /**
+       * After a scheduled scan of `slot` started outside the due scan (the admin run, an old job):
+       * a config still due on that minute moves to its next fire now, rather than when the due
+       * scan finds the claim stale.
+       */
+      moveOn: (c: RepoConfig, slot: Date, now = new Date()) =>
+        d.configs.moveDue(c._id, Math.floor(slot.getTime() / 60_000), dueMinuteOf(c, slot > now ? slot : now)),
       /** Configs without a due minute get one, and the Agenda jobs that ran them go (once per process start). */
       async migrate() {
         await ctx.scheduler.cancel({ name: SCHEDULED_SCAN_JOB });

@@ -86,7 +86,16 @@ export function createRepoConfigStore(db: Database) {
     unscheduled: (limit: number) => col.find({ dueMinute: { $exists: false } }).sort({ dueMinute: 1, _id: 1 }).limit(limit).batchSize(limit).toArray(),
     /** Sets due minutes, one bulk write. */
     async setDue(rows: { _id: string; dueMinute: number | null }[]) {
-      if (rows.length) await col.bulkWrite(rows.map((r) => ({ updateOne: { filter: { _id: r._id }, update: { $set: { dueMinute: r.dueMinute } } } })), { ordered: false });
+      // One updateMany per minute, one after another: a bulk of updateOne holds a PostgreSQL
+      // connection per statement on FerretDB 1.24 (core/due-scan.ts advance).
+      const byMinute = new Map<number | null, string[]>();
+      for (const r of rows) byMinute.set(r.dueMinute, [...(byMinute.get(r.dueMinute) ?? []), r._id]);
+      // A single record by _id equality (FerretDB pushes that down; not an $in).
+      for (const [dueMinute, ids] of byMinute) await col.updateMany(ids.length === 1 ? { _id: ids[0] } : { _id: { $in: ids } }, { $set: { dueMinute } });
+    },
+    /** Moves one config from `from` to `to` unless it moved meanwhile (a scheduled scan started outside the due scan). */
+    async moveDue(id: string, from: number, to: number | null) {
+      await col.updateOne({ _id: id, dueMinute: from }, { $set: { dueMinute: to } });
     },
     /** The earliest due minute of any config (admin status): a range read, once per admin call. */
     firstDue: async () => (await col.find({ dueMinute: { $gte: 0 } }, { projection: { dueMinute: 1 } }).sort({ dueMinute: 1, _id: 1 }).limit(1).toArray())[0]?.dueMinute ?? null,

@@ -137,7 +137,9 @@ export function createTriggers(ctx: AppContext, d: Deps) {
       }
       const slot = cronTickAtOrBefore(config.scheduleCron, tick);
       if (!(await ctx.once.claimSlot('scheduled-scan', repoConfigId, slot, orgId))) return null;
-      return startScheduled(config, () => ctx.once.release(slotKey('scheduled-scan', repoConfigId, slot)));
+      const scan = await startScheduled(config, () => ctx.once.release(slotKey('scheduled-scan', repoConfigId, slot)));
+      await d.configs.due.moveOn(config, slot);
+      return scan;
     },
 
   };

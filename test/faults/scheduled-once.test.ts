@@ -56,7 +56,7 @@ t.test('two processes, one database: one scan per due occurrence, a late duplica
   const jobs = a.ctx.db.db.collection('agenda_jobs');
   const scans = a.ctx.db.db.collection('scans');
 
-  async function race(t: Test, jobName: string, match: Record<string, unknown>, cron: string, configId: string, period: number, before = 0, from = new RealDate()) {
+  async function race(t: Test, jobName: string, match: Record<string, unknown>, cron: string, configId: string, period: number, before = 0, from = new Date()) {
     // The occurrence: the cron's next fire time (after `from`), the job's due time as Agenda stores it.
     const due = CronExpressionParser.parse(cron, { tz: 'UTC', currentDate: from }).next().toDate();
     await jobs.updateOne({ name: jobName, ...match }, { $set: { nextRunAt: due, lockedAt: null } });
@@ -118,7 +118,7 @@ t.test('two processes, one database: one scan per due occurrence, a late duplica
       .repeatEvery('*/5 * * * *', { timezone: 'UTC', skipImmediate: true }).save();
     const before = (await scans.find({ orgId: owner.orgId, repositoryConfig: configId }).toArray()).filter((s) => s.triggeredBy === 'schedule').length;
     await race(t, SCHEDULED_SCAN_JOB, { 'data.repoConfigId': configId }, '*/5 * * * *', configId, 5 * 60_000, before,
-      new RealDate(RealDate.now() + 20 * 60_000)); // an occurrence the sweeps above did not run
+      new Date(Date.now() + 20 * 60_000)); // an occurrence the sweeps above did not run
   });
 
   const watched = await a.app.inject({ method: 'POST', url: '/api/repo-configs', headers: bearer(owner.token),
