@@ -65,6 +65,17 @@ t.test('the due scan: one scan per config and due minute, moved to its next fire
   t.match(scans, [{ triggeredBy: 'schedule', status: 'pending' }], 'a scheduled scan');
 });
 
+t.test('a sweep that ran long: the next one reads every minute since, by equality (no wait for the range catch-up)', async (t) => {
+  const w = await world(t);
+  const id = await w.config('acme/busy', { scheduleCron: '*/5 * * * *' });
+  const slot = (await dueOf(w, id))!;
+  // This process's last sweep started a minute before the slot; the next starts six minutes
+  // after it (every process was busy): the slot is older than the last three minutes.
+  t.equal(await w.scans.sweepScheduled(new Date(slot.getTime() - MINUTE)), 0, 'not due yet');
+  t.equal(await w.scans.sweepScheduled(new Date(slot.getTime() + 6 * MINUTE), false), 1, 'the next sweep runs it, without a range read');
+  t.same(await dueOf(w, id), new Date(slot.getTime() + 10 * MINUTE), 'and moves it to the first fire after now');
+});
+
 t.test('the scheduled job creates a scan triggeredBy schedule, once per tick', async (t) => {
   const w = await world(t);
   const id = await w.config('acme/cron', { scheduleCron: '0 * * * *' });
