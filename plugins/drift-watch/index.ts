@@ -20,13 +20,12 @@ export default definePlugin({
       async start() {
         // Watches fall due by the thousand in one minute: no Agenda job per watch (each lock read
         // every job record on the embedded database, and was not atomic) but a sweep of the due
-        // minutes in every process (core/due-scan.ts), with a catch-up read at start and every
-        // hundred sweeps. The first sweep moves watches of the old kind over.
-        let sweeps = 0;
+        // minutes in every process (core/due-scan.ts: the minutes since its last sweep by equality,
+        // a range catch-up at start and every CATCH_UP_MS). The first sweep moves watches of the old kind over.
         ctx.scheduler.loop('drift-watch.due', ctx.scheduler.pollMs, async (first) => {
           try {
             if (first) await service.migrate();
-            await service.sweepDue(new Date(), first || ++sweeps % 100 === 0);
+            await service.sweepDue(new Date());
           } catch (err) {
             ctx.log.error({ err }, 'the drift watch due scan failed; the next sweep tries again');
           }

@@ -178,9 +178,14 @@ export function createWatchStore(db: Database) {
     /** The collection itself, for the due scan (core/due-scan.ts reads it by dueMinute across organizations). */
     watches,
     /** Watches made before the due scan, or whose due minute was never set: a page of them (a range read, once per process start). */
-    unscheduled: (limit: number) => watches.find({ dueMinute: { $exists: false } }).sort({ dueMinute: 1, _id: 1 }).limit(limit).toArray(),
+    unscheduled: (limit: number) => watches.find({ dueMinute: { $exists: false } }).sort({ dueMinute: 1, _id: 1 }).limit(limit).batchSize(limit).toArray(),
     async setDue(rows: { _id: string; dueMinute: number | null }[]) {
-      if (rows.length) await watches.bulkWrite(rows.map((r) => ({ updateOne: { filter: { _id: r._id }, update: { $set: { dueMinute: r.dueMinute } } } })), { ordered: false });
+      // One updateMany per minute, one after another: a bulk of updateOne holds a PostgreSQL
+      // connection per statement on FerretDB 1.24 (core/due-scan.ts advance).
+      const byMinute = new Map<number | null, string[]>();
+      for (const r of rows) byMinute.set(r.dueMinute, [...(byMinute.get(r.dueMinute) ?? []), r._id]);
+      // A single record by _id equality (FerretDB pushes that down; not an $in).
+      for (const [dueMinute, ids] of byMinute) await watches.updateMany(ids.length === 1 ? { _id: ids[0] } : { _id: { $in: ids } }, { $set: { dueMinute } });
     },
 
     // --- runs

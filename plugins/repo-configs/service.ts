@@ -1,6 +1,7 @@
-// Repository configs: validation (cron with a real parser), the default workspace, the Agenda schedule that creates
-// due scans, and the cascade on delete (scans and drifts). No HTTP here.
+// Repository configs: validation (cron with a real parser), the default workspace, the due minute
+// of the scheduled scan (swept by the scans plugin), and the cascade on delete (scans and drifts). No HTTP here.
 import { CronExpressionParser } from 'cron-parser';
+import { nextDueMinute } from '../../core/due-scan.ts';
 import type { AppContext } from '../../core/context.ts';
 import { newId } from '../../core/crypto.ts';
 import { AppError, badRequest, notFound } from '../../core/errors.ts';
@@ -11,7 +12,7 @@ import { REPOSITORY_URL_HINT, REPOSITORY_URL_SECRET, repositoryUrlKind, reposito
 import type { CreateRepoConfig, UpdateRepoConfig } from './schemas.ts';
 import { repoPathProblem, statePathProblem } from '../../runner-agent/src/engine/index.ts';
 
-/** Agenda job that creates a scheduled scan (defined by the scans plugin). */
+/** Agenda job that created a scheduled scan before the due scan (one per config): kept defined by the scans plugin for jobs locked before a process's first sweep removed them. */
 export const SCHEDULED_SCAN_JOB = 'scans.scheduled';
 
 /** Five fields, evaluated in UTC; cron-parser also accepts a seconds field, which would let a config scan every second. */
@@ -65,23 +66,12 @@ export type OnRemove = (orgId: string, configId: string) => Promise<void>;
 /** Told of every config update, with the record before and after (scans re-route waiting scans on a runnerLabels change). */
 export type OnUpdate = (before: RepoConfig, after: RepoConfig) => Promise<void>;
 
-// The config's scheduled scan: one Agenda job per config.
-/** Creates, moves or removes the config's Agenda job: one job per config (unique on its id). */
-async function schedule(ctx: AppContext, orgId: string, id: string, cron: string | null) {
-  if (!cron) {
-    await ctx.scheduler.cancel({ name: SCHEDULED_SCAN_JOB, data: { repoConfigId: id } });
-    return;
-  }
-  await ctx.scheduler.agenda.create(SCHEDULED_SCAN_JOB, { orgId, repoConfigId: id })
-    .repeatEvery(cron, { timezone: 'UTC', skipImmediate: true })
-    .unique({ name: SCHEDULED_SCAN_JOB, 'data.repoConfigId': id })
-    .save();
-}
-
-async function nextRun(ctx: AppContext, id: string): Promise<string | null> {
-  const { jobs } = await ctx.scheduler.agenda.queryJobs({ name: SCHEDULED_SCAN_JOB, data: { repoConfigId: id } });
-  const at = jobs[0]?.nextRunAt;
-  return at ? new Date(at).toISOString() : null;
+// The config's scheduled scan: no Agenda job per config (each lock read every job record on the
+// embedded database and was not atomic: issue 36) but the minute its cron next fires
+// (`dueMinute`), swept by every process running jobs (core/due-scan.ts, the scans plugin).
+/** The minute a config's scheduled scan is next due: the cron's first fire after `now`; null without a schedule. */
+export function dueMinuteOf(c: Pick<RepoConfig, 'scheduleCron' | 'status'>, now = new Date()): number | null {
+  return c.scheduleCron && c.status === 'active' ? nextDueMinute(c.scheduleCron, now) : null;
 }
 
 export function createRepoConfigService(ctx: AppContext, d: Deps) {
@@ -90,6 +80,8 @@ export function createRepoConfigService(ctx: AppContext, d: Deps) {
   const removeHooks: OnRemove[] = [];
   const updateHooks: OnUpdate[] = [];
   const statsContributors: ((orgId: string, configId: string) => Promise<ConfigCounts>)[] = [];
+  /** (Re)schedules a config: its next due minute from its stored cron (idempotent). */
+  const schedule = (c: Pick<RepoConfig, '_id' | 'scheduleCron' | 'status'>) => d.configs.setDue([{ _id: c._id, dueMinute: dueMinuteOf(c) }]);
 
   async function load(orgId: string, id: string) {
     const c = await d.configs.get(orgId, id);
@@ -126,8 +118,31 @@ export function createRepoConfigService(ctx: AppContext, d: Deps) {
       countPerOrg: (orgIds: string[]) => d.configs.countPerOrg(orgIds),
       scheduled: (limit: number) => d.configs.scheduled(limit),
       countScheduled: () => d.configs.countScheduled(),
-      /** (Re)creates the config's schedule job from its stored cron (idempotent: one job per config). */
-      reschedule: (orgId: string, id: string, cron: string) => schedule(ctx, orgId, id, cron),
+      /** Sets the config's due minute from its cron (idempotent). */
+      reschedule: (id: string, cron: string) => schedule({ _id: id, scheduleCron: cron, status: 'active' }),
+      /** The earliest due minute of any config (admin status). */
+      firstDue: () => d.configs.firstDue(),
+    },
+    /** The scheduled-scan due scan's view of the collection, and the move of configs stored before it (scans plugin). */
+    due: {
+      collection: d.configs.configs,
+      /**
+       * After a scheduled scan of `slot` started outside the due scan (the admin run, an old job):
+       * a config still due on that minute moves to its next fire now, rather than when the due
+       * scan finds the claim stale.
+       */
+      moveOn: (c: RepoConfig, slot: Date, now = new Date()) =>
+        d.configs.moveDue(c._id, Math.floor(slot.getTime() / 60_000), dueMinuteOf(c, slot > now ? slot : now)),
+      /** Configs without a due minute get one, and the Agenda jobs that ran them go (once per process start). */
+      async migrate() {
+        await ctx.scheduler.cancel({ name: SCHEDULED_SCAN_JOB });
+        for (;;) {
+          const rows = await d.configs.unscheduled(500);
+          if (!rows.length) return;
+          await d.configs.setDue(rows.map((c) => ({ _id: c._id, dueMinute: dueMinuteOf(c) })));
+          if (rows.length < 500) return;
+        }
+      },
     },
     /** The latest scan of a config, as its list shows it. */
     recordScan: (orgId: string, id: string, at: Date, status: string) => d.configs.recordScan(orgId, id, at, status),
@@ -140,7 +155,8 @@ export function createRepoConfigService(ctx: AppContext, d: Deps) {
     get: async (orgId: string, id: string) => configView(await load(orgId, id)),
     async editView(orgId: string, id: string) {
       const c = await load(orgId, id);
-      return { ...configView(c), nextScheduledAt: c.scheduleCron ? await nextRun(ctx, id) : null };
+      const due = c.scheduleCron ? (c.dueMinute ?? dueMinuteOf(c)) : null;
+      return { ...configView(c), nextScheduledAt: due == null ? null : new Date(due * 60_000).toISOString() };
     },
     /**
      * A token limited to some repositories cannot add one (manifest repositories: 'unlimited');
@@ -161,9 +177,8 @@ export function createRepoConfigService(ctx: AppContext, d: Deps) {
         lastScanAt: null, lastScanStatus: null, createdAt: now, updatedAt: now,
       };
       // slot: the config's own id (see store.ts).
-      const doc: RepoConfig = { ...base, slot: id };
+      const doc: RepoConfig = { ...base, slot: id, dueMinute: dueMinuteOf(base, now) };
       await d.configs.insert(doc);
-      await schedule(ctx, orgId, id, scheduleCron);
       return configView(doc);
     },
     async update(orgId: string, id: string, input: UpdateRepoConfig) {
@@ -176,10 +191,11 @@ export function createRepoConfigService(ctx: AppContext, d: Deps) {
         if (input[k] !== undefined) set[k] = input[k]?.trim() || null;
       }
       if (input.scheduleCron !== undefined) set.scheduleCron = input.scheduleCron ? checkCron(input.scheduleCron) : null;
+      // A changed cron moves the due minute (null: no schedule) in the same write.
+      if (set.scheduleCron !== undefined && set.scheduleCron !== before.scheduleCron) set.dueMinute = dueMinuteOf({ ...before, scheduleCron: set.scheduleCron });
       checkPaths(input, before);
       await checkRefs(orgId, input);
       await d.configs.update(orgId, id, set);
-      if (set.scheduleCron !== undefined && set.scheduleCron !== before.scheduleCron) await schedule(ctx, orgId, id, set.scheduleCron);
       const after = await load(orgId, id);
       for (const fn of updateHooks) await fn(before, after);
       return configView(after);
@@ -188,7 +204,7 @@ export function createRepoConfigService(ctx: AppContext, d: Deps) {
       await load(orgId, id);
       // Schedule, drifts and scans first (the attached hooks), the config last: a crash part
       // way leaves the config in place, and deleting it again finishes the job.
-      await schedule(ctx, orgId, id, null);
+      await d.configs.setDue([{ _id: id, dueMinute: null }]);
       for (const fn of removeHooks) await fn(orgId, id);
       await d.configs.remove(orgId, id);
       return { message: 'Repository config deleted with its scans and drifts' };

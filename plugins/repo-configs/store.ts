@@ -20,6 +20,8 @@ export const REPO_CONFIGS: CollectionSpec = {
     { key: { orgId: 1, status: 1 } },
     // The admin scheduler routes: every config with a schedule, across organizations.
     { key: { scheduleCron: 1 } },
+    // The scheduled-scan due scan (core/due-scan.ts): equality on the minute, keyset on _id.
+    { key: { dueMinute: 1, _id: 1 } },
   ],
 };
 
@@ -76,8 +78,27 @@ export function createRepoConfigStore(db: Database) {
     countAll: () => col.estimatedDocumentCount(),
     countPerOrg: (orgIds: string[]) => countPerOrg(col, orgIds),
     /** Configs with a schedule (oldest first, at most `limit`), every organization. */
-    scheduled: (limit: number) => col.find({ scheduleCron: { $type: 'string' } }, { projection: { _id: 1, orgId: 1, scheduleCron: 1 } }).limit(limit).toArray(),
+    scheduled: (limit: number) => col.find({ scheduleCron: { $type: 'string' } }, { projection: { _id: 1, orgId: 1, scheduleCron: 1, dueMinute: 1 } }).limit(limit).toArray(),
     countScheduled: () => col.countDocuments({ scheduleCron: { $type: 'string' } }),
+    /** The collection itself, for the scheduled-scan due scan (reads it by dueMinute across organizations). */
+    configs: col,
+    /** Configs stored before the due scan (no dueMinute field): a page of them (a range read, once per process start). */
+    unscheduled: (limit: number) => col.find({ dueMinute: { $exists: false } }).sort({ dueMinute: 1, _id: 1 }).limit(limit).batchSize(limit).toArray(),
+    /** Sets due minutes, one bulk write. */
+    async setDue(rows: { _id: string; dueMinute: number | null }[]) {
+      // One updateMany per minute, one after another: a bulk of updateOne holds a PostgreSQL
+      // connection per statement on FerretDB 1.24 (core/due-scan.ts advance).
+      const byMinute = new Map<number | null, string[]>();
+      for (const r of rows) byMinute.set(r.dueMinute, [...(byMinute.get(r.dueMinute) ?? []), r._id]);
+      // A single record by _id equality (FerretDB pushes that down; not an $in).
+      for (const [dueMinute, ids] of byMinute) await col.updateMany(ids.length === 1 ? { _id: ids[0] } : { _id: { $in: ids } }, { $set: { dueMinute } });
+    },
+    /** Moves one config from `from` to `to` unless it moved meanwhile (a scheduled scan started outside the due scan). */
+    async moveDue(id: string, from: number, to: number | null) {
+      await col.updateOne({ _id: id, dueMinute: from }, { $set: { dueMinute: to } });
+    },
+    /** The earliest due minute of any config (admin status): a range read, once per admin call. */
+    firstDue: async () => (await col.find({ dueMinute: { $gte: 0 } }, { projection: { dueMinute: 1 } }).sort({ dueMinute: 1, _id: 1 }).limit(1).toArray())[0]?.dueMinute ?? null,
   };
 }
 export type RepoConfigStore = ReturnType<typeof createRepoConfigStore>;

@@ -16,6 +16,12 @@ export interface RepoConfig {
   iacPaths: string[];
   provider: Provider;
   scheduleCron: string | null;
+  /**
+   * The minute (ms / 60,000, UTC) of the cron's next fire, swept by the scheduled-scan due scan
+   * (core/due-scan.ts); null without a schedule; absent on configs stored before it (set by the
+   * first sweep of a process).
+   */
+  dueMinute?: number | null;
   workspaceId: string;
   projectId: string | null;
   /** git URL or absolute path of the IaC sources; null: a scan fails saying to set it. */

@@ -49,6 +49,17 @@ export default definePlugin({
     return {
       provides: service,
       async start() {
+        // Cron configs: a sweep of the due minutes in every process (core/due-scan.ts), as Drift
+        // Watch does; the first sweep moves configs of the old kind (one Agenda job each) over.
+        ctx.scheduler.loop('scans.scheduled-due', ctx.scheduler.pollMs, async (first) => {
+          try {
+            if (first) await service.migrateScheduled();
+            await service.sweepScheduled(new Date());
+          } catch (err) {
+            ctx.log.error({ err }, 'the scheduled-scan due scan failed; the next sweep tries again');
+          }
+        });
+        // A job of the old kind locked before the move still runs its occurrence, claimed as the due scan claims it.
         // dueAt: the occurrence the job was locked for, not this process's clock (core/scheduler.ts).
         ctx.scheduler.define<{ orgId: string; repoConfigId: string }>(SCHEDULED_SCAN_JOB, async (data, _job, dueAt) => {
           await service.runScheduled(data.orgId, data.repoConfigId, dueAt);

@@ -1,15 +1,17 @@
-// Starting scans: a user's trigger, the scheduled-scan job and the event re-check (cloud-events),
-// each through the scans-per-day limit's claim (exact under concurrency), and the scan record
-// with its executor and timeout jobs.
+// Starting scans: a user's trigger, the scheduled scans (the due scan of cron configs) and the
+// event re-check (cloud-events), each through the scans-per-day limit's claim (exact under
+// concurrency), and the scan record with its executor and timeout jobs.
 import { CronExpressionParser } from 'cron-parser';
 import type { AppContext } from '../../core/context.ts';
+import { createDueScan } from '../../core/due-scan.ts';
+import { slotKey } from '../../core/once.ts';
 import { newId } from '../../core/crypto.ts';
 import { notFound, type AppError } from '../../core/errors.ts';
 import type { Hold } from '../../core/limits.ts';
 import { createLimitConsumer } from '../../core/guards/rate-limit.ts';
 import { isoDay } from '../drifts/trend.ts';
 import type { RepoConfig } from '../repo-configs/types.ts';
-import { SCHEDULED_SCAN_JOB, type RepoConfigService } from '../repo-configs/service.ts';
+import { dueMinuteOf, SCHEDULED_SCAN_JOB, type RepoConfigService } from '../repo-configs/service.ts';
 import { scanView } from './schemas.ts';
 import type { Scan, ScanStore, ScanTrigger } from './store.ts';
 
@@ -61,8 +63,39 @@ export function createTriggers(ctx: AppContext, d: Deps) {
     return scan;
   }
 
+  /**
+   * A scheduled scan of an occurrence already claimed (`scheduled-scan:<id>:<slot>`): under the
+   * scans-per-day limit (reached: skipped, the occurrence is over). Any other failure gives the
+   * claim back and throws, so the next sweep tries again: no scan exists yet.
+   */
+  async function startScheduled(config: RepoConfig, unclaim: () => Promise<void>) {
+    try {
+      return scanView(await ctx.limits.within(config.orgId, 'scansPerDay', () => create(config, 'schedule', null)));
+    } catch (err) {
+      if ((err as AppError).code === 'plan_limit') {
+        ctx.log.warn({ orgId: config.orgId, repoConfigId: config._id }, 'scheduled scan skipped: daily scan limit reached');
+        return null;
+      }
+      await unclaim().catch((e: unknown) => ctx.log.error({ err: e, repoConfigId: config._id }, 'could not give back the claim of a scheduled scan that did not start'));
+      throw err;
+    }
+  }
+
+  // Cron configs fall due by the thousand in one minute: swept by due minute in every process
+  // running jobs (core/due-scan.ts: equality reads, keyset pages, one bulk claim per page of
+  // `scheduled-scan:<id>:<minute>` before any work, one bulk write moving them on).
+  const due = createDueScan<RepoConfig>({
+    kind: 'scheduled-scan', collection: d.configs.due.collection, once: ctx.once, log: ctx.log,
+    cronOf: (c) => (dueMinuteOf(c) === null ? null : c.scheduleCron),
+    run: async (c, slot) => { await startScheduled(c, () => ctx.once.release(slotKey('scheduled-scan', c._id, slot))); },
+  });
+
   return {
     takeQuota,
+    /** One sweep of the configs' due minutes (the scans plugin's loop; tests race it across processes). */
+    sweepScheduled: (now?: Date, catchUp?: boolean) => due.sweep(now, catchUp),
+    /** Configs stored before the due scan get their due minute; their Agenda jobs go (a process's first sweep). */
+    migrateScheduled: () => d.configs.due.migrate(),
     /** A scan of the config; `schedule` for scans started by the service itself (Drift Watch runs). */
     async trigger(orgId: string, configId: string, userId: string | null, triggeredBy: Scan['triggeredBy'] = 'manual') {
       return scanView(await create(await loadConfig(orgId, configId), triggeredBy, userId));
@@ -90,26 +123,23 @@ export function createTriggers(ctx: AppContext, d: Deps) {
       }
     },
 
-    /** The scheduled-scan job: one scan per config and cron tick, however many processes run the job. */
+    /**
+     * A scheduled scan of the config's cron tick at or before `tick` (the admin run, and an Agenda
+     * job of the old kind locked before its process's first sweep removed it): the same claim as
+     * the due scan's, so neither makes a second scan of a tick the other started.
+     */
     async runScheduled(orgId: string, repoConfigId: string, tick: Date) {
       const config = await d.configs.find(orgId, repoConfigId);
       if (!config || !config.scheduleCron) {
-        // The config (or its organization) was deleted, or its schedule removed: stop the job.
+        // The config (or its organization) was deleted, or its schedule removed: stop an old job.
         await ctx.scheduler.cancel({ name: SCHEDULED_SCAN_JOB, data: { repoConfigId } });
         return null;
       }
-      // `tick`: the occurrence the job was locked for (core/scheduler.ts dueAt), named by the cron's
-      // fire time at or before it; claimed before any work, as every scheduled thing (core/once.ts).
-      if (!(await ctx.once.claimSlot('scheduled-scan', repoConfigId, cronTickAtOrBefore(config.scheduleCron, tick), orgId))) return null;
-      try {
-        return scanView(await ctx.limits.within(orgId, 'scansPerDay', () => create(config, 'schedule', null)));
-      } catch (err) {
-        if ((err as AppError).code === 'plan_limit') {
-          ctx.log.warn({ orgId, repoConfigId }, 'scheduled scan skipped: daily scan limit reached');
-          return null;
-        }
-        throw err;
-      }
+      const slot = cronTickAtOrBefore(config.scheduleCron, tick);
+      if (!(await ctx.once.claimSlot('scheduled-scan', repoConfigId, slot, orgId))) return null;
+      const scan = await startScheduled(config, () => ctx.once.release(slotKey('scheduled-scan', repoConfigId, slot)));
+      await d.configs.due.moveOn(config, slot);
+      return scan;
     },
 
   };

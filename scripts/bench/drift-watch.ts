@@ -5,7 +5,8 @@
 // the scan's start under the quota, the run record), not a scan's. The end of a run (events,
 // counts, notification) is covered by the tests, against moto.
 //
-// BENCH_CRON_CONFIGS (default 0) cron-scheduled configs fall due at the same instant as the watches.
+// BENCH_CRON_CONFIGS (default 0) cron-scheduled configs fall due at the same instant as the watches
+// (both swept by due minute, core/due-scan.ts).
 //
 // Reports, against a baseline of one watch due alone in the same run:
 // - job start-up: from the instant the jobs fell due to each run's start (p50, p95, max);
@@ -52,7 +53,12 @@ async function worker() {
   const { ctx, app } = await appFor(process.env.BENCH_DB!, true, { executor: { enabled: false } });
   process.on('message', async (m: string) => {
     if (m === 'count') process.send!({ commands: ctx.db.commandCount() });
-    if (m === 'stop') { await app.close().catch(() => undefined); process.exit(0); }
+    if (m === 'stop') {
+      // Exit even when closing hangs (an open handle): the parent waits for this exit.
+      setTimeout(() => process.exit(0), 15_000).unref();
+      await app.close().catch(() => undefined);
+      process.exit(0);
+    }
   });
   process.send!({ ready: true });
 }
@@ -70,7 +76,13 @@ function startWorker(db: string): Promise<{ child: ChildProcess; count(): Promis
     child.once('exit', (code) => reject(new Error(`worker exited with ${code} before ready`)));
     child.once('message', () => resolve({
       child, count: () => ask<number>('count', 'commands'),
-      stop: () => new Promise<void>((r) => { child.once('exit', () => r()); child.send('stop'); }),
+      // A worker whose close hangs is killed after 30 s (its figures were counted already).
+      stop: () => new Promise<void>((r) => {
+        if (child.exitCode !== null || child.signalCode !== null) { r(); return; }
+        const kill = setTimeout(() => { console.error('bench drift-watch: a worker did not exit within 30 s; killed'); child.kill('SIGKILL'); }, 30_000);
+        child.once('exit', () => { clearTimeout(kill); r(); });
+        if (child.connected) child.send('stop'); else child.kill('SIGTERM');
+      }),
     }));
   });
 }
@@ -84,8 +96,6 @@ export async function runDriftWatch(log: (line: string) => void, count = Number(
   const db = `bench_watch_${Date.now()}_${randomBytes(2).toString('hex')}`;
   const { app, ctx, services } = await appFor(db, false);
   const watchService = services['drift-watch']!;
-  const { RUN_JOB } = await import('../../plugins/drift-watch/service.ts');
-  const { SCHEDULED_SCAN_JOB } = await import('../../plugins/repo-configs/service.ts');
   const configService = services['repo-configs']!;
   const workers: Awaited<ReturnType<typeof startWorker>>[] = [];
   try {
@@ -109,7 +119,7 @@ export async function runDriftWatch(log: (line: string) => void, count = Number(
       return docs.map((d) => d._id);
     };
     // Cron-scheduled configs (BENCH_CRON_CONFIGS): copies of the watched config with an hourly cron,
-    // written straight to the database, their jobs made through the service, 25 at a time.
+    // written straight to the database, their due minutes set through the service, 25 at a time.
     const createConfigs = async (n: number) => {
       if (!n) return [];
       const base = await ctx.db.db.collection('repo_configs').findOne({ _id: config as never });
@@ -118,10 +128,9 @@ export async function runDriftWatch(log: (line: string) => void, count = Number(
         return { ...base, _id: id, slot: id, repositoryName: `bench/cron-${i}`, scheduleCron: `${i % 60} * * * *` };
       });
       await ctx.db.db.collection('repo_configs').insertMany(docs as never[]);
-      for (let i = 0; i < docs.length; i += 25) await Promise.all(docs.slice(i, i + 25).map((c) => configService.platform.reschedule(orgId, c._id, c.scheduleCron)));
+      for (let i = 0; i < docs.length; i += 25) await Promise.all(docs.slice(i, i + 25).map((c) => configService.platform.reschedule(c._id, c.scheduleCron)));
       return docs.map((d) => d._id);
     };
-    const jobs = ctx.db.db.collection('agenda_jobs');
     const runs = ctx.db.db.collection('drift_watch_runs');
     const scans = ctx.db.db.collection('scans');
     for (let i = 0; i < WORKERS; i++) workers.push(await startWorker(db));
@@ -130,24 +139,22 @@ export async function runDriftWatch(log: (line: string) => void, count = Number(
     /** One started run of a scheduled thing: whose, when it started, which occurrence (slot) it ran for. */
     type Started = { id: string; startedAt: Date; slot: string };
     const watchRuns = async (ids: string[]): Promise<Started[]> =>
-      (await runs.find({ watchId: { $in: ids } }, { projection: { watchId: 1, startedAt: 1, fireTime: 1 } }).toArray())
+      (await runs.find({ watchId: { $in: ids } }, { projection: { watchId: 1, startedAt: 1, fireTime: 1 }, batchSize: 100_000 }).toArray())
         .map((r) => ({ id: r.watchId as string, startedAt: r.startedAt as Date, slot: String((r.fireTime as Date).getTime()) }));
     // A cron config's run is its scheduled scan (the occurrence is not stored: the bench makes one due per phase).
     const configScans = async (ids: string[]): Promise<Started[]> =>
-      (await scans.find({ orgId, repositoryConfig: { $in: ids } }, { projection: { repositoryConfig: 1, createdAt: 1, triggeredBy: 1 } }).toArray())
+      (await scans.find({ orgId, repositoryConfig: { $in: ids } }, { projection: { repositoryConfig: 1, createdAt: 1, triggeredBy: 1 }, batchSize: 100_000 }).toArray())
         .filter((s) => s.triggeredBy === 'schedule').map((s) => ({ id: s.repositoryConfig as string, startedAt: s.createdAt as Date, slot: 'one' }));
 
     /** Makes the jobs of these watches (and cron configs) due at one instant and waits until every run started. */
     async function phase(ids: string[], cfgIds: string[] = []): Promise<[Phase, Phase | null]> {
       const before = (await Promise.all(workers.map((w) => w.count()))).reduce((a, b) => a + b, 0);
-      // Due at the next minute boundary (at least 2 s away): the watches' due scan reads whole
-      // minutes; the Agenda jobs (cron configs; watches before issue 36) take the same instant.
+      // Due at the next minute boundary (at least 2 s away): the due scans read whole minutes.
       // Lead time for the writes below (the embedded database updates one record at a time, slowly
       // under load): 2 s plus 0.1 s a thing; `dueSetLateS` says whether they still ended after due.
       const due = new Date((Math.floor((Date.now() + 2000 + 100 * (ids.length + cfgIds.length)) / 60_000) + 1) * 60_000);
-      await jobs.updateMany({ name: RUN_JOB, 'data.watchId': { $in: ids } }, { $set: { nextRunAt: due } });
       await ctx.db.db.collection('drift_watches').updateMany({ _id: { $in: ids } } as never, { $set: { dueMinute: due.getTime() / 60_000 } });
-      if (cfgIds.length) await jobs.updateMany({ name: SCHEDULED_SCAN_JOB, 'data.repoConfigId': { $in: cfgIds } }, { $set: { nextRunAt: due } });
+      if (cfgIds.length) await ctx.db.db.collection('repo_configs').updateMany({ _id: { $in: cfgIds } } as never, { $set: { dueMinute: due.getTime() / 60_000 } });
       const dueSetLateS = (Date.now() - due.getTime()) / 1000;
       const scansBefore = await scans.countDocuments({ orgId });
       let allStarted = 0;
@@ -198,12 +205,24 @@ export async function runDriftWatch(log: (line: string) => void, count = Number(
       commandsRatio: Math.round((burst.commandsPerRun / Math.max(1, baseline.commandsPerRun)) * 100) / 100,
     };
   } finally {
+    // Each step of the shutdown is bounded (an earlier run hung here before printing its table):
+    // a worker that does not exit is killed, and the cleanup gives up after its time.
     await Promise.all(workers.map((w) => w.stop()));
-    await ctx.db.db.dropDatabase().catch(() => undefined);
-    const keys = (await ctx.redis.main.keys('*').catch(() => [] as string[])).filter((k) => k.startsWith(`${db}:`));
-    if (keys.length) await ctx.redis.main.del(...keys.map((k) => k.slice(db.length + 1))).catch(() => undefined);
-    await app.close();
+    await within(30_000, 'drop the bench database', ctx.db.db.dropDatabase());
+    await within(30_000, 'remove the bench Redis keys', (async () => {
+      const keys = (await ctx.redis.main.keys('*').catch(() => [] as string[])).filter((k) => k.startsWith(`${db}:`));
+      if (keys.length) await ctx.redis.main.del(...keys.map((k) => k.slice(db.length + 1))).catch(() => undefined);
+    })());
+    await within(30_000, 'close the bench app', app.close());
   }
+}
+
+/** Waits for `p` at most `ms`; a failure or a timeout is logged, not thrown (cleanup after the figures). */
+async function within(ms: number, what: string, p: Promise<unknown>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => { timer = setTimeout(() => { console.error(`bench drift-watch: could not ${what} within ${ms / 1000} s; going on`); resolve(); }, ms); });
+  await Promise.race([p.then(() => undefined, (err: unknown) => console.error(`bench drift-watch: could not ${what}: ${String(err)}`)), timeout]);
+  clearTimeout(timer);
 }
 
 export function driftWatchReport(r: DriftWatchResult): string {

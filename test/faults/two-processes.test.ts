@@ -6,7 +6,6 @@
 //   - a scheduled tick (an Agenda job both processes poll) makes one scan, not two.
 import t from 'tap';
 import { changePlan } from '../../core/tenancy/plan-change.ts';
-import { SCHEDULED_SCAN_JOB } from '../../plugins/repo-configs/service.ts';
 import { controlApp, http, startService, until } from '../e2e/lib.ts';
 
 t.test('two processes on one database and one Redis', async (t) => {
@@ -81,13 +80,13 @@ t.test('two processes on one database and one Redis', async (t) => {
     t.equal(cfg.status, 201);
     const scansOf = async () => ((await http(b.url, 'GET', `/api/scans/repository/${cfg.body.data._id}?limit=100`, owner.token)).body.data as { triggeredBy: string; createdAt: string }[])
       .filter((s) => s.triggeredBy === 'schedule');
-    // The tick comes now rather than at the next minute: the job's nextRunAt is moved, as time
-    // passing would move it; both processes' loops then find it due at once.
-    const moved = await control.ctx.db.db.collection('agenda_jobs').updateOne(
-      { name: SCHEDULED_SCAN_JOB, 'data.repoConfigId': cfg.body.data._id }, { $set: { nextRunAt: new Date() } });
-    t.equal(moved.matchedCount, 1, 'the schedule has its job');
+    // The tick comes now rather than at the next minute: the config's due minute is moved to
+    // this one, as time passing would; both processes' due-scan loops then find it due at once.
+    const moved = await control.ctx.db.db.collection('repo_configs').updateOne(
+      { _id: cfg.body.data._id }, { $set: { dueMinute: Math.floor(Date.now() / 60_000) } });
+    t.equal(moved.matchedCount, 1, 'the schedule has its due minute');
     await until('a scheduled scan', async () => (await scansOf()).length > 0, 60_000, 500);
-    // Both loops poll every 200 ms: a second scan of the same tick would be there by now.
+    // Both loops sweep every 200 ms: a second scan of the same tick would be there by now.
     await new Promise((r) => setTimeout(r, 5000));
     const byMinute = new Map<string, number>();
     for (const s of await scansOf()) byMinute.set(s.createdAt.slice(0, 16), (byMinute.get(s.createdAt.slice(0, 16)) ?? 0) + 1);

@@ -16,7 +16,8 @@ t.test('scheduler: status, run once per tick under the quota, fix, audited', asy
 
   const status = (await call('GET', '/api/admin/scheduler/status')).json().data;
   t.match(status, { running: false, pendingScans: 0, scheduledRepos: 2 });
-  t.ok(Date.parse(status.nextRun) > Date.now(), 'nextRun is the earliest planned scheduled scan');
+  const firstDue = Math.min(...(await ctx.db.db.collection('repo_configs').find({ _id: { $in: [a._id, b._id] } }).toArray()).map((c) => c.dueMinute * 60_000));
+  t.ok(Date.parse(status.nextRun) > Date.now() && Date.parse(status.nextRun) === firstDue, 'nextRun is the earliest due minute of a scheduled config');
 
   const run = await call('POST', '/api/admin/scheduler/run');
   t.equal(run.statusCode, 200);
@@ -28,18 +29,19 @@ t.test('scheduler: status, run once per tick under the quota, fix, audited', asy
   const scans = (await app.inject({ method: 'GET', url: '/api/scans', headers: bearer(user.token) })).json().data;
   t.ok(scans.every((s: { triggeredBy: string }) => s.triggeredBy === 'schedule'));
 
-  // Break the schedule: drop a's job, add an orphan and a duplicate of b's.
+  // Break the schedule: a loses its due minute (a config stored before the due scan), and two
+  // Agenda jobs of the old kind are left: one of b (the due minute schedules it already), one of no config.
   const jobs = ctx.db.db.collection('agenda_jobs');
-  await jobs.deleteMany({ name: SCHEDULED_SCAN_JOB, 'data.repoConfigId': a._id });
-  const bJob = await jobs.findOne({ name: SCHEDULED_SCAN_JOB, 'data.repoConfigId': b._id });
-  const { _id: _ignored, ...copy } = bJob!;
-  await jobs.insertOne({ ...copy });
-  await jobs.insertOne({ ...copy, data: { orgId: user.orgId, repoConfigId: 'f'.repeat(24) } });
+  const configs = ctx.db.db.collection('repo_configs');
+  await configs.updateOne({ _id: a._id }, { $unset: { dueMinute: '' } });
+  const old = (data: Record<string, string>) => ctx.scheduler.agenda.create(SCHEDULED_SCAN_JOB, data).repeatEvery('*/5 * * * *', { timezone: 'UTC', skipImmediate: true }).save();
+  await old({ orgId: user.orgId, repoConfigId: b._id });
+  await old({ orgId: user.orgId, repoConfigId: 'f'.repeat(24) });
   const fixed = (await call('POST', '/api/admin/scheduler/fix')).json().data;
-  t.same(fixed.created.map((c: { repositoryConfig: string }) => c.repositoryConfig), [a._id], 'the missing job is recreated');
-  t.same(fixed.removed.map((r: { reason: string }) => r.reason).sort(), ['duplicate', 'no-schedule']);
-  const after = await jobs.find({ name: SCHEDULED_SCAN_JOB }).toArray();
-  t.same(after.map((j) => j.data.repoConfigId).sort(), [a._id, b._id].sort(), 'one job per scheduled config');
+  t.same(fixed.created.map((c: { repositoryConfig: string }) => c.repositoryConfig), [a._id], 'the config without a due minute gets one');
+  t.same(fixed.removed.map((r: { reason: string }) => r.reason).sort(), ['duplicate', 'no-schedule'], 'the old jobs go');
+  t.equal(await jobs.countDocuments({ name: SCHEDULED_SCAN_JOB }), 0, 'no Agenda job per config');
+  t.equal(((await configs.findOne({ _id: a._id }))!.dueMinute * 60_000) % 300_000, 0, 'a is due at its next fire');
   t.same((await call('POST', '/api/admin/scheduler/fix')).json().data, { created: [], removed: [] }, 'a second fix changes nothing');
 
   // Under the quota: on Free (3 scans a day) a new tick of 2 configs after 2 scans starts 1.

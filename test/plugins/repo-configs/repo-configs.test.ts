@@ -1,9 +1,5 @@
 import t from 'tap';
 import { world } from '../../fixtures/world.ts';
-import { SCHEDULED_SCAN_JOB } from '../../../plugins/repo-configs/service.ts';
-
-const jobsOf = (w: Awaited<ReturnType<typeof world>>, id: string) =>
-  w.ctx.db.db.collection('agenda_jobs').find({ name: SCHEDULED_SCAN_JOB, 'data.repoConfigId': id }).toArray();
 
 t.test('create, list, read, edit view, update, stats, delete', async (t) => {
   const w = await world(t);
