@@ -64,6 +64,10 @@ export function createScheduler(db: Db, opts: { processEveryMs?: number; lockLif
     processEvery: opts.processEveryMs ?? 5000,
     defaultConcurrency: 5,
     maxConcurrency: 20,
+    // A one-time job that succeeded is deleted: every lock Agenda takes is evaluated over the whole
+    // collection on the embedded database, so two kept records per scan made each lock slower as
+    // scans accumulated (issue 36). The last run of each name stays in job_runs (core/job-states.ts).
+    removeOnComplete: true,
   });
   const jobStates = createJobStates(agenda, db, AGENDA_JOBS.name);
   let started = false;
