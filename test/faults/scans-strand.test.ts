@@ -108,6 +108,7 @@ t.test('two apps on one database: a lease that lapses (claimed, its holder gone)
 
 t.test('a process dies between winning a lease generation and writing it: claimed again after LEASE_MS, by one runner', async (t) => {
   const w = await world(t);
+  const store = createScanStore(w.ctx.db);
   const config = await w.config('acme/strand', { runnerLabels: ['s'], repositoryUrl: 'https://git.example.com/a/b.git' });
   const a = (await w.api('POST', '/api/runners', { name: 'a', labels: ['s'] })).body.data;
   const b = (await w.api('POST', '/api/runners', { name: 'b', labels: ['s'] })).body.data;
@@ -121,18 +122,19 @@ t.test('a process dies between winning a lease generation and writing it: claime
   const polls = await Promise.all([a, b, a, b].map((r) => runnerPost(w, r.token, '/jobs')));
   const jobs = polls.map((p) => p.json().data.job?._id ?? null);
   t.same(jobs.filter((j) => j === scan._id).length, 1, `claimed again, by one poll of four racing (${JSON.stringify(jobs)})`);
-  const taken = (await w.scans.get(w.owner.orgId, scan._id))!;
+  const taken = (await store.get(w.owner.orgId, scan._id))!;
   t.match(taken, { status: 'running', lease: { gen: 1 } }, 'running under the generation taken over');
   t.ok([`runner:${a._id}`, `runner:${b._id}`].includes(taken.lease!.holder!), 'held by the runner that won');
   // The generation the scan now names is held: a late taker of the same generation gets nothing.
-  const leases = createLeases(w.ctx, createScanStore(w.ctx.db));
+  const leases = createLeases(w.ctx, store);
   await keys.updateOne({ _id: leaseKey(scan._id, 1) }, { $set: { at: new Date(Date.now() - LEASE_MS - 1000) } });
   t.equal(await leases.take({ ...taken, lease: null }, 'late'), null, 'a taker with a stale read cannot take the generation the scan names');
-  t.match(await w.scans.get(w.owner.orgId, scan._id), { status: 'running', lease: { gen: 1, holder: taken.lease!.holder } }, 'still the winner\'s');
+  t.match(await store.get(w.owner.orgId, scan._id), { status: 'running', lease: { gen: 1, holder: taken.lease!.holder } }, 'still the winner\'s');
 });
 
 t.test('a hand-back that dies between its generation key and its write: the next sweep after LEASE_MS hands the scan back', async (t) => {
   const w = await world(t);
+  const store = createScanStore(w.ctx.db);
   const config = await w.config('acme/strand2', { runnerLabels: ['s2'], repositoryUrl: 'https://git.example.com/a/b.git' });
   const r = (await w.api('POST', '/api/runners', { name: 'r', labels: ['s2'] })).body.data;
   const scan = await w.scans.trigger(w.owner.orgId, config, null);
@@ -146,9 +148,9 @@ t.test('a hand-back that dies between its generation key and its write: the next
   await keys.updateOne({ _id: leaseKey(scan._id, 2) }, { $set: { at: new Date(Date.now() - LEASE_MS - 1000) } });
   const swept = await Promise.all([w.services.scans!.sweepLeases(), w.services.scans!.sweepLeases()]);
   t.same(swept.sort(), [0, 1], `after it, one of two racing sweeps hands it back (${JSON.stringify(swept)})`);
-  t.match(await w.scans.get(w.owner.orgId, scan._id), { status: 'pending', lease: { gen: 2, holder: null } }, 'pending under generation 2');
+  t.match(await store.get(w.owner.orgId, scan._id), { status: 'pending', lease: { gen: 2, holder: null } }, 'pending under generation 2');
   t.equal((await runnerPost(w, r.token, '/jobs')).json().data.job?._id, scan._id, 'and claimed again (generation 3)');
-  t.match(await w.scans.get(w.owner.orgId, scan._id), { status: 'running', lease: { gen: 3 } });
+  t.match(await store.get(w.owner.orgId, scan._id), { status: 'running', lease: { gen: 3 } });
 });
 
 t.test('removing runnerLabels re-routes a pending scan to the built-in executor', async (t) => {
