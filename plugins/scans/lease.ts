@@ -79,7 +79,8 @@ export function createLeases(ctx: AppContext, scans: ScanStore) {
       if (!(await ctx.once.claim(finalKey, orgId))) return false;
       try {
         const scan = await scans.get(orgId, scanId);
-        if (!scan || (scan.status !== 'running' && scan.status !== 'pending')) return false;
+        // Moved past `gen` already: this hand-back stalled past LEASE_MS and another took its generation over.
+        if (!scan || (scan.status !== 'running' && scan.status !== 'pending') || genOf(scan) > gen) return false;
         await scans.update(orgId, scanId, { status: 'pending', startedAt: null, lease: { gen: gen + 1, holder: null, at: new Date() } });
         return true;
       } finally {
