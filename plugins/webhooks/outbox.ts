@@ -161,7 +161,7 @@ export function createOutbox(ctx: AppContext, store: WebhookStore, outbound: Out
     try {
       for (;;) {
         if (queue.length < STEP) {
-          for (const d of await (reading ?? readDue(inRecord))) {
+          for (const d of await (reading ?? readDue(inRecord + queue.length))) {
             if (d.nextAt > now || seen.has(key(d))) continue;
             seen.add(key(d));
             queue.push(d);
@@ -171,9 +171,10 @@ export function createOutbox(ctx: AppContext, store: WebhookStore, outbound: Out
         const rows = queue.splice(0, STEP);
         lap('read');
         if (!rows.length) break;
-        // The next read runs while this batch is claimed and sent (not a claim: it holds nothing).
-        if (queue.length < STEP) {
-          reading = readDue(inRecord + rows.length);
+        // The next read runs while this batch (and the one left queued) is claimed and sent (a read
+        // is not a claim: it holds nothing). It also returns every row of ours still pending.
+        if (!reading && queue.length <= STEP) {
+          reading = readDue(inRecord + rows.length + queue.length);
           reading.catch(() => undefined);
         }
         // Where they go is read while they are claimed (for every row read; the ones lost are not sent).
