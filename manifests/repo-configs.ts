@@ -2,9 +2,8 @@
 // org permissions repos:read / repos:write. A CLI token limited to some repositories sees
 // only those configs and cannot create new ones (403 repository_denied).
 import { defineManifest, type RouteSpec } from '../core/manifest.ts';
-import { IdParams } from '../core/schemas.ts';
+import { IdParams, PagedList, PageQuery } from '../core/schemas.ts';
 import { CreateRepoConfig, Deleted, RepoConfigEditView, RepoConfigStats, RepoConfigView, UpdateRepoConfig } from '../plugins/repo-configs/schemas.ts';
-import { Type } from 'typebox';
 
 const read = { auth: 'bearer', scope: 'repos:read', permission: 'repos:read' } as const satisfies Partial<RouteSpec>;
 const write = { auth: 'bearer', scope: 'repos:write', permission: 'repos:write' } as const satisfies Partial<RouteSpec>;
@@ -17,7 +16,7 @@ export default defineManifest({
   reply: 'envelope',
   description: 'Repository scan configurations: repository, branch, IaC paths, provider and optional cron schedule',
   routes: [
-    { id: 'listRepoConfigs', method: 'GET', url: '/', ...read, summary: 'Every config of the organization (newest first)', repositories: 'narrowed', response: { 200: Type.Array(RepoConfigView) }, handler: 'list' },
+    { id: 'listRepoConfigs', method: 'GET', url: '/', ...read, reply: 'named', summary: 'The configs of the organization, newest first, a page at a time: {success, data, pagination:{page, limit, total, pages}}', repositories: 'narrowed', query: PageQuery(), response: { 200: PagedList(RepoConfigView) }, handler: 'list' },
     { id: 'createRepoConfig', method: 'POST', url: '/', ...write, audit: 'repository.config_created', repositories: 'unlimited', limit: 'repositories',
       summary: 'Plan limits: Free 1 repository, Pro 5, Team and Enterprise unlimited (403 plan_limit). Without workspaceId the default workspace.',
       body: CreateRepoConfig, response: { 201: RepoConfigView }, handler: 'create' },

@@ -2432,7 +2432,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every config of the organization (newest first) */
+        /** The configs of the organization, newest first, a page at a time: {success, data, pagination:{page, limit, total, pages}} */
         get: operations["listRepoConfigs"];
         put?: never;
         /** Plan limits: Free 1 repository, Pro 5, Team and Enterprise unlimited (403 plan_limit). Without workspaceId the default workspace. */
@@ -32478,7 +32478,10 @@ export interface operations {
     };
     listRepoConfigs: {
         parameters: {
-            query?: never;
+            query?: {
+                page?: number;
+                limit?: number;
+            };
             header?: {
                 /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
                 "x-org-id"?: string;
@@ -32525,10 +32528,16 @@ export interface operations {
                             /** Format: date-time */
                             updatedAt: string;
                         }[];
+                        pagination: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            pages: number;
+                        };
                     };
                 };
             };
-            /** @description Malformed request (validation_failed, bad_request): or a URL or header the server cannot read */
+            /** @description Malformed request (validation_failed, bad_request): query not as the schema says, or a URL or header the server cannot read */
             400: {
                 headers: {
                     [name: string]: unknown;

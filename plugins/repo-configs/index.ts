@@ -29,7 +29,7 @@ export default definePlugin({
     return {
       provides: service,
       handlers: {
-        list: ({ org, repositories }) => service.list(org.id, repositories),
+        list: ({ org, query, repositories }) => service.list(org.id, repositories, query),
         get: ({ org, params }) => service.get(org.id, params.id),
         editView: ({ org, params }) => service.editView(org.id, params.id),
         create: ({ org, body }) => service.create(org.id, body),

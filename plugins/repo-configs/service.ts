@@ -8,6 +8,7 @@ import { AppError, badRequest, notFound } from '../../core/errors.ts';
 import type { WorkspaceService } from '../workspaces/service.ts';
 import type { ProjectService } from '../projects/service.ts';
 import type { RepoScope } from '../../core/guards/repositories.ts';
+import { pageOf, pageWindow, type Page } from '../../core/schemas.ts';
 import { REPOSITORY_URL_HINT, REPOSITORY_URL_SECRET, repositoryUrlKind, repositoryUrlSecret, type RepoConfig, type RepoConfigStore } from './store.ts';
 import type { CreateRepoConfig, UpdateRepoConfig } from './schemas.ts';
 import { repoPathProblem, statePathProblem } from '../../runner-agent/src/engine/index.ts';
@@ -148,9 +149,10 @@ export function createRepoConfigService(ctx: AppContext, d: Deps) {
     recordScan: (orgId: string, id: string, at: Date, status: string) => d.configs.recordScan(orgId, id, at, status),
 
     // --- routes
-    /** `repositories`: a CLI token's configs (undefined: every config of the organization). */
-    async list(orgId: string, repositories: RepoScope) {
-      return (await d.configs.list(orgId, repositories)).map(configView);
+    /** A page of the configs, newest first; `repositories`: a CLI token's configs (undefined: every config of the organization). */
+    async list(orgId: string, repositories: RepoScope, q: Page) {
+      const { rows, total } = await d.configs.page(orgId, repositories, pageWindow(q));
+      return pageOf(rows.map(configView), q, total);
     },
     get: async (orgId: string, id: string) => configView(await load(orgId, id)),
     async editView(orgId: string, id: string) {

@@ -33,16 +33,22 @@ async function countPerOrg<T extends Document>(col: Collection<T>, orgIds: strin
 }
 
 
-/** Configs per organization are few (plan limits, or a team's repositories): lists read them whole, capped. */
-export const MAX_CONFIGS = 1000;
-
 export function createRepoConfigStore(db: Database) {
   const col = db.collection<RepoConfig>(REPO_CONFIGS);
   return {
-    /** Every config of the organization (or of the given ids), newest first. */
+    /**
+     * Every config of the organization (or of the given ids), newest first: no cap (the readers
+     * that need the configs of a page of scans pass their ids; the list route reads a page).
+     */
     list(orgId: string, ids?: readonly string[]) {
       const filter = ids ? { orgId, _id: { $in: [...ids] } } : { orgId };
-      return col.find(filter).sort({ createdAt: -1, _id: -1 }).limit(MAX_CONFIGS).toArray();
+      return col.find(filter).sort({ createdAt: -1, _id: -1 }).toArray();
+    },
+    /** One page of `list` and how many there are in all (GET /api/repo-configs). */
+    async page(orgId: string, ids: readonly string[] | undefined, { skip, limit }: { skip: number; limit: number }) {
+      const filter = ids ? { orgId, _id: { $in: [...ids] } } : { orgId };
+      const [rows, total] = await Promise.all([col.find(filter).sort({ createdAt: -1, _id: -1 }).skip(skip).limit(limit).toArray(), col.countDocuments(filter)]);
+      return { rows, total };
     },
     get: (orgId: string, id: string) => col.findOne({ _id: id, orgId }),
     count: (orgId: string) => col.countDocuments({ orgId }),

@@ -24,8 +24,14 @@ import { dayOf, type Delivery, type DeliveryStatus, type WebhookStore } from './
 
 export const DELIVER_JOB = 'webhooks.deliver';
 export const CONSECUTIVE_FAILURES_TO_DEACTIVATE = 10;
-/** Deliveries read and claimed at once: a killed worker leaves at most this many attempts in flight. */
+/**
+ * Attempts claimed and not yet recorded, at most, per worker: a killed worker leaves at most this
+ * many in flight. Two pipelined batches of STEP (one being sent, the previous one being recorded).
+ */
 export const BATCH = 200;
+const STEP = BATCH / 2;
+/** Due deliveries read at once (claimed STEP at a time: a row read is not yet claimed). */
+const READ = 4 * STEP;
 /** Sends in flight per worker, and per receiver origin (a slow receiver holds no more than its share). */
 const CONCURRENCY = 40;
 const PER_RECEIVER = 2;
@@ -40,8 +46,8 @@ export interface Envelope { id: string; event: string; timestamp: string; organi
 
 export { signatureOf } from './attempts.ts';
 
-/** `ms`: wall time spent per step (the bench's profile of where a delivery's time goes). */
-export interface RunStats { attempts: number; delivered: number; retried: number; failed: number; abandoned: number; ms: Record<'read' | 'claim' | 'targets' | 'send' | 'record' | 'hooks', number> }
+/** `ms`: wall time spent per step (the bench's profile of where a delivery's time goes); `record` overlaps the next batch's steps, `wait` is the time the loop waited for it. */
+export interface RunStats { attempts: number; delivered: number; retried: number; failed: number; abandoned: number; ms: Record<'read' | 'claim' | 'send' | 'record' | 'wait' | 'hooks', number> }
 
 export function createOutbox(ctx: AppContext, store: WebhookStore, outbound: Outbound) {
   const delays = ctx.config.WEBHOOK_RETRY_SECONDS.split(',').map((s) => Number(s) * 1000);
@@ -99,15 +105,18 @@ export function createOutbox(ctx: AppContext, store: WebhookStore, outbound: Out
   }
 
   /**
-   * Steps 2 to 4 for every delivery due at `now`; tests pass a moved clock. Per batch: one read
-   * of first attempts (and, at the run's start or while they fill a batch, of due retries), one
-   * claim insert, one read of each organization's webhooks, the sends (keep-alive connections,
-   * CONCURRENCY in flight, at most PER_RECEIVER per receiver), then the outcomes: ended ones as a
-   * delete and an insert per event, retries as updates. lastDelivery is written every
-   * LAST_DELIVERY_EVERY_MS of a run and at its end, not per batch.
+   * Steps 2 to 4 for every delivery due at `now`; tests pass a moved clock. Due deliveries are
+   * read READ at a time (first attempts by equality, and at the run's start or while they fill a
+   * read, due retries), the next read running while a batch is claimed and sent. Per batch of
+   * STEP: one claim insert, side by side with one read of each organization's webhooks, the sends
+   * (keep-alive connections, CONCURRENCY in flight, at most PER_RECEIVER per receiver), then the
+   * outcomes: ended ones as an insert and a delete per event, retries as updates. The outcomes of
+   * batch N are written while batch N+1 is claimed and sent (a two-stage pipeline): at most two
+   * batches, BATCH attempts, are claimed and not yet recorded, which is what a killed worker
+   * sends again. lastDelivery is written every LAST_DELIVERY_EVERY_MS of a run and at its end.
    */
   async function runDue(now = new Date()): Promise<RunStats> {
-    const stats: RunStats = { attempts: 0, delivered: 0, retried: 0, failed: 0, abandoned: 0, ms: { read: 0, claim: 0, targets: 0, send: 0, record: 0, hooks: 0 } };
+    const stats: RunStats = { attempts: 0, delivered: 0, retried: 0, failed: 0, abandoned: 0, ms: { read: 0, claim: 0, send: 0, record: 0, wait: 0, hooks: 0 } };
     let mark = performance.now();
     const lap = (k: keyof RunStats['ms']) => { const t = performance.now(); stats.ms[k] += t - mark; mark = t; };
     const seen = new Set<string>();
@@ -115,39 +124,29 @@ export function createOutbox(ctx: AppContext, store: WebhookStore, outbound: Out
     const lastOf = new Map<string, Last>();
     let lastWritten = performance.now();
     let readRetries = true;
-    for (;;) {
-      const retries: Delivery[] = readRetries ? await store.retries(now, delays.length, BATCH) : [];
-      readRetries = retries.length === BATCH;
-      const firsts = retries.length < BATCH ? await store.firsts(BATCH) : [];
-      const rows = [...retries, ...firsts].filter((d) => d.nextAt <= now && !seen.has(key(d)));
-      lap('read');
-      if (!rows.length) break;
-      for (const d of rows) seen.add(key(d));
-      const won = await store.claim(rows.map((d) => ({ orgId: d.orgId, deliveryId: d._id, attempt: d.attempts })), now);
-      lap('claim');
-      const mine = rows.filter((d) => won.has(d._id));
-      const outcomes: Outcome[] = [];
-      // Claims held by another process: given up only when their holder is presumed dead.
-      for (const d of rows.filter((r) => !won.has(r._id))) {
-        // The delivery still shows this attempt as not made, so no outcome of it was recorded.
-        const a = await store.attempt(d._id, d.attempts);
-        if (a && a.claimedAt.getTime() < now.getTime() - staleClaimMs && (await store.claimAbandoned(d.orgId, d._id, d.attempts, now))) {
-          outcomes.push({ d, statusCode: null, error: 'The sending process stopped during this attempt', response: null, responseTime: null });
-          stats.abandoned += 1;
-        }
-      }
-      const where = await targets(mine);
-      lap('targets');
-      const originOf = (d: Delivery) => { const w = where.get(d._id)!; return typeof w === 'string' ? '' : new URL(w.url).origin; };
-      outcomes.push(...(await poolBy(mine, CONCURRENCY, PER_RECEIVER, originOf, (d) => send(d, where.get(d._id)!))));
-      lap('send');
-      stats.attempts += mine.length;
-      if (!outcomes.length) continue;
+    // The previous batch's outcomes being written (stage 2 of the pipeline).
+    let recording: Promise<void> = Promise.resolve();
+    let inRecord = 0;
+    // Rows read and not yet claimed: one read serves several batches (a read costs per row
+    // returned, and every read also returns the batch being recorded).
+    const queue: Delivery[] = [];
+    let reading: Promise<Delivery[]> | null = null;
+    /** Due deliveries; `unrecorded`: this worker's claimed rows still pending, which the read returns too (`seen`). */
+    async function readDue(unrecorded: number): Promise<Delivery[]> {
+      const retries: Delivery[] = readRetries ? await store.retries(now, delays.length, READ) : [];
+      readRetries = retries.length === READ;
+      return retries.length < READ ? [...retries, ...(await store.firsts(READ + unrecorded))] : retries;
+    }
+
+    /** Writes one batch's outcomes; then (only then) they count for lastDelivery and deactivation. */
+    async function record(outcomes: Outcome[]): Promise<void> {
+      const started = performance.now();
       const states = outcomes.map((o) => ({ o, set: nextState(o, now) }));
       const retry = states.filter(({ set }) => set.status === 'pending');
-      await store.recordRetries(retry.map(({ o, set }) => ({ id: o.d._id, attempt: o.d.attempts, set })));
-      await store.recordEnded(states.filter(({ set }) => set.status !== 'pending').map(({ o, set }) => ({ ...o.d, ...set, completedDay: dayOf(now) })));
-      lap('record');
+      await Promise.all([
+        store.recordRetries(retry.map(({ o, set }) => ({ id: o.d._id, attempt: o.d.attempts, set }))),
+        store.recordEnded(states.filter(({ set }) => set.status !== 'pending').map(({ o, set }) => ({ ...o.d, ...set, completedDay: dayOf(now) }))),
+      ]);
       for (const { o, set } of states) {
         if (set.status === 'delivered') stats.delivered += 1;
         else if (set.status === 'failed') stats.failed += 1;
@@ -156,12 +155,63 @@ export function createOutbox(ctx: AppContext, store: WebhookStore, outbound: Out
         const prev = lastOf.get(o.d.targetId);
         lastOf.set(o.d.targetId, { orgId: o.d.orgId, status: o.error ? 'failed' : 'delivered', failedForGood: (prev?.failedForGood ?? false) || set.status === 'failed' });
       }
-      if (performance.now() - lastWritten >= LAST_DELIVERY_EVERY_MS) {
-        await writeLast(lastOf, now);
-        lastWritten = performance.now();
-      }
-      lap('hooks');
+      stats.ms.record += performance.now() - started;
     }
+
+    try {
+      for (;;) {
+        if (queue.length < STEP) {
+          for (const d of await (reading ?? readDue(inRecord + queue.length))) {
+            if (d.nextAt > now || seen.has(key(d))) continue;
+            seen.add(key(d));
+            queue.push(d);
+          }
+          reading = null;
+        }
+        const rows = queue.splice(0, STEP);
+        lap('read');
+        if (!rows.length) break;
+        // The next read runs while this batch (and the one left queued) is claimed and sent (a read
+        // is not a claim: it holds nothing). It also returns every row of ours still pending.
+        if (!reading && queue.length <= STEP) {
+          reading = readDue(inRecord + rows.length + queue.length);
+          reading.catch(() => undefined);
+        }
+        // Where they go is read while they are claimed (for every row read; the ones lost are not sent).
+        const [won, where] = await Promise.all([store.claim(rows.map((d) => ({ orgId: d.orgId, deliveryId: d._id, attempt: d.attempts })), now), targets(rows)]);
+        lap('claim');
+        const mine = rows.filter((d) => won.has(d._id));
+        const outcomes: Outcome[] = [];
+        // Claims held by another process: given up only when their holder is presumed dead.
+        for (const d of rows.filter((r) => !won.has(r._id))) {
+          // The delivery still shows this attempt as not made, so no outcome of it was recorded.
+          const a = await store.attempt(d._id, d.attempts);
+          if (a && a.claimedAt.getTime() < now.getTime() - staleClaimMs && (await store.claimAbandoned(d.orgId, d._id, d.attempts, now))) {
+            outcomes.push({ d, statusCode: null, error: 'The sending process stopped during this attempt', response: null, responseTime: null });
+            stats.abandoned += 1;
+          }
+        }
+        const originOf = (d: Delivery) => { const w = where.get(d._id)!; return typeof w === 'string' ? '' : new URL(w.url).origin; };
+        outcomes.push(...(await poolBy(mine, CONCURRENCY, PER_RECEIVER, originOf, (d) => send(d, where.get(d._id)!))));
+        lap('send');
+        stats.attempts += mine.length;
+        // The previous batch is recorded before this one starts recording (and before the next claim).
+        await recording;
+        lap('wait');
+        if (performance.now() - lastWritten >= LAST_DELIVERY_EVERY_MS) {
+          await writeLast(lastOf, now);
+          lastWritten = performance.now();
+          lap('hooks');
+        }
+        inRecord = outcomes.length;
+        recording = outcomes.length ? record(outcomes) : Promise.resolve();
+        // Awaited at the next batch or the end; marked handled so a failure meanwhile is not an unhandled rejection.
+        recording.catch(() => undefined);
+      }
+    } finally {
+      await recording;
+    }
+    lap('wait');
     await writeLast(lastOf, now);
     lap('hooks');
     return stats;

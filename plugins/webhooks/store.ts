@@ -174,11 +174,12 @@ export function createWebhookStore(db: Database) {
         const k = `${d.eventId}:${d.attempts - 1}`;
         groups.set(k, [...(groups.get(k) ?? []), d]);
       }
-      for (const g of groups.values()) {
+      // The groups' deletes are independent: sent together (the driver's pool runs them side by side).
+      await Promise.all([...groups.values()].map(async (g) => {
         const ids = g.map((d) => d._id);
         const { deletedCount } = await deliveries.deleteMany({ eventId: g[0].eventId, status: 'pending', attempts: g[0].attempts - 1, _id: { $in: ids } });
         if (deletedCount !== g.length) await deliveries.deleteMany({ eventId: g[0].eventId, _id: { $in: ids.map((id) => `${id}:ended`) } });
-      }
+      }));
     },
     /** Deletes ended deliveries and attempt keys of the given UTC days (the retention purge). */
     async purgeDays(days: string[]): Promise<{ deliveries: number; attempts: number }> {
@@ -189,6 +190,20 @@ export function createWebhookStore(db: Database) {
         a += (await attempts.deleteMany({ claimedDay: day })).deletedCount;
       }
       return { deliveries: d, attempts: a };
+    },
+    /**
+     * Records written before the day fields (no `completedDay` / `claimedDay`): deletes those
+     * that ended or were claimed before `cutoff`, and answers whether any undated ended delivery
+     * or attempt key is left (a younger one, deleted by a later purge). Not an equality filter:
+     * the embedded database reads the candidates into its own process, so the retention runs this
+     * only until a pass finds none left (retention.ts).
+     */
+    async purgeUndated(cutoff: Date): Promise<{ deliveries: number; attempts: number; left: boolean }> {
+      const d = (await deliveries.deleteMany({ completedDay: { $exists: false }, completedAt: { $lt: cutoff } })).deletedCount;
+      const a = (await attempts.deleteMany({ claimedDay: { $exists: false }, claimedAt: { $lt: cutoff } })).deletedCount;
+      const left = !!(await deliveries.findOne({ completedDay: { $exists: false }, completedAt: { $ne: null } }, { projection: { _id: 1 } }))
+        || !!(await attempts.findOne({ claimedDay: { $exists: false } }, { projection: { _id: 1 } }));
+      return { deliveries: d, attempts: a, left };
     },
     /**
      * The last `n` deliveries of a target created after `since` that ended, newest first

@@ -1,7 +1,8 @@
 // Issue 36 point 3: scans never strand (docs/scans.md "Leases"). Each case plays the fault:
 // a cancel while the engine reads, a runner that stops heart-beating, a process whose lease
 // lapses between claim and running (a second app on the same database sweeps it), a label
-// change while a scan waits, 1,001 configs in one organization, and a result retried after a
+// change while a scan waits, a taker dying between winning a lease generation and writing it,
+// 1,001 configs in one organization, and a result retried after a
 // partial write.
 import t from 'tap';
 import { world, drift } from '../fixtures/world.ts';
@@ -11,6 +12,7 @@ import type { ScanInput, ScanOutcome } from '../../runner-agent/src/engine/index
 import { createRecorder } from '../../plugins/scans/record.ts';
 import { createScanStore } from '../../plugins/scans/store.ts';
 import { createManagedStore } from '../../plugins/scans/managed-store.ts';
+import { createLeases, leaseKey, LEASE_MS } from '../../plugins/scans/lease.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function until(what: () => Promise<boolean>, ms = 8000) {
@@ -102,6 +104,53 @@ t.test('two apps on one database: a lease that lapses (claimed, its holder gone)
   t.equal(await execB.execute(a.owner.orgId, scan._id), 'ran', 'b claims and runs it');
   t.equal(ranB.length, 1, 'once');
   t.equal((await a.api('GET', `/api/scans/${scan._id}`)).body.data.status, 'completed', "b's result stands; a's late failure was refused");
+});
+
+t.test('a process dies between winning a lease generation and writing it: claimed again after LEASE_MS, by one runner', async (t) => {
+  const w = await world(t);
+  const store = createScanStore(w.ctx.db);
+  const config = await w.config('acme/strand', { runnerLabels: ['s'], repositoryUrl: 'https://git.example.com/a/b.git' });
+  const a = (await w.api('POST', '/api/runners', { name: 'a', labels: ['s'] })).body.data;
+  const b = (await w.api('POST', '/api/runners', { name: 'b', labels: ['s'] })).body.data;
+  const scan = await w.scans.trigger(w.owner.orgId, config, null);
+  // The dying taker: it wins generation 1 and never writes it to the scan.
+  t.ok(await w.ctx.once.claim(leaseKey(scan._id, 1), w.owner.orgId), 'the dead process won generation 1');
+  t.equal((await runnerPost(w, a.token, '/jobs')).json().data.job, null, 'within LEASE_MS the generation is still its taker\'s');
+  // LEASE_MS passes (the key's time moved back rather than waiting 30 s).
+  const keys = w.ctx.db.db.collection<{ _id: string; at: Date }>('once_keys');
+  await keys.updateOne({ _id: leaseKey(scan._id, 1) }, { $set: { at: new Date(Date.now() - LEASE_MS - 1000) } });
+  const polls = await Promise.all([a, b, a, b].map((r) => runnerPost(w, r.token, '/jobs')));
+  const jobs = polls.map((p) => p.json().data.job?._id ?? null);
+  t.same(jobs.filter((j) => j === scan._id).length, 1, `claimed again, by one poll of four racing (${JSON.stringify(jobs)})`);
+  const taken = (await store.get(w.owner.orgId, scan._id))!;
+  t.match(taken, { status: 'running', lease: { gen: 1 } }, 'running under the generation taken over');
+  t.ok([`runner:${a._id}`, `runner:${b._id}`].includes(taken.lease!.holder!), 'held by the runner that won');
+  // The generation the scan now names is held: a late taker of the same generation gets nothing.
+  const leases = createLeases(w.ctx, store);
+  await keys.updateOne({ _id: leaseKey(scan._id, 1) }, { $set: { at: new Date(Date.now() - LEASE_MS - 1000) } });
+  t.equal(await leases.take({ ...taken, lease: null }, 'late'), null, 'a taker with a stale read cannot take the generation the scan names');
+  t.match(await store.get(w.owner.orgId, scan._id), { status: 'running', lease: { gen: 1, holder: taken.lease!.holder } }, 'still the winner\'s');
+});
+
+t.test('a hand-back that dies between its generation key and its write: the next sweep after LEASE_MS hands the scan back', async (t) => {
+  const w = await world(t);
+  const store = createScanStore(w.ctx.db);
+  const config = await w.config('acme/strand2', { runnerLabels: ['s2'], repositoryUrl: 'https://git.example.com/a/b.git' });
+  const r = (await w.api('POST', '/api/runners', { name: 'r', labels: ['s2'] })).body.data;
+  const scan = await w.scans.trigger(w.owner.orgId, config, null);
+  t.equal((await runnerPost(w, r.token, '/jobs')).json().data.job?._id, scan._id, 'claimed (generation 1), never moved on');
+  // Not started within LEASE_MS: a sweep's hand-back wins generation 2 and dies before writing it.
+  const scans = w.ctx.db.db.collection<{ _id: string }>('scans');
+  await scans.updateOne({ _id: scan._id }, { $set: { status: 'pending', 'lease.at': new Date(Date.now() - LEASE_MS - 1000) } });
+  t.ok(await w.ctx.once.claim(leaseKey(scan._id, 2), w.owner.orgId), 'the dead sweep won generation 2');
+  t.equal(await w.services.scans!.sweepLeases(), 0, 'within LEASE_MS of that, nothing is handed back');
+  const keys = w.ctx.db.db.collection<{ _id: string; at: Date }>('once_keys');
+  await keys.updateOne({ _id: leaseKey(scan._id, 2) }, { $set: { at: new Date(Date.now() - LEASE_MS - 1000) } });
+  const swept = await Promise.all([w.services.scans!.sweepLeases(), w.services.scans!.sweepLeases()]);
+  t.same(swept.sort(), [0, 1], `after it, one of two racing sweeps hands it back (${JSON.stringify(swept)})`);
+  t.match(await store.get(w.owner.orgId, scan._id), { status: 'pending', lease: { gen: 2, holder: null } }, 'pending under generation 2');
+  t.equal((await runnerPost(w, r.token, '/jobs')).json().data.job?._id, scan._id, 'and claimed again (generation 3)');
+  t.match(await store.get(w.owner.orgId, scan._id), { status: 'running', lease: { gen: 3 } });
 });
 
 t.test('removing runnerLabels re-routes a pending scan to the built-in executor', async (t) => {
