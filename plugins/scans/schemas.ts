@@ -43,6 +43,8 @@ export const ScanStats = Type.Object({
   }),
   comparedBy: Type.Optional(Nullable(ComparedByCounts)),
   providerPlan: Type.Optional(Nullable(ProviderPlan)),
+  throttledCalls: Type.Optional(Type.Integer({ minimum: 0, description: 'Cloud API calls the provider answered as throttled (each halved its API-budget bucket and was retried); absent on scans recorded before it' })),
+  waitedMs: Type.Optional(Type.Integer({ minimum: 0, description: "Milliseconds the scan's cloud API calls waited for the API budget or backed off after a throttle, summed over concurrent calls (it can exceed the scan's duration); absent on scans recorded before it" })),
 });
 export type ScanStats = Static<typeof ScanStats>;
 /** The stats a scan view shows: comparedBy and providerPlan null for scans recorded before hybrid scans. */
