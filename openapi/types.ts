@@ -2763,6 +2763,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/scans/api-budget": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's cloud API rates (requests per second per service); {} when the defaults apply */
+        get: operations["getScanApiRates"];
+        /** Replaces the organization's cloud API rates ({} restores the defaults); every scan, Drift Watch, re-check and discovery run of the organization draws from these budgets */
+        put: operations["updateScanApiRates"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/scans/{scanId}": {
         parameters: {
             query?: never;
@@ -35139,6 +35157,10 @@ export interface operations {
                                      * @enum {unknown}
                                      */
                                     comparison: "auto" | "native" | "provider";
+                                    /** @description The organization's cloud API rates (requests per second per `<cloud>:<service>`); the runner's budget uses them instead of its defaults */
+                                    apiRates?: {
+                                        [key: string]: number;
+                                    };
                                 };
                             } | null;
                         };
@@ -36011,6 +36033,10 @@ export interface operations {
                                     /** @description Why it did not run or failed (its instances are then listed in notCompared) */
                                     reason?: string;
                                 } | null;
+                                /** @description Cloud API calls the provider answered as throttled (each halved its API-budget bucket and was retried); absent on scans recorded before it */
+                                throttledCalls?: number;
+                                /** @description Milliseconds the scan's cloud API calls waited for the API budget or backed off after a throttle, summed over concurrent calls (it can exceed the scan's duration); absent on scans recorded before it */
+                                waitedMs?: number;
                             } | null;
                             /** Format: date-time */
                             createdAt: string;
@@ -36229,6 +36255,10 @@ export interface operations {
                                         /** @description Why it did not run or failed (its instances are then listed in notCompared) */
                                         reason?: string;
                                     } | null;
+                                    /** @description Cloud API calls the provider answered as throttled (each halved its API-budget bucket and was retried); absent on scans recorded before it */
+                                    throttledCalls?: number;
+                                    /** @description Milliseconds the scan's cloud API calls waited for the API budget or backed off after a throttle, summed over concurrent calls (it can exceed the scan's duration); absent on scans recorded before it */
+                                    waitedMs?: number;
                                 } | null;
                                 /** Format: date-time */
                                 createdAt: string;
@@ -36446,6 +36476,10 @@ export interface operations {
                                     /** @description Why it did not run or failed (its instances are then listed in notCompared) */
                                     reason?: string;
                                 } | null;
+                                /** @description Cloud API calls the provider answered as throttled (each halved its API-budget bucket and was retried); absent on scans recorded before it */
+                                throttledCalls?: number;
+                                /** @description Milliseconds the scan's cloud API calls waited for the API budget or backed off after a throttle, summed over concurrent calls (it can exceed the scan's duration); absent on scans recorded before it */
+                                waitedMs?: number;
                             } | null;
                             /** Format: date-time */
                             createdAt: string;
@@ -36727,6 +36761,10 @@ export interface operations {
                                     /** @description Why it did not run or failed (its instances are then listed in notCompared) */
                                     reason?: string;
                                 } | null;
+                                /** @description Cloud API calls the provider answered as throttled (each halved its API-budget bucket and was retried); absent on scans recorded before it */
+                                throttledCalls?: number;
+                                /** @description Milliseconds the scan's cloud API calls waited for the API budget or backed off after a throttle, summed over concurrent calls (it can exceed the scan's duration); absent on scans recorded before it */
+                                waitedMs?: number;
                             } | null;
                             /** Format: date-time */
                             createdAt: string;
@@ -36954,6 +36992,10 @@ export interface operations {
                                     /** @description Why it did not run or failed (its instances are then listed in notCompared) */
                                     reason?: string;
                                 } | null;
+                                /** @description Cloud API calls the provider answered as throttled (each halved its API-budget bucket and was retried); absent on scans recorded before it */
+                                throttledCalls?: number;
+                                /** @description Milliseconds the scan's cloud API calls waited for the API budget or backed off after a throttle, summed over concurrent calls (it can exceed the scan's duration); absent on scans recorded before it */
+                                waitedMs?: number;
                             } | null;
                             /** Format: date-time */
                             createdAt: string;
@@ -37103,6 +37145,283 @@ export interface operations {
             };
         };
     };
+    getScanApiRates: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description Requests per second per `<cloud>:<service>` (`aws:ec2`, `azure:Microsoft.Network`, `google:compute`) or `<cloud>:*`; services not named keep the default rates (docs/scans.md) */
+                            apiRates: {
+                                [key: string]: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (validation_failed, bad_request): or a URL or header the server cannot read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description No valid credential (unauthorized, invalid_token) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Not found (not_found): the organization (x-org-id) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateScanApiRates: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Requests per second per `<cloud>:<service>` (`aws:ec2`, `azure:Microsoft.Network`, `google:compute`) or `<cloud>:*`; services not named keep the default rates (docs/scans.md) */
+                    apiRates: {
+                        [key: string]: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description Requests per second per `<cloud>:<service>` (`aws:ec2`, `azure:Microsoft.Network`, `google:compute`) or `<cloud>:*`; services not named keep the default rates (docs/scans.md) */
+                            apiRates: {
+                                [key: string]: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (validation_failed, bad_request): body not as the schema says, or a URL or header the server cannot read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description No valid credential (unauthorized, invalid_token) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Not found (not_found): the organization (x-org-id) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Body larger than the body limit (payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Content type other than application/json (unsupported_media_type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
     getScan: {
         parameters: {
             query?: never;
@@ -37181,6 +37500,10 @@ export interface operations {
                                     /** @description Why it did not run or failed (its instances are then listed in notCompared) */
                                     reason?: string;
                                 } | null;
+                                /** @description Cloud API calls the provider answered as throttled (each halved its API-budget bucket and was retried); absent on scans recorded before it */
+                                throttledCalls?: number;
+                                /** @description Milliseconds the scan's cloud API calls waited for the API budget or backed off after a throttle, summed over concurrent calls (it can exceed the scan's duration); absent on scans recorded before it */
+                                waitedMs?: number;
                             } | null;
                             /** Format: date-time */
                             createdAt: string;
@@ -37576,6 +37899,10 @@ export interface operations {
                                     /** @description Why it did not run or failed (its instances are then listed in notCompared) */
                                     reason?: string;
                                 } | null;
+                                /** @description Cloud API calls the provider answered as throttled (each halved its API-budget bucket and was retried); absent on scans recorded before it */
+                                throttledCalls?: number;
+                                /** @description Milliseconds the scan's cloud API calls waited for the API budget or backed off after a throttle, summed over concurrent calls (it can exceed the scan's duration); absent on scans recorded before it */
+                                waitedMs?: number;
                             } | null;
                             /** Format: date-time */
                             createdAt: string;
@@ -37894,6 +38221,10 @@ export interface operations {
                                     /** @description Why it did not run or failed (its instances are then listed in notCompared) */
                                     reason?: string;
                                 } | null;
+                                /** @description Cloud API calls the provider answered as throttled (each halved its API-budget bucket and was retried); absent on scans recorded before it */
+                                throttledCalls?: number;
+                                /** @description Milliseconds the scan's cloud API calls waited for the API budget or backed off after a throttle, summed over concurrent calls (it can exceed the scan's duration); absent on scans recorded before it */
+                                waitedMs?: number;
                             } | null;
                             /** Format: date-time */
                             createdAt: string;

@@ -73,6 +73,8 @@ export default definePlugin({
         details: ({ org, params }) => service.details(org.id, params.scanId),
         cancel: ({ org, params }) => service.cancel(org.id, params.scanId),
         remove: ({ org, params }) => service.remove(org.id, params.scanId),
+        apiRates: async ({ org }) => ({ apiRates: await apiBudget.rates(org.id) }),
+        setApiRates: async ({ org, body }) => ({ apiRates: await apiBudget.setRates(org.id, body.apiRates) }),
       },
     };
   },
