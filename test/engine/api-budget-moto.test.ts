@@ -3,42 +3,15 @@
 // account draw from one budget and stay under the proxy's rate, neither fails; without a budget
 // worth the name the same two scans hit the proxy's throttle (the proof the proxy bites).
 import t from 'tap';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { CreateRoleCommand, DeleteRoleCommand } from '@aws-sdk/client-iam';
 import { detectDrift, MemoryBucketStore, type ScanInput, type ScanOutcome } from '../../runner-agent/src/engine/index.ts';
-import { clients, CREDENTIALS, REGION, TRUST_POLICY } from './world.ts';
-import { startThrottleProxy } from './throttle-proxy.ts';
+import { CREDENTIALS } from './world.ts';
+import { budgetWorld } from './budget-world.ts';
 
 const ROLES = 15;
 const PROXY = { perSecond: 10, capacity: 20 };
-const c = clients();
-const tag = randomBytes(4).toString('hex');
-const names = Array.from({ length: ROLES }, (_, i) => `budget-${tag}-${i}`);
-const policy = JSON.stringify(TRUST_POLICY);
-
-// The roles in moto, and a folder holding their state (3 IAM reads per role: GetRole, ListRolePolicies, ListAttachedRolePolicies).
-const roles = await Promise.all(names.map((RoleName) => c.iam.send(new CreateRoleCommand({ RoleName, AssumeRolePolicyDocument: policy }))));
-const dir = await mkdtemp(join(tmpdir(), 'budget-'));
-await writeFile(join(dir, 'main.tf'), `provider "aws" {\n  region = "${REGION}"\n}\n`);
-await writeFile(join(dir, 'terraform.tfstate'), JSON.stringify({
-  version: 4, terraform_version: '1.9.0', serial: 1, lineage: tag, outputs: {},
-  resources: roles.map((r, i) => ({
-    mode: 'managed', type: 'aws_iam_role', name: `r${i}`, provider: 'provider["registry.terraform.io/hashicorp/aws"]',
-    instances: [{ schema_version: 0, attributes: {
-      id: r.Role!.RoleName, name: r.Role!.RoleName, arn: r.Role!.Arn, path: '/', description: '', max_session_duration: 3600,
-      assume_role_policy: policy, permissions_boundary: '', tags: {}, inline_policy: [], managed_policy_arns: [],
-    } }],
-  })),
-}));
-const proxy = await startThrottleProxy(c.endpoint, PROXY);
-t.teardown(async () => {
-  await proxy.close();
-  await rm(dir, { recursive: true, force: true });
-  await Promise.all(names.map((RoleName) => c.iam.send(new DeleteRoleCommand({ RoleName })).catch(() => undefined)));
-});
+const w = await budgetWorld(ROLES, PROXY);
+t.teardown(() => w.cleanup());
+const { proxy, dir } = w;
 
 const input = (apiBudget: ScanInput['apiBudget']): ScanInput => ({
   source: { kind: 'path', path: dir }, iacPaths: [], provider: 'cloud_a', credentials: CREDENTIALS, endpoint: proxy.url, comparison: 'native', apiBudget,
