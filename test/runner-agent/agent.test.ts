@@ -10,6 +10,7 @@ import { ApiError } from '../../runner-agent/src/api.ts';
 import { createBackoff } from '../../runner-agent/src/backoff.ts';
 import { Agent } from '../../runner-agent/src/agent.ts';
 import { parse } from '../../runner-agent/src/cli.ts';
+import type { ScanInput, ScanOutcome } from '../../runner-agent/src/engine/index.ts';
 
 const tmp = () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'drift-agent-unit-'));
@@ -180,12 +181,15 @@ t.test("the job's API rates become the engine's budget on the runner; malformed 
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   t.teardown(() => new Promise<void>((r) => server.close(() => r())));
   const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  const inputs: Record<string, unknown>[] = [];
-  const detect = async (input: Record<string, unknown>) => {
+  const inputs: ScanInput[] = [];
+  const detect = async (input: ScanInput): Promise<ScanOutcome> => {
     inputs.push(input);
-    return { drifts: [], resourcesScanned: 0, inventory: [], stats: { mode: 'sdk', sdkCalls: 0, sdkCallsByService: {}, throttledCalls: 1, waitedMs: 250, notCompared: [] } };
+    return {
+      drifts: [], resourcesScanned: 0, inventory: [],
+      stats: { mode: 'sdk', comparedBy: { native: 0, provider: 0 }, durationMs: 1, sdkCalls: 0, sdkCallsByService: {}, throttledCalls: 1, waitedMs: 250, roots: [], unsupported: {}, ignoredDiffs: 0, ignorePatterns: 0, notCompared: [] },
+    };
   };
-  const agent = new Agent({ url, token: 'rn_test', stateDir, pollIntervalMs: 50, heartbeatIntervalMs: 1000, graceMs: 0, log: () => undefined, detect: detect as never });
+  const agent = new Agent({ url, token: 'rn_test', stateDir, pollIntervalMs: 50, heartbeatIntervalMs: 1000, graceMs: 0, log: () => undefined, detect });
   const done = agent.start();
   while (received.filter((r) => r.status === 'completed').length < 2) await new Promise((r) => setTimeout(r, 20));
   agent.stop();

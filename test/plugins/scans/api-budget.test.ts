@@ -43,7 +43,7 @@ t.test('rates: set by an admin of the organization, read by its members, nobody 
 });
 
 t.test('the built-in executor: two scans of one account share the Redis budget; stats show throttledCalls and waitedMs', async (t) => {
-  const { app, ctx } = await buildTestApp(t, { runJobs: true, env: { DRIFT_CLOUD_A_ENDPOINT: w.proxy.url, EXECUTOR_CONCURRENCY: 2 as never } });
+  const { app, ctx } = await buildTestApp(t, { runJobs: true, env: { DRIFT_CLOUD_A_ENDPOINT: w.proxy.url, EXECUTOR_CONCURRENCY: 2 } });
   const s = await register(app);
   await ctx.tenancy.setPlan(s.orgId, 'enterprise');
   const api = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) => app.inject({ method, url, headers: bearer(s.token), ...(payload ? { payload } : {}) });
