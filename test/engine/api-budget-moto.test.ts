@@ -57,6 +57,8 @@ t.test('two concurrent scans of one account share the budget and stay under the 
     t.equal(out.stats.throttledCalls, 0, 'stats: no throttled call');
     t.ok(out.stats.sdkCallsByService.iam === ROLES * 3, `stats: ${out.stats.sdkCallsByService.iam} IAM calls`);
   }
+  const stalest = Math.max(...proxy.log.map((l) => l.signedAgoMs));
+  t.ok(stalest < 2500, `every request was signed once its token was due (oldest signature ${stalest} ms at arrival, waits ran to seconds)`);
   const waited = outs.map((o) => o.stats.waitedMs ?? 0);
   t.comment(`waitedMs per scan: ${waited.join(', ')}`);
   // 90 calls at 8/s after a burst of 16: the pair waits, not one scan alone.

@@ -6,7 +6,8 @@
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface ProxyLog { at: number; service: string; throttled: boolean }
+/** signedAgoMs: how long before its arrival the request was signed (its x-amz-date, 1 s resolution). */
+export interface ProxyLog { at: number; service: string; throttled: boolean; signedAgoMs: number }
 
 export interface ThrottleProxy {
   url: string;
@@ -58,7 +59,9 @@ export async function startThrottleProxy(target: string, opts: { perSecond: numb
       const body = Buffer.concat(chunks);
       const { region, service } = scopeOf(req);
       const allowed = take(`${region}/${service}`);
-      log.push({ at: performance.now(), service, throttled: !allowed });
+      const stamp = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(String(req.headers['x-amz-date'] ?? ''));
+      const signedAt = stamp ? Date.UTC(+stamp[1], +stamp[2] - 1, +stamp[3], +stamp[4], +stamp[5], +stamp[6]) : Date.now();
+      log.push({ at: performance.now(), service, throttled: !allowed, signedAgoMs: Date.now() - signedAt });
       if (!allowed) {
         const a = throttleAnswer(service, req, body.toString('utf8'));
         res.writeHead(a.status, { 'content-type': a.type, 'content-length': Buffer.byteLength(a.text), ...a.headers });

@@ -108,9 +108,10 @@ export class AwsContext {
       });
       // Every request that goes out (the SDK's retries included: that is what a rate limit sees)
       // waits for a token and is counted; a throttled answer halves the bucket, and the request is
-      // sent again after a backoff and a new token (signed a moment ago, it is still valid).
-      const stack = c.middlewareStack as unknown as { add(mw: unknown, opts: Record<string, unknown>): void };
-      stack.add((next: (a: unknown) => Promise<unknown>) => async (args: unknown) => {
+      // sent again after a backoff and a new token. The middleware sits before the signer, so a
+      // request is signed once its token is due (a long wait never sends a stale signature).
+      const stack = c.middlewareStack as unknown as { addRelativeTo(mw: unknown, opts: Record<string, unknown>): void };
+      stack.addRelativeTo((next: (a: unknown) => Promise<unknown>) => async (args: unknown) => {
         const account = this.budget.active ? await this.accountId() : 'unknown';
         for (let throttles = 0; ; throttles++) {
           await this.budget.acquire('aws', account, region, service);
@@ -124,7 +125,7 @@ export class AwsContext {
             await this.budget.backoff(throttles + 1);
           }
         }
-      }, { step: 'finalizeRequest', name: 'driftCallCounter', priority: 'low' });
+      }, { name: 'driftCallCounter', relation: 'before', toMiddleware: 'httpSigningMiddleware' });
       this.clients.set(key, c);
     }
     return c;
