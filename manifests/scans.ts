@@ -29,8 +29,9 @@ export default defineManifest({
       summary: 'Creates a pending scan (triggeredBy manual) and hands it to the executor', params: ConfigIdParams, response: { 201: ScanView }, raises: ['credentials_unreadable', 'scm.app_not_configured', 'scm.provider_failed'], handler: 'trigger' },
     { id: 'listRepositoryScans', method: 'GET', url: '/repository/:repositoryConfigId', ...read, ...config, params: ConfigIdParams, query: PageQuery, response: { 200: Type.Array(ScanView) }, raises: ['credentials_unreadable', 'scm.app_not_configured', 'scm.provider_failed'], handler: 'byRepository' },
     { id: 'getLatestRepositoryScan', method: 'GET', url: '/repository/:repositoryConfigId/latest', ...read, ...config, summary: 'data is null when the config has no scan yet', params: ConfigIdParams, response: { 200: Nullable(ScanView) }, raises: ['credentials_unreadable', 'scm.app_not_configured', 'scm.provider_failed'], handler: 'latest' },
-    // Not in the SPEC (docs/scans.md API notes): the organization's cloud API budget rates; changing them is an org setting (org:admin, closed to CLI tokens).
-    { id: 'getScanApiRates', method: 'GET', url: '/api-budget', ...read, summary: "The organization's cloud API rates (requests per second per service); {} when the defaults apply", response: { 200: ApiRatesView }, handler: 'apiRates' },
+    // Not in the SPEC (docs/scans.md API notes): the organization's cloud API budget rates, an org setting
+    // (not a repository record): closed to CLI tokens; changing them takes org:admin.
+    { id: 'getScanApiRates', method: 'GET', url: '/api-budget', auth: 'bearer', permission: 'scans:read', summary: "The organization's cloud API rates (requests per second per service); {} when the defaults apply", response: { 200: ApiRatesView }, handler: 'apiRates' },
     { id: 'updateScanApiRates', method: 'PUT', url: '/api-budget', auth: 'bearer', permission: 'org:admin', audit: 'scan.api_rates_updated',
       summary: "Replaces the organization's cloud API rates ({} restores the defaults); every scan, Drift Watch, re-check and discovery run of the organization draws from these budgets",
       body: ApiRatesBody, response: { 200: ApiRatesView }, raises: ['bad_request'], handler: 'setApiRates' },
