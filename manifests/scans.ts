@@ -5,7 +5,7 @@
 import { Type } from 'typebox';
 import { defineManifest, type RouteSpec } from '../core/manifest.ts';
 import { Nullable } from '../core/schemas.ts';
-import { ConfigIdParams, Dashboard, ListQuery, Message, PageQuery, ScanDetails, ScanIdParams, ScanPage, ScanView } from '../plugins/scans/schemas.ts';
+import { ApiRatesBody, ApiRatesView, ConfigIdParams, Dashboard, ListQuery, Message, PageQuery, ScanDetails, ScanIdParams, ScanPage, ScanView } from '../plugins/scans/schemas.ts';
 
 const read = { auth: 'bearer', scope: 'scans:read', permission: 'scans:read' } as const satisfies Partial<RouteSpec>;
 const write = { auth: 'bearer', scope: 'scans:trigger', permission: 'scans:write' } as const satisfies Partial<RouteSpec>;
@@ -29,6 +29,12 @@ export default defineManifest({
       summary: 'Creates a pending scan (triggeredBy manual) and hands it to the executor', params: ConfigIdParams, response: { 201: ScanView }, raises: ['credentials_unreadable', 'scm.app_not_configured', 'scm.provider_failed'], handler: 'trigger' },
     { id: 'listRepositoryScans', method: 'GET', url: '/repository/:repositoryConfigId', ...read, ...config, params: ConfigIdParams, query: PageQuery, response: { 200: Type.Array(ScanView) }, raises: ['credentials_unreadable', 'scm.app_not_configured', 'scm.provider_failed'], handler: 'byRepository' },
     { id: 'getLatestRepositoryScan', method: 'GET', url: '/repository/:repositoryConfigId/latest', ...read, ...config, summary: 'data is null when the config has no scan yet', params: ConfigIdParams, response: { 200: Nullable(ScanView) }, raises: ['credentials_unreadable', 'scm.app_not_configured', 'scm.provider_failed'], handler: 'latest' },
+    // Not in the SPEC (docs/scans.md API notes): the organization's cloud API budget rates, an org setting
+    // (not a repository record): closed to CLI tokens; changing them takes org:admin.
+    { id: 'getScanApiRates', method: 'GET', url: '/api-budget', auth: 'bearer', permission: 'scans:read', summary: "The organization's cloud API rates (requests per second per service); {} when the defaults apply", response: { 200: ApiRatesView }, handler: 'apiRates' },
+    { id: 'updateScanApiRates', method: 'PUT', url: '/api-budget', auth: 'bearer', permission: 'org:admin', audit: 'scan.api_rates_updated',
+      summary: "Replaces the organization's cloud API rates ({} restores the defaults); every scan, Drift Watch, re-check and discovery run of the organization draws from these budgets",
+      body: ApiRatesBody, response: { 200: ApiRatesView }, raises: ['bad_request'], handler: 'setApiRates' },
     { id: 'getScan', method: 'GET', url: '/:scanId', ...read, ...scan, params: ScanIdParams, response: { 200: ScanView }, raises: ['credentials_unreadable', 'scm.app_not_configured', 'scm.provider_failed'], handler: 'get' },
     { id: 'getScanDetails', method: 'GET', url: '/:scanId/details', ...read, ...scan, params: ScanIdParams, response: { 200: ScanDetails }, raises: ['credentials_unreadable', 'scm.app_not_configured', 'scm.provider_failed'], handler: 'details' },
     { id: 'cancelScan', method: 'POST', url: '/:scanId/cancel', ...write, ...scan, audit: 'scan.cancelled', summary: 'Only from pending or running (409 otherwise)', params: ScanIdParams, response: { 200: ScanView }, raises: ['conflict', 'credentials_unreadable', 'scm.app_not_configured', 'scm.provider_failed'], handler: 'cancel' },

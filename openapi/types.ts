@@ -2763,6 +2763,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/scans/api-budget": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's cloud API rates (requests per second per service); {} when the defaults apply */
+        get: operations["getScanApiRates"];
+        /** Replaces the organization's cloud API rates ({} restores the defaults); every scan, Drift Watch, re-check and discovery run of the organization draws from these budgets */
+        put: operations["updateScanApiRates"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/scans/{scanId}": {
         parameters: {
             query?: never;
@@ -35148,6 +35166,10 @@ export interface operations {
                                      * @enum {unknown}
                                      */
                                     comparison: "auto" | "native" | "provider";
+                                    /** @description The organization's cloud API rates (requests per second per `<cloud>:<service>`); the runner's budget uses them instead of its defaults */
+                                    apiRates?: {
+                                        [key: string]: number;
+                                    };
                                 };
                             } | null;
                         };
@@ -36020,6 +36042,10 @@ export interface operations {
                                     /** @description Why it did not run or failed (its instances are then listed in notCompared) */
                                     reason?: string;
                                 } | null;
+                                /** @description Cloud API calls the provider answered as throttled (each halved its API-budget bucket and was retried); absent on scans recorded before it */
+                                throttledCalls?: number;
+                                /** @description Milliseconds the scan's cloud API calls waited for the API budget or backed off after a throttle, summed over concurrent calls (it can exceed the scan's duration); absent on scans recorded before it */
+                                waitedMs?: number;
                             } | null;
                             /** Format: date-time */
                             createdAt: string;
@@ -36238,6 +36264,10 @@ export interface operations {
                                         /** @description Why it did not run or failed (its instances are then listed in notCompared) */
                                         reason?: string;
                                     } | null;
+                                    /** @description Cloud API calls the provider answered as throttled (each halved its API-budget bucket and was retried); absent on scans recorded before it */
+                                    throttledCalls?: number;
+                                    /** @description Milliseconds the scan's cloud API calls waited for the API budget or backed off after a throttle, summed over concurrent calls (it can exceed the scan's duration); absent on scans recorded before it */
+                                    waitedMs?: number;
                                 } | null;
                                 /** Format: date-time */
                                 createdAt: string;
@@ -36455,6 +36485,10 @@ export interface operations {
                                     /** @description Why it did not run or failed (its instances are then listed in notCompared) */
                                     reason?: string;
                                 } | null;
+                                /** @description Cloud API calls the provider answered as throttled (each halved its API-budget bucket and was retried); absent on scans recorded before it */
+                                throttledCalls?: number;
+                                /** @description Milliseconds the scan's cloud API calls waited for the API budget or backed off after a throttle, summed over concurrent calls (it can exceed the scan's duration); absent on scans recorded before it */
+                                waitedMs?: number;
                             } | null;
                             /** Format: date-time */
                             createdAt: string;
@@ -36736,6 +36770,10 @@ export interface operations {
                                     /** @description Why it did not run or failed (its instances are then listed in notCompared) */
                                     reason?: string;
                                 } | null;
+                                /** @description Cloud API calls the provider answered as throttled (each halved its API-budget bucket and was retried); absent on scans recorded before it */
+                                throttledCalls?: number;
+                                /** @description Milliseconds the scan's cloud API calls waited for the API budget or backed off after a throttle, summed over concurrent calls (it can exceed the scan's duration); absent on scans recorded before it */
+                                waitedMs?: number;
                             } | null;
                             /** Format: date-time */
                             createdAt: string;
@@ -36963,6 +37001,10 @@ export interface operations {
                                     /** @description Why it did not run or failed (its instances are then listed in notCompared) */
                                     reason?: string;
                                 } | null;
+                                /** @description Cloud API calls the provider answered as throttled (each halved its API-budget bucket and was retried); absent on scans recorded before it */
+                                throttledCalls?: number;
+                                /** @description Milliseconds the scan's cloud API calls waited for the API budget or backed off after a throttle, summed over concurrent calls (it can exceed the scan's duration); absent on scans recorded before it */
+                                waitedMs?: number;
                             } | null;
                             /** Format: date-time */
                             createdAt: string;
@@ -37112,6 +37154,283 @@ export interface operations {
             };
         };
     };
+    getScanApiRates: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description Requests per second per `<cloud>:<service>` (`aws:ec2`, `azure:Microsoft.Network`, `google:compute`) or `<cloud>:*`; services not named keep the default rates (docs/scans.md) */
+                            apiRates: {
+                                [key: string]: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (validation_failed, bad_request): or a URL or header the server cannot read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description No valid credential (unauthorized, invalid_token) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Not found (not_found): the organization (x-org-id) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateScanApiRates: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organization to act in (the caller must be a member); without it, the caller's default organization */
+                "x-org-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Requests per second per `<cloud>:<service>` (`aws:ec2`, `azure:Microsoft.Network`, `google:compute`) or `<cloud>:*`; services not named keep the default rates (docs/scans.md) */
+                    apiRates: {
+                        [key: string]: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description Requests per second per `<cloud>:<service>` (`aws:ec2`, `azure:Microsoft.Network`, `google:compute`) or `<cloud>:*`; services not named keep the default rates (docs/scans.md) */
+                            apiRates: {
+                                [key: string]: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (validation_failed, bad_request): body not as the schema says, or a URL or header the server cannot read */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description No valid credential (unauthorized, invalid_token) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Refused (scope_denied: a CLI token without the scope; permission_denied: the role lacks the permission) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Not found (not_found): the organization (x-org-id) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Body larger than the body limit (payload_too_large) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Content type other than application/json (unsupported_media_type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description A store is unavailable or the server is shutting down (store_unavailable, shutting_down) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
     getScan: {
         parameters: {
             query?: never;
@@ -37190,6 +37509,10 @@ export interface operations {
                                     /** @description Why it did not run or failed (its instances are then listed in notCompared) */
                                     reason?: string;
                                 } | null;
+                                /** @description Cloud API calls the provider answered as throttled (each halved its API-budget bucket and was retried); absent on scans recorded before it */
+                                throttledCalls?: number;
+                                /** @description Milliseconds the scan's cloud API calls waited for the API budget or backed off after a throttle, summed over concurrent calls (it can exceed the scan's duration); absent on scans recorded before it */
+                                waitedMs?: number;
                             } | null;
                             /** Format: date-time */
                             createdAt: string;
@@ -37585,6 +37908,10 @@ export interface operations {
                                     /** @description Why it did not run or failed (its instances are then listed in notCompared) */
                                     reason?: string;
                                 } | null;
+                                /** @description Cloud API calls the provider answered as throttled (each halved its API-budget bucket and was retried); absent on scans recorded before it */
+                                throttledCalls?: number;
+                                /** @description Milliseconds the scan's cloud API calls waited for the API budget or backed off after a throttle, summed over concurrent calls (it can exceed the scan's duration); absent on scans recorded before it */
+                                waitedMs?: number;
                             } | null;
                             /** Format: date-time */
                             createdAt: string;
@@ -37903,6 +38230,10 @@ export interface operations {
                                     /** @description Why it did not run or failed (its instances are then listed in notCompared) */
                                     reason?: string;
                                 } | null;
+                                /** @description Cloud API calls the provider answered as throttled (each halved its API-budget bucket and was retried); absent on scans recorded before it */
+                                throttledCalls?: number;
+                                /** @description Milliseconds the scan's cloud API calls waited for the API budget or backed off after a throttle, summed over concurrent calls (it can exceed the scan's duration); absent on scans recorded before it */
+                                waitedMs?: number;
                             } | null;
                             /** Format: date-time */
                             createdAt: string;

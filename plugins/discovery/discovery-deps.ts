@@ -15,7 +15,8 @@ export const ORG_ACCOUNT = 'org';
 
 export interface DiscoveryDeps {
   store: DiscoveryStore;
-  scans: Pick<ScanService, 'managedBy' | 'managedIds'>;
+  /** apiBudget: the cloud API budget discovery draws from too (the scans' Redis buckets and the organization's rates). */
+  scans: Pick<ScanService, 'managedBy' | 'managedIds'> & Partial<Pick<ScanService, 'apiBudget'>>;
   credentials?: Pick<CredentialService, 'values'>;
   projects?: Pick<ProjectService, 'find' | 'credentialValues'>;
   endpoint: string | undefined;

@@ -30,7 +30,9 @@ export function createDiscoveryRun(ctx: AppContext, d: DiscoveryDeps, { account,
       last = key;
       void d.store.updateScan(orgId, scanId, { progress: p }).catch(() => undefined);
     };
-    const common = { regions: scan.regions, types: scan.resourceTypes, concurrency: d.concurrency, signal, onProgress };
+    // Discovery reads the account through the same API budget as its scans (scans/api-budget.ts).
+    const apiBudget = await d.scans.apiBudget?.forOrg(orgId);
+    const common = { regions: scan.regions, types: scan.resourceTypes, concurrency: d.concurrency, signal, onProgress, ...(apiBudget ? { apiBudget } : {}) };
     const out = acct.provider === 'cloud_a'
       ? await discover({ ...common, credentials: acct.credentials, endpoint: d.endpoint })
       // The subscription or project is listed whole; the scan's regions (all, by default) filter what is kept.

@@ -29,6 +29,7 @@ export default definePlugin({
       providerPlans: EXECUTOR_PROVIDER_PLANS,
       allowPlanPrograms: EXECUTOR_PLAN_PROGRAMS,
       timeoutMs: SCAN_TIMEOUT_MINUTES * 60_000,
+      budgetStore: deps.scans.apiBudget.store,
       cloneGuard: createCloneGuard({ allowedHosts: EXECUTOR_ALLOWED_HOSTS, localSources: EXECUTOR_LOCAL_SOURCES, scmWebUrl: SCM_WEB_URL }),
       ...(DRIFT_CLOUD_CA_FILE ? { ca: readFileSync(DRIFT_CLOUD_CA_FILE, 'utf8') } : {}),
     });

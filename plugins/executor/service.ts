@@ -13,7 +13,7 @@ import type { ScanService } from '../scans/service.ts';
 import { ConfigProblem, failureMessage } from '../scans/scan-job.ts';
 import { scanStatsOf } from '../scans/execution.ts';
 import { RENEW_MS } from '../scans/lease.ts';
-import { detectDrift, type CloneGuard, type ScanInput, type ScanOutcome } from '../../runner-agent/src/engine/index.ts';
+import { detectDrift, type BucketStore, type CloneGuard, type ScanInput, type ScanOutcome } from '../../runner-agent/src/engine/index.ts';
 export interface ExecutorSettings {
   concurrency: number;
   endpoint: string | undefined;
@@ -37,6 +37,8 @@ export interface ExecutorSettings {
   leaseRenewMs?: number;
   /** Injected in tests; detectDrift otherwise. */
   detect?: (input: ScanInput) => Promise<ScanOutcome>;
+  /** The cloud API budget's buckets (the scans plugin's Redis store: shared by every process); absent: this process's. */
+  budgetStore?: BucketStore;
   /** What a clone may reach from here (clone-guard.ts); absent only in tests that inject `detect`. */
   cloneGuard?: CloneGuard;
 }
@@ -77,6 +79,7 @@ export function createExecutor(ctx: AppContext, scans: Pick<ScanService, 'execut
           ...input, ...(settings.ca && input.provider !== 'cloud_a' ? { ca: settings.ca } : {}),
           ...(settings.cloneGuard ? { cloneGuard: settings.cloneGuard } : {}), confined: true, signal: abort.signal,
           providerPlans: settings.providerPlans, allowPlanPrograms: settings.allowPlanPrograms,
+          apiBudget: { ...(settings.budgetStore ? { store: settings.budgetStore } : {}), ...(input.apiRates ? { rates: input.apiRates } : {}) },
         });
         await execution.record(orgId, scanId, { status: 'completed', drifts: outcome.drifts, inventory: outcome.inventory, stats: scanStatsOf(outcome.resourcesScanned, outcome.stats) }, gen);
         ctx.log.info({ orgId, scanId, drifts: outcome.drifts.length, resources: outcome.resourcesScanned, ms: outcome.stats.durationMs }, 'scan completed');

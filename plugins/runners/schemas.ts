@@ -130,6 +130,7 @@ export const Job = Type.Object({
     statePath: Type.Optional(Type.String()),
     addresses: Type.Optional(Type.Array(Type.String(), { description: 'A targeted re-check (triggeredBy event): read and compare only these addresses' })),
     comparison: Comparison,
+    apiRates: Type.Optional(Type.Record(Type.String(), Type.Number(), { description: "The organization's cloud API rates (requests per second per `<cloud>:<service>`); the runner's budget uses them instead of its defaults" })),
   }),
 });
 export const JobClaim = Type.Object({ job: Nullable(Job) });

@@ -77,7 +77,7 @@ function providerPlanOf(v: unknown): ScanStats['providerPlan'] {
  * the engine sent no notCompared (a runner older than it) or not in the expected shape.
  */
 export function scanStatsOf(resourcesScanned: unknown, engine: unknown): ScanStats | undefined {
-  const e = engine as { notCompared?: unknown; comparedBy?: unknown; providerPlan?: unknown } | null | undefined;
+  const e = engine as { notCompared?: unknown; comparedBy?: unknown; providerPlan?: unknown; throttledCalls?: unknown; waitedMs?: unknown } | null | undefined;
   const rows = e?.notCompared;
   if (!Array.isArray(rows)) return undefined;
   const stats = {
@@ -85,6 +85,9 @@ export function scanStatsOf(resourcesScanned: unknown, engine: unknown): ScanSta
     notCompared: rows.slice(0, NOT_COMPARED_MAX),
     comparedBy: comparedByOf(e?.comparedBy),
     providerPlan: providerPlanOf(e?.providerPlan),
+    // The API budget's figures (absent from runners older than it).
+    ...(count(e?.throttledCalls) !== null ? { throttledCalls: count(e?.throttledCalls)! } : {}),
+    ...(typeof e?.waitedMs === 'number' && e.waitedMs >= 0 ? { waitedMs: Math.round(Math.min(e.waitedMs, 2 ** 31)) } : {}),
   };
   return Value.Check(ScanStats, stats) ? stats : undefined;
 }

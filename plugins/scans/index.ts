@@ -8,6 +8,7 @@ import { createScanStore, SCAN_STATUSES } from './store.ts';
 import { createManagedStore } from './managed-store.ts';
 import { createScanService, TIMEOUT_JOB } from './service.ts';
 import { LEASE_SWEEP_JOB } from './sweep.ts';
+import { createApiBudget } from './api-budget.ts';
 
 export default definePlugin({
   manifest,
@@ -19,8 +20,9 @@ export default definePlugin({
     const scans = createScanStore(ctx.db);
     const managed = createManagedStore(ctx.db);
     const configs = deps['repo-configs'];
+    const apiBudget = createApiBudget(ctx, ctx.db);
     const service = createScanService(ctx, {
-      scans, managed, drifts: deps.drifts, configs, readers: { credentials: deps.credentials, projects: deps.projects, sourceHost: deps.scm },
+      scans, managed, drifts: deps.drifts, configs, readers: { credentials: deps.credentials, projects: deps.projects, sourceHost: deps.scm, apiRates: apiBudget.rates }, apiBudget,
       timeoutMinutes: ctx.config.SCAN_TIMEOUT_MINUTES, endpoints: { cloud_a: ctx.config.DRIFT_CLOUD_A_ENDPOINT, cloud_b: ctx.config.DRIFT_CLOUD_B_ENDPOINT, cloud_c: ctx.config.DRIFT_CLOUD_C_ENDPOINT },
     });
     // Scans per day (UTC): the limit counts scans started, through the day's numbered quota keys
@@ -43,6 +45,7 @@ export default definePlugin({
     });
     ctx.onOrgDelete((orgId) => scans.removeOrg(orgId));
     ctx.onOrgDelete((orgId) => managed.removeOrg(orgId));
+    ctx.onOrgDelete((orgId) => apiBudget.removeOrg(orgId));
     ctx.metrics.gauge('scans', 'Stored scans by status, every organization', ['status'], () =>
       Promise.all(SCAN_STATUSES.map(async (status) => ({ labels: { status }, value: await scans.countWithStatus(status) }))));
 
@@ -81,6 +84,8 @@ export default definePlugin({
         details: ({ org, params }) => service.details(org.id, params.scanId),
         cancel: ({ org, params }) => service.cancel(org.id, params.scanId),
         remove: ({ org, params }) => service.remove(org.id, params.scanId),
+        apiRates: async ({ org }) => ({ apiRates: await apiBudget.rates(org.id) }),
+        setApiRates: async ({ org, body }) => ({ apiRates: await apiBudget.setRates(org.id, body.apiRates) }),
       },
     };
   },

@@ -5,12 +5,12 @@
 import { REPOSITORY_URL_HINT, repositoryUrlKind, type RepoConfig } from '../repo-configs/types.ts';
 import type { ScanResult } from './schemas.ts';
 import type { ScanResults } from './record.ts';
-import type { Comparison, DetectedDrift, ScanInput } from '../../runner-agent/src/engine/index.ts';
+import type { ApiRates, Comparison, DetectedDrift, ScanInput } from '../../runner-agent/src/engine/index.ts';
 import { ScanError } from '../../runner-agent/src/engine/index.ts';
 
 /** The engine input minus the per-run parts (signal, progress); what a runner job carries as `scan`. */
 export type ScanJobInput = Pick<ScanInput, 'source' | 'iacPaths' | 'provider' | 'endpoint' | 'statePath' | 'addresses'>
-  & { credentials: Record<string, unknown> | null; comparison: Comparison };
+  & { credentials: Record<string, unknown> | null; comparison: Comparison; /** The organization's API rates (api-budget.ts); absent: the engine's defaults. */ apiRates?: ApiRates };
 
 /** A problem with the config itself: the scan fails with this message, nothing runs. */
 export class ConfigProblem extends Error {}
@@ -49,6 +49,8 @@ export interface CredentialReaders {
    * when the scan is handed to the executor or a runner; never stored on the scan.
    */
   sourceHost?: { cloneUrl(orgId: string, repositoryName: string, repositoryUrl: string | undefined): Promise<string | null> };
+  /** The organization's cloud API rates (api-budget.ts), handed to the executor and runners with each scan. */
+  apiRates?(orgId: string): Promise<ApiRates>;
 }
 
 /**
@@ -71,6 +73,7 @@ export type Endpoints = Partial<Record<RepoConfig['provider'], string>>;
 export async function buildScanInput(readers: CredentialReaders, config: RepoConfig, endpoints: Endpoints, addresses?: string[]): Promise<ScanJobInput> {
   const endpoint = endpoints[config.provider];
   const statePath = config.statePath;
+  const apiRates = await readers.apiRates?.(config.orgId);
   const cloneUrl = await readers.sourceHost?.cloneUrl(config.orgId, config.repositoryName, config.repositoryUrl ?? undefined);
   return {
     source: cloneUrl ? { kind: 'git', url: cloneUrl, branch: config.branch } : sourceOf(config),
@@ -82,6 +85,7 @@ export async function buildScanInput(readers: CredentialReaders, config: RepoCon
     ...(endpoint ? { endpoint } : {}),
     ...(typeof statePath === 'string' && statePath ? { statePath } : {}),
     ...(addresses ? { addresses } : {}),
+    ...(apiRates && Object.keys(apiRates).length ? { apiRates } : {}),
   };
 }
 

@@ -43,8 +43,17 @@ export const ScanStats = Type.Object({
   }),
   comparedBy: Type.Optional(Nullable(ComparedByCounts)),
   providerPlan: Type.Optional(Nullable(ProviderPlan)),
+  throttledCalls: Type.Optional(Type.Integer({ minimum: 0, description: 'Cloud API calls the provider answered as throttled (each halved its API-budget bucket and was retried); absent on scans recorded before it' })),
+  waitedMs: Type.Optional(Type.Integer({ minimum: 0, description: "Milliseconds the scan's cloud API calls waited for the API budget or backed off after a throttle, summed over concurrent calls (it can exceed the scan's duration); absent on scans recorded before it" })),
 });
 export type ScanStats = Static<typeof ScanStats>;
+/** An organization's cloud API rates (runner-agent/src/engine/budget/rates.ts checks the keys and bounds). */
+export const ApiRates = Type.Record(Type.String({ maxLength: 120 }), Type.Number({ minimum: 0.1, maximum: 1000 }), {
+  maxProperties: 50,
+  description: 'Requests per second per `<cloud>:<service>` (`aws:ec2`, `azure:Microsoft.Network`, `google:compute`) or `<cloud>:*`; services not named keep the default rates (docs/scans.md)',
+});
+export const ApiRatesBody = Type.Object({ apiRates: ApiRates }, { additionalProperties: false });
+export const ApiRatesView = Type.Object({ apiRates: ApiRates });
 /** The stats a scan view shows: comparedBy and providerPlan null for scans recorded before hybrid scans. */
 const ScanStatsView = Type.Object({
   ...ScanStats.properties,

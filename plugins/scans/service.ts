@@ -17,6 +17,7 @@ import { createTriggers, EXECUTE_JOB, TIMEOUT_JOB } from './triggers.ts';
 import type { CredentialReaders, Endpoints } from './scan-job.ts';
 import { createLeases } from './lease.ts';
 import { createSweep } from './sweep.ts';
+import type { ApiBudgetService } from './api-budget.ts';
 
 export { cronTickAtOrBefore, EXECUTE_JOB, TIMEOUT_JOB } from './triggers.ts';
 
@@ -31,6 +32,8 @@ interface Deps {
   timeoutMinutes: number;
   /** Endpoint overrides handed to every scan of each provider (moto, the fake ARM and Google APIs in tests and the demo). */
   endpoints: Endpoints;
+  /** The cloud API budget: the shared Redis buckets and each organization's rates (api-budget.ts). */
+  apiBudget: ApiBudgetService;
 }
 
 /** The timeout job, cancel and delete: the ends of a scan that are not an executor's result. */
@@ -100,6 +103,8 @@ export function createScanService(ctx: AppContext, d: Deps) {
   });
   const execution = createExecution(ctx, { scans: d.scans, configs: d.configs, readers: d.readers, results: recorder, endpoints: d.endpoints, leases: createLeases(ctx, d.scans) });
   return {
+    /** The cloud API budget (api-budget.ts): the executor's and discovery's store, the rates routes. */
+    apiBudget: d.apiBudget,
     /** A scan's result, from any executor, validated here (record.ts). */
     recordScanResult: recorder.recordScanResult,
     /** Claiming, inputs and results of scans for the built-in executor and runners (execution.ts). */

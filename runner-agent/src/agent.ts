@@ -13,7 +13,7 @@ import { createBackoff, sleep } from './backoff.ts';
 import { providerPlans, systemInfo } from './system-info.ts';
 import { createOutbox, type JobReport, type Outbox } from './outbox.ts';
 import { defaultPluginCache } from './plugin-cache.ts';
-import { detectDrift, ScanError, type ScanInput, type ScanOutcome } from './engine/index.ts';
+import { apiRatesProblem, detectDrift, ScanError, type ApiRates, type ScanInput, type ScanOutcome } from './engine/index.ts';
 
 export interface AgentOptions {
   url: string;
@@ -39,7 +39,8 @@ export interface Job {
   repositoryConfig: string;
   repositoryName: string;
   branch: string;
-  scan: Omit<ScanInput, 'signal' | 'onProgress' | 'useTofu'>;
+  /** apiRates: the organization's cloud API rates; this runner's budget (its own buckets, shared by its scans) uses them. */
+  scan: Omit<ScanInput, 'signal' | 'onProgress' | 'useTofu' | 'apiBudget'> & { apiRates?: ApiRates };
 }
 
 const STOPPED = 'The runner was stopped while running the scan; trigger the scan again';
@@ -208,8 +209,12 @@ export class Agent {
       const ca = job.scan.provider !== 'cloud_a' ? this.o.cloudCa : undefined;
       // A runner may always plan: the engine finds the binary itself (DRIFT_TOFU_BINARY, PATH) and,
       // when there is none, compares natively and says why in the scan's stats.
+      // The organization's rates, when the service sent valid ones; else the engine's defaults.
+      const { apiRates, ...scan } = job.scan;
+      const rates = apiRates && !apiRatesProblem(apiRates) ? apiRates : undefined;
       const out = await (this.o.detect ?? detectDrift)({
-        ...job.scan, ...(endpoint ? { endpoint } : {}), ...(ca ? { ca } : {}), providerPlans: true, signal: this.jobAbort.signal,
+        ...scan, ...(endpoint ? { endpoint } : {}), ...(ca ? { ca } : {}), providerPlans: true, signal: this.jobAbort.signal,
+        apiBudget: rates ? { rates } : {},
       });
       // The inventory (every managed instance of the states) within the service's bound; a larger one is left out.
       const inventory = out.inventory && out.inventory.length <= INVENTORY_MAX ? { inventory: out.inventory } : {};

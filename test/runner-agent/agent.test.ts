@@ -10,6 +10,7 @@ import { ApiError } from '../../runner-agent/src/api.ts';
 import { createBackoff } from '../../runner-agent/src/backoff.ts';
 import { Agent } from '../../runner-agent/src/agent.ts';
 import { parse } from '../../runner-agent/src/cli.ts';
+import type { ScanInput, ScanOutcome } from '../../runner-agent/src/engine/index.ts';
 
 const tmp = () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'drift-agent-unit-'));
@@ -158,4 +159,43 @@ t.test('cancel: a heartbeat naming the job aborts its engine, the job is reporte
   t.ok(signals[0].aborted, "job a's engine was aborted");
   t.same(received.filter((r) => r.jobId === 'b'.repeat(24)).map((r) => r.status), ['running', 'completed'], 'the next job runs on a fresh signal');
   t.notOk(signals[1].aborted, "job b's signal was not aborted by a's cancel");
+});
+
+t.test("the job's API rates become the engine's budget on the runner; malformed ones leave the defaults", async (t) => {
+  const stateDir = tmp();
+  const jobOf = (c: string, apiRates: unknown) => ({ _id: c.repeat(24), type: 'scan', repositoryConfig: 'c', repositoryName: 'acme/infra', branch: 'main',
+    scan: { source: { kind: 'path', path: '/nowhere' }, iacPaths: [], provider: 'cloud_a', credentials: null, apiRates } });
+  const queue = [jobOf('a', { 'aws:iam': 2 }), jobOf('b', { 'aws:iam': -1 })];
+  const received: { jobId: string; status: string }[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => { body += c; });
+    req.on('end', () => {
+      let data: unknown = {};
+      if (req.url === '/api/runners/jobs') data = { job: queue.shift() ?? null };
+      if (req.url === '/api/runners/jobs/status') received.push(JSON.parse(body));
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ success: true, data }));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  t.teardown(() => new Promise<void>((r) => server.close(() => r())));
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const inputs: ScanInput[] = [];
+  const detect = async (input: ScanInput): Promise<ScanOutcome> => {
+    inputs.push(input);
+    return {
+      drifts: [], resourcesScanned: 0, inventory: [],
+      stats: { mode: 'sdk', comparedBy: { native: 0, provider: 0 }, durationMs: 1, sdkCalls: 0, sdkCallsByService: {}, throttledCalls: 1, waitedMs: 250, roots: [], unsupported: {}, ignoredDiffs: 0, ignorePatterns: 0, notCompared: [] },
+    };
+  };
+  const agent = new Agent({ url, token: 'rn_test', stateDir, pollIntervalMs: 50, heartbeatIntervalMs: 1000, graceMs: 0, log: () => undefined, detect });
+  const done = agent.start();
+  while (received.filter((r) => r.status === 'completed').length < 2) await new Promise((r) => setTimeout(r, 20));
+  agent.stop();
+  await done;
+  t.same(inputs[0].apiBudget, { rates: { 'aws:iam': 2 } }, "the organization's rates, for the runner's own buckets");
+  t.notOk('apiRates' in inputs[0], 'not passed on as a scan field');
+  t.same(inputs[1].apiBudget, {}, 'a negative rate: ignored, the defaults apply');
+  t.match(received.find((r) => r.status === 'completed'), { result: { stats: { throttledCalls: 1, waitedMs: 250 } } }, 'the budget figures go back in the report');
 });

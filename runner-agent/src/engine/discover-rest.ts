@@ -10,6 +10,7 @@ import { ARM } from './cloud/azure/kit.ts';
 import { timeoutError, ScanError } from './errors.ts';
 import { mapLimit } from './limit.ts';
 import { restSetup } from './rest-scan.ts';
+import type { BudgetOptions } from './budget/rates.ts';
 
 export type RestProvider = 'cloud_b' | 'cloud_c';
 const READERS = { cloud_b: AZURE_READERS, cloud_c: GOOGLE_READERS };
@@ -26,6 +27,8 @@ export interface RestDiscoverInput {
   regions?: string[];
   types?: string[];
   concurrency?: number;
+  /** The API budget's store and the organization's rates (types.ts ScanInput.apiBudget). */
+  apiBudget?: BudgetOptions;
   signal?: AbortSignal;
   onProgress?: (p: { regionsDone: number; regionsTotal: number }) => void;
 }
@@ -79,7 +82,10 @@ export async function discoverRestAccount(input: RestDiscoverInput): Promise<Dis
     input.onProgress?.({ regionsDone: keep?.size ?? 1, regionsTotal: keep?.size ?? 1 });
     return {
       regions: keep ? [...keep] : [], resources: found.flat(),
-      stats: { sdkCalls: setup.api.totalCalls, sdkCallsByService: { ...setup.api.calls }, durationMs: Math.round(performance.now() - started) },
+      stats: {
+        sdkCalls: setup.api.totalCalls, sdkCallsByService: { ...setup.api.calls }, durationMs: Math.round(performance.now() - started),
+        throttledCalls: setup.api.budget.throttledCalls, waitedMs: Math.round(setup.api.budget.waitedMs),
+      },
     };
   } finally {
     await setup.close();

@@ -9,6 +9,8 @@ import { timeoutError } from './errors.ts';
 import { readerIdOf } from './inventory.ts';
 import { chunk, mapLimit } from './limit.ts';
 import type { AwsCredentials, LiveAttributes, StateInstance } from './types.ts';
+import type { BudgetOptions } from './budget/rates.ts';
+import { scanBudget } from './budget/scan.ts';
 
 export const DISCOVERABLE_TYPES = Object.keys(AWS_LISTERS);
 export const serviceOf = (type: string): Lister['service'] | undefined => AWS_LISTERS[type]?.service;
@@ -33,6 +35,8 @@ export interface DiscoverInput {
   concurrency?: number;
   /** SDK attempts per call (adaptive retry). */
   maxAttempts?: number;
+  /** The API budget's store and the organization's rates (types.ts ScanInput.apiBudget). */
+  apiBudget?: BudgetOptions;
   signal?: AbortSignal;
   onProgress?: (p: { regionsDone: number; regionsTotal: number }) => void;
 }
@@ -40,7 +44,7 @@ export interface DiscoverInput {
 export interface DiscoverOutcome {
   regions: string[];
   resources: DiscoveredResource[];
-  stats: { sdkCalls: number; sdkCallsByService: Record<string, number>; durationMs: number };
+  stats: { sdkCalls: number; sdkCallsByService: Record<string, number>; durationMs: number; throttledCalls: number; waitedMs: number };
 }
 
 /** Ids read per reader call. */
@@ -69,7 +73,7 @@ export async function regionsOf(credentials: AwsCredentials, endpoint?: string):
 export async function discoverAccount(input: DiscoverInput): Promise<DiscoverOutcome> {
   const started = performance.now();
   const region0 = input.credentials.region || 'us-east-1';
-  const aws = new AwsContext(input.credentials, region0, input.endpoint, input.signal);
+  const aws = new AwsContext(input.credentials, region0, input.endpoint, input.signal, scanBudget(input));
   aws.retry = { mode: 'adaptive', maxAttempts: input.maxAttempts ?? 10 };
   try {
     const regions = input.regions?.length ? [...new Set(input.regions)] : await enabledRegions(aws);
@@ -106,7 +110,10 @@ export async function discoverAccount(input: DiscoverInput): Promise<DiscoverOut
     });
     return {
       regions, resources: found.flat(),
-      stats: { sdkCalls: aws.totalCalls, sdkCallsByService: { ...aws.calls }, durationMs: Math.round(performance.now() - started) },
+      stats: {
+        sdkCalls: aws.totalCalls, sdkCallsByService: { ...aws.calls }, durationMs: Math.round(performance.now() - started),
+        throttledCalls: aws.budget.throttledCalls, waitedMs: Math.round(aws.budget.waitedMs),
+      },
     };
   } finally {
     aws.destroy();

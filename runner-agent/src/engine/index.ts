@@ -21,6 +21,7 @@ import type { PlanBinary } from './plan-binary.ts';
 import type { AwsCredentials, DetectedDrift, InventoryItem, ScanInput, ScanOutcome, ScanStats, StateInstance } from './types.ts';
 import { inventoryOf } from './inventory.ts';
 import { countNotCompared, notComparedOf } from './not-compared.ts';
+import { scanBudget } from './budget/scan.ts';
 
 export { planCapability, type PlanBinary } from './plan-binary.ts';
 export type {
@@ -28,6 +29,7 @@ export type {
 } from './types.ts';
 export { readerIdOf } from './inventory.ts';
 export { ScanError, type ScanErrorCode } from './errors.ts';
+export { MemoryBucketStore, RedisBucketStore, apiRatesProblem, type ApiRates, type BucketStore, type BudgetOptions, type EvalClient } from './budget/index.ts';
 export { classify, type SeverityRule } from './rules.ts';
 export { IGNORED_ATTRIBUTES, SEVERITY_RULES } from './catalogue.ts';
 export { RULE_TABLE, conditionText, type RuleRow } from './rule-table.ts';
@@ -94,7 +96,7 @@ export async function detectDrift(input: ScanInput): Promise<ScanOutcome> {
     progress('source', 1, 1);
     const { ignore, stats, modules } = await prepare(input, repo, roots, progress);
     const region = credentials.region || modules.map(defaultProviderRegion).find(Boolean) || DEFAULT_REGION;
-    aws = new AwsContext({ ...credentials, region }, region, input.endpoint, signal);
+    aws = new AwsContext({ ...credentials, region }, region, input.endpoint, signal, scanBudget(input));
 
     const context = aws;
     const states = await readStates(modules, roots, input, (loc) => readStateText(loc, context, repo.root), stats, progress);
@@ -261,13 +263,16 @@ function noteSkipped(doc: StateDocument, stats: ScanStats): void {
  * every instance through the provider itself.
  */
 function finish(
-  drifts: DetectedDrift[], comparedBy: ScanStats['comparedBy'], stats: ScanStats, calls: { totalCalls: number; calls: Record<string, number> },
+  drifts: DetectedDrift[], comparedBy: ScanStats['comparedBy'], stats: ScanStats,
+  calls: { totalCalls: number; calls: Record<string, number>; budget?: { throttledCalls: number; waitedMs: number } },
   started: number, inventory: InventoryItem[], whole = false,
 ): ScanOutcome {
   stats.mode = whole ? 'tofu' : 'sdk';
   stats.comparedBy = comparedBy;
   stats.sdkCalls = calls.totalCalls;
   stats.sdkCallsByService = { ...calls.calls };
+  stats.throttledCalls = calls.budget?.throttledCalls ?? 0;
+  stats.waitedMs = Math.round(calls.budget?.waitedMs ?? 0);
   stats.durationMs = Math.round(performance.now() - started);
   stats.notCompared = stats.mode === 'tofu' ? [] : notComparedOf(stats);
   return { drifts, resourcesScanned: comparedBy.native + comparedBy.provider, stats, inventory };

@@ -16,6 +16,7 @@ import type { RemoteStates } from './state.ts';
 import { inventoryOf } from './inventory.ts';
 import { RegionResolver } from './region.ts';
 import type { InventoryItem, ScanInput, ScanStats, StateInstance } from './types.ts';
+import { scanBudget } from './budget/scan.ts';
 import { Declarations } from './where.ts';
 
 const UNKNOWN = 'unknown';
@@ -37,9 +38,11 @@ export interface RestScanSetup {
  * Google's project comes from the credentials, else from application default credentials (which
  * fetches a token: it would be fetched for the first read anyway).
  */
-export async function restSetup(input: Pick<ScanInput, 'provider' | 'credentials' | 'endpoint' | 'ca' | 'signal'>): Promise<RestScanSetup> {
+export async function restSetup(input: Pick<ScanInput, 'provider' | 'credentials' | 'endpoint' | 'ca' | 'signal' | 'apiBudget'>): Promise<RestScanSetup> {
   const creds = (input.credentials ?? null) as Record<string, unknown> | null;
   const { endpoint, ca, signal } = input;
+  // One budget for every client of the scan (ARM, data planes, the state blob): one set of stats.
+  const budget = scanBudget(input);
   if (input.provider === 'cloud_b') {
     const { azureTokenSource } = await import('./cloud/azure/auth.ts');
     const auth = { ...(endpoint ? { authorityHost: endpoint } : {}), ...(ca ? { ca } : {}) };
@@ -47,12 +50,13 @@ export async function restSetup(input: Pick<ScanInput, 'provider' | 'credentials
     // and blobs and share files on Azure Storage's, with tokens for Storage (the state blob's too).
     const vaultTokens = azureTokenSource(creds, { ...auth, scope: 'https://vault.azure.net/.default' });
     const storageTokens = azureTokenSource(creds, { ...auth, scope: 'https://storage.azure.com/.default' });
-    const api = azureApi(azureTokenSource(creds, auth), { endpoint, signal, ca, vaultTokens, storageTokens });
+    const subscription = { budget, account: typeof creds?.subscriptionId === 'string' ? creds.subscriptionId : '' };
+    const api = azureApi(azureTokenSource(creds, auth), { endpoint, signal, ca, vaultTokens, storageTokens, budget: subscription });
     // A state blob is read with an Azure Storage token (another audience than ARM's), made on first use.
     let blobs: RestApi | undefined;
     const blob = async (account: string, container: string, name: string) => {
       blobs ??= new RestApi({
-        cloud: 'cloud_b', tokens: storageTokens, signal, ca,
+        cloud: 'cloud_b', tokens: storageTokens, signal, ca, budget: subscription,
         baseUrl: (service) => (endpoint ? `${endpoint}/${service}` : `https://${service}`), headers: { 'x-ms-version': '2021-08-06' },
         grantHint: `the Storage Blob Data Reader role on storage account ${account} (or its container ${container})`,
       });
@@ -68,7 +72,7 @@ export async function restSetup(input: Pick<ScanInput, 'provider' | 'credentials
   const { googleTokenSource } = await import('./cloud/google/auth.ts');
   const tokens = googleTokenSource(creds, { ...(endpoint ? { tokenUrl: `${endpoint}/token` } : {}), ...(ca ? { ca } : {}) });
   const project = tokens.projectId ?? (await tokens.project()) ?? '';
-  const api = googleApi(tokens, { endpoint, signal, ca });
+  const api = googleApi(tokens, { endpoint, signal, ca, budget: { budget, account: project } });
   const gcs = (bucket: string, object: string) =>
     api.getText('storage', `/storage/v1/b/${encodeURIComponent(bucket)}/o/${encodeURIComponent(object)}?alt=media`, `read the state object gs://${bucket}/${object}`);
   return { cloud: GOOGLE, api, credentialsProject: project, remote: { gcs }, close: () => api.destroy() };

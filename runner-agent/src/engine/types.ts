@@ -1,5 +1,6 @@
 // Shared shapes of the detection engine. index.ts re-exports the public ones.
 import type { ProviderRef } from './address.ts';
+import type { BudgetOptions } from './budget/rates.ts';
 
 export type Provider = 'cloud_a' | 'cloud_b' | 'cloud_c';
 export type Severity = 'critical' | 'high' | 'medium' | 'low';
@@ -66,6 +67,12 @@ export interface ScanInput {
    * programs or choose addresses (tofu-confine.ts).
    */
   confined?: boolean;
+  /**
+   * The cloud API budget (budget/): the store its buckets live in (the service's Redis; absent:
+   * this process's) and the organization's rates. Without an endpoint override the default rates
+   * apply to every service the organization sets none for.
+   */
+  apiBudget?: BudgetOptions;
   signal?: AbortSignal;
   onProgress?: (p: { phase: string; done: number; total: number }) => void;
 }
@@ -122,6 +129,10 @@ export interface ScanStats {
   /** SDK requests sent (each retry counted once more), and per service. */
   sdkCalls: number;
   sdkCallsByService: Record<string, number>;
+  /** Calls the cloud answered as throttled (each halved its bucket and was retried). */
+  throttledCalls?: number;
+  /** Milliseconds calls waited for a token of the API budget or backed off after a throttle, summed over concurrent calls. */
+  waitedMs?: number;
   /** Root modules scanned (the iacPaths), with where each state came from. */
   roots: { path: string; state: string; resources: number }[];
   /** Managed resource instances of types the engine has no live reader for, by type. */

@@ -1,5 +1,6 @@
 // One scan's AWS clients: endpoint override (moto), request timeouts, the caller's abort signal,
-// and a count of every request sent (stats.sdkCalls). Clients are created per region on demand.
+// a count of every request sent (stats.sdkCalls), and the API budget every request waits on
+// (budget/: one bucket per account, region and service). Clients are created per region on demand.
 import { ACMClient } from '@aws-sdk/client-acm';
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { ApiGatewayV2Client } from '@aws-sdk/client-apigatewayv2';
@@ -30,10 +31,14 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { SSMClient } from '@aws-sdk/client-ssm';
 import type { AwsCredentials } from '../../types.ts';
 import { toScanError } from '../../errors.ts';
+import { isAwsThrottle, ScanBudget } from '../../budget/index.ts';
+import { awsAccountOf } from '../../budget/aws-account.ts';
 
 /** Bounded concurrency for per-resource APIs (S3, IAM), which have no batch reads. */
 export const PER_RESOURCE_CONCURRENCY = 8;
 const REQUEST_TIMEOUT_MS = 30_000;
+/** Throttled answers one request is retried after (each after a backoff and a new token) before the SDK's own retries see it. */
+const THROTTLE_RETRIES = 6;
 
 interface Sendable<O> { send(command: unknown, options?: { abortSignal?: AbortSignal }): Promise<O> }
 
@@ -66,12 +71,22 @@ export class AwsContext {
   readonly defaultRegion: string;
   readonly endpoint?: string;
   readonly signal?: AbortSignal;
+  /** The scan's API budget (this process's buckets unless the caller handed in another store). */
+  readonly budget: ScanBudget;
+  private account?: Promise<string>;
 
-  constructor(credentials: AwsCredentials, defaultRegion: string, endpoint?: string, signal?: AbortSignal) {
+  constructor(credentials: AwsCredentials, defaultRegion: string, endpoint?: string, signal?: AbortSignal, budget?: ScanBudget) {
     this.credentials = credentials;
     this.defaultRegion = defaultRegion;
     this.endpoint = endpoint;
     this.signal = signal;
+    // Without a budget handed in: this process's buckets, default rates unless the endpoint is overridden (moto, the replay fake).
+    this.budget = budget ?? new ScanBudget({ defaults: !endpoint }, signal);
+  }
+
+  /** The account the buckets are keyed by (STS, once per scan and key pair). */
+  private accountId(): Promise<string> {
+    return (this.account ??= awsAccountOf(this.credentials, this.endpoint));
   }
 
   get totalCalls(): number { return Object.values(this.calls).reduce((a, b) => a + b, 0); }
@@ -91,12 +106,26 @@ export class AwsContext {
         retryMode: this.retry.mode,
         requestHandler: { requestTimeout: REQUEST_TIMEOUT_MS, connectionTimeout: 5_000 },
       });
-      // Count every request that goes out, retries included: that is what a rate limit sees.
-      const stack = c.middlewareStack as unknown as { add(mw: unknown, opts: Record<string, unknown>): void };
-      stack.add((next: (a: unknown) => Promise<unknown>) => async (args: unknown) => {
-        this.calls[service] = (this.calls[service] ?? 0) + 1;
-        return next(args);
-      }, { step: 'finalizeRequest', name: 'driftCallCounter', priority: 'low' });
+      // Every request that goes out (the SDK's retries included: that is what a rate limit sees)
+      // waits for a token and is counted; a throttled answer halves the bucket, and the request is
+      // sent again after a backoff and a new token. The middleware sits before the signer, so a
+      // request is signed once its token is due (a long wait never sends a stale signature).
+      const stack = c.middlewareStack as unknown as { addRelativeTo(mw: unknown, opts: Record<string, unknown>): void };
+      stack.addRelativeTo((next: (a: unknown) => Promise<unknown>) => async (args: unknown) => {
+        const account = this.budget.active ? await this.accountId() : 'unknown';
+        for (let throttles = 0; ; throttles++) {
+          await this.budget.acquire('aws', account, region, service);
+          this.calls[service] = (this.calls[service] ?? 0) + 1;
+          try {
+            return await next(args);
+          } catch (e) {
+            if (!isAwsThrottle(e)) throw e;
+            await this.budget.throttled('aws', account, region, service);
+            if (throttles >= THROTTLE_RETRIES) throw e;
+            await this.budget.backoff(throttles + 1);
+          }
+        }
+      }, { name: 'driftCallCounter', relation: 'before', toMiddleware: 'httpSigningMiddleware' });
       this.clients.set(key, c);
     }
     return c;

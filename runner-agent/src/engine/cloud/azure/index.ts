@@ -2,7 +2,7 @@
 // drift and the severity rules (gathered from network/, resources/, more/; engine/catalogue.ts puts
 // them next to AWS's and Google's), and the scan's ARM client. State instances of other types are
 // counted in stats.unsupported and not compared.
-import { RestApi } from '../rest/api.ts';
+import { RestApi, type RestApiOptions } from '../rest/api.ts';
 import type { RestCloud } from '../rest/reader.ts';
 import type { RestReader } from '../rest/reader.ts';
 import type { TokenSource } from '../token.ts';
@@ -44,9 +44,9 @@ export const STORAGE_HOST = /^[a-z0-9]+\.(blob|file)\.core\./i;
 export const VAULT_HOST = /\.vault\.(azure\.net|azure\.cn|usgovcloudapi\.net|microsoftazure\.de)$/i;
 
 /** The scan's ARM client; `endpoint` (tests, replay) serves ARM under `${endpoint}/management`. */
-export function azureApi(tokens: TokenSource, opts: { endpoint?: string; signal?: AbortSignal; ca?: string; backoffMs?: number; vaultTokens?: TokenSource; storageTokens?: TokenSource } = {}): RestApi {
+export function azureApi(tokens: TokenSource, opts: { endpoint?: string; signal?: AbortSignal; ca?: string; backoffMs?: number; budget?: RestApiOptions['budget']; vaultTokens?: TokenSource; storageTokens?: TokenSource } = {}): RestApi {
   return new RestApi({
-    cloud: 'cloud_b', tokens, signal: opts.signal, ca: opts.ca, backoffMs: opts.backoffMs,
+    cloud: 'cloud_b', tokens, signal: opts.signal, ca: opts.ca, backoffMs: opts.backoffMs, budget: opts.budget,
     // Key Vault's data plane (`<vault>.vault.azure.net`) takes tokens for its own audience.
     // and Azure Storage's (blob and file properties) for storage's.
     tokensFor: (service) => (VAULT_HOST.test(service) ? opts.vaultTokens : STORAGE_HOST.test(service) ? opts.storageTokens : undefined),

@@ -2,7 +2,7 @@
 // attributes never reported as drift and the severity rules (gathered from compute/, platform/,
 // data/, more/; engine/catalogue.ts puts them next to AWS's and Azure's), and the scan's REST
 // client. State instances of other types are counted in stats.unsupported.
-import { RestApi } from '../rest/api.ts';
+import { RestApi, type RestApiOptions } from '../rest/api.ts';
 import type { RestCloud } from '../rest/reader.ts';
 import type { RestReader } from '../rest/reader.ts';
 import type { TokenSource } from '../token.ts';
@@ -50,9 +50,9 @@ export { GOOGLE_RULES } from './rules.ts';
 export const GOOGLE: RestCloud = { readers: GOOGLE_READERS, idScope: googleIdScope };
 
 /** The scan's Google client; `endpoint` (tests, replay) serves every API under `${endpoint}/{service}`. */
-export function googleApi(tokens: TokenSource, opts: { endpoint?: string; signal?: AbortSignal; ca?: string; backoffMs?: number } = {}): RestApi {
+export function googleApi(tokens: TokenSource, opts: { endpoint?: string; signal?: AbortSignal; ca?: string; backoffMs?: number; budget?: RestApiOptions['budget'] } = {}): RestApi {
   return new RestApi({
-    cloud: 'cloud_c', tokens, signal: opts.signal, ca: opts.ca, backoffMs: opts.backoffMs,
+    cloud: 'cloud_c', tokens, signal: opts.signal, ca: opts.ca, backoffMs: opts.backoffMs, budget: opts.budget,
     baseUrl: (service) => (opts.endpoint ? `${opts.endpoint}/${service}` : `https://${service}.googleapis.com`),
     grantHint: 'roles/viewer on the project (Viewer)',
   });

@@ -2,11 +2,17 @@
 // APIs), through undici: a bearer token per request, paging (`nextLink` or `pageToken`), 429 and
 // 503 answered by waiting what Retry-After says (else exponential backoff), a count of every
 // request (stats.sdkCalls, retries included, as a rate limit sees them), the scan's abort signal,
-// and errors a user can act on as ScanErrors. 404 is "not found" (null), not an error.
+// and errors a user can act on as ScanErrors. 404 is "not found" (null), not an error. Every
+// request first waits for a token of the API budget (budget/: Azure per subscription and resource
+// provider, Google per project and API); a throttled answer (429, Google's 403 rateLimitExceeded)
+// halves that bucket before the retry.
 import { rootCertificates } from 'node:tls';
 import { Agent, request, type Dispatcher } from 'undici';
 import { isAbort, ScanError, timeoutError } from '../../errors.ts';
 import type { TokenSource } from '../token.ts';
+import { ScanBudget } from '../../budget/index.ts';
+import type { BudgetCloud } from '../../budget/rates.ts';
+import { restBucket } from './bucket-of.ts';
 
 const REQUEST_TIMEOUT_MS = 30_000;
 const NETWORK = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_SOCKET']);
@@ -38,10 +44,20 @@ export interface RestApiOptions {
   backoffMs?: number;
   /** Headers every request carries (Azure Blob Storage's x-ms-version). */
   headers?: Record<string, string>;
+  /**
+   * The scan's API budget, and the account a URL naming none belongs to (the credentials'
+   * subscription or project). Absent: this process's buckets, no default rates (tests' servers).
+   */
+  budget?: { budget: ScanBudget; account: string };
 }
 
-/** The error shapes of both clouds: ARM `{error:{code,message}}`, Google `{error:{code,status,message}}`. */
-export interface ErrorBody { error?: { code?: string | number; status?: string; message?: string } }
+/** The error shapes of both clouds: ARM `{error:{code,message}}`, Google `{error:{code,status,message,errors:[{reason}]}}`. */
+export interface ErrorBody { error?: { code?: string | number; status?: string; message?: string; errors?: { reason?: string }[] } }
+
+/** Google's quota refusals: 403 with one of these reasons, or 429 RESOURCE_EXHAUSTED. */
+const RATE_REASONS = new Set(['rateLimitExceeded', 'userRateLimitExceeded', 'quotaExceeded']);
+const rateLimited = (status: number, err: ErrorBody) =>
+  status === 429 || (status === 403 && (err.error?.errors ?? []).some((e) => RATE_REASONS.has(e?.reason ?? '')));
 
 export type Paging = { style: 'nextLink'; items?: string } | { style: 'pageToken'; items?: string };
 
@@ -51,9 +67,13 @@ export class RestApi {
   readonly cache = new Map<string, Promise<unknown>>();
   private readonly opts: RestApiOptions;
   private readonly dispatcher?: Dispatcher;
+  readonly budget: ScanBudget;
+  private readonly budgetCloud: BudgetCloud;
 
   constructor(opts: RestApiOptions) {
     this.opts = opts;
+    this.budget = opts.budget?.budget ?? new ScanBudget({ defaults: false }, opts.signal);
+    this.budgetCloud = opts.cloud === 'cloud_c' ? 'google' : 'azure';
     // `ca` alone would replace the usual roots: the extra certificates go beside them.
     if (opts.ca) this.dispatcher = new Agent({ connect: { ca: [...rootCertificates, opts.ca] } });
   }
@@ -127,6 +147,8 @@ export class RestApi {
     for (let attempt = 1; ; attempt++) {
       if (signal?.aborted) throw timeoutError(signal);
       const token = await (this.opts.tokensFor?.(service) ?? this.opts.tokens).token(signal);
+      const bucket = restBucket(this.budgetCloud, service, url, this.opts.budget?.account ?? '');
+      await this.budget.acquire(this.budgetCloud, bucket.account, '', bucket.service);
       this.calls[service] = (this.calls[service] ?? 0) + 1;
       let res: Dispatcher.ResponseData;
       try {
@@ -152,10 +174,16 @@ export class RestApi {
         }
       }
       const err = parseError(text);
-      if (RETRIED.has(res.statusCode) && attempt < maxAttempts) {
+      const throttled = rateLimited(res.statusCode, err);
+      if (throttled) await this.budget.throttled(this.budgetCloud, bucket.account, '', bucket.service);
+      if ((RETRIED.has(res.statusCode) || throttled) && attempt < maxAttempts) {
         const asked = retryAfterMs(res.headers);
         const ms = asked ?? this.backoff(attempt);
-        if (ms <= (this.opts.maxRetryWaitMs ?? 60_000)) { await this.wait(ms); continue; }
+        if (ms <= (this.opts.maxRetryWaitMs ?? 60_000)) {
+          if (throttled) this.budget.waitedMs += ms;
+          await this.wait(ms);
+          continue;
+        }
       }
       if (res.statusCode === 404) {
         const missing = this.opts.scopeMissing?.(404, err);
@@ -163,14 +191,14 @@ export class RestApi {
         return null;
       }
       const code = String(err.error?.code ?? err.error?.status ?? res.statusCode);
+      if (RETRIED.has(res.statusCode) || throttled) {
+        throw new ScanError('timeout', `${this.opts.cloud} kept answering HTTP ${res.statusCode} (${code}) to ${what} after ${attempt} attempts; retry the scan later`);
+      }
       if (res.statusCode === 401) {
         throw new ScanError('access_denied', `${this.opts.cloud} refused the token of ${this.opts.tokens.describe} for ${what} (HTTP 401 ${code}); check the credentials`);
       }
       if (res.statusCode === 403) {
         throw new ScanError('access_denied', `${this.opts.cloud} denied ${what} to ${this.opts.tokens.describe} (HTTP 403 ${code}): grant it ${this.opts.grantHint}`);
-      }
-      if (RETRIED.has(res.statusCode)) {
-        throw new ScanError('timeout', `${this.opts.cloud} kept answering HTTP ${res.statusCode} (${code}) to ${what} after ${attempt} attempts; retry the scan later`);
       }
       throw new Error(`${this.opts.cloud} answered HTTP ${res.statusCode} (${code}) to ${what}`);
     }
