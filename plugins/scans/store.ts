@@ -58,6 +58,15 @@ export const SCANS: CollectionSpec = {
   ],
 };
 
+/**
+ * The executor's signs of life, one record per scan (_id = scan id), apart from the scan: on the
+ * embedded database an update writes the whole document back, so a renewal written into the scan
+ * could put back `running` over a cancel landing between its read and its write (the cancel
+ * fault test lost its cancel that way under load).
+ */
+export const SCAN_LEASE_BEATS: CollectionSpec = { name: 'scan_lease_beats', owner: 'plugins/scans', indexes: [] };
+interface LeaseBeat { _id: string; orgId: string; gen: number; at: Date }
+
 /** Records per organization for several organizations, in one aggregation (the admin user list). */
 async function countPerOrg<T extends Document>(col: Collection<T>, orgIds: string[]): Promise<Map<string, number>> {
   if (!orgIds.length) return new Map();
@@ -78,6 +87,7 @@ const NEWEST = { createdAt: -1, _id: -1 } as const;
 
 export function createScanStore(db: Database) {
   const col = db.collection<Scan>(SCANS);
+  const beats = db.collection<LeaseBeat>(SCAN_LEASE_BEATS);
   return {
     async page(orgId: string, f: ScanFilter, skip: number, limit: number) {
       const filter = filterOf(orgId, f);
@@ -98,9 +108,15 @@ export function createScanStore(db: Database) {
     /** Completed scans created since `since`: their config and completion time (predictions). */
     completedSince: (orgId: string, since: Date) =>
       col.find({ orgId, status: 'completed', createdAt: { $gte: since } }, { projection: { repositoryConfig: 1, completedAt: 1 } }).toArray(),
-    /** The lease holder's sign of life (a write only when its generation is still the scan's). */
+    /** The lease holder's sign of life, kept beside the scan (SCAN_LEASE_BEATS), never written into it. */
     async renewLease(orgId: string, id: string, gen: number, at: Date) {
-      await col.updateOne({ _id: id, orgId, 'lease.gen': gen }, { $set: { 'lease.at': at } });
+      await beats.replaceOne({ _id: id }, { orgId, gen, at }, { upsert: true });
+    },
+    /** The last sign of life of each of these scans' holders (the lease sweep). */
+    async beatsOf(ids: string[]): Promise<Map<string, { gen: number; at: Date }>> {
+      if (!ids.length) return new Map();
+      const rows = await beats.find({ _id: { $in: ids } }).toArray();
+      return new Map(rows.map((b) => [b._id, { gen: b.gen, at: b.at }]));
     },
     /**
      * Pending scans of the organization (or of one config) in creation order after `after`
@@ -113,10 +129,12 @@ export function createScanStore(db: Database) {
         .then((rows) => (after ? rows.filter((r) => r.createdAt > after.createdAt || r._id > after._id) : rows));
     },
     async remove(orgId: string, id: string) {
+      await beats.deleteOne({ _id: id, orgId });
       return (await col.deleteOne({ _id: id, orgId })).deletedCount > 0;
     },
     removeByConfig: (orgId: string, repositoryConfig: string) => col.deleteMany({ orgId, repositoryConfig }),
     async removeOrg(orgId: string) {
+      await beats.deleteMany({ orgId });
       await col.deleteMany({ orgId });
     },
     // --- platform-wide reads (admin routes, metrics)

@@ -15,10 +15,15 @@ export const LEASE_SWEEP_JOB = 'scans.sweep-leases';
 /** Scans read per page by the sweep (keyset pages, across organizations). */
 const PAGE = 500;
 
-/** Whether the lease has lapsed: taken and not started, or the executor's not renewed, for LEASE_MS. */
-function lapsed(scan: Pick<Scan, 'status' | 'lease'>, now: number): boolean {
+/**
+ * Whether the lease has lapsed: taken and not started, or the executor's not renewed, for
+ * LEASE_MS. `beat`: the holder's last renewal of this generation (store.ts SCAN_LEASE_BEATS).
+ */
+function lapsed(scan: Pick<Scan, 'status' | 'lease'>, now: number, beat?: { gen: number; at: Date }): boolean {
   const lease = scan.lease;
-  if (!lease?.holder || now - lease.at.getTime() < LEASE_MS) return false;
+  if (!lease?.holder) return false;
+  const lastSign = beat && beat.gen === lease.gen && beat.at > lease.at ? beat.at : lease.at;
+  if (now - lastSign.getTime() < LEASE_MS) return false;
   return scan.status === 'pending' || lease.holder === executorHolder;
 }
 
@@ -33,7 +38,9 @@ export function createSweep(ctx: AppContext, scans: ScanStore, execution: Pick<E
           const page: Scan[] = await scans.withStatusAfter(status, after, PAGE);
           if (!page.length) break;
           after = page[page.length - 1];
-          for (const scan of page.filter((s) => lapsed(s, now.getTime()))) {
+          const candidates = page.filter((s) => lapsed(s, now.getTime()));
+          const beats = await scans.beatsOf(candidates.map((s) => s._id));
+          for (const scan of candidates.filter((s) => lapsed(s, now.getTime(), beats.get(s._id)))) {
             if (await execution.handBack(scan.orgId, scan._id, scan.lease!.gen)) back++;
           }
         }
