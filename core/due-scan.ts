@@ -156,3 +156,23 @@ export function createDueScan<T extends DueRecord>(o: DueScanOptions<T>) {
   };
 }
 export type DueScan = ReturnType<typeof createDueScan>;
+
+/**
+ * Runs a due scan on every job poll of this process: the first run moves records of the old kind
+ * (one Agenda job each) over, then sweeps; a failed sweep is logged and the next one tries again.
+ */
+export function sweepEveryPoll(
+  scheduler: { loop(name: string, everyMs: number, fn: (first: boolean) => Promise<void>): void; pollMs: number },
+  log: Pick<FastifyBaseLogger, 'error'>,
+  name: string,
+  steps: { migrate(): Promise<unknown>; sweep(now: Date): Promise<unknown> },
+): void {
+  scheduler.loop(name, scheduler.pollMs, async (first) => {
+    try {
+      if (first) await steps.migrate();
+      await steps.sweep(new Date());
+    } catch (err) {
+      log.error({ err, loop: name }, 'a due scan failed; the next sweep tries again');
+    }
+  });
+}

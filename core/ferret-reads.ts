@@ -90,14 +90,21 @@ export function createFerretReads(postgresUrl: string, db: Db): FerretReads {
     }
   }
 
+  /** The table, conditions and order of an ordered read; null when any of them cannot be pushed. */
+  async function ordered(collection: string, filter: Record<string, unknown>, sort: Record<string, 1 | -1>) {
+    const table = await ready(collection);
+    if (!table) return null;
+    const a = new Args();
+    const where = whereOf(filter, a);
+    const order = where && orderOf(sort);
+    return where && order ? { table, a, where, order } : null;
+  }
+
   return {
     page: (collection, filter, sort, skip, limit) => orNull(collection, async () => {
-      const table = await ready(collection);
-      if (!table) return null;
-      const a = new Args();
-      const where = whereOf(filter, a);
-      const order = where && orderOf(sort);
-      if (!where || !order) return null;
+      const read = await ordered(collection, filter, sort);
+      if (!read) return null;
+      const { table, a, where, order } = read;
       const n = a.values.length;
       const [page, count] = await Promise.all([
         limit > 0
@@ -121,13 +128,8 @@ export function createFerretReads(postgresUrl: string, db: Db): FerretReads {
       return rows.rows.map((r) => ({ _id: Object.fromEntries(keys.map(([k], i) => [k, groupValue(r[`k${i}`])])), n: Number(r.n) }));
     }),
     rows: (collection, filter, sort, batch) => orNull(collection, async () => {
-      const table = await ready(collection);
-      if (!table) return null;
-      const a = new Args();
-      const where = whereOf(filter, a);
-      const order = where && orderOf(sort);
-      if (!where || !order) return null;
-      return cursor(`SELECT _jsonb FROM ${table} WHERE ${where} ORDER BY ${order}`, a.values, batch);
+      const read = await ordered(collection, filter, sort);
+      return read && cursor(`SELECT _jsonb FROM ${read.table} WHERE ${read.where} ORDER BY ${read.order}`, read.a.values, batch);
     }),
     statements: () => statements,
     async close() {

@@ -1,6 +1,7 @@
 // Handlers of the Drift Watch routes (manifests/drift-watch.ts), its jobs (the due scan of the
 // watches' runs, the end of a snooze) and its bus subscriptions (the end of a run's scan).
 import { definePlugin } from '../../core/plugin.ts';
+import { sweepEveryPoll } from '../../core/due-scan.ts';
 import manifest from '../../manifests/drift-watch.ts';
 import { createWatchStore } from './store.ts';
 import { createWatchService, RUN_JOB, SNOOZE_JOB } from './service.ts';
@@ -22,14 +23,7 @@ export default definePlugin({
         // every job record on the embedded database, and was not atomic) but a sweep of the due
         // minutes in every process (core/due-scan.ts: the minutes since its last sweep by equality,
         // a range catch-up at start and every CATCH_UP_MS). The first sweep moves watches of the old kind over.
-        ctx.scheduler.loop('drift-watch.due', ctx.scheduler.pollMs, async (first) => {
-          try {
-            if (first) await service.migrate();
-            await service.sweepDue(new Date());
-          } catch (err) {
-            ctx.log.error({ err }, 'the drift watch due scan failed; the next sweep tries again');
-          }
-        });
+        sweepEveryPoll(ctx.scheduler, ctx.log, 'drift-watch.due', { migrate: () => service.migrate(), sweep: (now) => service.sweepDue(now) });
         // A job of the old kind locked before the move still runs its occurrence, claimed as the due scan claims it.
         ctx.scheduler.define<{ orgId: string; watchId: string }>(RUN_JOB, async (data, _job, dueAt) => {
           await service.tick(data.orgId, data.watchId, dueAt);

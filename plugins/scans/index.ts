@@ -1,6 +1,7 @@
 // Handlers of the scan routes (manifests/scans.ts), the scan jobs, and the scans service:
 // result recording and scan execution (execution.ts) for the executor and runners.
 import { definePlugin } from '../../core/plugin.ts';
+import { sweepEveryPoll } from '../../core/due-scan.ts';
 import manifest from '../../manifests/scans.ts';
 import { SCHEDULED_SCAN_JOB } from '../repo-configs/service.ts';
 import { isoDay } from '../drifts/trend.ts';
@@ -54,14 +55,7 @@ export default definePlugin({
       async start() {
         // Cron configs: a sweep of the due minutes in every process (core/due-scan.ts), as Drift
         // Watch does; the first sweep moves configs of the old kind (one Agenda job each) over.
-        ctx.scheduler.loop('scans.scheduled-due', ctx.scheduler.pollMs, async (first) => {
-          try {
-            if (first) await service.migrateScheduled();
-            await service.sweepScheduled(new Date());
-          } catch (err) {
-            ctx.log.error({ err }, 'the scheduled-scan due scan failed; the next sweep tries again');
-          }
-        });
+        sweepEveryPoll(ctx.scheduler, ctx.log, 'scans.scheduled-due', { migrate: () => service.migrateScheduled(), sweep: (now) => service.sweepScheduled(now) });
         // A job of the old kind locked before the move still runs its occurrence, claimed as the due scan claims it.
         // dueAt: the occurrence the job was locked for, not this process's clock (core/scheduler.ts).
         ctx.scheduler.define<{ orgId: string; repoConfigId: string }>(SCHEDULED_SCAN_JOB, async (data, _job, dueAt) => {
