@@ -64,7 +64,7 @@ export const SCANS: CollectionSpec = {
  * could put back `running` over a cancel landing between its read and its write (the cancel
  * fault test lost its cancel that way under load).
  */
-export const SCAN_LEASE_BEATS: CollectionSpec = { name: 'scan_lease_beats', owner: 'plugins/scans', indexes: [] };
+export const SCAN_LEASE_BEATS: CollectionSpec = { name: 'scan_lease_beats', owner: 'plugins/scans', indexes: [{ key: { orgId: 1 } }] };
 interface LeaseBeat { _id: string; orgId: string; gen: number; at: Date }
 
 /** Records per organization for several organizations, in one aggregation (the admin user list). */
