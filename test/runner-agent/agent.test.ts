@@ -1,6 +1,7 @@
 // The agent's own parts without a service: backoff bounds, the outbox's order and retry rules,
 // and a scan interrupted by a crash being reported failed on the next start.
 import t from 'tap';
+import type { Test } from 'tap';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,27 @@ import { createBackoff } from '../../runner-agent/src/backoff.ts';
 import { Agent } from '../../runner-agent/src/agent.ts';
 import { parse } from '../../runner-agent/src/cli.ts';
 import type { ScanInput, ScanOutcome } from '../../runner-agent/src/engine/index.ts';
+
+/**
+ * A loopback service for the agent: `answer(path, body)` gives each call's `data` ({} when it
+ * gives nothing); the status reports it receives are kept, in order, in `received`.
+ */
+async function fakeService<R>(t: Test, answer: (path: string, body: { status?: string } | undefined) => unknown = () => undefined) {
+  const received: R[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => { body += c; });
+    req.on('end', () => {
+      const parsed = body ? JSON.parse(body) : undefined;
+      if (req.url === '/api/runners/jobs/status') received.push(parsed);
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ success: true, data: answer(req.url ?? '', parsed) ?? {} }));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  t.teardown(() => new Promise<void>((r) => server.close(() => r())));
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, received };
+}
 
 const tmp = () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'drift-agent-unit-'));
@@ -48,19 +70,7 @@ t.test('the outbox delivers in order, drops what the service refuses for good, k
 t.test('a scan interrupted by a crash is reported failed on the next start', async (t) => {
   const stateDir = tmp();
   writeFileSync(path.join(stateDir, 'current-job.json'), JSON.stringify({ jobId: 'f'.repeat(24) }));
-  const received: unknown[] = [];
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => { body += c; });
-    req.on('end', () => {
-      if (req.url === '/api/runners/jobs/status') received.push(JSON.parse(body));
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ success: true, data: req.url === '/api/runners/jobs' ? { job: null } : {} }));
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  t.teardown(() => new Promise<void>((r) => server.close(() => r())));
-  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const { url, received } = await fakeService<unknown>(t, (at) => (at === '/api/runners/jobs' ? { job: null } : undefined));
   const agent = new Agent({ url, token: 'rn_test', stateDir, pollIntervalMs: 50, heartbeatIntervalMs: 1000, graceMs: 0, log: () => undefined });
   const done = agent.start();
   while (!received.length) await new Promise((r) => setTimeout(r, 20));
@@ -81,24 +91,15 @@ t.test('command line: flags, environment, checks', async (t) => {
 
 t.test('SIGTERM during a scan: the scan gets its grace period, is aborted, and its failure is delivered', async (t) => {
   const stateDir = tmp();
-  const received: { status: string; error?: string }[] = [];
   const job = { _id: 'e'.repeat(24), type: 'scan', repositoryConfig: 'c', repositoryName: 'acme/infra', branch: 'main',
     scan: { source: { kind: 'path', path: '/nowhere' }, iacPaths: [], provider: 'cloud_a', credentials: null } };
   let handedOut = false;
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => { body += c; });
-    req.on('end', () => {
-      let data: unknown = {};
-      if (req.url === '/api/runners/jobs') { data = { job: handedOut ? null : job }; handedOut = true; }
-      if (req.url === '/api/runners/jobs/status') received.push(JSON.parse(body));
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ success: true, data }));
-    });
+  const { url, received } = await fakeService<{ status: string; error?: string }>(t, (at) => {
+    if (at !== '/api/runners/jobs') return undefined;
+    const given = handedOut ? null : job;
+    handedOut = true;
+    return { job: given };
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  t.teardown(() => new Promise<void>((r) => server.close(() => r())));
-  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   let sawAbort = false;
   // A scan that only ends when aborted.
   const detect = (input: { signal?: AbortSignal }) => new Promise<never>((_, reject) => {
@@ -118,30 +119,18 @@ t.test('SIGTERM during a scan: the scan gets its grace period, is aborted, and i
 
 t.test('cancel: a heartbeat naming the job aborts its engine, the job is reported cancelled, and the next job runs', async (t) => {
   const stateDir = tmp();
-  const received: { jobId: string; status: string }[] = [];
   const jobOf = (c: string) => ({ _id: c.repeat(24), type: 'scan', repositoryConfig: 'c', repositoryName: 'acme/infra', branch: 'main',
     scan: { source: { kind: 'path', path: '/nowhere' }, iacPaths: [], provider: 'cloud_a', credentials: null } });
   const queue = [jobOf('a'), jobOf('b')];
   let cancelled = false;
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => { body += c; });
-    req.on('end', () => {
-      let data: unknown = {};
-      if (req.url === '/api/runners/jobs') data = { job: queue.shift() ?? null };
-      if (req.url === '/api/runners/jobs/status') received.push(JSON.parse(body));
-      // The service cancels job a once the agent said it runs it; a busy heartbeat is told.
-      if (req.url === '/api/runners/heartbeat') {
-        data = { status: 'busy', lastHeartbeat: new Date().toISOString(), ...(JSON.parse(body).status === 'busy' && received.length && !cancelled ? { cancelJobs: ['a'.repeat(24)] } : {}) };
-        if ((data as { cancelJobs?: string[] }).cancelJobs) cancelled = true;
-      }
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ success: true, data }));
-    });
+  const { url, received } = await fakeService<{ jobId: string; status: string }>(t, (at, body): unknown => {
+    if (at === '/api/runners/jobs') return { job: queue.shift() ?? null };
+    if (at !== '/api/runners/heartbeat') return undefined;
+    // The service cancels job a once the agent said it runs it; a busy heartbeat is told.
+    const cancel: boolean = body?.status === 'busy' && received.length > 0 && !cancelled;
+    if (cancel) cancelled = true;
+    return { status: 'busy', lastHeartbeat: new Date().toISOString(), ...(cancel ? { cancelJobs: ['a'.repeat(24)] } : {}) };
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  t.teardown(() => new Promise<void>((r) => server.close(() => r())));
-  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   const signals: AbortSignal[] = [];
   // Job a reads until aborted; job b finishes at once.
   const detect = (input: { signal?: AbortSignal; source: { path?: string } }) => {
@@ -166,21 +155,7 @@ t.test("the job's API rates become the engine's budget on the runner; malformed 
   const jobOf = (c: string, apiRates: unknown) => ({ _id: c.repeat(24), type: 'scan', repositoryConfig: 'c', repositoryName: 'acme/infra', branch: 'main',
     scan: { source: { kind: 'path', path: '/nowhere' }, iacPaths: [], provider: 'cloud_a', credentials: null, apiRates } });
   const queue = [jobOf('a', { 'aws:iam': 2 }), jobOf('b', { 'aws:iam': -1 })];
-  const received: { jobId: string; status: string }[] = [];
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => { body += c; });
-    req.on('end', () => {
-      let data: unknown = {};
-      if (req.url === '/api/runners/jobs') data = { job: queue.shift() ?? null };
-      if (req.url === '/api/runners/jobs/status') received.push(JSON.parse(body));
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ success: true, data }));
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  t.teardown(() => new Promise<void>((r) => server.close(() => r())));
-  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const { url, received } = await fakeService<{ jobId: string; status: string }>(t, (at) => (at === '/api/runners/jobs' ? { job: queue.shift() ?? null } : undefined));
   const inputs: ScanInput[] = [];
   const detect = async (input: ScanInput): Promise<ScanOutcome> => {
     inputs.push(input);
