@@ -40,12 +40,15 @@ export function createLeases(ctx: AppContext, scans: ScanStore) {
     if (!now || genOf(now) >= gen) return false;
     return ctx.once.claim(leaseKey(scanId, gen), orgId, { staleAfterMs: LEASE_MS });
   }
+  /** Wins generation `gen`'s key: fresh, or taken over from a taker that died before writing it. */
+  const winGeneration = async (orgId: string, scanId: string, gen: number) =>
+    (await ctx.once.claim(leaseKey(scanId, gen), orgId)) || takeOver(orgId, scanId, gen);
 
   return {
     /** The next generation of the scan's lease for `holder`, or null when another taker won it. */
     async take(scan: Scan, holder: string): Promise<number | null> {
       const gen = genOf(scan) + 1;
-      if (!(await ctx.once.claim(leaseKey(scan._id, gen), scan.orgId)) && !(await takeOver(scan.orgId, scan._id, gen))) return null;
+      if (!(await winGeneration(scan.orgId, scan._id, gen))) return null;
       // Written only over an older generation: a taker that won the key, stalled past LEASE_MS and
       // writes only now finds the generation written by whoever took it over, and loses it. (A
       // read then a write: the embedded database's conditional update is no more atomic.)
@@ -73,7 +76,7 @@ export function createLeases(ctx: AppContext, scans: ScanStore) {
      * moved on meanwhile: another hand-back or claim took the next generation, or it ended.
      */
     async handBack(orgId: string, scanId: string, gen: number): Promise<boolean> {
-      if (!(await ctx.once.claim(leaseKey(scanId, gen + 1), orgId)) && !(await takeOver(orgId, scanId, gen + 1))) return false;
+      if (!(await winGeneration(orgId, scanId, gen + 1))) return false;
       // Held while the scan is rewritten: a result of the old holder arriving now loses it.
       const finalKey = `scan:${scanId}:final`;
       if (!(await ctx.once.claim(finalKey, orgId))) return false;
